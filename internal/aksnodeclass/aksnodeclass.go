@@ -1,0 +1,79 @@
+// Package aksnodeclass defines the karpenter_aksnodeclass resource: a typed
+// karpenter.azure.com/v1beta1 AKSNodeClass, validated at plan time and written with
+// server-side apply.
+package aksnodeclass
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdresource"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kube"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/nodepool"
+)
+
+// GVK is the AKSNodeClass kind the resource manages.
+var GVK = schema.GroupVersionKind{Group: "karpenter.azure.com", Version: "v1beta1", Kind: "AKSNodeClass"}
+
+var nodePools = nodepool.GVK.GroupVersion().WithResource("nodepools")
+
+// Kind configures the generic CRD resource for AKSNodeClasses.
+var Kind = &crdresource.Kind{
+	TypeSuffix: "aksnodeclass",
+	GVK:        GVK,
+	Resource:   "aksnodeclasses",
+	Description: "Manages a Karpenter `AKSNodeClass` (`karpenter.azure.com/v1beta1`): the Azure-specific node settings " +
+		"(image family, OS disk, subnet, kubelet, security, tags) that NodePools reference through `node_class_ref`. " +
+		"Attributes mirror the spec in snake_case; the configuration is checked at plan time, offline, against the " +
+		"CRD's OpenAPI and CEL rules, and written with server-side apply.",
+	DeletionBlockers: blockers,
+	CreateTimeout:    5 * time.Minute,
+	DeleteTimeout:    30 * time.Minute,
+}
+
+// New is the resource constructor for the provider.
+func New() resource.Resource { return crdresource.New(Kind)() }
+
+// blockers names what still uses the node class: Karpenter keeps an AKSNodeClass while
+// NodeClaims launched from it exist, and NodePools that reference it cannot launch nodes.
+func blockers(ctx context.Context, c *kube.Client, obj *unstructured.Unstructured) string {
+	var parts []string
+	pools, err := c.List(ctx, nodePools, "")
+	if err != nil {
+		return fmt.Sprintf("Could not list NodePools: %v.", err)
+	}
+	var users []string
+	for _, p := range pools {
+		if name, _, _ := unstructured.NestedString(p.Object, "spec", "template", "spec", "nodeClassRef", "name"); name == obj.GetName() {
+			users = append(users, p.GetName())
+		}
+	}
+	sort.Strings(users)
+	if len(users) > 0 {
+		parts = append(parts, fmt.Sprintf("NodePools that reference it: %s.", strings.Join(users, ", ")))
+	}
+	claims, err := c.List(ctx, nodepool.NodeClaims, "")
+	if err == nil {
+		var held []string
+		for _, nc := range claims {
+			if name, _, _ := unstructured.NestedString(nc.Object, "spec", "nodeClassRef", "name"); name == obj.GetName() {
+				held = append(held, nc.GetName())
+			}
+		}
+		sort.Strings(held)
+		if len(held) > 0 {
+			parts = append(parts, fmt.Sprintf("NodeClaims launched from it: %s.", strings.Join(held, ", ")))
+		}
+	}
+	if len(parts) == 0 {
+		return "Nothing references it any more."
+	}
+	return strings.Join(parts, " ")
+}

@@ -1,0 +1,226 @@
+package catalog
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+)
+
+// Data is the plain content of a catalog, as builders and override files supply it.
+type Data struct {
+	Meta    Meta
+	SKUs    []SKU
+	Regions []Region
+	// Prices maps region → SKU name → prices. Names need not be in SKUs: the
+	// price lists also carry sizes that no capability source describes.
+	Prices map[string]map[string]Prices
+}
+
+// Catalog is an immutable, indexed set of SKUs, regions and prices. It is safe
+// for concurrent use; returned slices and SKUs are shared and must not be modified.
+type Catalog struct {
+	meta     Meta
+	skus     []*SKU
+	byName   map[string]*SKU
+	regions  []string
+	region   map[string]Region
+	prices   map[string]map[string]Prices
+	inRegion map[string][]*SKU
+}
+
+// New validates d and indexes it. SKU names must be unique; region names are
+// lower-cased because Azure compares them case-insensitively.
+func New(d Data) (*Catalog, error) {
+	c := &Catalog{
+		meta:   d.Meta,
+		byName: make(map[string]*SKU, len(d.SKUs)),
+		region: make(map[string]Region, len(d.Regions)),
+		prices: make(map[string]map[string]Prices, len(d.Prices)),
+	}
+	c.skus = make([]*SKU, 0, len(d.SKUs))
+	for i := range d.SKUs {
+		s := d.SKUs[i]
+		if err := validateSKU(&s); err != nil {
+			return nil, err
+		}
+		if _, dup := c.byName[s.Name]; dup {
+			return nil, fmt.Errorf("catalog: SKU %s appears twice", s.Name)
+		}
+		if len(s.Locations) > 0 {
+			locs := make(map[string]Location, len(s.Locations))
+			for r, l := range s.Locations {
+				locs[strings.ToLower(r)] = l
+			}
+			s.Locations = locs
+		}
+		c.byName[s.Name] = &s
+		c.skus = append(c.skus, &s)
+	}
+	sort.Slice(c.skus, func(i, j int) bool { return c.skus[i].Name < c.skus[j].Name })
+
+	for _, r := range d.Regions {
+		if r.Name == "" {
+			return nil, fmt.Errorf("catalog: region without a name")
+		}
+		r.Name = strings.ToLower(r.Name)
+		c.region[r.Name] = r
+	}
+	for region, bySKU := range d.Prices {
+		region = strings.ToLower(region)
+		dst := c.prices[region]
+		if dst == nil {
+			dst = make(map[string]Prices, len(bySKU))
+			c.prices[region] = dst
+		}
+		for name, p := range bySKU {
+			if err := validatePrices(region, name, p); err != nil {
+				return nil, err
+			}
+			dst[name] = p
+		}
+	}
+	c.index()
+	return c, nil
+}
+
+func validateSKU(s *SKU) error {
+	switch {
+	case s.Name == "":
+		return fmt.Errorf("catalog: SKU without a name")
+	case s.VCPUs <= 0:
+		return fmt.Errorf("catalog: SKU %s has no vCPU count", s.Name)
+	case !(s.MemoryGiB > 0) || math.IsInf(s.MemoryGiB, 0):
+		return fmt.Errorf("catalog: SKU %s has no memory size", s.Name)
+	}
+	return nil
+}
+
+func validatePrices(region, name string, p Prices) error {
+	bad := func(v float64) bool { return v < 0 || math.IsNaN(v) || math.IsInf(v, 0) }
+	if name == "" {
+		return fmt.Errorf("catalog: price in %s without a SKU name", region)
+	}
+	if (p.HasOnDemand && bad(p.OnDemand)) || (p.HasSpot && bad(p.Spot)) {
+		return fmt.Errorf("catalog: price of %s in %s is not a non-negative number", name, region)
+	}
+	return nil
+}
+
+// index derives the region lists; a region is listed when some price or some
+// SKU location mentions it, because only then can the catalog say anything about it.
+func (c *Catalog) index() {
+	c.inRegion = make(map[string][]*SKU, len(c.prices))
+	for region, bySKU := range c.prices {
+		list := c.inRegion[region]
+		for name := range bySKU {
+			if s, ok := c.byName[name]; ok {
+				list = append(list, s)
+			}
+		}
+		c.inRegion[region] = list
+	}
+	for _, s := range c.skus {
+		for region := range s.Locations {
+			if _, priced := c.prices[region][s.Name]; !priced {
+				c.inRegion[region] = append(c.inRegion[region], s)
+			}
+		}
+	}
+	c.regions = make([]string, 0, len(c.inRegion))
+	for region, list := range c.inRegion {
+		c.regions = append(c.regions, region)
+		sort.Slice(list, func(i, j int) bool { return list[i].Name < list[j].Name })
+	}
+	sort.Strings(c.regions)
+}
+
+// Meta describes the catalog's sources.
+func (c *Catalog) Meta() Meta { return c.meta }
+
+// SKUs returns every SKU, sorted by name.
+func (c *Catalog) SKUs() []*SKU { return c.skus }
+
+// SKU looks a SKU up by its ARM name (e.g. Standard_D2s_v3).
+func (c *Catalog) SKU(name string) (*SKU, bool) {
+	s, ok := c.byName[name]
+	return s, ok
+}
+
+// Regions returns the regions the catalog has prices or SKU locations for, sorted.
+func (c *Catalog) Regions() []string { return c.regions }
+
+// Region returns what the Locations API said about a region.
+func (c *Catalog) Region(name string) (Region, bool) {
+	r, ok := c.region[strings.ToLower(name)]
+	return r, ok
+}
+
+// SKUsInRegion returns the SKUs known to be offered in region: those with a
+// price there or a Resource SKUs listing for it. Sorted by name.
+func (c *Catalog) SKUsInRegion(region string) []*SKU {
+	return c.inRegion[strings.ToLower(region)]
+}
+
+// HasPrices reports whether the catalog has any price list for region.
+func (c *Catalog) HasPrices(region string) bool {
+	_, ok := c.prices[strings.ToLower(region)]
+	return ok
+}
+
+// Zones returns the logical zones (e.g. "1", "2") in which sku is offered and not
+// restricted in region. known is false when no Resource SKUs listing covered the
+// SKU in that region: then the zones are not known, which is different from an
+// empty list (offered regionally only, or restricted).
+func (c *Catalog) Zones(region, sku string) (zones []string, known bool) {
+	s, ok := c.byName[sku]
+	if !ok {
+		return nil, false
+	}
+	region = strings.ToLower(region)
+	loc, ok := s.Locations[region]
+	if !ok {
+		return nil, false
+	}
+	return loc.AvailableZones(region), true
+}
+
+// Location returns the raw Resource SKUs listing of sku in region, if any.
+func (c *Catalog) Location(region, sku string) (Location, bool) {
+	s, ok := c.byName[sku]
+	if !ok {
+		return Location{}, false
+	}
+	loc, ok := s.Locations[strings.ToLower(region)]
+	return loc, ok
+}
+
+// Data returns the catalog's content, e.g. to merge or re-encode it. The SKUs
+// are shallow copies; their slices are shared with the catalog.
+func (c *Catalog) Data() Data {
+	d := Data{Meta: c.meta, Prices: make(map[string]map[string]Prices, len(c.prices))}
+	d.SKUs = make([]SKU, len(c.skus))
+	for i, s := range c.skus {
+		d.SKUs[i] = *s
+	}
+	for _, name := range sortedKeys(c.region) {
+		d.Regions = append(d.Regions, c.region[name])
+	}
+	for region, bySKU := range c.prices {
+		m := make(map[string]Prices, len(bySKU))
+		for k, v := range bySKU {
+			m[k] = v
+		}
+		d.Prices[region] = m
+	}
+	return d
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

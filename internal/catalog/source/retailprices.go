@@ -1,0 +1,60 @@
+package source
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// retailPricesPage is one page of the Azure Retail Prices API
+// (https://prices.azure.com/api/retail/prices).
+type retailPricesPage struct {
+	BillingCurrency string       `json:"BillingCurrency"`
+	Items           []retailItem `json:"Items"`
+	NextPageLink    string       `json:"NextPageLink"`
+}
+
+type retailItem struct {
+	CurrencyCode       string  `json:"currencyCode"`
+	RetailPrice        float64 `json:"retailPrice"`
+	ArmRegionName      string  `json:"armRegionName"`
+	EffectiveStartDate string  `json:"effectiveStartDate"`
+	MeterName          string  `json:"meterName"`
+	ProductName        string  `json:"productName"`
+	SkuName            string  `json:"skuName"`
+	ServiceName        string  `json:"serviceName"`
+	ServiceFamily      string  `json:"serviceFamily"`
+	Type               string  `json:"type"`
+	ArmSkuName         string  `json:"armSkuName"`
+}
+
+// readRetailPrices keeps exactly the items the Azure Karpenter provider keeps:
+// its query asks for USD Consumption prices of Compute / Virtual Machines, it
+// drops Windows products and Low Priority meters, and it files "... Spot" SKUs
+// as spot prices, everything else as on-demand.
+func (b *Builder) readRetailPrices(name string, data []byte) error {
+	var page retailPricesPage
+	if err := json.Unmarshal(data, &page); err != nil {
+		return err
+	}
+	kept, spot := 0, 0
+	for _, it := range page.Items {
+		switch {
+		case it.ArmSkuName == "" || it.ArmRegionName == "":
+		case !strings.EqualFold(it.Type, "Consumption"):
+		case it.CurrencyCode != "" && it.CurrencyCode != "USD":
+		case it.ServiceName != "Virtual Machines" || (it.ServiceFamily != "" && it.ServiceFamily != "Compute"):
+		case strings.HasSuffix(it.ProductName, " Windows"):
+		case strings.HasSuffix(it.MeterName, " Low Priority"):
+		case it.RetailPrice < 0:
+		default:
+			isSpot := strings.HasSuffix(it.SkuName, " Spot")
+			b.setPrice(it.ArmRegionName, it.ArmSkuName, isSpot, it.RetailPrice, it.EffectiveStartDate)
+			kept++
+			if isSpot {
+				spot++
+			}
+		}
+	}
+	b.note("%s: Retail Prices API page, %d of %d items kept (%d spot)", name, kept, len(page.Items), spot)
+	return nil
+}

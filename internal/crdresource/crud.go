@@ -1,0 +1,183 @@
+package crdresource
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kube"
+)
+
+// importedKey marks in private state that the next Read follows an import and must read the
+// whole object rather than project it onto a prior state.
+const importedKey = "imported"
+
+func (r *Resource) client(ctx context.Context, diags *diag.Diagnostics) *kube.Client {
+	if r.data == nil {
+		diags.AddError("Provider not configured", "The karpenter provider was not configured before use.")
+		return nil
+	}
+	c, err := r.data.Kube(ctx)
+	if err != nil {
+		diags.AddError("Cannot connect to the Kubernetes cluster", err.Error())
+		return nil
+	}
+	return c
+}
+
+// object renders a plan as the Kubernetes object to apply.
+func (r *Resource) object(plan tftypes.Value) (*unstructured.Unstructured, error) {
+	obj, err := r.root.ToObject(plan)
+	if err != nil {
+		return nil, err
+	}
+	u := &unstructured.Unstructured{Object: obj}
+	u.SetAPIVersion(r.kind.GVK.GroupVersion().String())
+	u.SetKind(r.kind.GVK.Kind)
+	return u, nil
+}
+
+// setState stores live projected onto prior (or read in full) together with the attributes
+// that are not part of the object (id, timeouts).
+func (r *Resource) setState(ctx context.Context, state *tfsdk.State, live *unstructured.Unstructured, prior tftypes.Value, full bool, diags *diag.Diagnostics) {
+	attrs, err := r.root.FromObject(live.Object, prior, full)
+	if err != nil {
+		diags.AddError("Cannot read "+r.kind.GVK.Kind, err.Error())
+		return
+	}
+	base := attributes(prior)
+	for k, v := range attrs {
+		base[k] = v
+	}
+	base["id"] = tftypes.NewValue(tftypes.String, live.GetName())
+	state.Raw = tftypes.NewValue(state.Schema.Type().TerraformType(ctx), base)
+}
+
+func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	r.write(ctx, req.Plan, &resp.State, &resp.Diagnostics, true)
+}
+
+func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	r.write(ctx, req.Plan, &resp.State, &resp.Diagnostics, false)
+}
+
+func (r *Resource) write(ctx context.Context, plan tfsdk.Plan, state *tfsdk.State, diags *diag.Diagnostics, create bool) {
+	var t timeouts.Value
+	diags.Append(plan.GetAttribute(ctx, path.Root("timeouts"), &t)...)
+	timeout, d := t.Create(ctx, r.kind.CreateTimeout)
+	if !create {
+		timeout, d = t.Update(ctx, r.kind.CreateTimeout)
+	}
+	diags.Append(d...)
+	c := r.client(ctx, diags)
+	if diags.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	obj, err := r.object(plan.Raw)
+	if err != nil {
+		diags.AddError("Cannot build "+r.kind.GVK.Kind, err.Error())
+		return
+	}
+	var live *unstructured.Unstructured
+	if create {
+		live, err = c.Create(ctx, r.kind.GVR(), obj)
+	} else {
+		live, err = c.Apply(ctx, r.kind.GVR(), obj)
+	}
+	var exists *kube.AlreadyExistsError
+	switch {
+	case errors.As(err, &exists):
+		diags.AddAttributeError(path.Root("name"), r.kind.GVK.Kind+" already exists",
+			fmt.Sprintf("%s. To manage it with Terraform, import it instead of creating it:\n\n  terraform import %s_%s.<name> %s\n\nor add an `import` block with id = %q.",
+				exists.Error(), "karpenter", r.kind.TypeSuffix, exists.Name, exists.Name))
+		return
+	case err != nil:
+		diags.AddError("Kubernetes rejected the "+r.kind.GVK.Kind, err.Error())
+		return
+	}
+	r.setState(ctx, state, live, plan.Raw, false, diags)
+}
+
+func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	c := r.client(ctx, &resp.Diagnostics)
+	if c == nil {
+		return
+	}
+	var name string
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("name"), &name)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	live, err := c.Get(ctx, r.kind.GVR(), name)
+	if err != nil {
+		resp.Diagnostics.AddError("Cannot read "+r.kind.GVK.Kind+" "+name, err.Error())
+		return
+	}
+	if live == nil {
+		tflog.Info(ctx, r.kind.GVK.Kind+" was deleted outside Terraform; it will be created again", map[string]any{"name": name})
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	imported, d := req.Private.GetKey(ctx, importedKey)
+	resp.Diagnostics.Append(d...)
+	r.setState(ctx, &resp.State, live, req.State.Raw, imported != nil, &resp.Diagnostics)
+	if imported != nil {
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, importedKey, nil)...)
+	}
+}
+
+func (r *Resource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var t timeouts.Value
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("timeouts"), &t)...)
+	timeout, d := t.Delete(ctx, r.kind.DeleteTimeout)
+	resp.Diagnostics.Append(d...)
+	var name string
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("name"), &name)...)
+	c := r.client(ctx, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	waitCtx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	start := time.Now()
+	err := c.Delete(waitCtx, r.kind.GVR(), name, func(obj *unstructured.Unstructured) {
+		tflog.Info(ctx, "waiting for "+r.kind.GVK.Kind+" to be deleted", map[string]any{
+			"name": name, "elapsed": time.Since(start).Round(time.Second).String(),
+			"finalizers": obj.GetFinalizers(), "holding": r.blockers(ctx, c, obj),
+		})
+	})
+	var still *kube.StillPresentError
+	switch {
+	case errors.As(err, &still):
+		resp.Diagnostics.AddError(fmt.Sprintf("Timed out after %s waiting for %s %q to be deleted", timeout, r.kind.GVK.Kind, name),
+			fmt.Sprintf("Deletion was requested and is still in progress. Finalizers: %v. %s\n\nRaise timeouts.delete, or find out why the finalizer is not released, then run terraform destroy again.",
+				still.Object.GetFinalizers(), r.blockers(ctx, c, still.Object)))
+	case err != nil:
+		resp.Diagnostics.AddError("Cannot delete "+r.kind.GVK.Kind+" "+name, err.Error())
+	}
+}
+
+func (r *Resource) blockers(ctx context.Context, c *kube.Client, obj *unstructured.Unstructured) string {
+	if r.kind.DeletionBlockers == nil {
+		return ""
+	}
+	return r.kind.DeletionBlockers(ctx, c, obj)
+}
+
+func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), req.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, importedKey, []byte(`true`))...)
+}

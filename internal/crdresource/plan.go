@@ -1,0 +1,116 @@
+package crdresource
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/tfcrd"
+)
+
+// ValidateConfig runs the API server's own validation (OpenAPI schema and CEL rules of the
+// CRD, after its defaults) on the configuration, offline, and reports each rejection on the
+// attribute it concerns. Findings that depend on values unknown until apply are set aside.
+func (r *Resource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	obj, err := r.root.ToObject(req.Config.Raw)
+	if err != nil {
+		resp.Diagnostics.AddError("Cannot read configuration", err.Error())
+		return
+	}
+	for _, f := range r.Findings(ctx, obj) {
+		summary := fmt.Sprintf("Invalid %s: %s", r.kind.GVK.Kind, f.Error.Type)
+		detail := fmt.Sprintf("%s\n\nThe Kubernetes API server would reject this %s at %s.", f.Error.ErrorBody(), r.kind.GVK.Kind, f.Error.Field)
+		if f.HasPath {
+			resp.Diagnostics.AddAttributeError(f.Path, summary, detail)
+		} else {
+			resp.Diagnostics.AddError(summary, detail)
+		}
+	}
+}
+
+// Finding is one rejection by the API server's validation, with the attribute it concerns.
+type Finding struct {
+	Error   *field.Error
+	Path    path.Path
+	HasPath bool
+}
+
+// Findings validates obj (which may hold tfcrd.Unknown values) as the API server would.
+func (r *Resource) Findings(ctx context.Context, obj map[string]any) []Finding {
+	known, unknown := tfcrd.StripUnknown(obj)
+	errs := r.validator.Validate(ctx, known)
+	var out []Finding
+	for _, e := range errs {
+		segs := tfcrd.ParseFieldPath(e.Field)
+		if e.Field == "<nil>" || e.Field == "" {
+			// "some rules were not checked": only worth saying when nothing else was.
+			if len(errs) > 1 || len(unknown) > 0 {
+				continue
+			}
+		}
+		if slices.ContainsFunc(unknown, func(u []string) bool { return tfcrd.Related(u, segs) }) {
+			continue
+		}
+		p, ok := r.root.AttributePath(segs)
+		out = append(out, Finding{Error: e, Path: p, HasPath: ok})
+	}
+	return out
+}
+
+// ModifyPlan shows in the plan the values the API server will default, so that the state
+// after apply matches the plan and a second plan is empty. Read-only attributes keep their
+// state value unless the object really changes.
+func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return
+	}
+	obj, err := r.root.ToObject(req.Config.Raw)
+	if err != nil {
+		resp.Diagnostics.AddError("Cannot read configuration", err.Error())
+		return
+	}
+	r.validator.Default(obj)
+	desired, err := r.root.FromObject(obj, tftypes.NewValue(req.Config.Raw.Type(), nil), true)
+	if err != nil {
+		resp.Diagnostics.AddError("Cannot plan defaults", err.Error())
+		return
+	}
+	planned := attributes(req.Plan.Raw)
+	for _, c := range r.root.Children {
+		if !c.Computed {
+			planned[c.Name] = desired[c.Name]
+		}
+	}
+	if !req.State.Raw.IsNull() {
+		state := attributes(req.State.Raw)
+		if r.sameSpec(planned, state) {
+			for _, c := range r.root.Children {
+				if c.Computed {
+					planned[c.Name] = state[c.Name]
+				}
+			}
+		}
+	}
+	resp.Plan.Raw = tftypes.NewValue(req.Plan.Raw.Type(), planned)
+}
+
+// sameSpec reports whether the writable attributes of two root values are equal.
+func (r *Resource) sameSpec(a, b map[string]tftypes.Value) bool {
+	for _, c := range r.root.Children {
+		if !c.Computed && !a[c.Name].Equal(b[c.Name]) {
+			return false
+		}
+	}
+	return true
+}
+
+func attributes(v tftypes.Value) map[string]tftypes.Value {
+	m := map[string]tftypes.Value{}
+	_ = v.As(&m)
+	return m
+}

@@ -1,0 +1,137 @@
+// Package crdresource implements a Terraform resource for one Karpenter custom resource kind,
+// driven by the kind's CRD: the schema, plan-time validation and defaulting, and reads all
+// derive from the CRD that AKS ships, and writes go through server-side apply. The
+// karpenter_nodepool and karpenter_aksnodeclass packages configure it for their kinds.
+package crdresource
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	k8sschema "k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kube"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/providerdata"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/tfcrd"
+)
+
+// Kind configures the resource for one custom resource kind.
+type Kind struct {
+	// TypeSuffix is appended to the provider type name: "nodepool" → karpenter_nodepool.
+	TypeSuffix string
+	GVK        k8sschema.GroupVersionKind
+	Resource   string // plural, e.g. "nodepools"
+	// Description is the resource's documentation (Markdown).
+	Description string
+	// Layout reshapes the tree derived from the CRD (flattening, immutable fields).
+	Layout func(root *tfcrd.Node)
+	// DeletionBlockers describes what keeps an object from being deleted, for the timeout
+	// error and progress logs (e.g. the NodeClaims a NodePool still owns).
+	DeletionBlockers func(ctx context.Context, c *kube.Client, obj *unstructured.Unstructured) string
+	// DefaultTimeouts for create/update and delete.
+	CreateTimeout, DeleteTimeout time.Duration
+}
+
+// GVR is the kind's resource.
+func (k *Kind) GVR() k8sschema.GroupVersionResource {
+	return k.GVK.GroupVersion().WithResource(k.Resource)
+}
+
+// Resource is the Terraform resource for a Kind.
+type Resource struct {
+	kind      *Kind
+	data      *providerdata.Data
+	validator *crdvalidate.Validator
+	root      *tfcrd.Node
+}
+
+var (
+	_ resource.ResourceWithConfigure      = (*Resource)(nil)
+	_ resource.ResourceWithValidateConfig = (*Resource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*Resource)(nil)
+	_ resource.ResourceWithImportState    = (*Resource)(nil)
+)
+
+var (
+	treesMu sync.Mutex
+	trees   = map[k8sschema.GroupVersionKind]*tfcrd.Node{}
+)
+
+// New returns a constructor for the provider's Resources list.
+func New(k *Kind) func() resource.Resource {
+	return func() resource.Resource {
+		v := crdvalidate.MustFor(k.GVK)
+		return &Resource{kind: k, validator: v, root: Tree(k, v)}
+	}
+}
+
+// Tree returns the kind's attribute tree, built once from its CRD.
+func Tree(k *Kind, v *crdvalidate.Validator) *tfcrd.Node {
+	treesMu.Lock()
+	defer treesMu.Unlock()
+	if t, ok := trees[k.GVK]; ok {
+		return t
+	}
+	props := v.Schema.Properties
+	spec, status := props["spec"], props["status"]
+	name := &tfcrd.Node{
+		Name: "name", Path: []string{"metadata", "name"}, Kind: tfcrd.String, Required: true, RequiresReplace: true,
+		Schema: &apiextensionsv1.JSONSchemaProps{Description: fmt.Sprintf("Name of the %s; it is cluster-scoped and unique in the cluster.", k.GVK.Kind)},
+	}
+	root := &tfcrd.Node{Kind: tfcrd.Object, Children: []*tfcrd.Node{
+		name,
+		tfcrd.FromSchema("spec", &spec, true, false),
+		tfcrd.FromSchema("status", &status, false, true),
+	}}
+	root.Flatten("spec")
+	if k.Layout != nil {
+		k.Layout(root)
+	}
+	trees[k.GVK] = root
+	return root
+}
+
+func (r *Resource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_" + r.kind.TypeSuffix
+}
+
+func (r *Resource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	attrs := r.root.Attributes("")
+	attrs["id"] = schema.StringAttribute{
+		Computed:            true,
+		MarkdownDescription: fmt.Sprintf("The %s's name, which identifies it in the cluster (and for `terraform import`).", r.kind.GVK.Kind),
+		PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+	}
+	attrs["name"] = schema.StringAttribute{
+		Required:            true,
+		MarkdownDescription: attrs["name"].GetMarkdownDescription(),
+		PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+		Validators:          []validator.String{stringvalidator.LengthBetween(1, 253)},
+	}
+	attrs["timeouts"] = timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true, Delete: true})
+	resp.Schema = schema.Schema{MarkdownDescription: r.kind.Description, Attributes: attrs}
+}
+
+func (r *Resource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	if req.ProviderData == nil {
+		return
+	}
+	d, ok := req.ProviderData.(*providerdata.Data)
+	if !ok {
+		resp.Diagnostics.AddError("Unexpected provider data", fmt.Sprintf("expected *providerdata.Data, got %T", req.ProviderData))
+		return
+	}
+	r.data = d
+}

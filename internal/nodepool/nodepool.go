@@ -1,0 +1,74 @@
+// Package nodepool defines the karpenter_nodepool resource: a typed karpenter.sh/v1 NodePool
+// as AKS ships it, validated at plan time and written with server-side apply.
+package nodepool
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdresource"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kube"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/tfcrd"
+)
+
+// GVK is the NodePool kind the resource manages.
+var GVK = schema.GroupVersionKind{Group: "karpenter.sh", Version: "v1", Kind: "NodePool"}
+
+// NodeClaims are the nodes a NodePool owns; they hold its deletion until drained.
+var NodeClaims = schema.GroupVersionResource{Group: "karpenter.sh", Version: "v1", Resource: "nodeclaims"}
+
+// Kind configures the generic CRD resource for NodePools.
+var Kind = &crdresource.Kind{
+	TypeSuffix: "nodepool",
+	GVK:        GVK,
+	Resource:   "nodepools",
+	Description: "Manages a Karpenter `NodePool` (`karpenter.sh/v1`) on an AKS cluster with Node Auto Provisioning " +
+		"or self-hosted Karpenter. Attributes mirror the NodePool spec in snake_case, with `spec` and the template's " +
+		"`metadata`/`spec` wrappers flattened away. The configuration is checked at plan time, offline, against the " +
+		"same OpenAPI and CEL rules the API server enforces, and written with server-side apply.",
+	Layout:           layout,
+	DeletionBlockers: blockers,
+	CreateTimeout:    5 * time.Minute,
+	// Deleting a NodePool drains and deletes all its nodes first.
+	DeleteTimeout: 30 * time.Minute,
+}
+
+// New is the resource constructor for the provider.
+func New() resource.Resource { return crdresource.New(Kind)() }
+
+func layout(root *tfcrd.Node) {
+	tmpl := root.Child("template")
+	tmpl.Flatten("metadata")
+	tmpl.Flatten("spec")
+	ref := tmpl.Child("node_class_ref")
+	// The CRD rejects changes of group and kind (self.group == oldSelf.group).
+	ref.Child("group").RequiresReplace = true
+	ref.Child("kind").RequiresReplace = true
+	// has(self.replicas) == has(oldSelf.replicas): a pool cannot switch between static and dynamic.
+	root.Child("replicas").ReplaceOnPresenceChange = true
+}
+
+// blockers names the NodeClaims that still belong to the pool: Karpenter deletes a NodePool
+// only after draining and deleting them.
+func blockers(ctx context.Context, c *kube.Client, obj *unstructured.Unstructured) string {
+	claims, err := c.List(ctx, NodeClaims, "karpenter.sh/nodepool="+obj.GetName())
+	if err != nil {
+		return fmt.Sprintf("Could not list its NodeClaims: %v.", err)
+	}
+	if len(claims) == 0 {
+		return "No NodeClaims belong to it any more."
+	}
+	names := make([]string, 0, len(claims))
+	for _, nc := range claims {
+		names = append(names, nc.GetName())
+	}
+	sort.Strings(names)
+	return fmt.Sprintf("%d NodeClaim(s) still belong to it and are being drained: %s.", len(names), strings.Join(names, ", "))
+}

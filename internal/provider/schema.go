@@ -1,0 +1,97 @@
+package provider
+
+import (
+	"github.com/hashicorp/terraform-plugin-framework-validators/boolvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+func sibling(name string) path.Expression { return path.MatchRelative().AtParent().AtName(name) }
+
+func providerSchema() schema.Schema {
+	return schema.Schema{
+		MarkdownDescription: "Manage Karpenter on Azure Kubernetes Service (Node Auto Provisioning) as typed, reviewed code. " +
+			"Every setting is optional: `terraform plan` works with no cluster and no Azure account, and clients connect only when an apply or refresh needs them.",
+		Attributes: map[string]schema.Attribute{
+			"region": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "Azure region (e.g. `westeurope`) that plan-time checks price and check NodePools against. When unset, checks run over all regions and say so.",
+			},
+			"kubernetes": kubernetesSchema(),
+			"azure":      azureSchema(),
+		},
+	}
+}
+
+func kubernetesSchema() schema.SingleNestedAttribute {
+	notWithAKS := stringvalidator.ConflictsWith(sibling("aks_cluster_id"))
+	return schema.SingleNestedAttribute{
+		Optional: true,
+		MarkdownDescription: "How to reach the cluster's API server: a kubeconfig file, explicit host and credentials, an exec credential plugin, " +
+			"or `aks_cluster_id`, with which the provider fetches the endpoint through the Azure API and authenticates with an Entra ID token. " +
+			"Explicit settings override the kubeconfig's. `KUBE_CONFIG_PATH`, `KUBE_CTX`, `KUBE_HOST` and `KUBE_TOKEN` are read when the attributes are unset.",
+		Attributes: map[string]schema.Attribute{
+			"config_path": schema.StringAttribute{Optional: true, MarkdownDescription: "Path to a kubeconfig file. Env: `KUBE_CONFIG_PATH`.", Validators: []validator.String{notWithAKS}},
+			"config_context": schema.StringAttribute{Optional: true, MarkdownDescription: "Context of the kubeconfig to use instead of its current context. Env: `KUBE_CTX`.",
+				Validators: []validator.String{stringvalidator.AlsoRequires(sibling("config_path"))}},
+			"host":                   schema.StringAttribute{Optional: true, MarkdownDescription: "API server URL, e.g. `https://mycluster.hcp.westeurope.azmk8s.io:443`. Env: `KUBE_HOST`.", Validators: []validator.String{notWithAKS}},
+			"cluster_ca_certificate": schema.StringAttribute{Optional: true, MarkdownDescription: "PEM-encoded CA certificate of the API server.", Validators: []validator.String{notWithAKS}},
+			"insecure":               schema.BoolAttribute{Optional: true, MarkdownDescription: "Skip TLS verification of the API server. Only for tests."},
+			"token": schema.StringAttribute{Optional: true, Sensitive: true, MarkdownDescription: "Bearer token. Env: `KUBE_TOKEN`.",
+				Validators: []validator.String{notWithAKS, stringvalidator.ConflictsWith(sibling("client_certificate"))}},
+			"client_certificate": schema.StringAttribute{Optional: true, MarkdownDescription: "PEM-encoded client certificate for TLS client authentication.",
+				Validators: []validator.String{notWithAKS, stringvalidator.AlsoRequires(sibling("client_key"))}},
+			"client_key": schema.StringAttribute{Optional: true, Sensitive: true, MarkdownDescription: "PEM-encoded private key of `client_certificate`.",
+				Validators: []validator.String{stringvalidator.AlsoRequires(sibling("client_certificate"))}},
+			"exec": schema.SingleNestedAttribute{
+				Optional:            true,
+				MarkdownDescription: "A client-go credential plugin, as a kubeconfig `exec` entry (e.g. `kubelogin get-token`).",
+				Attributes: map[string]schema.Attribute{
+					"api_version": schema.StringAttribute{Required: true, MarkdownDescription: "e.g. `client.authentication.k8s.io/v1beta1`."},
+					"command":     schema.StringAttribute{Required: true, MarkdownDescription: "Command to run."},
+					"args":        schema.ListAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "Arguments."},
+					"env":         schema.MapAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "Environment variables."},
+				},
+			},
+			"aks_cluster_id": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Resource ID of an AKS cluster (`/subscriptions/<sub>/resourceGroups/<rg>/providers/Microsoft.ContainerService/managedClusters/<name>`). " +
+					"The provider reads the endpoint and CA through the Azure API with the `azure` credentials and authenticates with an Entra ID token; no kubelogin binary is needed. " +
+					"Conflicts with the other connection settings.",
+				Validators: []validator.String{clusterIDValidator{}, stringvalidator.ConflictsWith(sibling("exec"))},
+			},
+			"use_admin_credentials": schema.BoolAttribute{
+				Optional:            true,
+				MarkdownDescription: "With `aks_cluster_id`, use the cluster's local admin credentials instead of Entra ID. Only for clusters with local accounts enabled.",
+				Validators:          []validator.Bool{boolvalidator.AlsoRequires(sibling("aks_cluster_id"))},
+			},
+		},
+	}
+}
+
+func azureSchema() schema.SingleNestedAttribute {
+	return schema.SingleNestedAttribute{
+		Optional: true,
+		MarkdownDescription: "Azure credentials, used for `kubernetes.aks_cluster_id` and the `karpenter_aks_node_auto_provisioning` resource. " +
+			"With nothing set, the provider tries environment credentials, workload identity, managed identity and the Azure CLI, in that order. " +
+			"`ARM_SUBSCRIPTION_ID`, `ARM_TENANT_ID`, `ARM_CLIENT_ID`, `ARM_CLIENT_SECRET`, `ARM_USE_OIDC`, `ARM_USE_MSI`, `ARM_USE_CLI` and `ARM_ENVIRONMENT` are read when the attributes are unset.",
+		Attributes: map[string]schema.Attribute{
+			"subscription_id": schema.StringAttribute{Optional: true, MarkdownDescription: "Subscription ID."},
+			"tenant_id":       schema.StringAttribute{Optional: true, MarkdownDescription: "Entra ID tenant ID."},
+			"client_id":       schema.StringAttribute{Optional: true, MarkdownDescription: "Client ID of a service principal, or of a user-assigned managed identity."},
+			"client_secret": schema.StringAttribute{Optional: true, Sensitive: true, MarkdownDescription: "Service principal secret.",
+				Validators: []validator.String{stringvalidator.ConflictsWith(sibling("client_certificate_path"))}},
+			"client_certificate_path":     schema.StringAttribute{Optional: true, MarkdownDescription: "Path to a PEM or PKCS#12 service principal certificate."},
+			"client_certificate_password": schema.StringAttribute{Optional: true, Sensitive: true, MarkdownDescription: "Password of the PKCS#12 certificate."},
+			"use_cli":                     schema.BoolAttribute{Optional: true, MarkdownDescription: "Authenticate with the Azure CLI's signed-in account."},
+			"use_msi":                     schema.BoolAttribute{Optional: true, MarkdownDescription: "Authenticate with a managed identity."},
+			"use_oidc":                    schema.BoolAttribute{Optional: true, MarkdownDescription: "Authenticate with workload identity federation (OIDC), e.g. from GitHub Actions or AKS workload identity."},
+			"oidc_token_file_path":        schema.StringAttribute{Optional: true, MarkdownDescription: "File holding the OIDC token (defaults to `AZURE_FEDERATED_TOKEN_FILE`)."},
+			"environment": schema.StringAttribute{Optional: true, MarkdownDescription: "Azure cloud: `public` (default), `usgovernment` or `china`.",
+				Validators: []validator.String{stringvalidator.OneOf("public", "usgovernment", "china")}},
+		},
+	}
+}
