@@ -26,6 +26,8 @@ func (r *Resource) ValidateConfig(ctx context.Context, req resource.ValidateConf
 		summary := fmt.Sprintf("Invalid %s: %s", r.kind.GVK.Kind, f.Error.Type)
 		detail := fmt.Sprintf("%s\n\nThe Kubernetes API server would reject this %s at %s.", f.Error.ErrorBody(), r.kind.GVK.Kind, f.Error.Field)
 		if f.HasPath {
+			// Terraform cannot always point into nested object expressions, so say it too.
+			detail = fmt.Sprintf("Attribute %s: %s", f.Path, detail)
 			resp.Diagnostics.AddAttributeError(f.Path, summary, detail)
 		} else {
 			resp.Diagnostics.AddError(summary, detail)
