@@ -3,6 +3,7 @@ package instancetype
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/Azure/karpenter-provider-azure/pkg/utils"
 	"github.com/Azure/skewer"
@@ -62,6 +63,16 @@ func ListSKUs(cat *catalog.Catalog, region string, skus []*catalog.SKU, nc NodeC
 	return res
 }
 
+// RegionReasons returns why Karpenter's region-wide listing would drop the SKU
+// (restricted, too small, unsupported GPU, ...), or nothing when it keeps it.
+func RegionReasons(region string, s *catalog.SKU) []Reason {
+	if !s.HasCapabilities() {
+		return []Reason{ReasonNoCapabilities}
+	}
+	region = strings.ToLower(region)
+	return regionReasons(toSkewer(s, region), region)
+}
+
 // New derives one instance type, or returns nil and the reasons Karpenter would
 // not offer the SKU in region for this node class. Region-level reasons are
 // checked first and, when any applies, node-class reasons are not evaluated,
@@ -71,6 +82,7 @@ func New(cat *catalog.Catalog, region string, s *catalog.SKU, nc NodeClass, cl C
 		return nil, []Reason{ReasonNoCapabilities}
 	}
 	nc, cl = nc.withDefaults(), cl.withDefaults()
+	region = strings.ToLower(region)
 	sku := toSkewer(s, region)
 	if reasons := regionReasons(sku, region); len(reasons) > 0 {
 		return nil, reasons

@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -31,8 +32,25 @@ type Cluster struct {
 	KubeconfigPath string
 	Dynamic        dynamic.Interface
 
-	env *envtest.Environment
-	dir string
+	env  *envtest.Environment
+	dir  string
+	opts Options
+}
+
+// Options add to the package's cluster what some tests need. The zero value is the cluster
+// that Main starts.
+type Options struct {
+	// Tokens are static bearer tokens the API server accepts (--token-auth-file), each mapped
+	// to the user it authenticates as. They let a test prove which credential a client sent.
+	Tokens map[string]User
+	// Audit records who did what to Karpenter objects; Cluster.AuditEvents reads the record.
+	Audit bool
+}
+
+// User is a Kubernetes identity.
+type User struct {
+	Name   string
+	Groups []string
 }
 
 var (
@@ -43,17 +61,20 @@ var (
 
 // Main is a TestMain body: it starts one cluster for the test package, runs the tests and
 // stops the cluster again, also on SIGINT/SIGTERM. Tests call Get to use the cluster.
-func Main(m *testing.M) {
-	code := run(m)
+func Main(m *testing.M) { MainWith(m, Options{}) }
+
+// MainWith is Main for a cluster started with the given options.
+func MainWith(m *testing.M, o Options) {
+	code := run(m, o)
 	os.Exit(code)
 }
 
-func run(m *testing.M) int {
-	c, err := start()
+func run(m *testing.M, o Options) int {
+	c, err := StartWith(o)
 	switch {
 	case err == nil:
 		current = c
-		defer c.stop()
+		defer c.Stop()
 		stopOnSignal(c)
 	case os.Getenv("CI") == "true":
 		fmt.Fprintf(os.Stderr, "testenv: %v\n(under CI=true the local API server is required; run `make test`)\n", err)
@@ -78,7 +99,11 @@ func Get(t testing.TB) *Cluster {
 	return current
 }
 
-func start() (*Cluster, error) {
+// Start starts a control plane from the binaries in KUBEBUILDER_ASSETS; Stop ends it.
+func Start() (*Cluster, error) { return StartWith(Options{}) }
+
+// StartWith is Start for a cluster with the given options.
+func StartWith(o Options) (*Cluster, error) {
 	assets := os.Getenv("KUBEBUILDER_ASSETS")
 	if assets == "" {
 		return nil, fmt.Errorf("KUBEBUILDER_ASSETS is not set: no kube-apiserver/etcd binaries")
@@ -93,33 +118,82 @@ func start() (*Cluster, error) {
 		CRDs:                  crds.All(),
 		ErrorIfCRDPathMissing: true,
 	}
+	dir, err := os.MkdirTemp("", "karpenter-testenv-")
+	if err != nil {
+		return nil, err
+	}
+	c := &Cluster{env: env, dir: dir, opts: o}
+	if err := c.configure(); err != nil {
+		c.Stop()
+		return nil, err
+	}
 	cfg, err := env.Start()
 	if err != nil {
+		c.Stop()
 		return nil, fmt.Errorf("starting kube-apiserver and etcd: %w", err)
 	}
-	c := &Cluster{Config: cfg, env: env}
+	c.Config = cfg
 	if err := c.writeKubeconfig(); err != nil {
-		c.stop()
+		c.Stop()
 		return nil, err
 	}
 	if c.Dynamic, err = dynamic.NewForConfig(cfg); err != nil {
-		c.stop()
+		c.Stop()
 		return nil, err
 	}
 	return c, nil
 }
 
 func (c *Cluster) writeKubeconfig() error {
-	dir, err := os.MkdirTemp("", "karpenter-testenv-")
-	if err != nil {
-		return err
-	}
-	c.dir = dir
-	c.KubeconfigPath = filepath.Join(dir, "kubeconfig")
+	c.KubeconfigPath = filepath.Join(c.dir, "kubeconfig")
 	return os.WriteFile(c.KubeconfigPath, c.env.KubeConfig, 0o600)
 }
 
-func (c *Cluster) stop() {
+// configure adds the API server flags that the options ask for, before it starts.
+func (c *Cluster) configure() error {
+	args := c.env.ControlPlane.GetAPIServer().Configure()
+	if len(c.opts.Tokens) > 0 {
+		var b strings.Builder
+		for token, u := range c.opts.Tokens {
+			if strings.ContainsAny(token, ",\"\n") || strings.ContainsAny(u.Name, ",\"\n") {
+				return fmt.Errorf("testenv: token and user name must not contain commas, quotes or newlines: %q, %q", token, u.Name)
+			}
+			// Format: token,user,uid,"group1,group2"
+			fmt.Fprintf(&b, "%s,%s,%s,\"%s\"\n", token, u.Name, u.Name, strings.Join(u.Groups, ","))
+		}
+		p := filepath.Join(c.dir, "tokens.csv")
+		if err := os.WriteFile(p, []byte(b.String()), 0o600); err != nil {
+			return err
+		}
+		args.Set("token-auth-file", p)
+	}
+	if c.opts.Audit {
+		p := filepath.Join(c.dir, "audit-policy.yaml")
+		if err := os.WriteFile(p, []byte(auditPolicy), 0o600); err != nil {
+			return err
+		}
+		args.Set("audit-policy-file", p)
+		args.Set("audit-log-path", c.auditLogPath())
+		// Blocking: an event is written before the response returns, so a test that reads
+		// the log right after a request finds it.
+		args.Set("audit-log-mode", "blocking")
+		args.Set("audit-log-format", "json")
+	}
+	return nil
+}
+
+// AddUser provisions a user that authenticates with a client certificate signed by the
+// cluster's CA and returns a kubeconfig for it: the shape of an AKS admin kubeconfig.
+func (c *Cluster) AddUser(u User) ([]byte, error) {
+	au, err := c.env.ControlPlane.AddUser(envtest.User{Name: u.Name, Groups: u.Groups}, nil)
+	if err != nil {
+		return nil, err
+	}
+	return au.KubeConfig()
+}
+
+// Stop ends the control plane and removes its files.
+func (c *Cluster) Stop() {
 	if c.env != nil {
 		_ = c.env.Stop()
 	}
@@ -135,7 +209,7 @@ func stopOnSignal(c *Cluster) {
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
 	go func() {
 		s := <-ch
-		c.stop()
+		c.Stop()
 		fmt.Fprintf(os.Stderr, "testenv: stopped the local control plane on %v\n", s)
 		os.Exit(130)
 	}()
