@@ -99,8 +99,10 @@ func (n *Node) Attribute(k8sPrefix string) schema.Attribute {
 func (n *Node) description(k8sPath string) string {
 	var b strings.Builder
 	if n.Schema != nil && n.Schema.Description != "" {
-		b.WriteString(strings.TrimSpace(n.Schema.Description))
-		b.WriteString("\n\n")
+		// One paragraph: the docs render each attribute as a list item.
+		d := strings.Join(strings.Fields(n.Schema.Description), " ")
+		b.WriteString(strings.TrimSuffix(d, "."))
+		b.WriteString(". ")
 	}
 	fmt.Fprintf(&b, "Sets `%s`.", k8sPath)
 	if n.Schema != nil {
