@@ -1,0 +1,454 @@
+package solver
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/apimachinery/pkg/api/resource"
+	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
+	"sigs.k8s.io/karpenter/pkg/cloudprovider"
+	"sigs.k8s.io/karpenter/pkg/scheduling"
+	"sigs.k8s.io/karpenter/pkg/utils/resources"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
+)
+
+// Options tune an analysis.
+type Options struct {
+	// Region to analyse; empty analyses every region of the catalog.
+	Region string
+	// NodeClass is the referenced AKSNodeClass's settings; NodeClassAssumed says that the
+	// node class was not available and defaults stand in (reported as a finding).
+	NodeClass        instancetype.NodeClass
+	NodeClassAssumed bool
+	// FewThreshold: fewer admissible sizes than this is a warning (default 5).
+	FewThreshold int
+	// LargestPod, when set, is a pod's requests that must fit on some admissible node.
+	LargestPod corev1.ResourceList
+}
+
+// Candidate is an instance type the pool can launch in a region, with the offerings
+// (zone × capacity type) its requirements allow.
+type Candidate struct {
+	Region       string
+	InstanceType *instancetype.InstanceType
+	Offerings    cloudprovider.Offerings
+}
+
+// Cheapest returns the candidate's cheapest allowed offering.
+func (c Candidate) Cheapest() *cloudprovider.Offering { return c.Offerings.Cheapest() }
+
+// Analysis is what the solver found for one pool.
+type Analysis struct {
+	Regions    []string
+	Admissible []Candidate // sorted by cheapest price, then name
+	Findings   []Finding
+	Summary    Summary
+}
+
+// Summary condenses an analysis for plan output and reviews.
+type Summary struct {
+	Scope               string  `json:"scope"` // the region, or "all regions"
+	AdmissibleSKUs      int     `json:"admissible_skus"`
+	CheapestSKU         string  `json:"cheapest_sku,omitempty"`
+	CheapestRegion      string  `json:"cheapest_region,omitempty"`
+	CheapestCapacity    string  `json:"cheapest_capacity_type,omitempty"`
+	CheapestHourlyPrice float64 `json:"cheapest_hourly_price,omitempty"`
+	PriceEstimated      bool    `json:"price_estimated"`
+	LargestSKU          string  `json:"largest_sku,omitempty"`
+	LargestVCPU         int64   `json:"largest_vcpu,omitempty"`
+	LargestMemoryGiB    float64 `json:"largest_memory_gib,omitempty"`
+	LimitsAllowOneNode  bool    `json:"limits_allow_one_node"`
+	// MonthlyCostAtLimits is the cheapest cost of running the pool at its CPU limit for a
+	// month (730 h), from the cheapest admissible price per vCPU; 0 without a CPU limit.
+	MonthlyCostAtLimits float64 `json:"monthly_cost_at_limits,omitempty"`
+}
+
+// HoursPerMonth is the convention Azure pricing uses.
+const HoursPerMonth = 730
+
+// Analyze checks one NodePool.
+func (s *Solver) Analyze(p *Pool, o Options) *Analysis {
+	if o.FewThreshold == 0 {
+		o.FewThreshold = 5
+	}
+	a := &Analysis{Summary: Summary{Scope: "any region (no region set; prices from Karpenter's fallback region)"}}
+	if o.Region != "" {
+		a.Summary.Scope = strings.ToLower(o.Region)
+		if !s.HasRegion(o.Region) {
+			a.add(Finding{Code: CodeUnknownRegion, Severity: Error, Message: fmt.Sprintf("region %q is not in the SKU catalog", o.Region),
+				Fix: "set the provider's region to an Azure region name such as " + quoteAll(suggestOr(o.Region, s.Regions(), "westeurope"))})
+			return a
+		}
+		a.Regions = []string{strings.ToLower(o.Region)}
+	} else {
+		a.Regions = []string{AnyRegion}
+	}
+	if o.NodeClassAssumed {
+		a.add(Finding{Code: CodeNodeClassAssumed, Severity: Info, Path: "spec.template.spec.nodeClassRef",
+			Message: fmt.Sprintf("AKSNodeClass %q is not part of this configuration; its defaults (Ubuntu, 128 GB OS disk) are assumed", p.Spec.Template.Spec.NodeClassRef.Name),
+			Fix:     "manage the AKSNodeClass in the same configuration so its settings are used"})
+	}
+	for _, region := range a.Regions {
+		rt := s.types(region, o.NodeClass)
+		for _, it := range rt.result.InstanceTypes {
+			if it.Requirements.Intersects(p.Requirements) != nil {
+				continue
+			}
+			offs := allowedOfferings(it.InstanceType, p.Requirements)
+			if len(offs) == 0 {
+				continue
+			}
+			a.Admissible = append(a.Admissible, Candidate{Region: region, InstanceType: it, Offerings: offs})
+		}
+	}
+	sort.SliceStable(a.Admissible, func(i, j int) bool {
+		pi, pj := a.Admissible[i].Cheapest().Price, a.Admissible[j].Cheapest().Price
+		if pi != pj {
+			return pi < pj
+		}
+		return a.Admissible[i].InstanceType.Name < a.Admissible[j].InstanceType.Name
+	})
+	s.checkLabels(p, o, a)
+	s.checkAdmissible(p, o, a)
+	checkLimits(p, a)
+	checkShape(p, o, a)
+	a.summarise(p)
+	sort.SliceStable(a.Findings, func(i, j int) bool { return rank(a.Findings[i].Severity) < rank(a.Findings[j].Severity) })
+	return a
+}
+
+func (a *Analysis) add(f Finding) { a.Findings = append(a.Findings, f) }
+
+func rank(s Severity) int {
+	switch s {
+	case Error:
+		return 0
+	case Warning:
+		return 1
+	}
+	return 2
+}
+
+// allowedOfferings are the available offerings the requirements accept, as Karpenter's
+// scheduler judges them.
+func allowedOfferings(it *cloudprovider.InstanceType, reqs scheduling.Requirements) cloudprovider.Offerings {
+	var out cloudprovider.Offerings
+	for _, of := range it.Offerings.Available() {
+		if reqs.IsCompatible(of.Requirements, scheduling.AllowUndefinedWellKnownLabels) {
+			out = append(out, of)
+		}
+	}
+	return out
+}
+
+// skuNames returns the distinct size names of candidates.
+func skuNames(cs []Candidate) []string {
+	seen := map[string]bool{}
+	for _, c := range cs {
+		seen[c.InstanceType.Name] = true
+	}
+	return sortedKeys(seen)
+}
+
+func (s *Solver) checkAdmissible(p *Pool, o Options, a *Analysis) {
+	names := skuNames(a.Admissible)
+	switch {
+	case len(names) == 0:
+		a.add(Finding{Code: CodeNoInstanceType, Severity: Error, Path: "spec.template.spec.requirements",
+			Message: "no instance type satisfies the requirements in " + a.Summary.Scope + "; Karpenter would log \"no instance type satisfied resources and requirements\" and never launch a node. " + s.blame(p, o, a),
+			Fix:     "widen the requirements (more families, sizes, zones or capacity types) or check the node class settings"})
+		return
+	case len(names) < o.FewThreshold:
+		a.add(Finding{Code: CodeFewInstanceTypes, Severity: Warning, Path: "spec.template.spec.requirements",
+			Message: fmt.Sprintf("only %d instance type(s) satisfy the requirements in %s: %s; Karpenter has little room to find capacity or a cheaper size", len(names), a.Summary.Scope, strings.Join(names, ", ")),
+			Fix:     "allow more sizes or families so Karpenter can fall back when one is out of capacity"})
+	}
+	its := make(cloudprovider.InstanceTypes, 0, len(a.Admissible))
+	for _, c := range a.Admissible {
+		its = append(its, c.InstanceType.InstanceType)
+	}
+	if _, unmet, _ := its.SatisfiesMinValues(p.Requirements); len(unmet) > 0 {
+		for i, r := range p.Spec.Template.Spec.Requirements {
+			if got, ok := unmet[r.Key]; ok && r.MinValues != nil {
+				a.add(Finding{Code: CodeMinValuesUnmet, Severity: Error, Path: requirementPath(i, "minValues"),
+					Message: fmt.Sprintf("minValues %d for %s cannot be met: the admissible instance types have only %d distinct value(s)", *r.MinValues, r.Key, got),
+					Fix:     fmt.Sprintf("lower minValues to at most %d, or widen the requirements", got)})
+			}
+		}
+	}
+	if !p.HasTaint() {
+		var gpus []string
+		for _, c := range a.Admissible {
+			if q, ok := c.InstanceType.Capacity[corev1.ResourceName("nvidia.com/gpu")]; ok && !q.IsZero() {
+				gpus = append(gpus, c.InstanceType.Name)
+			}
+		}
+		if len(gpus) > 0 {
+			gpus = dedupe(gpus)
+			a.add(Finding{Code: CodeGPUWithoutTaint, Severity: Warning, Path: "spec.template.spec.taints",
+				Message: fmt.Sprintf("%d GPU size(s) are admissible (e.g. %s) but the pool has no NoSchedule taint, so any pod may land on an expensive GPU node", len(gpus), gpus[0]),
+				Fix:     "add a taint such as { key = \"nvidia.com/gpu\", value = \"true\", effect = \"NoSchedule\" }, or exclude GPU sizes with karpenter.azure.com/sku-gpu-count DoesNotExist"})
+		}
+	}
+	zones := map[string]bool{}
+	zonesKnown := true
+	for _, c := range a.Admissible {
+		zonesKnown = zonesKnown && c.InstanceType.ZonesKnown
+		for _, of := range c.Offerings {
+			zones[of.Requirements.Get(corev1.LabelTopologyZone).Any()] = true
+		}
+	}
+	if o.Region != "" && zonesKnown && len(zones) == 1 {
+		for z := range zones {
+			if z != "" && z != "0" {
+				a.add(Finding{Code: CodeSingleZone, Severity: Warning, Path: "spec.template.spec.requirements",
+					Message: fmt.Sprintf("all admissible capacity is in zone %s; a zonal outage or capacity shortage stops the pool", z),
+					Fix:     "allow more zones in topology.kubernetes.io/zone"})
+			}
+		}
+	}
+	allPenalty := true
+	for _, c := range a.Admissible {
+		if c.Cheapest().Price < instancetype.MissingPrice {
+			allPenalty = false
+			break
+		}
+	}
+	if allPenalty {
+		a.add(Finding{Code: CodeOnlyPenaltyPricedSKU, Severity: Warning, Path: "spec.template.spec.requirements",
+			Message: "every admissible size lacks a price in Karpenter's tables, so it ranks them last and cost estimates are unknown",
+			Fix:     "prefer sizes Karpenter knows, or extend the catalog with prices"})
+	}
+}
+
+// blame explains an empty result: which requirement alone already excludes everything.
+func (s *Solver) blame(p *Pool, o Options, a *Analysis) string {
+	var total int
+	counts := make([]int, len(p.Spec.Template.Spec.Requirements))
+	for _, region := range a.Regions {
+		rt := s.types(region, o.NodeClass)
+		total += len(rt.result.InstanceTypes)
+		for i, r := range p.Spec.Template.Spec.Requirements {
+			one := scheduling.NewNodeSelectorRequirementsWithMinValues(r)
+			for _, it := range rt.result.InstanceTypes {
+				if it.Requirements.Intersects(one) == nil && len(allowedOfferings(it.InstanceType, one)) > 0 {
+					counts[i]++
+				}
+			}
+		}
+	}
+	var zero []string
+	for i, c := range counts {
+		if c == 0 {
+			r := p.Spec.Template.Spec.Requirements[i]
+			zero = append(zero, fmt.Sprintf("requirement %d (%s %s %v)", i, r.Key, r.Operator, r.Values))
+		}
+	}
+	if len(zero) > 0 {
+		return "On its own, " + strings.Join(zero, " and ") + " already matches none of the " + fmt.Sprint(total) + " instance types."
+	}
+	return "Each requirement matches some instance types on its own, but no instance type matches all of them together."
+}
+
+func (s *Solver) checkLabels(p *Pool, o Options, a *Analysis) {
+	for i, r := range p.Spec.Template.Spec.Requirements {
+		if !karpv1.WellKnownLabels.Has(r.Key) {
+			if wellKnownDomain(r.Key) {
+				msg := fmt.Sprintf("%s is not a label Karpenter or AKS sets, so nodes get it only as a custom label and pods selecting on a well-known label will not match", r.Key)
+				if sug := suggest(r.Key, sortedSet(karpv1.WellKnownLabels)); len(sug) > 0 {
+					msg += "; did you mean " + quoteAll(sug) + "?"
+				}
+				a.add(Finding{Code: CodeUnknownLabelKey, Severity: Warning, Path: requirementPath(i, "key"), Message: msg,
+					Fix: "use a well-known label key"})
+			}
+			continue
+		}
+		if r.Operator != corev1.NodeSelectorOpIn && r.Operator != corev1.NodeSelectorOpNotIn {
+			continue
+		}
+		vals := s.values(a.Regions, o.NodeClass, r.Key)
+		if len(vals) == 0 || numeric(vals) {
+			continue
+		}
+		for _, v := range r.Values {
+			if vals[v] {
+				continue
+			}
+			if o.Region != "" && s.valueExistsAnywhere(o.NodeClass, r.Key, v) {
+				a.add(Finding{Code: CodeValueNotInRegion, Severity: Warning, Path: requirementPath(i, "values"),
+					Message: fmt.Sprintf("%s=%q exists in the catalog but not in %s", r.Key, v, o.Region),
+					Fix:     "remove the value or check the region"})
+				continue
+			}
+			msg := fmt.Sprintf("no instance type in %s has %s=%q", a.Summary.Scope, r.Key, v)
+			if sug := suggest(v, sortedKeys(vals)); len(sug) > 0 {
+				msg += "; did you mean " + quoteAll(sug) + "?"
+			}
+			a.add(Finding{Code: CodeUnknownLabelValue, Severity: Warning, Path: requirementPath(i, "values"), Message: msg,
+				Fix: "use a value Karpenter sets on AKS nodes"})
+		}
+	}
+}
+
+func (s *Solver) values(regions []string, nc instancetype.NodeClass, key string) map[string]bool {
+	out := map[string]bool{}
+	for _, r := range regions {
+		for v := range s.types(r, nc).values[key] {
+			out[v] = true
+		}
+	}
+	return out
+}
+
+func (s *Solver) valueExistsAnywhere(nc instancetype.NodeClass, key, v string) bool {
+	return s.types(AnyRegion, nc).values[key][v]
+}
+
+func wellKnownDomain(key string) bool {
+	domain, _, ok := strings.Cut(key, "/")
+	if !ok {
+		return false
+	}
+	for _, d := range []string{"karpenter.azure.com", "karpenter.sh", "kubernetes.io", "node.kubernetes.io", "topology.kubernetes.io", "kubernetes.azure.com"} {
+		if domain == d {
+			return true
+		}
+	}
+	return false
+}
+
+func numeric(vals map[string]bool) bool {
+	for v := range vals {
+		if _, err := resource.ParseQuantity(v); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+func checkLimits(p *Pool, a *Analysis) {
+	limits := p.Spec.Limits
+	if len(limits) == 0 {
+		a.Summary.LimitsAllowOneNode = len(a.Admissible) > 0
+		a.add(Finding{Code: CodeNoLimits, Severity: Warning, Path: "spec.limits",
+			Message: "the pool has no limits: a runaway deployment or a scheduling loop can launch nodes without bound",
+			Fix:     "set limits such as { cpu = \"200\", memory = \"800Gi\" }"})
+		return
+	}
+	if len(a.Admissible) == 0 {
+		return
+	}
+	var smallest *Candidate
+	for i := range a.Admissible {
+		c := &a.Admissible[i]
+		if withinLimits(c.InstanceType.Capacity, corev1.ResourceList(limits)) {
+			a.Summary.LimitsAllowOneNode = true
+			return
+		}
+		if smallest == nil || c.InstanceType.Capacity.Cpu().Cmp(*smallest.InstanceType.Capacity.Cpu()) < 0 {
+			smallest = c
+		}
+	}
+	capacity := smallest.InstanceType.Capacity
+	a.add(Finding{Code: CodeLimitsBelowNode, Severity: Error, Path: "spec.limits",
+		Message: fmt.Sprintf("the limits (%s) are smaller than every admissible node; the smallest, %s, has %s vCPU and %s memory, so the pool can never launch a node (Karpenter: \"all available instance types exceed limits\")",
+			describe(corev1.ResourceList(limits)), smallest.InstanceType.Name, capacity.Cpu().String(), gib(capacity.Memory())),
+		Fix: "raise the limits above one node's capacity, or allow smaller sizes"})
+}
+
+// withinLimits follows Karpenter's filterByRemainingResources: only limited resources count.
+func withinLimits(capacity, limits corev1.ResourceList) bool {
+	for name, limit := range limits {
+		if c, ok := capacity[name]; ok && c.Cmp(limit) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func checkShape(p *Pool, o Options, a *Analysis) {
+	if len(o.LargestPod) == 0 || len(a.Admissible) == 0 {
+		return
+	}
+	for _, c := range a.Admissible {
+		if resources.Fits(o.LargestPod, c.InstanceType.Allocatable()) {
+			return
+		}
+	}
+	a.add(Finding{Code: CodePodNeverFits, Severity: Error, Path: "spec.template.spec.requirements",
+		Message: fmt.Sprintf("a pod requesting %s fits on no admissible node after kube-reserved and eviction thresholds", describe(o.LargestPod)),
+		Fix:     "allow larger sizes in this pool or schedule such pods on another pool"})
+}
+
+func (a *Analysis) summarise(p *Pool) {
+	a.Summary.AdmissibleSKUs = len(skuNames(a.Admissible))
+	if len(a.Admissible) == 0 {
+		return
+	}
+	cheapest := a.Admissible[0]
+	of := cheapest.Cheapest()
+	a.Summary.CheapestSKU = cheapest.InstanceType.Name
+	a.Summary.CheapestRegion = cheapest.Region
+	a.Summary.CheapestCapacity = of.CapacityType()
+	a.Summary.CheapestHourlyPrice = round(of.Price)
+	price := cheapest.InstanceType.OnDemand
+	if of.CapacityType() == karpv1.CapacityTypeSpot {
+		price = cheapest.InstanceType.Spot
+	}
+	a.Summary.PriceEstimated = price.Estimated()
+	largest := a.Admissible[0]
+	perVCPU := math.Inf(1)
+	for _, c := range a.Admissible {
+		cpu, mem := c.InstanceType.Capacity.Cpu(), c.InstanceType.Capacity.Memory()
+		lcpu, lmem := largest.InstanceType.Capacity.Cpu(), largest.InstanceType.Capacity.Memory()
+		if cpu.Cmp(*lcpu) > 0 || (cpu.Cmp(*lcpu) == 0 && mem.Cmp(*lmem) > 0) {
+			largest = c
+		}
+		if v := cpu.AsApproximateFloat64(); v > 0 {
+			perVCPU = math.Min(perVCPU, c.Cheapest().Price/v)
+		}
+	}
+	a.Summary.LargestSKU = largest.InstanceType.Name
+	a.Summary.LargestVCPU = largest.InstanceType.Capacity.Cpu().Value()
+	a.Summary.LargestMemoryGiB = round(float64(largest.InstanceType.Capacity.Memory().Value()) / (1 << 30))
+	if cpuLimit, ok := p.Spec.Limits[corev1.ResourceCPU]; ok && !math.IsInf(perVCPU, 1) {
+		a.Summary.MonthlyCostAtLimits = round(perVCPU * cpuLimit.AsApproximateFloat64() * HoursPerMonth)
+	}
+}
+
+func gib(q *resource.Quantity) string {
+	return fmt.Sprintf("%.1fGi", float64(q.Value())/(1<<30))
+}
+
+func round(f float64) float64 { return math.Round(f*10000) / 10000 }
+
+func describe(l corev1.ResourceList) string {
+	parts := make([]string, 0, len(l))
+	for k, v := range l {
+		parts = append(parts, fmt.Sprintf("%s=%s", k, v.String()))
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, ", ")
+}
+
+func dedupe(s []string) []string {
+	m := map[string]bool{}
+	for _, v := range s {
+		m[v] = true
+	}
+	return sortedKeys(m)
+}
+
+func sortedSet(s sets.Set[string]) []string { return sets.List(s) }
+
+func suggestOr(s string, candidates []string, fallback string) []string {
+	if sug := suggest(s, candidates); len(sug) > 0 {
+		return sug
+	}
+	return []string{fallback}
+}

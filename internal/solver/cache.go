@@ -1,0 +1,110 @@
+package solver
+
+import (
+	"sort"
+	"strings"
+	"sync"
+
+	"sigs.k8s.io/karpenter/pkg/cloudprovider"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
+)
+
+// Solver holds a catalog and the instance types derived from it, per region and node class.
+// Deriving a region's instance types is the expensive step; a plan with fifty NodePools on
+// one node class derives them once.
+type Solver struct {
+	Catalog *catalog.Catalog
+	Cluster instancetype.Cluster
+
+	mu    sync.Mutex
+	cache map[cacheKey]*regionTypes
+}
+
+type cacheKey struct {
+	region string
+	nc     instancetype.NodeClass
+}
+
+// regionTypes is a region's instance types for one node class, with Karpenter's view of them.
+type regionTypes struct {
+	result *instancetype.Result
+	types  cloudprovider.InstanceTypes
+	byName map[string]*instancetype.InstanceType
+	// values lists, per label key, every value some instance type offers (for "did you mean").
+	values map[string]map[string]bool
+}
+
+// AnyRegion analyses every size of the catalog regardless of region, with regional
+// availability and zones unknown and prices from Karpenter's fallback region.
+const AnyRegion = ""
+
+// New returns a solver over a catalog (catalog.Default() for the embedded one).
+func New(cat *catalog.Catalog) *Solver {
+	return &Solver{Catalog: cat, cache: map[cacheKey]*regionTypes{}}
+}
+
+// Regions lists the catalog's regions.
+func (s *Solver) Regions() []string { return s.Catalog.Regions() }
+
+// HasRegion reports whether the catalog knows the region (case-insensitive).
+func (s *Solver) HasRegion(region string) bool {
+	_, ok := s.Catalog.Region(strings.ToLower(region))
+	return ok
+}
+
+func (s *Solver) types(region string, nc instancetype.NodeClass) *regionTypes {
+	key := cacheKey{strings.ToLower(region), nc}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if rt, ok := s.cache[key]; ok {
+		return rt
+	}
+	var res *instancetype.Result
+	if key.region == AnyRegion {
+		// Every size of the catalog as if one region offered them all: labels and capacity do
+		// not depend on the region, and deriving 57 regions one by one would take seconds.
+		res = instancetype.ListSKUs(s.Catalog, key.region, s.Catalog.SKUs(), nc, s.Cluster)
+	} else {
+		res = instancetype.List(s.Catalog, key.region, nc, s.Cluster)
+	}
+	rt := &regionTypes{result: res, byName: map[string]*instancetype.InstanceType{}, values: map[string]map[string]bool{}}
+	for _, it := range res.InstanceTypes {
+		rt.types = append(rt.types, it.InstanceType)
+		rt.byName[it.Name] = it
+		for _, r := range it.Requirements.Values() {
+			vals := rt.values[r.Key]
+			if vals == nil {
+				vals = map[string]bool{}
+				rt.values[r.Key] = vals
+			}
+			for _, v := range r.Values() {
+				vals[v] = true
+			}
+		}
+		for _, o := range it.Offerings {
+			for _, r := range o.Requirements.Values() {
+				vals := rt.values[r.Key]
+				if vals == nil {
+					vals = map[string]bool{}
+					rt.values[r.Key] = vals
+				}
+				for _, v := range r.Values() {
+					vals[v] = true
+				}
+			}
+		}
+	}
+	s.cache[key] = rt
+	return rt
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

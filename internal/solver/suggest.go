@@ -1,0 +1,64 @@
+package solver
+
+import (
+	"sort"
+	"strings"
+)
+
+// suggest returns the candidates closest to s (case-insensitive edit distance within a third
+// of the length, at most 3), best first, at most three of them.
+func suggest(s string, candidates []string) []string {
+	type scored struct {
+		c string
+		d int
+	}
+	// Short values ("D", "E") are one edit from each other; only a case difference counts there.
+	limit := min(3, len(s)/3)
+	var out []scored
+	ls := strings.ToLower(s)
+	for _, c := range candidates {
+		if d := distance(ls, strings.ToLower(c)); d <= limit {
+			out = append(out, scored{c, d})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].d != out[j].d {
+			return out[i].d < out[j].d
+		}
+		return out[i].c < out[j].c
+	})
+	res := make([]string, 0, 3)
+	for i := 0; i < len(out) && i < 3; i++ {
+		res = append(res, out[i].c)
+	}
+	return res
+}
+
+// distance is the Levenshtein distance.
+func distance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+func quoteAll(vals []string) string {
+	q := make([]string, len(vals))
+	for i, v := range vals {
+		q[i] = `"` + v + `"`
+	}
+	return strings.Join(q, ", ")
+}
