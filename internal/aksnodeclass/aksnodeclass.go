@@ -17,6 +17,8 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdresource"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kube"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/nodepool"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/tfcrd"
 )
 
 // GVK is the AKSNodeClass kind the resource manages.
@@ -34,12 +36,27 @@ var Kind = &crdresource.Kind{
 		"Attributes mirror the spec in snake_case; the configuration is checked at plan time, offline, against the " +
 		"CRD's OpenAPI and CEL rules, and written with server-side apply.",
 	DeletionBlockers: blockers,
+	Plan:             recordForPools,
 	CreateTimeout:    5 * time.Minute,
 	DeleteTimeout:    30 * time.Minute,
 }
 
 // New is the resource constructor for the provider.
 func New() resource.Resource { return crdresource.New(Kind)() }
+
+// recordForPools remembers the planned settings, so that NodePools that reference this node
+// class in the same configuration are checked against them rather than against defaults.
+func recordForPools(_ context.Context, pc *crdresource.PlanContext) {
+	if pc.Data == nil {
+		return
+	}
+	known, _ := tfcrd.StripUnknown(pc.Object)
+	nc, err := solver.NodeClassFromObject(known)
+	name, _, _ := unstructured.NestedString(known, "metadata", "name")
+	if err == nil && name != "" {
+		pc.Data.RecordNodeClass(name, nc)
+	}
+}
 
 // blockers names what still uses the node class: Karpenter keeps an AKSNodeClass while
 // NodeClaims launched from it exist, and NodePools that reference it cannot launch nodes.

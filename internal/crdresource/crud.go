@@ -133,6 +133,14 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 	imported, d := req.Private.GetKey(ctx, importedKey)
 	resp.Diagnostics.Append(d...)
 	r.setState(ctx, &resp.State, live, req.State.Raw, imported != nil, &resp.Diagnostics)
+	if imported != nil && !resp.Diagnostics.HasError() {
+		// Fill the plan-time results too, so that the plan after an import is empty. Findings
+		// are reported by the plan that follows, not here.
+		values := attributes(resp.State.Raw)
+		var ignored diag.Diagnostics
+		r.runPlanHook(ctx, live.UnstructuredContent(), resp.State.Raw.Type(), values, &ignored)
+		resp.State.Raw = tftypes.NewValue(resp.State.Raw.Type(), values)
+	}
 	if imported != nil {
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, importedKey, nil)...)
 	}

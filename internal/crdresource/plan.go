@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -98,7 +99,25 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 			}
 		}
 	}
+	r.runPlanHook(ctx, obj, req.Plan.Raw.Type(), planned, &resp.Diagnostics)
 	resp.Plan.Raw = tftypes.NewValue(req.Plan.Raw.Type(), planned)
+}
+
+func (r *Resource) runPlanHook(ctx context.Context, obj map[string]any, typ tftypes.Type, values map[string]tftypes.Value, diags *diag.Diagnostics) {
+	if r.kind.Plan == nil {
+		return
+	}
+	obj["apiVersion"], obj["kind"] = r.kind.GVK.GroupVersion().String(), r.kind.GVK.Kind
+	r.kind.Plan(ctx, &PlanContext{
+		Data:   r.data,
+		Object: obj,
+		Values: values,
+		Types:  typ.(tftypes.Object).AttributeTypes,
+		Diags:  diags,
+		AttributePath: func(k8sPath string) (path.Path, bool) {
+			return r.root.AttributePath(tfcrd.ParseFieldPath(k8sPath))
+		},
+	})
 }
 
 // sameSpec reports whether the writable attributes of two root values are equal.

@@ -12,11 +12,14 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	k8sschema "k8s.io/apimachinery/pkg/runtime/schema"
@@ -42,6 +45,29 @@ type Kind struct {
 	DeletionBlockers func(ctx context.Context, c *kube.Client, obj *unstructured.Unstructured) string
 	// DefaultTimeouts for create/update and delete.
 	CreateTimeout, DeleteTimeout time.Duration
+
+	// ExtraAttributes are attributes that are not part of the Kubernetes object (settings
+	// and results of plan-time checks).
+	ExtraAttributes map[string]schema.Attribute
+	// Plan runs at the end of ModifyPlan, offline, and may add diagnostics and set extra
+	// attributes. It also runs on the first read after an import, with no configuration.
+	Plan func(ctx context.Context, pc *PlanContext)
+}
+
+// PlanContext is what a Kind's Plan hook sees.
+type PlanContext struct {
+	// Data is the provider's data; nil when the provider is not configured.
+	Data *providerdata.Data
+	// Object is the desired Kubernetes object with CRD defaults applied; values unknown until
+	// apply are tfcrd.Unknown.
+	Object map[string]any
+	// Values are the planned attributes; the hook sets its extra attributes here.
+	Values map[string]tftypes.Value
+	// Types are the attribute types of the resource.
+	Types map[string]tftypes.Type
+	Diags *diag.Diagnostics
+	// AttributePath maps a Kubernetes field path to the attribute it is written in.
+	AttributePath func(k8sPath string) (path.Path, bool)
 }
 
 // GVR is the kind's resource.
@@ -121,6 +147,9 @@ func (r *Resource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *r
 		Validators:          []validator.String{stringvalidator.LengthBetween(1, 253)},
 	}
 	attrs["timeouts"] = timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true, Delete: true})
+	for k, v := range r.kind.ExtraAttributes {
+		attrs[k] = v
+	}
 	resp.Schema = schema.Schema{MarkdownDescription: r.kind.Description, Attributes: attrs}
 }
 

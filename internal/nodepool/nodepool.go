@@ -34,6 +34,8 @@ var Kind = &crdresource.Kind{
 		"`metadata`/`spec` wrappers flattened away. The configuration is checked at plan time, offline, against the " +
 		"same OpenAPI and CEL rules the API server enforces, and written with server-side apply.",
 	Layout:           layout,
+	ExtraAttributes:  checksAttributes(),
+	Plan:             planChecks,
 	DeletionBlockers: blockers,
 	CreateTimeout:    5 * time.Minute,
 	// Deleting a NodePool drains and deletes all its nodes first.

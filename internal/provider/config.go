@@ -3,8 +3,15 @@ package provider
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -12,12 +19,37 @@ import (
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/azure"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kube"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/providerdata"
 )
 
+// The blocks and collections are framework values, not Go structs and slices, because any
+// of them may be unknown during plan (e.g. `aks_cluster_id = azurerm_kubernetes_cluster.x.id`
+// or a whole `kubernetes = local.conn`), and a plan must still succeed then.
 type providerModel struct {
-	Region     types.String     `tfsdk:"region"`
-	Kubernetes *kubernetesModel `tfsdk:"kubernetes"`
-	Azure      *azureModel      `tfsdk:"azure"`
+	Region     types.String `tfsdk:"region"`
+	Checks     types.Object `tfsdk:"checks"`
+	Kubernetes types.Object `tfsdk:"kubernetes"`
+	Azure      types.Object `tfsdk:"azure"`
+}
+
+// checks reads the `checks` block; unknown values count as unset.
+func (c providerModel) checks(ctx context.Context, diags *diag.Diagnostics) providerdata.Checks {
+	var m checksModel
+	if c.Checks.IsNull() || c.Checks.IsUnknown() {
+		return providerdata.Checks{}
+	}
+	diags.Append(c.Checks.As(ctx, &m, basetypes.ObjectAsOptions{UnhandledUnknownAsEmpty: true})...)
+	return providerdata.Checks{
+		Disabled:    !m.Enabled.IsNull() && !m.Enabled.IsUnknown() && !m.Enabled.ValueBool(),
+		Strict:      m.Strict.ValueBool(),
+		CatalogPath: m.CatalogPath.ValueString(),
+	}
+}
+
+type checksModel struct {
+	Enabled     types.Bool   `tfsdk:"enabled"`
+	Strict      types.Bool   `tfsdk:"strict"`
+	CatalogPath types.String `tfsdk:"catalog_path"`
 }
 
 type kubernetesModel struct {
@@ -29,16 +61,16 @@ type kubernetesModel struct {
 	Token                types.String `tfsdk:"token"`
 	ClientCertificate    types.String `tfsdk:"client_certificate"`
 	ClientKey            types.String `tfsdk:"client_key"`
-	Exec                 *execModel   `tfsdk:"exec"`
+	Exec                 types.Object `tfsdk:"exec"`
 	AKSClusterID         types.String `tfsdk:"aks_cluster_id"`
 	UseAdminCredentials  types.Bool   `tfsdk:"use_admin_credentials"`
 }
 
 type execModel struct {
-	APIVersion types.String      `tfsdk:"api_version"`
-	Command    types.String      `tfsdk:"command"`
-	Args       []string          `tfsdk:"args"`
-	Env        map[string]string `tfsdk:"env"`
+	APIVersion types.String `tfsdk:"api_version"`
+	Command    types.String `tfsdk:"command"`
+	Args       types.List   `tfsdk:"args"`
+	Env        types.Map    `tfsdk:"env"`
 }
 
 type azureModel struct {
@@ -60,14 +92,22 @@ type kubernetesSettings struct {
 	kube.Connection
 	AKSClusterID string
 	Admin        bool
+	// Unknown lists the settings whose values are known only after apply.
+	Unknown []string
 }
 
-func (c providerModel) kubernetes(_ context.Context, _ *diag.Diagnostics) kubernetesSettings {
-	k := c.Kubernetes
-	if k == nil {
-		k = &kubernetesModel{}
+func (c providerModel) kubernetes(ctx context.Context, diags *diag.Diagnostics) kubernetesSettings {
+	unknown := unknownPaths("kubernetes", c.Kubernetes)
+	if c.Kubernetes.IsUnknown() {
+		// Not even the environment applies: the block, once known, may name another cluster.
+		return kubernetesSettings{Unknown: unknown}
+	}
+	k := &kubernetesModel{}
+	if !c.Kubernetes.IsNull() {
+		diags.Append(c.Kubernetes.As(ctx, k, basetypes.ObjectAsOptions{})...)
 	}
 	s := kubernetesSettings{
+		Unknown: unknown,
 		Connection: kube.Connection{
 			ConfigPath:           envOr(k.ConfigPath, "KUBE_CONFIG_PATH"),
 			ConfigContext:        envOr(k.ConfigContext, "KUBE_CTX"),
@@ -81,23 +121,81 @@ func (c providerModel) kubernetes(_ context.Context, _ *diag.Diagnostics) kubern
 		AKSClusterID: k.AKSClusterID.ValueString(),
 		Admin:        k.UseAdminCredentials.ValueBool(),
 	}
-	if s.AKSClusterID != "" {
+	if s.AKSClusterID != "" || k.AKSClusterID.IsUnknown() {
 		// The cluster ID names the cluster; a kubeconfig from the environment must not compete.
 		s.Connection = kube.Connection{}
 	}
-	if k.Exec != nil {
-		s.Exec = &kube.ExecConfig{APIVersion: k.Exec.APIVersion.ValueString(), Command: k.Exec.Command.ValueString(), Args: k.Exec.Args, Env: k.Exec.Env}
+	s.ConfigPath = expandHome(s.ConfigPath)
+	if !k.Exec.IsNull() && !k.Exec.IsUnknown() {
+		var e execModel
+		diags.Append(k.Exec.As(ctx, &e, basetypes.ObjectAsOptions{})...)
+		s.Exec = &kube.ExecConfig{APIVersion: e.APIVersion.ValueString(), Command: e.Command.ValueString()}
+		if !e.Args.IsNull() && !e.Args.IsUnknown() && !slices.Contains(s.Unknown, "kubernetes.exec.args") {
+			diags.Append(e.Args.ElementsAs(ctx, &s.Exec.Args, false)...)
+		}
+		if !e.Env.IsNull() && !e.Env.IsUnknown() && !slices.Contains(s.Unknown, "kubernetes.exec.env") {
+			diags.Append(e.Env.ElementsAs(ctx, &s.Exec.Env, false)...)
+		}
 	}
 	return s
 }
 
-func (c providerModel) azureSettings(_ context.Context, diags *diag.Diagnostics) azure.Settings {
-	a := c.Azure
-	if a == nil {
-		a = &azureModel{}
+// unknownPaths names the values under v that are not known yet: v itself, or its attributes
+// and elements. A collection with an unknown element is reported as the collection.
+func unknownPaths(name string, v attr.Value) []string {
+	if v == nil || v.IsNull() {
+		return nil
+	}
+	if v.IsUnknown() {
+		return []string{name}
+	}
+	var elems []attr.Value
+	switch t := v.(type) {
+	case basetypes.ObjectValue:
+		var out []string
+		for _, k := range slices.Sorted(maps.Keys(t.Attributes())) {
+			out = append(out, unknownPaths(name+"."+k, t.Attributes()[k])...)
+		}
+		return out
+	case basetypes.ListValue:
+		elems = t.Elements()
+	case basetypes.MapValue:
+		elems = slices.Collect(maps.Values(t.Elements()))
+	}
+	for _, e := range elems {
+		if len(unknownPaths(name, e)) > 0 {
+			return []string{name}
+		}
+	}
+	return nil
+}
+
+// expandHome resolves a leading ~/ as shells do, since config_path = "~/.kube/config" is the
+// common spelling and client-go reads the path literally.
+func expandHome(p string) string {
+	rest, ok := strings.CutPrefix(p, "~/")
+	if !ok {
+		return p
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return p
+	}
+	return filepath.Join(home, rest)
+}
+
+func (c providerModel) azureUnknown() []string { return unknownPaths("azure", c.Azure) }
+
+func (c providerModel) azureSettings(ctx context.Context, diags *diag.Diagnostics) azure.Settings {
+	a := &azureModel{}
+	if !c.Azure.IsNull() && !c.Azure.IsUnknown() {
+		diags.Append(c.Azure.As(ctx, a, basetypes.ObjectAsOptions{})...)
 	}
 	flag := func(v types.Bool, env, attr string) bool {
-		if !v.IsNull() && !v.IsUnknown() {
+		if v.IsUnknown() {
+			return false
+		}
+		if !v.IsNull() {
 			return v.ValueBool()
 		}
 		e := os.Getenv(env)
@@ -126,8 +224,20 @@ func (c providerModel) azureSettings(_ context.Context, diags *diag.Diagnostics)
 }
 
 // connector resolves the Kubernetes connection on first use: for AKS through the Azure API.
-func connector(k kubernetesSettings, az azure.Settings, opts azure.Options) func(context.Context) (kube.Connection, error) {
+// azUnknown names the azure settings not known yet, which matter only for AKS.
+func connector(k kubernetesSettings, az azure.Settings, azUnknown []string, opts azure.Options) func(context.Context) (kube.Connection, error) {
 	return func(ctx context.Context) (kube.Connection, error) {
+		unknown := k.Unknown
+		if k.AKSClusterID != "" || slices.Contains(k.Unknown, "kubernetes.aks_cluster_id") {
+			unknown = append(slices.Clip(unknown), azUnknown...)
+		}
+		if len(unknown) > 0 {
+			// Connecting with the remaining settings could reach another cluster (e.g. the one
+			// in KUBE_CONFIG_PATH), so nothing is connected until Terraform knows them all.
+			return kube.Connection{}, fmt.Errorf("the provider's connection settings %s are known only after apply, so the cluster cannot be reached during this plan. "+
+				"Plans of new resources do not need the cluster; to refresh existing ones, apply the resources those settings depend on first (e.g. with -target)",
+				strings.Join(unknown, ", "))
+		}
 		if k.AKSClusterID == "" {
 			return k.Connection, nil
 		}

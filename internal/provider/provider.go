@@ -4,16 +4,23 @@ package provider
 
 import (
 	"context"
+	"fmt"
+	"maps"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/aksnodeclass"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/azure"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kube"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/nodepool"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/providerdata"
 )
@@ -72,16 +79,18 @@ func (p *Provider) Configure(ctx context.Context, req provider.ConfigureRequest,
 	}
 	k := cfg.kubernetes(ctx, &resp.Diagnostics)
 	az := cfg.azureSettings(ctx, &resp.Diagnostics)
-	if k.ConfigPath != "" {
-		if _, err := os.Stat(k.ConfigPath); err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("kubernetes").AtName("config_path"), "Kubeconfig cannot be read",
-				"The kubeconfig file "+k.ConfigPath+" cannot be read: "+err.Error()+". Point config_path (or KUBE_CONFIG_PATH) at a readable kubeconfig, or remove it to plan without a cluster.")
-		}
+	checkKubeconfig(k.Connection, &resp.Diagnostics)
+	if _, ok := azure.Clouds[az.Environment]; az.Environment != "" && !ok {
+		// The attribute has a validator; this catches ARM_ENVIRONMENT, which would otherwise
+		// fail only at the first apply.
+		resp.Diagnostics.AddAttributeError(path.Root("azure").AtName("environment"), "Unknown Azure environment",
+			fmt.Sprintf("The Azure environment %q (from ARM_ENVIRONMENT) is not one of public, usgovernment or china.", az.Environment))
 	}
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	data := providerdata.New(cfg.Region.ValueString(), connector(k, az, p.azure))
+	data := providerdata.New(cfg.Region.ValueString(), connector(k, az, cfg.azureUnknown(), p.azure))
+	data.Checks = cfg.checks(ctx, &resp.Diagnostics)
 	if p.configured != nil {
 		p.configured(data)
 	}
@@ -89,9 +98,40 @@ func (p *Provider) Configure(ctx context.Context, req provider.ConfigureRequest,
 	resp.DataSourceData = data
 }
 
+// envOr is the attribute's value, or the environment variable when the attribute is unset.
+// An unknown value is not unset: it is "" here, and Unknown names it.
 func envOr(v types.String, env string) string {
-	if !v.IsNull() && !v.IsUnknown() {
+	if v.IsUnknown() {
+		return ""
+	}
+	if !v.IsNull() {
 		return v.ValueString()
 	}
 	return os.Getenv(env)
+}
+
+// checkKubeconfig reports a kubeconfig that cannot be used at Configure time, on the attribute
+// that names it, rather than as a connection error at the first apply.
+func checkKubeconfig(c kube.Connection, diags *diag.Diagnostics) {
+	if c.ConfigPath == "" {
+		return
+	}
+	at := path.Root("kubernetes").AtName("config_path")
+	fix := " Point config_path (or KUBE_CONFIG_PATH) at a readable kubeconfig, or remove it to plan without a cluster."
+	data, err := os.ReadFile(c.ConfigPath)
+	if err != nil {
+		diags.AddAttributeError(at, "Kubeconfig cannot be read", fmt.Sprintf("The kubeconfig file %s cannot be read: %v.%s", c.ConfigPath, err, fix))
+		return
+	}
+	cfg, err := clientcmd.Load(data)
+	if err != nil {
+		diags.AddAttributeError(at, "Kubeconfig is not valid", fmt.Sprintf("The file %s is not a kubeconfig: %v.%s", c.ConfigPath, err, fix))
+		return
+	}
+	if c.ConfigContext != "" {
+		if _, ok := cfg.Contexts[c.ConfigContext]; !ok {
+			diags.AddAttributeError(path.Root("kubernetes").AtName("config_context"), "Kubeconfig context not found",
+				fmt.Sprintf("The kubeconfig %s has no context %q; it has: %s.", c.ConfigPath, c.ConfigContext, strings.Join(slices.Sorted(maps.Keys(cfg.Contexts)), ", ")))
+		}
+	}
 }

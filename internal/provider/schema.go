@@ -20,6 +20,15 @@ func providerSchema() schema.Schema {
 				Optional:            true,
 				MarkdownDescription: "Azure region (e.g. `westeurope`) that plan-time checks price and check NodePools against. When unset, checks run over all regions and say so.",
 			},
+			"checks": schema.SingleNestedAttribute{
+				Optional:            true,
+				MarkdownDescription: "Plan-time provisioning checks of `karpenter_nodepool` against the embedded Azure SKU catalog. They run offline, with no cluster and no Azure credentials.",
+				Attributes: map[string]schema.Attribute{
+					"enabled":      schema.BoolAttribute{Optional: true, MarkdownDescription: "Run the checks (default `true`). CRD validation always runs."},
+					"strict":       schema.BoolAttribute{Optional: true, MarkdownDescription: "Report every warning as an error, for CI gates (default `false`)."},
+					"catalog_path": schema.StringAttribute{Optional: true, MarkdownDescription: "JSON file that overrides or extends the embedded SKU catalog: new sizes, negotiated prices, a fresher snapshot."},
+				},
+			},
 			"kubernetes": kubernetesSchema(),
 			"azure":      azureSchema(),
 		},
@@ -39,7 +48,9 @@ func kubernetesSchema() schema.SingleNestedAttribute {
 				Validators: []validator.String{stringvalidator.AlsoRequires(sibling("config_path"))}},
 			"host":                   schema.StringAttribute{Optional: true, MarkdownDescription: "API server URL, e.g. `https://mycluster.hcp.westeurope.azmk8s.io:443`. Env: `KUBE_HOST`.", Validators: []validator.String{notWithAKS}},
 			"cluster_ca_certificate": schema.StringAttribute{Optional: true, MarkdownDescription: "PEM-encoded CA certificate of the API server.", Validators: []validator.String{notWithAKS}},
-			"insecure":               schema.BoolAttribute{Optional: true, MarkdownDescription: "Skip TLS verification of the API server. Only for tests."},
+			"insecure": schema.BoolAttribute{Optional: true, MarkdownDescription: "Skip TLS verification of the API server. Only for tests.",
+				// With aks_cluster_id the CA comes from AKS; a silently ignored insecure would mislead.
+				Validators: []validator.Bool{boolvalidator.ConflictsWith(sibling("aks_cluster_id"))}},
 			"token": schema.StringAttribute{Optional: true, Sensitive: true, MarkdownDescription: "Bearer token. Env: `KUBE_TOKEN`.",
 				Validators: []validator.String{notWithAKS, stringvalidator.ConflictsWith(sibling("client_certificate"))}},
 			"client_certificate": schema.StringAttribute{Optional: true, MarkdownDescription: "PEM-encoded client certificate for TLS client authentication.",

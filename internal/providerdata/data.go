@@ -17,6 +17,10 @@ type Data struct {
 	Region string
 	// DeletePollInterval is how often deletion progress is polled (shortened in tests).
 	DeletePollInterval time.Duration
+	// Checks configure the plan-time provisioning checks.
+	Checks Checks
+
+	plan planState
 
 	// connect resolves the Kubernetes connection; for AKS it calls the Azure API, so it runs
 	// only on first use.

@@ -1,0 +1,269 @@
+package nodepool
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdresource"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/tfcrd"
+)
+
+var findingType = types.ObjectType{AttrTypes: map[string]attr.Type{
+	"code": types.StringType, "severity": types.StringType, "path": types.StringType, "message": types.StringType,
+}}
+
+var analysisAttrTypes = map[string]attr.Type{
+	"scope":                  types.StringType,
+	"node_class":             types.StringType,
+	"admissible_skus":        types.Int64Type,
+	"cheapest_sku":           types.StringType,
+	"cheapest_capacity_type": types.StringType,
+	"cheapest_hourly_price":  types.Float64Type,
+	"price_estimated":        types.BoolType,
+	"largest_sku":            types.StringType,
+	"largest_vcpu":           types.Int64Type,
+	"largest_memory_gib":     types.Float64Type,
+	"limits_allow_one_node":  types.BoolType,
+	"monthly_cost_at_limits": types.Float64Type,
+	"findings":               types.ListType{ElemType: findingType},
+}
+
+func checksAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"checks": schema.SingleNestedAttribute{
+			Optional:            true,
+			MarkdownDescription: "Settings of this pool's plan-time provisioning checks. Not part of the Kubernetes object.",
+			Attributes: map[string]schema.Attribute{
+				"suppress": schema.SetAttribute{
+					Optional: true, ElementType: types.StringType,
+					MarkdownDescription: "Finding codes (e.g. `KRP104`) not to report for this pool.",
+				},
+				"largest_pod": schema.MapAttribute{
+					Optional: true, ElementType: types.StringType,
+					MarkdownDescription: "Requests of the largest pod this pool must be able to run, e.g. `{ cpu = \"14\", memory = \"60Gi\" }`: the plan fails (KRP112) when it fits on no admissible node.",
+				},
+			},
+		},
+		"analysis": schema.SingleNestedAttribute{
+			Computed: true,
+			MarkdownDescription: "What Karpenter on AKS could launch for this pool, worked out at plan time from the embedded SKU catalog " +
+				"in the provider's `region`: admissible sizes, the cheapest and largest, whether the limits allow one node, and every finding. " +
+				"Shown in `terraform plan` and in `terraform show -json` for policy tools.",
+			Attributes: map[string]schema.Attribute{
+				"scope":                  schema.StringAttribute{Computed: true, MarkdownDescription: "The region checked, or that no region was set."},
+				"node_class":             schema.StringAttribute{Computed: true, MarkdownDescription: "Which AKSNodeClass settings were used: planned in this configuration, or defaults assumed."},
+				"admissible_skus":        schema.Int64Attribute{Computed: true, MarkdownDescription: "Number of VM sizes the pool can launch."},
+				"cheapest_sku":           schema.StringAttribute{Computed: true, MarkdownDescription: "Cheapest admissible VM size."},
+				"cheapest_capacity_type": schema.StringAttribute{Computed: true, MarkdownDescription: "`spot` or `on-demand`."},
+				"cheapest_hourly_price":  schema.Float64Attribute{Computed: true, MarkdownDescription: "Its hourly list price in USD."},
+				"price_estimated":        schema.BoolAttribute{Computed: true, MarkdownDescription: "True when the price is not the region's own list price (spot prices fall back to on-demand, as Karpenter does)."},
+				"largest_sku":            schema.StringAttribute{Computed: true, MarkdownDescription: "Largest admissible VM size (by vCPU, then memory)."},
+				"largest_vcpu":           schema.Int64Attribute{Computed: true, MarkdownDescription: "Its vCPUs."},
+				"largest_memory_gib":     schema.Float64Attribute{Computed: true, MarkdownDescription: "Its memory in GiB."},
+				"limits_allow_one_node":  schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the limits leave room for at least one admissible node."},
+				"monthly_cost_at_limits": schema.Float64Attribute{Computed: true, MarkdownDescription: "Cheapest monthly cost (730 h) of running the pool at its CPU limit."},
+				"findings": schema.ListNestedAttribute{
+					Computed: true, MarkdownDescription: "Every finding, including suppressed ones and notes.",
+					NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+						"code":     schema.StringAttribute{Computed: true, MarkdownDescription: "Stable finding code."},
+						"severity": schema.StringAttribute{Computed: true, MarkdownDescription: "`error`, `warning` or `info` (before strict mode and suppression)."},
+						"path":     schema.StringAttribute{Computed: true, MarkdownDescription: "Kubernetes field path concerned."},
+						"message":  schema.StringAttribute{Computed: true, MarkdownDescription: "What was found and what to change."},
+					}},
+				},
+			},
+		},
+	}
+}
+
+// planChecks runs the solver on the planned NodePool and reports its findings.
+func planChecks(ctx context.Context, pc *crdresource.PlanContext) {
+	unknownAnalysis := tftypes.NewValue(pc.Types["analysis"], tftypes.UnknownValue)
+	if pc.Data == nil || pc.Data.Checks.Disabled {
+		pc.Values["analysis"] = tftypes.NewValue(pc.Types["analysis"], nil)
+		return
+	}
+	known, unknown := tfcrd.StripUnknown(pc.Object)
+	if len(unknown) > 0 {
+		// Part of the pool is known only after apply; checking the rest could mislead.
+		pc.Values["analysis"] = unknownAnalysis
+		return
+	}
+	s, err := pc.Data.Solver()
+	if err != nil {
+		pc.Diags.AddAttributeError(rootPath("checks"), "Cannot load the SKU catalog", err.Error())
+		return
+	}
+	pool, err := solver.PoolFromObject(known)
+	if err != nil {
+		pc.Values["analysis"] = unknownAnalysis
+		return
+	}
+	settings := readChecks(pc.Values["checks"])
+	opts := solver.Options{Region: pc.Data.Region, LargestPod: settings.largestPod}
+	ref := pool.Spec.Template.Spec.NodeClassRef
+	nodeClass := "defaults assumed (AKSNodeClass " + ref.Name + " is not planned in this configuration)"
+	if nc, ok := pc.Data.NodeClass(ref.Name); ok && ref.Kind == "AKSNodeClass" {
+		opts.NodeClass = nc
+		nodeClass = "AKSNodeClass " + ref.Name + " as planned"
+	} else {
+		opts.NodeClass, opts.NodeClassAssumed = instancetype.NodeClass{}, true
+	}
+	a := s.Analyze(pool, opts)
+	report(pc, a, settings.suppress, nodeClass)
+	pc.Values["analysis"] = analysisValue(ctx, a, nodeClass)
+}
+
+type checkSettings struct {
+	suppress   map[string]bool
+	largestPod corev1.ResourceList
+}
+
+func readChecks(v tftypes.Value) checkSettings {
+	out := checkSettings{suppress: map[string]bool{}}
+	if v.IsNull() || !v.IsKnown() {
+		return out
+	}
+	attrs := map[string]tftypes.Value{}
+	_ = v.As(&attrs)
+	var codes []tftypes.Value
+	if s := attrs["suppress"]; !s.IsNull() && s.IsKnown() {
+		_ = s.As(&codes)
+	}
+	for _, c := range codes {
+		var code string
+		if c.IsKnown() && c.As(&code) == nil {
+			out.suppress[strings.ToUpper(code)] = true
+		}
+	}
+	pod := map[string]tftypes.Value{}
+	if p := attrs["largest_pod"]; !p.IsNull() && p.IsKnown() {
+		_ = p.As(&pod)
+	}
+	for k, q := range pod {
+		var s string
+		if q.IsKnown() && q.As(&s) == nil {
+			if qty, err := resource.ParseQuantity(s); err == nil {
+				if out.largestPod == nil {
+					out.largestPod = corev1.ResourceList{}
+				}
+				out.largestPod[corev1.ResourceName(k)] = qty
+			}
+		}
+	}
+	return out
+}
+
+// report turns findings into diagnostics on the attributes they concern. Warnings become errors
+// in strict mode; suppressed codes and notes are only recorded in the analysis attribute.
+func report(pc *crdresource.PlanContext, a *solver.Analysis, suppress map[string]bool, nodeClass string) {
+	for _, f := range a.Findings {
+		if suppress[f.Code] || f.Severity == solver.Info {
+			continue
+		}
+		summary := fmt.Sprintf("%s: %s", f.Code, title(f))
+		detail := fmt.Sprintf("%s\n\nFix: %s.\n\nChecked offline against %s with %s. Silence this for the pool with checks = { suppress = [%q] }.",
+			f.Message, f.Fix, a.Summary.Scope, nodeClass, f.Code)
+		p, ok := pc.AttributePath(f.Path)
+		if ok {
+			detail = fmt.Sprintf("Attribute %s: %s", p, detail)
+		}
+		isError := f.Severity == solver.Error || pc.Data.Checks.Strict
+		switch {
+		case isError && ok:
+			pc.Diags.AddAttributeError(p, summary, detail)
+		case isError:
+			pc.Diags.AddError(summary, detail)
+		case ok:
+			pc.Diags.AddAttributeWarning(p, summary, detail)
+		default:
+			pc.Diags.AddWarning(summary, detail)
+		}
+	}
+}
+
+func title(f solver.Finding) string {
+	switch f.Code {
+	case solver.CodeNoInstanceType:
+		return "no VM size satisfies the NodePool"
+	case solver.CodeFewInstanceTypes:
+		return "very few VM sizes satisfy the NodePool"
+	case solver.CodeMinValuesUnmet:
+		return "minValues cannot be met"
+	case solver.CodeNoLimits:
+		return "NodePool has no limits"
+	case solver.CodeLimitsBelowNode:
+		return "limits are smaller than any node"
+	case solver.CodeUnknownLabelKey:
+		return "unknown label key"
+	case solver.CodeUnknownLabelValue:
+		return "label value no VM size has"
+	case solver.CodeValueNotInRegion:
+		return "label value not available in the region"
+	case solver.CodeGPUWithoutTaint:
+		return "GPU sizes without a taint"
+	case solver.CodeSingleZone:
+		return "single zone"
+	case solver.CodePodNeverFits:
+		return "largest pod fits on no node"
+	case solver.CodeUnknownRegion:
+		return "unknown region"
+	case solver.CodeOnlyPenaltyPricedSKU:
+		return "no priced VM size"
+	}
+	return "provisioning check"
+}
+
+func analysisValue(ctx context.Context, a *solver.Analysis, nodeClass string) tftypes.Value {
+	findings := make([]attr.Value, 0, len(a.Findings))
+	for _, f := range a.Findings {
+		findings = append(findings, types.ObjectValueMust(findingType.AttrTypes, map[string]attr.Value{
+			"code": types.StringValue(f.Code), "severity": types.StringValue(string(f.Severity)),
+			"path": types.StringValue(f.Path), "message": types.StringValue(f.Message),
+		}))
+	}
+	str := func(s string) attr.Value {
+		if s == "" {
+			return types.StringNull()
+		}
+		return types.StringValue(s)
+	}
+	s := a.Summary
+	hasNode := s.AdmissibleSKUs > 0
+	num := func(f float64) attr.Value {
+		if !hasNode {
+			return types.Float64Null()
+		}
+		return types.Float64Value(f)
+	}
+	obj := types.ObjectValueMust(analysisAttrTypes, map[string]attr.Value{
+		"scope":                  types.StringValue(s.Scope),
+		"node_class":             types.StringValue(nodeClass),
+		"admissible_skus":        types.Int64Value(int64(s.AdmissibleSKUs)),
+		"cheapest_sku":           str(s.CheapestSKU),
+		"cheapest_capacity_type": str(s.CheapestCapacity),
+		"cheapest_hourly_price":  num(s.CheapestHourlyPrice),
+		"price_estimated":        types.BoolValue(s.PriceEstimated),
+		"largest_sku":            str(s.LargestSKU),
+		"largest_vcpu":           types.Int64Value(s.LargestVCPU),
+		"largest_memory_gib":     num(s.LargestMemoryGiB),
+		"limits_allow_one_node":  types.BoolValue(s.LimitsAllowOneNode),
+		"monthly_cost_at_limits": num(s.MonthlyCostAtLimits),
+		"findings":               types.ListValueMust(findingType, findings),
+	})
+	v, _ := obj.ToTerraformValue(ctx)
+	return v
+}
+
+func rootPath(name string) path.Path { return path.Root(name) }

@@ -1,0 +1,61 @@
+package providerdata
+
+import (
+	"sync"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
+)
+
+// Checks are the provider-wide settings of the plan-time provisioning checks.
+type Checks struct {
+	// Disabled turns the solver's checks off (CRD validation still runs).
+	Disabled bool
+	// Strict raises every warning to an error, for CI gates.
+	Strict bool
+	// CatalogPath is an override file applied to the embedded SKU catalog.
+	CatalogPath string
+}
+
+// plan-time state shared between resources of one provider instance during a plan.
+type planState struct {
+	solverOnce sync.Once
+	solver     *solver.Solver
+	solverErr  error
+
+	mu          sync.Mutex
+	nodeClasses map[string]instancetype.NodeClass
+}
+
+// Solver returns the solver over the (possibly overridden) catalog, loaded on first use.
+func (d *Data) Solver() (*solver.Solver, error) {
+	d.plan.solverOnce.Do(func() {
+		cat, err := catalog.Load(d.Checks.CatalogPath)
+		if err != nil {
+			d.plan.solverErr = err
+			return
+		}
+		d.plan.solver = solver.New(cat)
+	})
+	return d.plan.solver, d.plan.solverErr
+}
+
+// RecordNodeClass remembers the planned settings of an AKSNodeClass, so that NodePools planned
+// after it in the same run are checked against them.
+func (d *Data) RecordNodeClass(name string, nc instancetype.NodeClass) {
+	d.plan.mu.Lock()
+	defer d.plan.mu.Unlock()
+	if d.plan.nodeClasses == nil {
+		d.plan.nodeClasses = map[string]instancetype.NodeClass{}
+	}
+	d.plan.nodeClasses[name] = nc
+}
+
+// NodeClass returns the recorded settings of an AKSNodeClass planned in this run.
+func (d *Data) NodeClass(name string) (instancetype.NodeClass, bool) {
+	d.plan.mu.Lock()
+	defer d.plan.mu.Unlock()
+	nc, ok := d.plan.nodeClasses[name]
+	return nc, ok
+}
