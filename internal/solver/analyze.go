@@ -96,10 +96,7 @@ func (s *Solver) Analyze(p *Pool, o Options) *Analysis {
 	for _, region := range a.Regions {
 		rt := s.types(region, o.NodeClass)
 		for _, it := range rt.result.InstanceTypes {
-			if it.Requirements.Intersects(p.Requirements) != nil {
-				continue
-			}
-			offs := allowedOfferings(it.InstanceType, p.Requirements)
+			offs := rt.admissible(it, p.Requirements)
 			if len(offs) == 0 {
 				continue
 			}
@@ -134,13 +131,45 @@ func rank(s Severity) int {
 	return 2
 }
 
-// allowedOfferings are the available offerings the requirements accept, as Karpenter's
-// scheduler judges them.
-func allowedOfferings(it *cloudprovider.InstanceType, reqs scheduling.Requirements) cloudprovider.Offerings {
+// admissible returns the offerings of an instance type that the requirements accept, as
+// Karpenter's scheduler judges them (compatible requirements, then available and compatible
+// offerings); none when the type is not admissible. When the catalog does not know a size's
+// zones, its offerings are regional only, so a zone requirement cannot be judged per size: it
+// is checked against the region's zones instead of excluding the size.
+func (rt *regionTypes) admissible(it *instancetype.InstanceType, reqs scheduling.Requirements) cloudprovider.Offerings {
+	if !it.ZonesKnown && reqs.Has(corev1.LabelTopologyZone) {
+		zone := reqs.Get(corev1.LabelTopologyZone)
+		if rt.zones != nil && !anyAllowed(zone, rt.zones) {
+			return nil
+		}
+		reqs = withoutKey(reqs, corev1.LabelTopologyZone)
+	}
+	if it.Requirements.Intersects(reqs) != nil {
+		return nil
+	}
 	var out cloudprovider.Offerings
 	for _, of := range it.Offerings.Available() {
 		if reqs.IsCompatible(of.Requirements, scheduling.AllowUndefinedWellKnownLabels) {
 			out = append(out, of)
+		}
+	}
+	return out
+}
+
+func anyAllowed(r *scheduling.Requirement, values map[string]bool) bool {
+	for v := range values {
+		if r.Has(v) {
+			return true
+		}
+	}
+	return false
+}
+
+func withoutKey(reqs scheduling.Requirements, key string) scheduling.Requirements {
+	out := scheduling.NewRequirements()
+	for _, r := range reqs.Values() {
+		if r.Key != key {
+			out.Add(r)
 		}
 	}
 	return out
@@ -203,7 +232,16 @@ func (s *Solver) checkAdmissible(p *Pool, o Options, a *Analysis) {
 			zones[of.Requirements.Get(corev1.LabelTopologyZone).Any()] = true
 		}
 	}
-	if o.Region != "" && zonesKnown && len(zones) == 1 {
+	if !zonesKnown {
+		// Sizes without zone data: judge by what the requirement itself allows.
+		zones = map[string]bool{}
+		if z := p.Requirements.Get(corev1.LabelTopologyZone); p.Requirements.Has(corev1.LabelTopologyZone) && z.Operator() == corev1.NodeSelectorOpIn {
+			for _, v := range z.Values() {
+				zones[v] = true
+			}
+		}
+	}
+	if o.Region != "" && len(zones) == 1 {
 		for z := range zones {
 			if z != "" && z != "0" {
 				a.add(Finding{Code: CodeSingleZone, Severity: Warning, Path: "spec.template.spec.requirements",
@@ -236,7 +274,7 @@ func (s *Solver) blame(p *Pool, o Options, a *Analysis) string {
 		for i, r := range p.Spec.Template.Spec.Requirements {
 			one := scheduling.NewNodeSelectorRequirementsWithMinValues(r)
 			for _, it := range rt.result.InstanceTypes {
-				if it.Requirements.Intersects(one) == nil && len(allowedOfferings(it.InstanceType, one)) > 0 {
+				if len(rt.admissible(it, one)) > 0 {
 					counts[i]++
 				}
 			}

@@ -1,10 +1,12 @@
 package solver
 
 import (
+	"maps"
 	"sort"
 	"strings"
 	"sync"
 
+	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
@@ -29,6 +31,9 @@ type cacheKey struct {
 
 // regionTypes is a region's instance types for one node class, with Karpenter's view of them.
 type regionTypes struct {
+	region string
+	// zones are the region's zone labels ("westeurope-1"); nil when not known.
+	zones  map[string]bool
 	result *instancetype.Result
 	types  cloudprovider.InstanceTypes
 	byName map[string]*instancetype.InstanceType
@@ -69,35 +74,49 @@ func (s *Solver) types(region string, nc instancetype.NodeClass) *regionTypes {
 	} else {
 		res = instancetype.List(s.Catalog, key.region, nc, s.Cluster)
 	}
-	rt := &regionTypes{result: res, byName: map[string]*instancetype.InstanceType{}, values: map[string]map[string]bool{}}
+	rt := &regionTypes{region: key.region, result: res, byName: map[string]*instancetype.InstanceType{}, values: map[string]map[string]bool{}}
+	if r, ok := s.Catalog.Region(key.region); ok && r.ZonesKnown {
+		rt.zones = map[string]bool{}
+		for _, z := range r.Zones {
+			rt.zones[zoneLabel(key.region, z)] = true
+		}
+		rt.values[corev1.LabelTopologyZone] = maps.Clone(rt.zones)
+	}
 	for _, it := range res.InstanceTypes {
 		rt.types = append(rt.types, it.InstanceType)
 		rt.byName[it.Name] = it
 		for _, r := range it.Requirements.Values() {
-			vals := rt.values[r.Key]
-			if vals == nil {
-				vals = map[string]bool{}
-				rt.values[r.Key] = vals
-			}
-			for _, v := range r.Values() {
-				vals[v] = true
-			}
+			rt.addValues(r.Key, r.Values())
 		}
 		for _, o := range it.Offerings {
 			for _, r := range o.Requirements.Values() {
-				vals := rt.values[r.Key]
-				if vals == nil {
-					vals = map[string]bool{}
-					rt.values[r.Key] = vals
-				}
-				for _, v := range r.Values() {
-					vals[v] = true
+				if r.Key != corev1.LabelTopologyZone || it.ZonesKnown {
+					rt.addValues(r.Key, r.Values())
 				}
 			}
 		}
 	}
 	s.cache[key] = rt
 	return rt
+}
+
+func (rt *regionTypes) addValues(key string, vals []string) {
+	m := rt.values[key]
+	if m == nil {
+		m = map[string]bool{}
+		rt.values[key] = m
+	}
+	for _, v := range vals {
+		m[v] = true
+	}
+}
+
+// zoneLabel is the topology.kubernetes.io/zone value AKS gives a region's logical zone.
+func zoneLabel(region, zone string) string {
+	if strings.HasPrefix(zone, region+"-") {
+		return zone
+	}
+	return region + "-" + zone
 }
 
 func sortedKeys(m map[string]bool) []string {

@@ -1,0 +1,256 @@
+package nodepool_test
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/acctest"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
+)
+
+const checkRegion = "westeurope"
+
+// pool renders a plan-only configuration: no kubernetes block, no Azure credentials.
+func pool(providerExtra, body string) string {
+	return fmt.Sprintf(`
+provider "karpenter" {
+  region = %q
+  %s
+}
+
+resource "karpenter_nodepool" "p" {
+  name = "checked"
+  %s
+}
+`, checkRegion, providerExtra, body)
+}
+
+func template(requirements string, extra ...string) string {
+	s := `template = {
+    node_class_ref = { group = "karpenter.azure.com", kind = "AKSNodeClass", name = "default" }
+    requirements   = [` + requirements + `]
+`
+	for _, e := range extra {
+		s += "    " + e + "\n"
+	}
+	return s + "  }\n"
+}
+
+const limits = `limits = { cpu = "100", memory = "400Gi" }`
+
+func planStep(cfg string, checks ...plancheck.PlanCheck) resource.TestStep {
+	return resource.TestStep{Config: cfg, PlanOnly: true, ExpectNonEmptyPlan: true,
+		ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: checks}}
+}
+
+// Each finding is reported on the attribute it concerns: errors fail the plan, warnings do not
+// (and strict mode turns them into errors, which shows their attribute path in the message).
+func TestAccChecksFindingCodes(t *testing.T) {
+	cases := []struct {
+		name, body, code string
+		isError        bool
+		want           string // in the diagnostic
+	}{
+		{"no instance type", template(`{ key = "karpenter.azure.com/sku-cpu", operator = "Gt", values = ["4096"] }`) + limits,
+			"KRP101", true, `(?s)KRP101.*Attribute template\.requirements:.*no instance type satisfies.*karpenter\.azure\.com/sku-cpu Gt \[4096\]`},
+		{"few instance types", template(`{ key = "node.kubernetes.io/instance-type", operator = "In", values = ["Standard_D2s_v5"] }`) + limits,
+			"KRP102", false, `(?s)KRP102.*Attribute template\.requirements:.*only 1 instance type.*Standard_D2s_v5`},
+		{"minValues", template(`{ key = "karpenter.azure.com/sku-family", operator = "In", values = ["D", "E", "F"], min_values = 3 },
+      { key = "node.kubernetes.io/instance-type", operator = "In", values = ["Standard_D2s_v5", "Standard_E2s_v5"] }`) + limits,
+			"KRP103", true, `(?s)KRP103.*Attribute template\.requirements\[0\]\.min_values:.*minValues 3.*only 2\s+distinct`},
+		{"no limits", template(`{ key = "karpenter.azure.com/sku-family", operator = "In", values = ["D"] }`),
+			"KRP104", false, `(?s)KRP104.*Attribute limits:.*no limits`},
+		{"limits below node", template(`{ key = "karpenter.azure.com/sku-family", operator = "In", values = ["D"] }`) + `limits = { cpu = "1" }`,
+			"KRP105", true, `(?s)KRP105.*Attribute limits:.*smaller than every admissible node`},
+		{"unknown key", template(`{ key = "topology.kubernetes.io/zon", operator = "In", values = ["westeurope-1"] }`) + limits,
+			"KRP106", false, `(?s)KRP106.*Attribute template\.requirements\[0\]\.key:.*did\s+you\s+mean\s+"topology\.kubernetes\.io/zone"`},
+		{"unknown value", template(`{ key = "node.kubernetes.io/instance-type", operator = "In", values = ["Standard_D4s_v5", "Standard_D4s_v55"] }`) + limits,
+			"KRP107", false, `(?s)KRP107.*Attribute template\.requirements\[0\]\.values:.*Standard_D4s_v55.*did you mean`},
+		{"GPU without taint", template(`{ key = "karpenter.azure.com/sku-gpu-manufacturer", operator = "In", values = ["nvidia"] }`) + limits,
+			"KRP109", false, `(?s)KRP109.*Attribute template\.taints:.*GPU size`},
+		{"single zone", template(`{ key = "topology.kubernetes.io/zone", operator = "In", values = ["westeurope-1"] }`) + limits,
+			"KRP111", false, `(?s)KRP111.*westeurope-1`},
+		{"largest pod", template(`{ key = "karpenter.azure.com/sku-cpu", operator = "Lt", values = ["9"] }`) + limits + "\n  checks = { largest_pod = { cpu = \"12\" } }",
+			"KRP112", true, `(?s)KRP112.*cpu=12`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			steps := []resource.TestStep{}
+			if tc.isError {
+				steps = append(steps, resource.TestStep{Config: pool("", tc.body), PlanOnly: true, ExpectError: regexp.MustCompile(tc.want)})
+			} else {
+				steps = append(steps,
+					resource.TestStep{Config: pool("", tc.body), PlanOnly: true, ExpectNonEmptyPlan: true,
+						ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{hasFinding(tc.code, "warning")}}},
+					resource.TestStep{Config: pool(`checks = { strict = true }`, tc.body), PlanOnly: true, ExpectError: regexp.MustCompile(tc.want)},
+				)
+			}
+			resource.UnitTest(t, resource.TestCase{ProtoV6ProviderFactories: acctest.Factories(), Steps: steps})
+		})
+	}
+}
+
+// hasFinding asserts that the planned analysis attribute lists a finding with that code and severity.
+func hasFinding(code, severity string) plancheck.PlanCheck { return findingCheck{code, severity} }
+
+type findingCheck struct{ code, severity string }
+
+func (c findingCheck) CheckPlan(_ context.Context, req plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
+	for _, rc := range req.Plan.ResourceChanges {
+		if rc.Address != "karpenter_nodepool.p" {
+			continue
+		}
+		after, _ := rc.Change.After.(map[string]any)
+		analysis, _ := after["analysis"].(map[string]any)
+		findings, _ := analysis["findings"].([]any)
+		for _, f := range findings {
+			m, _ := f.(map[string]any)
+			if m["code"] == c.code && m["severity"] == c.severity {
+				return
+			}
+		}
+		resp.Error = fmt.Errorf("no %s finding %s in planned analysis: %v", c.severity, c.code, findings)
+		return
+	}
+	resp.Error = fmt.Errorf("karpenter_nodepool.p not in plan")
+}
+
+// Suppressing a code for one pool silences it, also in strict mode.
+func TestAccChecksSuppression(t *testing.T) {
+	body := template(`{ key = "karpenter.azure.com/sku-family", operator = "In", values = ["D"] }`) + "\n  checks = { suppress = [\"KRP104\"] }"
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories(),
+		Steps:                    []resource.TestStep{{Config: pool(`checks = { strict = true }`, body), PlanOnly: true, ExpectNonEmptyPlan: true}},
+	})
+}
+
+// The summary shows what Karpenter could launch, with the catalog's own prices.
+func TestAccChecksAnalysisSummary(t *testing.T) {
+	body := template(`{ key = "node.kubernetes.io/instance-type", operator = "In", values = ["Standard_D2s_v5", "Standard_D4s_v5", "Standard_D8s_v5", "Standard_D16s_v5", "Standard_D32s_v5"] },
+      { key = "karpenter.sh/capacity-type", operator = "In", values = ["on-demand"] }`) + `limits = { cpu = "64" }`
+	price, _, ok := catalog.Default().Price(checkRegion, "Standard_D2s_v5", catalog.CapacityType("on-demand"))
+	if !ok {
+		t.Fatal("catalog has no price for Standard_D2s_v5")
+	}
+	addr := "karpenter_nodepool.p"
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories(),
+		Steps: []resource.TestStep{planStep(pool("", body),
+			plancheck.ExpectKnownValue(addr, tfjsonpath.New("analysis").AtMapKey("scope"), knownvalue.StringExact(checkRegion)),
+			plancheck.ExpectKnownValue(addr, tfjsonpath.New("analysis").AtMapKey("admissible_skus"), knownvalue.Int64Exact(5)),
+			plancheck.ExpectKnownValue(addr, tfjsonpath.New("analysis").AtMapKey("cheapest_sku"), knownvalue.StringExact("Standard_D2s_v5")),
+			plancheck.ExpectKnownValue(addr, tfjsonpath.New("analysis").AtMapKey("cheapest_hourly_price"), knownvalue.Float64Exact(price)),
+			plancheck.ExpectKnownValue(addr, tfjsonpath.New("analysis").AtMapKey("largest_sku"), knownvalue.StringExact("Standard_D32s_v5")),
+			plancheck.ExpectKnownValue(addr, tfjsonpath.New("analysis").AtMapKey("largest_vcpu"), knownvalue.Int64Exact(32)),
+			plancheck.ExpectKnownValue(addr, tfjsonpath.New("analysis").AtMapKey("limits_allow_one_node"), knownvalue.Bool(true)),
+			plancheck.ExpectKnownValue(addr, tfjsonpath.New("analysis").AtMapKey("monthly_cost_at_limits"), knownvalue.Float64Exact(roundTo4(price/2*64*730))),
+		)},
+	})
+}
+
+func roundTo4(f float64) float64 { return float64(int64(f*10000+0.5)) / 10000 }
+
+// An AKSNodeClass planned in the same configuration changes which sizes qualify: with
+// encryption at host, sizes that do not support it are no longer admissible.
+func TestAccChecksUseNodeClassFromConfiguration(t *testing.T) {
+	sku := skuWithoutEncryptionAtHost(t)
+	cfg := func(encryption bool) string {
+		return fmt.Sprintf(`
+provider "karpenter" {
+  region = %q
+}
+
+resource "karpenter_aksnodeclass" "nc" {
+  name     = "secure"
+  security = { encryption_at_host = %t }
+}
+
+resource "karpenter_nodepool" "p" {
+  name = "checked"
+  template = {
+    node_class_ref = { group = "karpenter.azure.com", kind = "AKSNodeClass", name = karpenter_aksnodeclass.nc.name }
+    requirements   = [{ key = "node.kubernetes.io/instance-type", operator = "In", values = [%q] }]
+  }
+  limits = { cpu = "1000" }
+  checks = { suppress = ["KRP102"] }
+}
+`, checkRegion, encryption, sku)
+	}
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories(),
+		Steps: []resource.TestStep{
+			planStep(cfg(false), plancheck.ExpectKnownValue("karpenter_nodepool.p", tfjsonpath.New("analysis").AtMapKey("node_class"),
+				knownvalue.StringExact("AKSNodeClass secure as planned"))),
+			{Config: cfg(true), PlanOnly: true, ExpectError: regexp.MustCompile(`(?s)KRP101.*AKSNodeClass secure as planned`)},
+		},
+	})
+}
+
+func skuWithoutEncryptionAtHost(t *testing.T) string {
+	cat := catalog.Default()
+	plain := instancetype.List(cat, checkRegion, instancetype.NodeClass{}, instancetype.Cluster{})
+	secure := instancetype.List(cat, checkRegion, instancetype.NodeClass{EncryptionAtHost: true}, instancetype.Cluster{})
+	ok := map[string]bool{}
+	for _, it := range secure.InstanceTypes {
+		ok[it.Name] = true
+	}
+	for _, it := range plain.InstanceTypes {
+		if !ok[it.Name] {
+			return it.Name
+		}
+	}
+	t.Skip("every size in the catalog supports encryption at host")
+	return ""
+}
+
+// Values known only after apply never fail a plan: the analysis is then unknown.
+func TestAccChecksUnknownValuesNeverFail(t *testing.T) {
+	cfg := fmt.Sprintf(`
+provider "karpenter" {
+  region = %q
+  checks = { strict = true }
+}
+
+resource "terraform_data" "family" {
+  input = "D"
+}
+
+resource "karpenter_nodepool" "p" {
+  name = "checked"
+  template = {
+    node_class_ref = { group = "karpenter.azure.com", kind = "AKSNodeClass", name = "default" }
+    requirements   = [{ key = "karpenter.azure.com/sku-family", operator = "In", values = [terraform_data.family.output] }]
+  }
+}
+`, checkRegion)
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories(),
+		Steps: []resource.TestStep{planStep(cfg, plancheck.ExpectUnknownValue("karpenter_nodepool.p", tfjsonpath.New("analysis")))},
+	})
+}
+
+// A misspelt region is an error on the provider's region, with a suggestion.
+func TestAccChecksUnknownRegion(t *testing.T) {
+	cfg := `
+provider "karpenter" {
+  region = "westeurop"
+}
+
+resource "karpenter_nodepool" "p" {
+  name = "checked"
+  ` + template(`{ key = "karpenter.azure.com/sku-family", operator = "In", values = ["D"] }`) + limits + `
+}
+`
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories(),
+		Steps:                    []resource.TestStep{{Config: cfg, PlanOnly: true, ExpectError: regexp.MustCompile(`(?s)KRP114.*"westeurope"`)}},
+	})
+}
