@@ -21,6 +21,8 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/aksnodeclass"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/azure"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kube"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/nap"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetypes"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/nodepool"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/providerdata"
 )
@@ -65,10 +67,12 @@ func (p *Provider) Schema(_ context.Context, _ provider.SchemaRequest, resp *pro
 }
 
 func (p *Provider) Resources(context.Context) []func() resource.Resource {
-	return []func() resource.Resource{nodepool.New, aksnodeclass.New}
+	return []func() resource.Resource{nodepool.New, aksnodeclass.New, nap.New}
 }
 
-func (p *Provider) DataSources(context.Context) []func() datasource.DataSource { return nil }
+func (p *Provider) DataSources(context.Context) []func() datasource.DataSource {
+	return []func() datasource.DataSource{instancetypes.New}
+}
 
 // Configure reads the settings but connects nowhere: clients are created on first use.
 func (p *Provider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
@@ -90,6 +94,7 @@ func (p *Provider) Configure(ctx context.Context, req provider.ConfigureRequest,
 		return
 	}
 	data := providerdata.New(cfg.Region.ValueString(), connector(k, az, cfg.azureUnknown(), p.azure))
+	data.SetAzure(az, p.azure, cfg.azureUnknown())
 	data.Checks = cfg.checks(ctx, &resp.Diagnostics)
 	if p.configured != nil {
 		p.configured(data)

@@ -1,0 +1,339 @@
+// Package instancetypes defines the karpenter_instance_types data source: the VM sizes that
+// Karpenter on AKS could launch for a set of requirements and node class settings in a region,
+// with capacity, allocatable and prices, worked out offline from the embedded catalog.
+package instancetypes
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/nodepool"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/providerdata"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/tfcrd"
+)
+
+// New is the data source constructor for the provider.
+func New() datasource.DataSource { return &dataSource{} }
+
+type dataSource struct{ data *providerdata.Data }
+
+type model struct {
+	Region        types.String       `tfsdk:"region"`
+	Requirements  []requirementModel `tfsdk:"requirements"`
+	NodeClass     *nodeClassModel    `tfsdk:"node_class"`
+	SortBy        types.String       `tfsdk:"sort_by"`
+	MaxResults    types.Int64        `tfsdk:"max_results"`
+	Total         types.Int64        `tfsdk:"total"`
+	InstanceTypes []instanceModel    `tfsdk:"instance_types"`
+}
+
+type requirementModel struct {
+	Key       types.String   `tfsdk:"key"`
+	Operator  types.String   `tfsdk:"operator"`
+	Values    []types.String `tfsdk:"values"`
+	MinValues types.Int64    `tfsdk:"min_values"`
+}
+
+type nodeClassModel struct {
+	ImageFamily      types.String `tfsdk:"image_family"`
+	OSDiskSizeGB     types.Int64  `tfsdk:"os_disk_size_gb"`
+	MaxPods          types.Int64  `tfsdk:"max_pods"`
+	FIPSMode         types.String `tfsdk:"fips_mode"`
+	GPUMode          types.String `tfsdk:"gpu_mode"`
+	EncryptionAtHost types.Bool   `tfsdk:"encryption_at_host"`
+}
+
+type instanceModel struct {
+	Name           types.String            `tfsdk:"name"`
+	Family         types.String            `tfsdk:"family"`
+	Architecture   types.String            `tfsdk:"architecture"`
+	VCPU           types.Int64             `tfsdk:"vcpu"`
+	MemoryGiB      types.Float64           `tfsdk:"memory_gib"`
+	GPUCount       types.Int64             `tfsdk:"gpu_count"`
+	GPUName        types.String            `tfsdk:"gpu_name"`
+	Capacity       map[string]types.String `tfsdk:"capacity"`
+	Allocatable    map[string]types.String `tfsdk:"allocatable"`
+	CapacityTypes  []types.String          `tfsdk:"capacity_types"`
+	Zones          []types.String          `tfsdk:"zones"`
+	OnDemandPrice  types.Float64           `tfsdk:"on_demand_price"`
+	SpotPrice      types.Float64           `tfsdk:"spot_price"`
+	PriceEstimated types.Bool              `tfsdk:"price_estimated"`
+}
+
+func (d *dataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_instance_types"
+}
+
+func (d *dataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	if data, ok := req.ProviderData.(*providerdata.Data); ok {
+		d.data = data
+	}
+}
+
+func (d *dataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	str := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "The VM sizes Karpenter on AKS could launch for a set of NodePool requirements and AKSNodeClass settings in a region, " +
+			"derived offline from the embedded SKU catalog exactly as the Azure Karpenter provider builds its instance types: capacity, allocatable " +
+			"(after kube-reserved and eviction thresholds) and hourly prices. No cluster and no Azure credentials are needed.",
+		Attributes: map[string]schema.Attribute{
+			"region": schema.StringAttribute{Optional: true, MarkdownDescription: "Azure region; defaults to the provider's `region`. Without either, every size of the catalog is listed with Karpenter's fallback prices."},
+			"requirements": schema.ListNestedAttribute{
+				Optional:            true,
+				MarkdownDescription: "NodePool requirements, with the same meaning and validation as `karpenter_nodepool`'s `template.requirements`.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"key":        schema.StringAttribute{Required: true, MarkdownDescription: "Label key, e.g. `karpenter.azure.com/sku-family`."},
+					"operator":   schema.StringAttribute{Required: true, MarkdownDescription: "`In`, `NotIn`, `Exists`, `DoesNotExist`, `Gt`, `Lt`, `Gte` or `Lte`."},
+					"values":     schema.ListAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "Values."},
+					"min_values": schema.Int64Attribute{Optional: true, MarkdownDescription: "Minimum number of distinct values that the admissible sizes must offer."},
+				}},
+			},
+			"node_class": schema.SingleNestedAttribute{
+				Optional:            true,
+				MarkdownDescription: "AKSNodeClass settings that change which sizes qualify; unset fields take the CRD defaults.",
+				Attributes: map[string]schema.Attribute{
+					"image_family":       schema.StringAttribute{Optional: true, MarkdownDescription: "`Ubuntu` (default), `Ubuntu2204`, `Ubuntu2404` or `AzureLinux`."},
+					"os_disk_size_gb":    schema.Int64Attribute{Optional: true, MarkdownDescription: "OS disk size (default 128); decides which sizes can use an ephemeral OS disk."},
+					"max_pods":           schema.Int64Attribute{Optional: true, MarkdownDescription: "Pods per node (default depends on the network plugin: 250 with Azure CNI overlay)."},
+					"fips_mode":          schema.StringAttribute{Optional: true, MarkdownDescription: "`FIPS` or `Disabled`."},
+					"gpu_mode":           schema.StringAttribute{Optional: true, MarkdownDescription: "`Driver` (default) or `None`."},
+					"encryption_at_host": schema.BoolAttribute{Optional: true, MarkdownDescription: "Only sizes that support encryption at host qualify."},
+				},
+			},
+			"sort_by": schema.StringAttribute{Optional: true, MarkdownDescription: "`price` (default: cheapest offering first), `name`, `vcpu` or `memory`.",
+				Validators: []validator.String{stringvalidator.OneOf("price", "name", "vcpu", "memory")}},
+			"max_results": schema.Int64Attribute{Optional: true, MarkdownDescription: "Return at most this many sizes.", Validators: []validator.Int64{int64validator.AtLeast(1)}},
+			"total":       schema.Int64Attribute{Computed: true, MarkdownDescription: "Number of admissible sizes (before `max_results`)."},
+			"instance_types": schema.ListNestedAttribute{
+				Computed:            true,
+				MarkdownDescription: "The admissible sizes.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"name":            str("VM size, e.g. `Standard_D4s_v5`."),
+					"family":          str("`karpenter.azure.com/sku-family` label value."),
+					"architecture":    str("`amd64` or `arm64`."),
+					"vcpu":            schema.Int64Attribute{Computed: true, MarkdownDescription: "vCPUs."},
+					"memory_gib":      schema.Float64Attribute{Computed: true, MarkdownDescription: "Memory in GiB as the VM reports it."},
+					"gpu_count":       schema.Int64Attribute{Computed: true, MarkdownDescription: "GPUs."},
+					"gpu_name":        str("`karpenter.azure.com/sku-gpu-name` label value, if any."),
+					"capacity":        schema.MapAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Node capacity as Karpenter computes it (cpu, memory, pods, ephemeral-storage, GPUs)."},
+					"allocatable":     schema.MapAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Capacity minus kube-reserved, system-reserved and eviction thresholds."},
+					"capacity_types":  schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Capacity types the requirements allow (`on-demand`, `spot`)."},
+					"zones":           schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Zones where it is offered; empty when the catalog does not know."},
+					"on_demand_price": schema.Float64Attribute{Computed: true, MarkdownDescription: "Hourly on-demand price in USD."},
+					"spot_price":      schema.Float64Attribute{Computed: true, MarkdownDescription: "Hourly spot price in USD (the on-demand price when no spot price is known, as Karpenter does)."},
+					"price_estimated": schema.BoolAttribute{Computed: true, MarkdownDescription: "True when a price is not the region's own list price."},
+				}},
+			},
+		},
+	}
+}
+
+func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m model
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	reqs := m.requirements()
+	if !d.validate(ctx, reqs, resp) {
+		return
+	}
+	if d.data == nil {
+		resp.Diagnostics.AddError("Provider not configured", "The karpenter provider was not configured before use.")
+		return
+	}
+	s, err := d.data.Solver()
+	if err != nil {
+		resp.Diagnostics.AddError("Cannot load the SKU catalog", err.Error())
+		return
+	}
+	region := m.Region.ValueString()
+	if region == "" {
+		region = d.data.Region
+	}
+	np := &karpv1.NodePool{ObjectMeta: metav1.ObjectMeta{Name: "karpenter-instance-types"}}
+	np.Spec.Template.Spec.Requirements = reqs
+	pool := solver.NewPool(np)
+	a := s.Analyze(pool, solver.Options{Region: region, NodeClass: m.nodeClass()})
+	for _, f := range a.Findings {
+		if f.Code == solver.CodeUnknownRegion {
+			resp.Diagnostics.AddAttributeError(path.Root("region"), f.Code+": unknown region", f.Message+". "+f.Fix)
+			return
+		}
+	}
+	out := candidates(a)
+	sortCandidates(out, m.SortBy.ValueString())
+	m.Total = types.Int64Value(int64(len(out)))
+	if n := m.MaxResults.ValueInt64(); n > 0 && int(n) < len(out) {
+		out = out[:n]
+	}
+	m.InstanceTypes = out
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+func (m model) requirements() []karpv1.NodeSelectorRequirementWithMinValues {
+	out := make([]karpv1.NodeSelectorRequirementWithMinValues, 0, len(m.Requirements))
+	for _, r := range m.Requirements {
+		req := karpv1.NodeSelectorRequirementWithMinValues{Key: r.Key.ValueString(), Operator: corev1.NodeSelectorOperator(r.Operator.ValueString())}
+		for _, v := range r.Values {
+			req.Values = append(req.Values, v.ValueString())
+		}
+		if !r.MinValues.IsNull() {
+			mv := int(r.MinValues.ValueInt64())
+			req.MinValues = &mv
+		}
+		out = append(out, req)
+	}
+	return out
+}
+
+// validate runs the requirements through the NodePool CRD's own rules, so that the data source
+// rejects exactly what a karpenter_nodepool would.
+func (d *dataSource) validate(ctx context.Context, reqs []karpv1.NodeSelectorRequirementWithMinValues, resp *datasource.ReadResponse) bool {
+	list := make([]any, 0, len(reqs))
+	for _, r := range reqs {
+		item := map[string]any{"key": r.Key, "operator": string(r.Operator)}
+		if r.Values != nil {
+			vals := make([]any, len(r.Values))
+			for i, v := range r.Values {
+				vals[i] = v
+			}
+			item["values"] = vals
+		}
+		if r.MinValues != nil {
+			item["minValues"] = int64(*r.MinValues)
+		}
+		list = append(list, item)
+	}
+	obj := map[string]any{
+		"metadata": map[string]any{"name": "karpenter-instance-types"},
+		"spec": map[string]any{"template": map[string]any{"spec": map[string]any{
+			"nodeClassRef": map[string]any{"group": "karpenter.azure.com", "kind": "AKSNodeClass", "name": "default"},
+			"requirements": list,
+		}}},
+	}
+	v := crdvalidate.MustFor(nodepool.GVK)
+	ok := true
+	for _, e := range v.Validate(ctx, obj) {
+		segs := tfcrd.ParseFieldPath(e.Field)
+		p := path.Root("requirements")
+		if len(segs) >= 5 && segs[3] == "requirements" {
+			var i int
+			if _, err := fmt.Sscan(segs[4], &i); err == nil {
+				p = p.AtListIndex(i)
+				if len(segs) > 5 {
+					p = p.AtName(tfcrd.SnakeCase(segs[5]))
+				}
+			}
+		}
+		resp.Diagnostics.AddAttributeError(p, "Invalid requirement", fmt.Sprintf("Attribute %s: %s", p, e.ErrorBody()))
+		ok = false
+	}
+	return ok
+}
+
+func (m model) nodeClass() instancetype.NodeClass {
+	nc := instancetype.NodeClass{}
+	if c := m.NodeClass; c != nil {
+		nc.ImageFamily = c.ImageFamily.ValueString()
+		nc.OSDiskSizeGB = int32(c.OSDiskSizeGB.ValueInt64())
+		nc.MaxPods = int32(c.MaxPods.ValueInt64())
+		nc.FIPSMode = c.FIPSMode.ValueString()
+		nc.GPUMode = c.GPUMode.ValueString()
+		nc.EncryptionAtHost = c.EncryptionAtHost.ValueBool()
+	}
+	return nc
+}
+
+func candidates(a *solver.Analysis) []instanceModel {
+	var out []instanceModel
+	seen := map[string]bool{}
+	for _, c := range a.Admissible {
+		it := c.InstanceType
+		if seen[it.Name] {
+			continue // the same size in another region (no region set): list it once
+		}
+		seen[it.Name] = true
+		label := func(k string) string {
+			if r := it.Requirements.Get(k); it.Requirements.Has(k) && r.Len() == 1 {
+				return r.Any()
+			}
+			return ""
+		}
+		gpus := int64(0)
+		if q, ok := it.Capacity["nvidia.com/gpu"]; ok {
+			gpus = q.Value()
+		}
+		zones, capTypes := map[string]bool{}, map[string]bool{}
+		for _, of := range c.Offerings {
+			capTypes[of.CapacityType()] = true
+			if z := of.Zone(); it.ZonesKnown && z != "" && z != "0" {
+				zones[z] = true
+			}
+		}
+		m := instanceModel{
+			Name: types.StringValue(it.Name), Family: types.StringValue(label("karpenter.azure.com/sku-family")),
+			Architecture: types.StringValue(label(corev1.LabelArchStable)),
+			VCPU:         types.Int64Value(it.Capacity.Cpu().Value()),
+			MemoryGiB:    types.Float64Value(it.SKU.MemoryGiB),
+			GPUCount:     types.Int64Value(gpus), GPUName: types.StringValue(label("karpenter.azure.com/sku-gpu-name")),
+			Capacity: quantities(it.Capacity), Allocatable: quantities(it.Allocatable()),
+			CapacityTypes: strs(capTypes), Zones: strs(zones),
+			OnDemandPrice: types.Float64Value(it.OnDemand.Value), SpotPrice: types.Float64Value(it.Spot.Value),
+			PriceEstimated: types.BoolValue(it.OnDemand.Estimated() || (capTypes[karpv1.CapacityTypeSpot] && it.Spot.Estimated())),
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func quantities(l corev1.ResourceList) map[string]types.String {
+	out := make(map[string]types.String, len(l))
+	for k, v := range l {
+		out[string(k)] = types.StringValue(v.String())
+	}
+	return out
+}
+
+func strs(m map[string]bool) []types.String {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make([]types.String, len(keys))
+	for i, k := range keys {
+		out[i] = types.StringValue(k)
+	}
+	return out
+}
+
+func sortCandidates(c []instanceModel, by string) {
+	less := map[string]func(a, b instanceModel) bool{
+		"name":   func(a, b instanceModel) bool { return a.Name.ValueString() < b.Name.ValueString() },
+		"vcpu":   func(a, b instanceModel) bool { return a.VCPU.ValueInt64() < b.VCPU.ValueInt64() },
+		"memory": func(a, b instanceModel) bool { return a.MemoryGiB.ValueFloat64() < b.MemoryGiB.ValueFloat64() },
+	}[strings.ToLower(by)]
+	if less == nil {
+		return // already cheapest first
+	}
+	sort.SliceStable(c, func(i, j int) bool { return less(c[i], c[j]) })
+}

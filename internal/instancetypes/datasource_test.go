@@ -1,0 +1,80 @@
+package instancetypes_test
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/acctest"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
+)
+
+// The data source lists exactly what the solver admits, cheapest first, with its prices.
+func TestAccInstanceTypesMatchSolver(t *testing.T) {
+	np := &karpv1.NodePool{ObjectMeta: metav1.ObjectMeta{Name: "karpenter-instance-types"}}
+	np.Spec.Template.Spec.Requirements = []karpv1.NodeSelectorRequirementWithMinValues{
+		{Key: "karpenter.azure.com/sku-family", Operator: corev1.NodeSelectorOpIn, Values: []string{"D"}},
+		{Key: "karpenter.azure.com/sku-cpu", Operator: corev1.NodeSelectorOpLt, Values: []string{"5"}},
+		{Key: "kubernetes.io/arch", Operator: corev1.NodeSelectorOpIn, Values: []string{"arm64"}},
+	}
+	a := solver.New(catalog.Default()).Analyze(solver.NewPool(np), solver.Options{Region: "northeurope", NodeClass: instancetype.NodeClass{ImageFamily: "AzureLinux"}})
+	if len(a.Admissible) < 2 {
+		t.Fatalf("fixture admits too few sizes: %d", len(a.Admissible))
+	}
+	first := a.Admissible[0].InstanceType
+	alloc := first.Allocatable()
+	cfg := `
+provider "karpenter" {
+  region = "westeurope" # overridden by the data source
+}
+
+data "karpenter_instance_types" "arm" {
+  region = "northeurope"
+  requirements = [
+    { key = "karpenter.azure.com/sku-family", operator = "In", values = ["D"] },
+    { key = "karpenter.azure.com/sku-cpu", operator = "Lt", values = ["5"] },
+    { key = "kubernetes.io/arch", operator = "In", values = ["arm64"] },
+  ]
+  node_class  = { image_family = "AzureLinux" }
+  max_results = 1
+}
+`
+	addr := "data.karpenter_instance_types.arm"
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories(),
+		Steps: []resource.TestStep{{
+			Config: cfg,
+			Check: resource.ComposeAggregateTestCheckFunc(
+				resource.TestCheckResourceAttr(addr, "total", strconv.Itoa(a.Summary.AdmissibleSKUs)),
+				resource.TestCheckResourceAttr(addr, "instance_types.#", "1"),
+				resource.TestCheckResourceAttr(addr, "instance_types.0.name", first.Name),
+				resource.TestCheckResourceAttr(addr, "instance_types.0.architecture", "arm64"),
+				resource.TestCheckResourceAttr(addr, "instance_types.0.on_demand_price", fmt.Sprint(first.OnDemand.Value)),
+				resource.TestCheckResourceAttr(addr, "instance_types.0.capacity.cpu", first.Capacity.Cpu().String()),
+				resource.TestCheckResourceAttr(addr, "instance_types.0.allocatable.memory", alloc.Memory().String()),
+			),
+		}},
+	})
+}
+
+// Requirements are judged by the NodePool CRD's own rules, on the attribute concerned.
+func TestAccInstanceTypesRejectsInvalidRequirement(t *testing.T) {
+	cfg := `
+data "karpenter_instance_types" "bad" {
+  region       = "westeurope"
+  requirements = [{ key = "karpenter.azure.com/sku-cpu", operator = "Gt", values = ["a", "b"] }]
+}
+`
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories(),
+		Steps:                    []resource.TestStep{{Config: cfg, ExpectError: regexp.MustCompile(`(?s)Attribute requirements:.*must have a\s+single\s+positive\s+integer`)}},
+	})
+}
