@@ -56,8 +56,8 @@ func planStep(cfg string, checks ...plancheck.PlanCheck) resource.TestStep {
 func TestAccChecksFindingCodes(t *testing.T) {
 	cases := []struct {
 		name, body, code string
-		isError        bool
-		want           string // in the diagnostic
+		isError          bool
+		want             string // in the diagnostic
 	}{
 		{"no instance type", template(`{ key = "karpenter.azure.com/sku-cpu", operator = "Gt", values = ["4096"] }`) + limits,
 			"KRP101", true, `(?s)KRP101.*Attribute template\.requirements:.*no instance type satisfies.*karpenter\.azure\.com/sku-cpu Gt \[4096\]`},
@@ -233,7 +233,7 @@ resource "karpenter_nodepool" "p" {
 `, checkRegion)
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.Factories(),
-		Steps: []resource.TestStep{planStep(cfg, plancheck.ExpectUnknownValue("karpenter_nodepool.p", tfjsonpath.New("analysis")))},
+		Steps:                    []resource.TestStep{planStep(cfg, plancheck.ExpectUnknownValue("karpenter_nodepool.p", tfjsonpath.New("analysis")))},
 	})
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -20,9 +21,10 @@ import (
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/aksnodeclass"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/azure"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/functions"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetypes"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kube"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/nap"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetypes"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/nodepool"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/providerdata"
 )
@@ -68,6 +70,14 @@ func (p *Provider) Schema(_ context.Context, _ provider.SchemaRequest, resp *pro
 
 func (p *Provider) Resources(context.Context) []func() resource.Resource {
 	return []func() resource.Resource{nodepool.New, aksnodeclass.New, nap.New}
+}
+
+// Functions are the provider-defined functions.
+func (p *Provider) Functions(context.Context) []func() function.Function {
+	return []func() function.Function{
+		functions.NewFromYAML("nodepool_from_yaml", nodepool.Kind, nodepool.New),
+		functions.NewFromYAML("aksnodeclass_from_yaml", aksnodeclass.Kind, aksnodeclass.New),
+	}
 }
 
 func (p *Provider) DataSources(context.Context) []func() datasource.DataSource {
@@ -140,3 +150,5 @@ func checkKubeconfig(c kube.Connection, diags *diag.Diagnostics) {
 		}
 	}
 }
+
+var _ provider.ProviderWithFunctions = (*Provider)(nil)

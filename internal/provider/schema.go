@@ -43,7 +43,7 @@ func kubernetesSchema() schema.SingleNestedAttribute {
 			"or `aks_cluster_id`, with which the provider fetches the endpoint through the Azure API and authenticates with an Entra ID token. " +
 			"Explicit settings override the kubeconfig's. `KUBE_CONFIG_PATH`, `KUBE_CTX`, `KUBE_HOST` and `KUBE_TOKEN` are read when the attributes are unset.",
 		Attributes: map[string]schema.Attribute{
-			"config_path": schema.StringAttribute{Optional: true, MarkdownDescription: "Path to a kubeconfig file. Env: `KUBE_CONFIG_PATH`.", Validators: []validator.String{notWithAKS}},
+			"config_path": schema.StringAttribute{Optional: true, MarkdownDescription: "Path to a kubeconfig file; a leading `~/` is the home directory. Env: `KUBE_CONFIG_PATH`.", Validators: []validator.String{notWithAKS}},
 			"config_context": schema.StringAttribute{Optional: true, MarkdownDescription: "Context of the kubeconfig to use instead of its current context. Env: `KUBE_CTX`.",
 				Validators: []validator.String{stringvalidator.AlsoRequires(sibling("config_path"))}},
 			"host":                   schema.StringAttribute{Optional: true, MarkdownDescription: "API server URL, e.g. `https://mycluster.hcp.westeurope.azmk8s.io:443`. Env: `KUBE_HOST`.", Validators: []validator.String{notWithAKS}},

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
@@ -24,6 +25,8 @@ func (clusterIDValidator) ValidateString(_ context.Context, req validator.String
 		return
 	}
 	if _, err := azure.ParseClusterID(req.ConfigValue.ValueString()); err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid AKS cluster ID", err.Error())
+		// Terraform shows only the provider block's line for nested attributes, so the detail
+		// names the attribute and its value itself.
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid AKS cluster ID", fmt.Sprintf("%s = %q: %v.", req.Path, req.ConfigValue.ValueString(), err))
 	}
 }

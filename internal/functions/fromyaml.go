@@ -1,0 +1,144 @@
+// Package functions holds the provider-defined functions. nodepool_from_yaml and
+// aksnodeclass_from_yaml turn a Kubernetes manifest into the attribute shape of the matching
+// resource, so that one reviewed YAML file can feed Terraform, Bicep and GitOps alike.
+package functions
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/function"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"sigs.k8s.io/yaml"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdresource"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
+)
+
+// FromYAML is a function that reads one manifest of a kind into that kind's resource attributes.
+type FromYAML struct {
+	name    string
+	kind    *crdresource.Kind
+	newRes  func() resource.Resource
+	summary string
+}
+
+// NewFromYAML returns the constructor of a *_from_yaml function for a resource kind.
+func NewFromYAML(name string, kind *crdresource.Kind, newRes func() resource.Resource) func() function.Function {
+	return func() function.Function {
+		return &FromYAML{name: name, kind: kind, newRes: newRes,
+			summary: fmt.Sprintf("Reads a %s manifest (YAML or JSON) into the attributes of karpenter_%s", kind.GVK.Kind, kind.TypeSuffix)}
+	}
+}
+
+func (f *FromYAML) Metadata(_ context.Context, _ function.MetadataRequest, resp *function.MetadataResponse) {
+	resp.Name = f.name
+}
+
+func (f *FromYAML) Definition(ctx context.Context, _ function.DefinitionRequest, resp *function.DefinitionResponse) {
+	resp.Definition = function.Definition{
+		Summary: f.summary,
+		MarkdownDescription: fmt.Sprintf("Parses a `%s` `%s` manifest and returns an object with the writable attributes of `karpenter_%s` "+
+			"(`name` and the flattened spec), validated offline by the CRD's OpenAPI and CEL rules. Use it to keep pool definitions as "+
+			"YAML files that GitOps tools, the review command and Bicep's `loadYamlContent` read too.",
+			f.kind.GVK.GroupVersion(), f.kind.GVK.Kind, f.kind.TypeSuffix),
+		Parameters: []function.Parameter{function.StringParameter{Name: "manifest", MarkdownDescription: "One Kubernetes manifest, e.g. `file(\"pools/general.yaml\")`."}},
+		Return:     function.ObjectReturn{AttributeTypes: f.attrTypes(ctx)},
+	}
+}
+
+// attrTypes are the writable attributes of the resource (not id, status, timeouts, analysis).
+func (f *FromYAML) attrTypes(ctx context.Context) map[string]attr.Type {
+	var resp resource.SchemaResponse
+	f.newRes().Schema(ctx, resource.SchemaRequest{}, &resp)
+	root := crdresource.Tree(f.kind, crdvalidate.MustFor(f.kind.GVK))
+	out := map[string]attr.Type{}
+	for _, c := range root.Children {
+		if !c.Computed {
+			out[c.Name] = resp.Schema.Attributes[c.Name].GetType()
+		}
+	}
+	return out
+}
+
+// pick returns the one document of the function's kind in a (possibly multi-document) manifest,
+// so that a file holding a NodePool and its AKSNodeClass can feed both functions.
+func (f *FromYAML) pick(manifest string) (map[string]any, *function.FuncError) {
+	var found []map[string]any
+	var kinds []string
+	for i, doc := range splitDocuments(manifest) {
+		obj := map[string]any{}
+		if err := yaml.Unmarshal([]byte(doc), &obj); err != nil {
+			return nil, function.NewArgumentFuncError(0, fmt.Sprintf("Document %d of the manifest is not valid YAML or JSON: %v", i+1, err))
+		}
+		if len(obj) == 0 {
+			continue
+		}
+		gv, kind := fmt.Sprint(obj["apiVersion"]), fmt.Sprint(obj["kind"])
+		if gv == f.kind.GVK.GroupVersion().String() && kind == f.kind.GVK.Kind {
+			found = append(found, obj)
+		}
+		kinds = append(kinds, gv+" "+kind)
+	}
+	switch len(found) {
+	case 1:
+		return found[0], nil
+	case 0:
+		return nil, function.NewArgumentFuncError(0, fmt.Sprintf("The manifest holds no %s %s (found: %s)", f.kind.GVK.GroupVersion(), f.kind.GVK.Kind, strings.Join(kinds, ", ")))
+	}
+	return nil, function.NewArgumentFuncError(0, fmt.Sprintf("The manifest holds %d %s objects; pass one at a time", len(found), f.kind.GVK.Kind))
+}
+
+func splitDocuments(s string) []string {
+	var docs []string
+	var cur []string
+	for _, line := range strings.Split(s, "\n") {
+		if strings.TrimRight(line, " \t\r") == "---" {
+			docs = append(docs, strings.Join(cur, "\n"))
+			cur = nil
+			continue
+		}
+		cur = append(cur, line)
+	}
+	return append(docs, strings.Join(cur, "\n"))
+}
+
+func (f *FromYAML) Run(ctx context.Context, req function.RunRequest, resp *function.RunResponse) {
+	var manifest string
+	resp.Error = function.ConcatFuncErrors(resp.Error, req.Arguments.Get(ctx, &manifest))
+	if resp.Error != nil {
+		return
+	}
+	obj, ferr := f.pick(manifest)
+	if ferr != nil {
+		resp.Error = ferr
+		return
+	}
+	v := crdvalidate.MustFor(f.kind.GVK)
+	if errs := v.Validate(ctx, obj); len(errs) > 0 {
+		resp.Error = function.NewArgumentFuncError(0, "The Kubernetes API server would reject this manifest:\n"+strings.Join(crdvalidate.Messages(errs), "\n"))
+		return
+	}
+	root := crdresource.Tree(f.kind, v)
+	attrs, err := root.FromObject(obj, tftypes.NewValue(root.Type(), nil), true)
+	if err != nil {
+		resp.Error = function.NewFuncError(err.Error())
+		return
+	}
+	types_ := f.attrTypes(ctx)
+	objType := types.ObjectType{AttrTypes: types_}
+	tfAttrs := map[string]tftypes.Value{}
+	for name := range types_ {
+		tfAttrs[name] = attrs[name]
+	}
+	val, err := objType.ValueFromTerraform(ctx, tftypes.NewValue(objType.TerraformType(ctx), tfAttrs))
+	if err != nil {
+		resp.Error = function.NewFuncError(err.Error())
+		return
+	}
+	resp.Error = function.ConcatFuncErrors(resp.Error, resp.Result.Set(ctx, val))
+}
