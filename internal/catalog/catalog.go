@@ -25,18 +25,41 @@ type Catalog struct {
 	byName   map[string]*SKU
 	regions  []string
 	region   map[string]Region
-	prices   map[string]map[string]Prices
+	prices   map[string]*regionPrices
 	inRegion map[string][]*SKU
 }
 
 // New validates d and indexes it. SKU names must be unique; region names are
-// lower-cased because Azure compares them case-insensitively.
+// lower-cased because Azure compares them case-insensitively. The catalog
+// shares the slices inside d's SKUs, so callers must not modify them afterwards.
 func New(d Data) (*Catalog, error) {
+	prices := make(map[string]map[string]Prices, len(d.Prices))
+	for region, bySKU := range d.Prices {
+		lower := strings.ToLower(region)
+		dst := prices[lower]
+		if dst == nil {
+			dst = make(map[string]Prices, len(bySKU))
+			prices[lower] = dst
+		}
+		for name, p := range bySKU {
+			dst[name] = p
+		}
+	}
+	sorted := make(map[string]*regionPrices, len(prices))
+	for region, m := range prices {
+		sorted[region] = regionPricesFromMap(m)
+	}
+	return build(d, sorted)
+}
+
+// build indexes d with its prices already in sorted per-region form, which the
+// decoder produces directly.
+func build(d Data, prices map[string]*regionPrices) (*Catalog, error) {
 	c := &Catalog{
 		meta:   d.Meta,
 		byName: make(map[string]*SKU, len(d.SKUs)),
 		region: make(map[string]Region, len(d.Regions)),
-		prices: make(map[string]map[string]Prices, len(d.Prices)),
+		prices: prices,
 	}
 	c.skus = make([]*SKU, 0, len(d.SKUs))
 	for i := range d.SKUs {
@@ -47,13 +70,7 @@ func New(d Data) (*Catalog, error) {
 		if _, dup := c.byName[s.Name]; dup {
 			return nil, fmt.Errorf("catalog: SKU %s appears twice", s.Name)
 		}
-		if len(s.Locations) > 0 {
-			locs := make(map[string]Location, len(s.Locations))
-			for r, l := range s.Locations {
-				locs[strings.ToLower(r)] = l
-			}
-			s.Locations = locs
-		}
+		canonicalise(&s)
 		c.byName[s.Name] = &s
 		c.skus = append(c.skus, &s)
 	}
@@ -66,22 +83,61 @@ func New(d Data) (*Catalog, error) {
 		r.Name = strings.ToLower(r.Name)
 		c.region[r.Name] = r
 	}
-	for region, bySKU := range d.Prices {
-		region = strings.ToLower(region)
-		dst := c.prices[region]
-		if dst == nil {
-			dst = make(map[string]Prices, len(bySKU))
-			c.prices[region] = dst
-		}
-		for name, p := range bySKU {
-			if err := validatePrices(region, name, p); err != nil {
+	for region, rp := range c.prices {
+		for i, name := range rp.names {
+			if err := validatePrices(region, name, rp.vals[i]); err != nil {
 				return nil, err
 			}
-			dst[name] = p
 		}
 	}
 	c.index()
 	return c, nil
+}
+
+// canonicalise gives every fact one representation: an empty list means the
+// same as an absent one everywhere except Location.Zones, where an empty list
+// is the API saying "regional only". Without this, JSON's omitempty and the
+// binary format would disagree about what a catalog contains.
+func canonicalise(s *SKU) {
+	nilIfEmpty := func(l []string) []string {
+		if len(l) == 0 {
+			return nil
+		}
+		return l
+	}
+	s.HyperVGenerations = nilIfEmpty(s.HyperVGenerations)
+	s.EphemeralOSDiskPlacements = nilIfEmpty(s.EphemeralOSDiskPlacements)
+	if len(s.Capabilities) == 0 {
+		s.Capabilities = nil
+	}
+	if len(s.Locations) == 0 {
+		s.Locations = nil
+		return
+	}
+	locs := make(map[string]Location, len(s.Locations))
+	for r, l := range s.Locations {
+		l.Zones = append([]string{}, l.Zones...)
+		sort.Strings(l.Zones)
+		if len(l.Capabilities) == 0 {
+			l.Capabilities = nil
+		}
+		if len(l.ZoneDetails) == 0 {
+			l.ZoneDetails = nil
+		}
+		if len(l.Restrictions) == 0 {
+			l.Restrictions = nil
+		}
+		restrictions := make([]Restriction, len(l.Restrictions))
+		for i, rs := range l.Restrictions {
+			rs.Values, rs.Zones = nilIfEmpty(rs.Values), nilIfEmpty(rs.Zones)
+			restrictions[i] = rs
+		}
+		if l.Restrictions != nil {
+			l.Restrictions = restrictions
+		}
+		locs[strings.ToLower(r)] = l
+	}
+	s.Locations = locs
 }
 
 func validateSKU(s *SKU) error {
@@ -108,29 +164,56 @@ func validatePrices(region, name string, p Prices) error {
 }
 
 // index derives the region lists; a region is listed when some price or some
-// SKU location mentions it, because only then can the catalog say anything about it.
+// SKU location mentions it, because only then can the catalog say anything
+// about it. Price names and SKUs are both sorted by name, so a merge finds the
+// priced SKUs; marks by position keep each region's list sorted for free.
 func (c *Catalog) index() {
-	c.inRegion = make(map[string][]*SKU, len(c.prices))
-	for region, bySKU := range c.prices {
-		list := c.inRegion[region]
-		for name := range bySKU {
-			if s, ok := c.byName[name]; ok {
-				list = append(list, s)
+	marks := make(map[string][]bool, len(c.prices))
+	marksOf := func(region string) []bool {
+		m := marks[region]
+		if m == nil {
+			m = make([]bool, len(c.skus))
+			marks[region] = m
+		}
+		return m
+	}
+	for region, rp := range c.prices {
+		m := marksOf(region)
+		for i, j := 0, 0; i < len(rp.names) && j < len(c.skus); {
+			switch n, s := rp.names[i], c.skus[j].Name; {
+			case n < s:
+				i++
+			case n > s:
+				j++
+			default:
+				m[j] = true
+				i++
+				j++
+			}
+		}
+	}
+	for i, s := range c.skus {
+		for region := range s.Locations {
+			marksOf(region)[i] = true
+		}
+	}
+	c.regions = make([]string, 0, len(marks))
+	c.inRegion = make(map[string][]*SKU, len(marks))
+	for region, m := range marks {
+		c.regions = append(c.regions, region)
+		n := 0
+		for _, in := range m {
+			if in {
+				n++
+			}
+		}
+		list := make([]*SKU, 0, n)
+		for i, in := range m {
+			if in {
+				list = append(list, c.skus[i])
 			}
 		}
 		c.inRegion[region] = list
-	}
-	for _, s := range c.skus {
-		for region := range s.Locations {
-			if _, priced := c.prices[region][s.Name]; !priced {
-				c.inRegion[region] = append(c.inRegion[region], s)
-			}
-		}
-	}
-	c.regions = make([]string, 0, len(c.inRegion))
-	for region, list := range c.inRegion {
-		c.regions = append(c.regions, region)
-		sort.Slice(list, func(i, j int) bool { return list[i].Name < list[j].Name })
 	}
 	sort.Strings(c.regions)
 }
@@ -199,19 +282,15 @@ func (c *Catalog) Location(region, sku string) (Location, bool) {
 // are shallow copies; their slices are shared with the catalog.
 func (c *Catalog) Data() Data {
 	d := Data{Meta: c.meta, Prices: make(map[string]map[string]Prices, len(c.prices))}
+	for region, rp := range c.prices {
+		d.Prices[region] = rp.toMap()
+	}
 	d.SKUs = make([]SKU, len(c.skus))
 	for i, s := range c.skus {
 		d.SKUs[i] = *s
 	}
 	for _, name := range sortedKeys(c.region) {
 		d.Regions = append(d.Regions, c.region[name])
-	}
-	for region, bySKU := range c.prices {
-		m := make(map[string]Prices, len(bySKU))
-		for k, v := range bySKU {
-			m[k] = v
-		}
-		d.Prices[region] = m
 	}
 	return d
 }

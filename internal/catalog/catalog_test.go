@@ -16,7 +16,7 @@ func testData() Data {
 			{
 				Name: "Standard_D2s_v3", Tier: "Standard", Size: "D2s_v3", Family: "standardDSv3Family",
 				VCPUs: 2, MemoryGiB: 8, Arch: "amd64", GPUCount: IntOf(0), PremiumIO: Yes, UltraSSD: Unknown,
-				HyperVGenerations: []string{"V1", "V2"}, KnownToKarpenter: true,
+				Confidential: No, HyperVGenerations: []string{"V1", "V2"}, KnownToKarpenter: true, Source: "test",
 				Capabilities: []Capability{{"MemoryGB", "8"}, {"vCPUs", "2"}},
 				Locations: map[string]Location{
 					"eastus": {

@@ -1,17 +1,54 @@
 package catalog
 
 import (
+	"bytes"
+	"compress/gzip"
+	"encoding/binary"
 	"fmt"
+	"io"
+	"strings"
 )
+
+// maxArtefactSize bounds the size hint taken from a (possibly corrupt) trailer.
+const maxArtefactSize = 64 << 20
+
+// Decode reads a catalog written by Encode.
+func Decode(r io.Reader) (*Catalog, error) {
+	compressed, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("catalog: %w", err)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(compressed))
+	if err != nil {
+		return nil, fmt.Errorf("catalog: %w", err)
+	}
+	// gzip's trailer states the uncompressed size; reserving it up front saves
+	// the repeated growing and copying of reading into an empty buffer.
+	var out bytes.Buffer
+	if n := len(compressed); n >= 4 {
+		if size := binary.LittleEndian.Uint32(compressed[n-4:]); size < maxArtefactSize {
+			out.Grow(int(size) + bytes.MinRead)
+		}
+	}
+	if _, err := out.ReadFrom(zr); err != nil {
+		return nil, fmt.Errorf("catalog: %w", err)
+	}
+	raw := out.Bytes()
+	d, prices, err := decodeData(raw)
+	if err != nil {
+		return nil, fmt.Errorf("catalog: corrupt artefact: %w", err)
+	}
+	return build(d, prices)
+}
 
 type decoder struct {
 	r     reader
 	table []string
 }
 
-func decodeData(raw []byte) (Data, error) {
+func decodeData(raw []byte) (Data, map[string]*regionPrices, error) {
 	if len(raw) < len(magic) || string(raw[:len(magic)]) != magic {
-		return Data{}, fmt.Errorf("not a catalog artefact (bad magic)")
+		return Data{}, nil, fmt.Errorf("not a catalog artefact (bad magic)")
 	}
 	d := &decoder{r: reader{buf: raw[len(magic):]}}
 	n := d.r.count()
@@ -35,30 +72,36 @@ func decodeData(raw []byte) (Data, error) {
 		d.sku(&out.SKUs[i])
 	}
 	nRegions := d.r.count()
-	out.Prices = make(map[string]map[string]Prices, nRegions)
+	prices := make(map[string]*regionPrices, nRegions)
 	for i := 0; i < nRegions; i++ {
 		region := d.str()
 		n := d.r.count()
-		m := make(map[string]Prices, n)
+		rp := &regionPrices{names: make([]string, n), vals: make([]Prices, n)}
 		var id uint64
 		for j := 0; j < n; j++ {
-			id += d.r.uvarint()
+			delta := d.r.uvarint()
+			if j > 0 && delta == 0 {
+				d.r.fail(fmt.Errorf("price names of %s not strictly sorted", region))
+			}
+			id += delta
+			rp.names[j] = d.index(id)
 			flags := d.r.uvarint()
-			var p Prices
 			if flags&1 != 0 {
-				p.HasOnDemand, p.OnDemand = true, d.r.float()
+				rp.vals[j].HasOnDemand, rp.vals[j].OnDemand = true, d.r.float()
 			}
 			if flags&2 != 0 {
-				p.HasSpot, p.Spot = true, d.r.float()
+				rp.vals[j].HasSpot, rp.vals[j].Spot = true, d.r.float()
 			}
-			m[d.index(id)] = p
 		}
-		out.Prices[region] = m
+		if _, dup := prices[region]; dup || region != strings.ToLower(region) {
+			d.r.fail(fmt.Errorf("bad price region %q", region))
+		}
+		prices[region] = rp
 	}
 	if d.r.err == nil && len(d.r.buf) != 0 {
 		d.r.fail(fmt.Errorf("%d trailing bytes", len(d.r.buf)))
 	}
-	return out, d.r.err
+	return out, prices, d.r.err
 }
 
 func (d *decoder) index(id uint64) string {

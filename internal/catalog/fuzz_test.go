@@ -54,3 +54,29 @@ func FuzzOverride(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDecode: a corrupt or hostile artefact must yield an error, never a panic
+// or an unbounded allocation.
+func FuzzDecode(f *testing.F) {
+	var buf bytes.Buffer
+	c, err := New(testData())
+	if err != nil {
+		f.Fatal(err)
+	}
+	if err := c.Encode(&buf); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(buf.Bytes())
+	raw := newEncoder(c).bytes()
+	f.Add(raw)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if c, err := Decode(bytes.NewReader(data)); err == nil {
+			c.Price("eastus", "Standard_D2s_v3", Spot)
+		}
+		// Also fuzz the uncompressed layer directly; gzip's checksum would
+		// otherwise shield it from almost every mutation.
+		if d, prices, err := decodeData(data); err == nil {
+			_, _ = build(d, prices)
+		}
+	})
+}

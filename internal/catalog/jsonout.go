@@ -19,9 +19,10 @@ func (c *Catalog) WriteOverrideJSON(w io.Writer) error {
 		Prices  map[string]map[string]price `json:"prices"`
 		Regions []Region                    `json:"regions,omitempty"`
 	}{Mode: "replace", Sources: c.meta.Sources, SKUs: c.skus, Prices: map[string]map[string]price{}}
-	for region, bySKU := range c.prices {
-		m := make(map[string]price, len(bySKU))
-		for name, p := range bySKU {
+	for region, rp := range c.prices {
+		m := make(map[string]price, len(rp.names))
+		for i, name := range rp.names {
+			p := rp.vals[i]
 			var e price
 			if p.HasOnDemand {
 				v := p.OnDemand

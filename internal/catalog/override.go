@@ -61,7 +61,7 @@ func (l *CapabilityList) UnmarshalJSON(b []byte) error {
 	}
 	list := make([]Capability, 0, len(m))
 	for name, raw := range m {
-		v, err := CapabilityValue(raw)
+		v, err := capabilityValue(raw)
 		if err != nil {
 			return fmt.Errorf("capability %s: %w", name, err)
 		}
@@ -71,8 +71,8 @@ func (l *CapabilityList) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CapabilityValue renders a JSON scalar the way the Resource SKUs API would.
-func CapabilityValue(raw json.RawMessage) (string, error) {
+// capabilityValue renders a JSON scalar the way the Resource SKUs API would.
+func capabilityValue(raw json.RawMessage) (string, error) {
 	var v any
 	if err := json.Unmarshal(raw, &v); err != nil {
 		return "", err
@@ -108,9 +108,6 @@ func dedupeCapabilities(list []Capability) []Capability {
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
 }
-
-// DedupeCapabilities is dedupeCapabilities for readers of other formats.
-func DedupeCapabilities(list []Capability) []Capability { return dedupeCapabilities(list) }
 
 type overrideFile struct {
 	Mode    string                              `json:"mode"`

@@ -17,7 +17,7 @@ const (
 // with estimated = true; Karpenter on Azure makes the same substitution until
 // its live pricing call answers. ok is false when the catalog has no price.
 func (c *Catalog) Price(region, sku string, ct CapacityType) (price float64, estimated bool, ok bool) {
-	p, found := c.prices[strings.ToLower(region)][sku]
+	p, found := c.prices[strings.ToLower(region)].get(sku)
 	if !found {
 		return 0, false, false
 	}
@@ -37,8 +37,18 @@ func (c *Catalog) Price(region, sku string, ct CapacityType) (price float64, est
 	return 0, false, false
 }
 
-// PriceList returns the raw price entries of a region (SKU name → prices).
-// The map is shared and must not be modified.
+// RawPrices returns the price entry of sku in region as stored, without the
+// spot fallback Price applies.
+func (c *Catalog) RawPrices(region, sku string) (Prices, bool) {
+	return c.prices[strings.ToLower(region)].get(sku)
+}
+
+// PriceList returns a copy of a region's price entries (SKU name → prices);
+// nil when the catalog has no prices for the region.
 func (c *Catalog) PriceList(region string) map[string]Prices {
-	return c.prices[strings.ToLower(region)]
+	rp := c.prices[strings.ToLower(region)]
+	if rp == nil {
+		return nil
+	}
+	return rp.toMap()
 }

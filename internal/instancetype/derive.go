@@ -42,7 +42,9 @@ type Result struct {
 }
 
 // List derives the instance types Karpenter would offer in region for the node
-// class, over every SKU the catalog knows to be offered there.
+// class, over every SKU the catalog knows to be offered there (priced there, or
+// listed by the Resource SKUs API). A region the catalog has no data for yields
+// nothing rather than another region's sizes: availability is not guessed.
 func List(cat *catalog.Catalog, region string, nc NodeClass, cl Cluster) *Result {
 	return ListSKUs(cat, region, cat.SKUsInRegion(region), nc, cl)
 }

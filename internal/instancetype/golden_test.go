@@ -20,14 +20,14 @@ type golden struct {
 }
 
 type gridCell struct {
-	VCPU                      int64   `json:"vcpu"`
-	MemoryGiB                 float64 `json:"memoryGiB"`
-	KubeReservedCPU           string  `json:"kubeReservedCPU"`
-	KubeReservedMemory        string  `json:"kubeReservedMemory"`
-	CapacityMemory            string  `json:"capacityMemoryAfterVMOverhead"`
-	CapacityMemoryBytes       int64   `json:"capacityMemoryAfterVMOverheadBytes"`
-	AllocatableCPUMilli       int64   `json:"allocatableCPUMilli"`
-	AllocatableMemoryBytes    int64   `json:"allocatableMemoryBytes"`
+	VCPU                   int64   `json:"vcpu"`
+	MemoryGiB              float64 `json:"memoryGiB"`
+	KubeReservedCPU        string  `json:"kubeReservedCPU"`
+	KubeReservedMemory     string  `json:"kubeReservedMemory"`
+	CapacityMemory         string  `json:"capacityMemoryAfterVMOverhead"`
+	CapacityMemoryBytes    int64   `json:"capacityMemoryAfterVMOverheadBytes"`
+	AllocatableCPUMilli    int64   `json:"allocatableCPUMilli"`
+	AllocatableMemoryBytes int64   `json:"allocatableMemoryBytes"`
 }
 
 type goldenRegion struct {
@@ -36,7 +36,7 @@ type goldenRegion struct {
 }
 
 type goldenVariant struct {
-	NodeClassSpec nodeClassSpec         `json:"nodeClassSpec"`
+	NodeClassSpec nodeClassSpec        `json:"nodeClassSpec"`
 	InstanceTypes []goldenInstanceType `json:"instanceTypes"`
 }
 

@@ -44,11 +44,11 @@ func skuPrices(cat *catalog.Catalog, region string, s *catalog.SKU) (onDemand, s
 		p := Price{Value: MissingPrice, Basis: PriceUnknownSKU}
 		return p, p
 	}
-	list, basis := cat.PriceList(region), PriceListed
+	listRegion, basis := region, PriceListed
 	if !cat.HasPrices(region) {
-		list, basis = cat.PriceList(priceFallbackRegion), PriceFromFallbackRegion
+		listRegion, basis = priceFallbackRegion, PriceFromFallbackRegion
 	}
-	p, ok := list[s.Name]
+	p, ok := cat.RawPrices(listRegion, s.Name)
 	onDemand, spot = Price{MissingPrice, PriceMissing}, Price{MissingPrice, PriceMissing}
 	if !ok {
 		return onDemand, spot

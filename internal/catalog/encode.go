@@ -1,9 +1,7 @@
 package catalog
 
 import (
-	"bufio"
 	"compress/gzip"
-	"fmt"
 	"io"
 	"sort"
 )
@@ -27,23 +25,6 @@ func (c *Catalog) Encode(w io.Writer) error {
 		return err
 	}
 	return zw.Close()
-}
-
-// Decode reads a catalog written by Encode.
-func Decode(r io.Reader) (*Catalog, error) {
-	zr, err := gzip.NewReader(bufio.NewReader(r))
-	if err != nil {
-		return nil, fmt.Errorf("catalog: %w", err)
-	}
-	raw, err := io.ReadAll(zr)
-	if err != nil {
-		return nil, fmt.Errorf("catalog: %w", err)
-	}
-	d, err := decodeData(raw)
-	if err != nil {
-		return nil, fmt.Errorf("catalog: corrupt artefact: %w", err)
-	}
-	return New(d)
 }
 
 type encoder struct {
@@ -104,11 +85,9 @@ func (e *encoder) collectStrings() []string {
 			}
 		}
 	}
-	for region, bySKU := range e.c.prices {
+	for region, rp := range e.c.prices {
 		add(region)
-		for name := range bySKU {
-			add(name)
-		}
+		add(rp.names...)
 	}
 	table := make([]string, 0, len(set))
 	for s := range set {
@@ -169,18 +148,14 @@ func (e *encoder) bytes() []byte {
 	priceRegions := sortedKeys(c.prices)
 	e.w.uvarint(uint64(len(priceRegions)))
 	for _, region := range priceRegions {
-		bySKU := c.prices[region]
+		rp := c.prices[region]
 		e.str(region)
-		ids := make([]uint64, 0, len(bySKU))
-		for name := range bySKU {
-			ids = append(ids, e.strs[name])
-		}
-		sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
-		e.w.uvarint(uint64(len(ids)))
-		// Names are sorted table indexes, so deltas are small and compress well.
+		e.w.uvarint(uint64(len(rp.names)))
+		// Names are sorted, and so is the string table, so their indexes rise:
+		// deltas are small and compress well.
 		var prev uint64
-		for _, id := range ids {
-			p := bySKU[e.table[id]]
+		for i, name := range rp.names {
+			id, p := e.strs[name], rp.vals[i]
 			e.w.uvarint(id - prev)
 			prev = id
 			var flags uint64
