@@ -67,8 +67,11 @@ func (n *Node) AttributePath(segs []string) (path.Path, bool) {
 			p = p.AtListIndex(i)
 			segs = segs[1:]
 		case StringMap:
+			// The OpenAPI validator reports a map value as <map>.<key>, and keys such as
+			// "nvidia.com/gpu" or "karpenter.azure.com/sku-family" hold dots themselves:
+			// whatever follows the map is the key.
 			if len(segs) > 0 {
-				p = p.AtMapKey(segs[0])
+				p = p.AtMapKey(strings.Join(segs, "."))
 			}
 			return p, true
 		}

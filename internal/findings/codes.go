@@ -1,0 +1,194 @@
+package findings
+
+// The codes. New codes are appended; a code is never reused for another meaning.
+const (
+	APIServerRejects   Code = "KRP001"
+	VersionNotServed   Code = "KRP002"
+	VersionDeprecated  Code = "KRP003"
+	UnknownKind        Code = "KRP004"
+	Unparseable        Code = "KRP005"
+	UnrenderedTemplate Code = "KRP006"
+	PlanSchemaMismatch Code = "KRP007"
+	DuplicateObject    Code = "KRP008"
+
+	// Provisioning checks of the solver (internal/solver), run against the SKU catalog.
+	NoInstanceType       Code = "KRP101"
+	FewInstanceTypes     Code = "KRP102"
+	MinValuesUnmet       Code = "KRP103"
+	NoLimits             Code = "KRP104"
+	LimitsBelowNode      Code = "KRP105"
+	UnknownLabelKey      Code = "KRP106"
+	UnknownLabelValue    Code = "KRP107"
+	ValueNotInRegion     Code = "KRP108"
+	GPUWithoutTaint      Code = "KRP109"
+	SpotWithoutFallback  Code = "KRP110"
+	SingleZone           Code = "KRP111"
+	PodNeverFits         Code = "KRP112"
+	NodeClassAssumed     Code = "KRP113"
+	UnknownRegion        Code = "KRP114"
+	OnlyPenaltyPricedSKU Code = "KRP115"
+
+	// Checks across the objects of one cluster.
+	NodeClassNotFound  Code = "KRP201"
+	EqualWeightOverlap Code = "KRP202"
+)
+
+var rules = []Rule{
+	{
+		Code: APIServerRejects, Name: "RejectedByAPIServer", Severity: Error,
+		Title: "The Kubernetes API server would reject the object.",
+		Help: "The object fails the OpenAPI schema or a CEL rule of the Karpenter CRD that AKS installs, checked " +
+			"offline with the API server's own validators after its defaults. `kubectl apply`, Flux or Argo CD " +
+			"would fail with the same message. Change the field the message names so that it satisfies the rule.",
+	},
+	{
+		Code: VersionNotServed, Name: "APIVersionNotServed", Severity: Error,
+		Title: "The API version is not served by the Karpenter CRDs AKS installs.",
+		Help: "Older Karpenter API versions (for example karpenter.sh/v1beta1) were removed; the API server " +
+			"answers `no matches for kind`. Migrate the object to the served version (NodePool: karpenter.sh/v1, " +
+			"AKSNodeClass: karpenter.azure.com/v1beta1) following the Karpenter v1 migration guide.",
+	},
+	{
+		Code: VersionDeprecated, Name: "APIVersionDeprecated", Severity: Warning,
+		Title: "The API version is deprecated.",
+		Help: "The version is still served but will be removed by a later Karpenter release. Move the object to " +
+			"the storage version before upgrading.",
+	},
+	{
+		Code: UnknownKind, Name: "UnknownKarpenterKind", Severity: Error,
+		Title: "The apiVersion names a Karpenter group, but no Karpenter CRD defines the kind.",
+		Help: "Usually a typo in `kind` or a kind in the wrong group: NodePool is karpenter.sh/v1 and " +
+			"AKSNodeClass is karpenter.azure.com/v1beta1. The API server would answer `no matches for kind`.",
+	},
+	{
+		Code: Unparseable, Name: "UnparseableInput", Severity: Error,
+		Title: "The input cannot be parsed.",
+		Help: "The YAML or JSON is malformed, or a document is not an object. Nothing in that document was " +
+			"reviewed; the rest of the input was. Fix the syntax at the line given.",
+	},
+	{
+		Code: UnrenderedTemplate, Name: "UnrenderedTemplate", Severity: Note,
+		Title: "The file is a template, not a manifest, and was not reviewed.",
+		Help: "Helm and other Go templates are only YAML once rendered. Review the rendered output instead, e.g. " +
+			"`helm template RELEASE CHART | terraform-provider-karpenter review -`.",
+	},
+	{
+		Code: PlanSchemaMismatch, Name: "PlanSchemaMismatch", Severity: Warning,
+		Title: "The Terraform plan has attributes this version of the provider does not know.",
+		Help: "The plan was made with another version of terraform-provider-karpenter, whose CRDs differ. Those " +
+			"attributes were not reviewed. Run the review with the same provider version as the plan.",
+	},
+	{
+		Code: DuplicateObject, Name: "DuplicateObject", Severity: Error,
+		Title: "Two objects of the same kind and name belong to one cluster.",
+		Help: "NodePools and AKSNodeClasses are cluster-scoped, so the second one overwrites the first (or the " +
+			"GitOps tool refuses both). Rename one, or map the files to different clusters in .karpenter-review.yaml.",
+	},
+	{
+		Code: NoInstanceType, Name: "NoInstanceType", Severity: Error,
+		Title: "No VM size satisfies the NodePool's requirements.",
+		Help: "Karpenter cannot launch any node for the pool in the region: the requirements, the node class and the " +
+			"region's offerings exclude every VM size. Pods that need this pool stay Pending. Relax the requirement " +
+			"the message names.",
+	},
+	{
+		Code: FewInstanceTypes, Name: "FewInstanceTypes", Severity: Warning,
+		Title: "Very few VM sizes satisfy the NodePool.",
+		Help: "With only a handful of sizes Karpenter has little room to bin-pack, to find capacity when a size is " +
+			"out of stock, or to consolidate. Allow more families, generations or sizes.",
+	},
+	{
+		Code: MinValuesUnmet, Name: "MinValuesUnmet", Severity: Error,
+		Title: "A requirement's minValues cannot be met.",
+		Help: "Karpenter refuses to launch when fewer distinct values than minValues remain among the admissible " +
+			"VM sizes. Lower minValues or allow more values.",
+	},
+	{
+		Code: NoLimits, Name: "NoLimits", Severity: Warning,
+		Title: "The NodePool has no limits.",
+		Help: "Without spec.limits Karpenter keeps adding nodes for as long as pods are pending, so a runaway " +
+			"deployment or a scheduling bug scales the cluster (and the bill) without bound. Set limits such as " +
+			"cpu and memory to the most the pool should ever hold.",
+	},
+	{
+		Code: LimitsBelowNode, Name: "LimitsBelowNode", Severity: Error,
+		Title: "The limits are smaller than every admissible node.",
+		Help: "Karpenter does not launch a node that would exceed the pool's limits, so a pool whose limits are below " +
+			"its smallest admissible size never launches anything. Raise the limits or allow smaller sizes.",
+	},
+	{
+		Code: UnknownLabelKey, Name: "UnknownLabelKey", Severity: Warning,
+		Title: "A requirement uses a well-known label key that does not exist.",
+		Help: "Keys in the Karpenter, Azure and Kubernetes domains are a fixed set; an unknown one is usually a typo, " +
+			"and no node will ever carry it. Use the key the message suggests.",
+	},
+	{
+		Code: UnknownLabelValue, Name: "UnknownLabelValue", Severity: Warning,
+		Title: "A requirement allows a value that no VM size has.",
+		Help: "No VM size in any region carries the value, so it only narrows the requirement to nothing. It is " +
+			"usually a typo; use the value the message suggests.",
+	},
+	{
+		Code: ValueNotInRegion, Name: "ValueNotInRegion", Severity: Warning,
+		Title: "A requirement allows a value that is not offered in the region.",
+		Help: "The value exists, but no VM size offered in the cluster's region carries it, so it does not help " +
+			"there. Check the region or drop the value.",
+	},
+	{
+		Code: GPUWithoutTaint, Name: "GPUWithoutTaint", Severity: Warning,
+		Title: "The NodePool admits GPU sizes but has no taint.",
+		Help: "Without a taint ordinary pods land on expensive GPU nodes and keep them alive. Taint the pool (e.g. " +
+			"nvidia.com/gpu:NoSchedule) or exclude GPU sizes.",
+	},
+	{
+		Code: SpotWithoutFallback, Name: "SpotWithoutFallback", Severity: Warning,
+		Title: "A spot-only NodePool has no on-demand pool to fall back to.",
+		Help: "When spot capacity is reclaimed or unavailable, pods that only this pool can take stay Pending. Allow " +
+			"on-demand in the pool or add a lower-weight on-demand pool for the same pods.",
+	},
+	{
+		Code: SingleZone, Name: "SingleZone", Severity: Warning,
+		Title: "All admissible capacity is in one availability zone.",
+		Help: "A zone outage or a capacity shortage in that zone stops the pool. Allow sizes or zones that spread " +
+			"over several zones.",
+	},
+	{
+		Code: PodNeverFits, Name: "PodNeverFits", Severity: Error,
+		Title: "The largest pod the pool must run fits on no admissible node.",
+		Help: "After kubelet and system reservations no admissible size has room for the declared largest pod. " +
+			"Allow larger sizes or lower the pod's requests.",
+	},
+	{
+		Code: NodeClassAssumed, Name: "NodeClassAssumed", Severity: Note,
+		Title: "The node class is not known; its defaults were assumed.",
+		Help: "The checks that depend on the AKSNodeClass (image family, OS disk, max pods) used the CRD's defaults " +
+			"because the referenced node class was not available to them.",
+	},
+	{
+		Code: UnknownRegion, Name: "UnknownRegion", Severity: Error,
+		Title: "The region is not in the SKU catalog.",
+		Help:  "Provisioning checks need the region's VM sizes and prices. Use the region's ARM name, e.g. westeurope.",
+	},
+	{
+		Code: OnlyPenaltyPricedSKU, Name: "OnlyPenaltyPricedSKU", Severity: Warning,
+		Title: "The admissible VM sizes have no price in the region.",
+		Help: "Karpenter gives sizes without a known price a penalty price and avoids them, so the pool rarely gets " +
+			"the sizes it allows. Allow sizes that are priced in the region.",
+	},
+	{
+		Code: NodeClassNotFound, Name: "NodeClassNotFound", Severity: Error,
+		Title: "The NodePool references an AKSNodeClass that is not in the cluster's input.",
+		Help: "Karpenter does not launch nodes for a NodePool whose node class does not exist; the pool stays " +
+			"NotReady. Add the AKSNodeClass, fix the name in nodeClassRef, or, if the node class is created " +
+			"outside this repository (such as the `default` one AKS Node Auto Provisioning creates), list it " +
+			"under externalNodeClasses in .karpenter-review.yaml.",
+	},
+	{
+		Code: EqualWeightOverlap, Name: "EqualWeightOverlap", Severity: Warning,
+		Title: "Two NodePools with the same weight can launch the same nodes.",
+		Help: "Their requirements can be met by the same node and they carry the same taints, so they compete " +
+			"for the same pods. Karpenter tries NodePools of equal weight in reverse alphabetical order of their " +
+			"names, so which one serves a pod depends on naming. Give the preferred pool a higher weight, or make " +
+			"the requirements exclusive.",
+	},
+}

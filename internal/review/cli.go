@@ -1,0 +1,190 @@
+package review
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"golang.org/x/term"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
+)
+
+// Exit codes of the review command.
+const (
+	ExitClean    = 0 // no finding reaches --fail-on
+	ExitFindings = 1 // findings reach --fail-on
+	ExitUsage    = 2 // bad flags, bad config, or an input that cannot be read at all
+)
+
+const usageHead = `Usage: terraform-provider-karpenter review [flags] [paths...|-]
+
+Reviews Karpenter NodePools and AKSNodeClasses offline with the checks the provider runs at
+plan time: the API server's own schema and CEL validation, node class references, competing
+pools and limits. Paths are Kubernetes YAML or JSON files, directories (searched recursively
+for *.yaml, *.yml, *.json and kustomizations; hidden entries skipped) and Terraform plans
+(terraform show -json plan.out > plan.json). "-" reads standard input, e.g.
+  kustomize build clusters/prod | terraform-provider-karpenter review -
+No path means the current directory. A .karpenter-review.yaml found upward from the first
+path (or given with --config) maps paths to clusters with their region and suppressions.
+
+Flags:
+`
+
+const usageTail = `
+Exit codes: 0 when no finding reaches --fail-on, 1 when one does, 2 for usage errors, a bad
+config file or an input that cannot be read at all.
+`
+
+// cliOptions are the parsed flags.
+type cliOptions struct {
+	format, output, color, failOn, region, config string
+	strict, listCodes                             bool
+	suppress                                      []findings.Code
+	paths                                         []string
+}
+
+// Main runs the review command with the arguments after "review" and returns the exit code.
+func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, version string) int {
+	o, err := parseFlags(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return ExitClean
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "review: %v\nRun 'terraform-provider-karpenter review -h' for usage.\n", err)
+		return ExitUsage
+	}
+	if o.listCodes {
+		writeCodes(stdout)
+		return ExitClean
+	}
+	threshold, _ := findings.ParseSeverity(o.failOn)
+	rep, err := Review(ctx, Options{Paths: o.paths, Stdin: stdin, ConfigPath: o.config, Region: o.region, Strict: o.strict, Suppress: o.suppress})
+	if err != nil {
+		fmt.Fprintf(stderr, "review: %v\n", err)
+		return ExitUsage
+	}
+	out, closeOut := stdout, func() error { return nil }
+	if o.output != "" {
+		f, err := os.Create(o.output)
+		if err != nil {
+			fmt.Fprintf(stderr, "review: %v\n", err)
+			return ExitUsage
+		}
+		out, closeOut = f, f.Close
+	}
+	switch o.format {
+	case "json":
+		err = WriteJSON(out, rep, version)
+	case "sarif":
+		err = WriteSARIF(out, rep, version)
+	default:
+		err = WriteText(out, rep, useColor(o.color, out))
+	}
+	if cerr := closeOut(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "review: writing the report: %v\n", err)
+		return ExitUsage
+	}
+	if o.output != "" {
+		// The report went to a file: say in the log what it holds.
+		fmt.Fprintf(stderr, "review: wrote %s report to %s: %s", o.format, o.output, closingLine(rep))
+	}
+	if rep.Fails(threshold) {
+		return ExitFindings
+	}
+	return ExitClean
+}
+
+func parseFlags(args []string, stderr io.Writer) (*cliOptions, error) {
+	o := &cliOptions{}
+	fs := flag.NewFlagSet("review", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&o.format, "format", "text", "report format: text, json or sarif")
+	fs.StringVar(&o.output, "output", "", "write the report to this file instead of standard output")
+	fs.StringVar(&o.color, "color", "auto", "colour the text report: auto (when standard output is a terminal and NO_COLOR is unset), always or never")
+	fs.StringVar(&o.failOn, "fail-on", "error", "exit with 1 when a finding of this severity or higher remains: warning or error")
+	fs.BoolVar(&o.strict, "strict", false, "report warnings as errors")
+	fs.StringVar(&o.region, "region", "", "Azure region of clusters whose config file or plan names none (e.g. westeurope)")
+	fs.Func("suppress", "drop findings of these codes, e.g. KRP104 or KRP104,KRP202 (repeatable)", func(s string) error {
+		codes, err := findings.ParseCodes(s)
+		o.suppress = append(o.suppress, codes...)
+		return err
+	})
+	fs.StringVar(&o.config, "config", "", "config file (default: .karpenter-review.yaml upward from the first path)")
+	fs.BoolVar(&o.listCodes, "list-codes", false, "list the finding codes with their severity and title, and exit")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usageHead)
+		fs.PrintDefaults()
+		fmt.Fprint(stderr, usageTail)
+	}
+	// Flags may follow paths (review clusters/ --format sarif); the flag package stops at the
+	// first path, so parse again after each one. After "--" everything is a path.
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
+			o.paths = append(o.paths, rest...)
+			break
+		}
+		o.paths = append(o.paths, rest[0])
+		args = rest[1:]
+	}
+	switch o.format {
+	case "text", "json", "sarif":
+	default:
+		return nil, fmt.Errorf("unknown --format %q (want text, json or sarif)", o.format)
+	}
+	switch o.color {
+	case "auto", "always", "never":
+	default:
+		return nil, fmt.Errorf("unknown --color %q (want auto, always or never)", o.color)
+	}
+	if o.failOn != "warning" && o.failOn != "error" {
+		return nil, fmt.Errorf("unknown --fail-on %q (want warning or error)", o.failOn)
+	}
+	stdins := 0
+	for _, p := range o.paths {
+		if p == "-" {
+			stdins++
+		}
+	}
+	if stdins > 1 {
+		return nil, errors.New(`standard input ("-") can be read only once`)
+	}
+	return o, nil
+}
+
+// useColor decides colour: always, never, or on a terminal unless NO_COLOR or TERM=dumb.
+func useColor(mode string, w io.Writer) bool {
+	switch mode {
+	case "always":
+		return true
+	case "never":
+		return false
+	}
+	if os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
+		return false
+	}
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+func writeCodes(w io.Writer) {
+	var b strings.Builder
+	for _, r := range findings.All() {
+		fmt.Fprintf(&b, "%s  %-7s  %-22s  %s\n", r.Code, r.Severity, r.Name, r.Title)
+	}
+	_, _ = io.WriteString(w, b.String())
+}

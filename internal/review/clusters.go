@@ -1,0 +1,244 @@
+package review
+
+import (
+	"fmt"
+	"os"
+	"slices"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/nodepool"
+)
+
+// Skipped is an input, or a part of one, that the review did not follow, and why.
+type Skipped struct {
+	File   string `json:"file"`
+	Line   int    `json:"line,omitempty"`
+	Reason string `json:"reason"`
+}
+
+// patchDoc is one patch document to apply within a cluster.
+type patchDoc struct {
+	file       string // display path of the patch (or of the kustomization, when inline)
+	line       int
+	kind, name string
+	value      map[string]any
+	fields     positions
+}
+
+// membership records which files belong to which cluster and the patches each cluster
+// applies, in the order Kustomize applies them (a base's before its overlay's).
+type membership struct {
+	l        *loader
+	clusters []string // in order of first appearance
+	files    map[string]map[*file]bool
+	patches  map[string][]patchDoc
+	patchKey map[string]map[string]bool
+	isPatch  map[*file]bool
+	skipped  []Skipped
+}
+
+func newMembership(l *loader) *membership {
+	return &membership{l: l, files: map[string]map[*file]bool{}, patches: map[string][]patchDoc{},
+		patchKey: map[string]map[string]bool{}, isPatch: map[*file]bool{}}
+}
+
+func (m *membership) add(cluster string, f *file) {
+	if m.files[cluster] == nil {
+		m.files[cluster] = map[*file]bool{}
+		m.clusters = append(m.clusters, cluster)
+	}
+	m.files[cluster][f] = true
+}
+
+func (m *membership) member(f *file) bool {
+	for _, fs := range m.files {
+		if fs[f] {
+			return true
+		}
+	}
+	return false
+}
+
+// assign maps the files named on the command line to clusters: by the config's paths, then
+// through the kustomizations among them (a base belongs to each cluster whose overlay
+// includes it); a file that belongs nowhere else belongs to the default cluster "".
+func (m *membership) assign(inputs []*file) error {
+	for _, f := range inputs {
+		for _, c := range m.l.cfg.clustersOf(f.abs) {
+			m.add(c, f)
+		}
+	}
+	for _, f := range inputs {
+		if cs := m.l.cfg.clustersOf(f.abs); f.kust != nil && len(cs) > 0 {
+			if err := m.expand(f, cs, map[*file]bool{}); err != nil {
+				return err
+			}
+		}
+	}
+	for _, f := range inputs {
+		if m.member(f) {
+			continue
+		}
+		m.add("", f)
+		if f.kust != nil {
+			if err := m.expand(f, []string{""}, map[*file]bool{}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// expand adds what a kustomization includes to its clusters and records its patches.
+func (m *membership) expand(kf *file, clusters []string, stack map[*file]bool) error {
+	if stack[kf] {
+		return nil // a cycle; Kustomize reports it, the review has seen everything once
+	}
+	stack[kf] = true
+	defer delete(stack, kf)
+	k := kf.kust
+	for _, s := range k.skipped {
+		m.skip(kf.path, 0, s)
+	}
+	for _, r := range k.resources {
+		st, err := os.Stat(r)
+		if err != nil {
+			m.skip(kf.path, 0, fmt.Sprintf("resource %s cannot be read: %v", m.l.display(r), err))
+			continue
+		}
+		path := r
+		if st.IsDir() {
+			kp, ok := kustomizationIn(r)
+			if !ok {
+				m.skip(kf.path, 0, fmt.Sprintf("resource directory %s has no kustomization", m.l.display(r)))
+				continue
+			}
+			path = kp
+		}
+		f, err := m.l.load(path)
+		if err != nil {
+			return err
+		}
+		for _, c := range clusters {
+			m.add(c, f)
+		}
+		if f.kust != nil {
+			if err := m.expand(f, clusters, stack); err != nil {
+				return err
+			}
+		}
+	}
+	for _, ref := range k.patches {
+		docs, file, err := m.patchDocs(kf, ref)
+		if err != nil {
+			return err
+		}
+		for i, d := range docs {
+			pm, ok := d.value.(map[string]any)
+			if !ok {
+				m.skip(file, d.line, "JSON 6902 patches are not applied")
+				continue
+			}
+			pd := patchDoc{file: file, line: d.line, kind: ref.kind, name: ref.name, value: pm, fields: d.fields}
+			if pd.kind == "" {
+				pd.kind, _ = pm["kind"].(string)
+			}
+			if pd.name == "" {
+				meta, _ := pm["metadata"].(map[string]any)
+				pd.name, _ = meta["name"].(string)
+			}
+			key := fmt.Sprintf("%s#%d#%d", file, ref.line, i)
+			for _, c := range clusters {
+				if m.patchKey[c] == nil {
+					m.patchKey[c] = map[string]bool{}
+				}
+				if !m.patchKey[c][key] {
+					m.patchKey[c][key] = true
+					m.patches[c] = append(m.patches[c], pd)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// patchDocs reads the documents of a patch. Inline patches point at their kustomization.
+func (m *membership) patchDocs(kf *file, ref patchRef) ([]yamlDoc, string, error) {
+	if ref.path != "" {
+		f, err := m.l.load(ref.path)
+		if err != nil {
+			return nil, "", err
+		}
+		m.isPatch[f] = true
+		return f.docs, f.path, nil
+	}
+	docs, probs := parseYAMLStream(kf.path, []byte(ref.inline))
+	kf.findings = append(kf.findings, probs...)
+	for i := range docs {
+		docs[i].line = ref.line
+		for k := range docs[i].fields {
+			docs[i].fields[k] = pos{file: kf.path, line: ref.line}
+		}
+	}
+	return docs, kf.path, nil
+}
+
+func (m *membership) skip(file string, line int, reason string) {
+	s := Skipped{File: file, Line: line, Reason: reason}
+	if !slices.Contains(m.skipped, s) {
+		m.skipped = append(m.skipped, s)
+	}
+}
+
+// build makes each cluster's objects: its files' objects, copied and patched, with duplicate
+// names reported.
+func (m *membership) build(name string) (*Cluster, []Finding) {
+	c := &Cluster{Name: name}
+	var out []Finding
+	var objs []*Object
+	for _, f := range m.l.order {
+		if !m.files[name][f] || m.isPatch[f] {
+			continue
+		}
+		for _, o := range f.objects {
+			objs = append(objs, o.clone())
+		}
+	}
+	for _, p := range m.patches[name] {
+		matched := false
+		for i, o := range objs {
+			if o == nil || o.GVK.Kind != p.kind || o.Name != p.name {
+				continue
+			}
+			matched = true
+			if !applyPatch(o, p.value, p.fields) {
+				objs[i] = nil
+			}
+		}
+		if !matched {
+			m.skip(p.file, p.line, fmt.Sprintf("patch of %s/%s matches no object of cluster %s", p.kind, p.name, clusterLabel(name)))
+		}
+	}
+	seen := map[string]*Object{}
+	for _, o := range objs {
+		if o == nil {
+			continue
+		}
+		key := o.GVK.Kind + "/" + o.Name
+		if first, dup := seen[key]; dup && o.Name != "" && o.Name != unknownName {
+			f := o.Finding(findings.DuplicateObject, "metadata.name",
+				fmt.Sprintf("%s is defined twice in cluster %s", key, clusterLabel(name)),
+				"Remove one of the two, rename one, or map their files to different clusters in .karpenter-review.yaml.")
+			f.Related = []Location{first.At("metadata.name")}
+			out = append(out, f)
+			continue
+		}
+		seen[key] = o
+		if o.GVK.GroupKind() == nodepool.GVK.GroupKind() {
+			c.NodePools = append(c.NodePools, o)
+		} else {
+			c.NodeClasses = append(c.NodeClasses, o)
+		}
+	}
+	return c, out
+}

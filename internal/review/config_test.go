@@ -1,0 +1,56 @@
+package review
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A config file with a mistake stops the review (exit 2) and says what the mistake is: a
+// review against the wrong region or cluster would be worse than none.
+func TestConfigErrors(t *testing.T) {
+	for _, tc := range []struct{ name, text, want string }{
+		{"unknown key", "clusters:\n  - name: a\n    paths: [x]\n    regoin: westeurope\n", "regoin"},
+		{"no name", "clusters:\n  - paths: [x]\n", "name is required"},
+		{"no paths", "clusters:\n  - name: a\n", "paths is required"},
+		{"twice", "clusters:\n  - {name: a, paths: [x]}\n  - {name: a, paths: [y]}\n", "defined twice"},
+		{"bad region", "clusters:\n  - {name: a, paths: [x], region: mars}\n", `unknown Azure region "mars"`},
+		{"bad code", "suppress: [KRP9]\n", "KRP9"},
+		{"bad glob", "exclude: [\"a/[\"]\n", "syntax error in pattern"},
+		{"escaping glob", "clusters:\n  - {name: a, paths: [../x]}\n", "leaves the config file's directory"},
+		{"not yaml", "clusters: [\n", "yaml"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), ".karpenter-review.yaml")
+			if err := os.WriteFile(p, []byte(tc.text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, err := LoadConfig(p)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want one mentioning %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// The config is found upward from the inputs, but not beyond the repository root.
+func TestFindConfig(t *testing.T) {
+	if got := FindConfig("testdata/multi/clusters/prod-weu"); !strings.HasSuffix(got, filepath.Join("testdata", "multi", ".karpenter-review.yaml")) {
+		t.Errorf("FindConfig = %q", got)
+	}
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, ".karpenter-review.yaml"), []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	repo := filepath.Join(root, "repo", "clusters")
+	if err := os.MkdirAll(repo, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(root, "repo", ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got := FindConfig(repo); got != "" {
+		t.Errorf("FindConfig crossed the repository root: %q", got)
+	}
+}

@@ -1,0 +1,173 @@
+package review
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// StdinName is how findings name standard input.
+const StdinName = "stdin"
+
+// file is one input after parsing.
+type file struct {
+	path string // as shown to the user
+	abs  string // "" for stdin
+	// objects are its NodePools and AKSNodeClasses, in document order.
+	objects []*Object
+	// findings are problems of the input itself (syntax, kinds, versions).
+	findings []Finding
+	// kust is set when the file is a kustomization.
+	kust *kustomization
+	// patchDocs are its documents read as patches, when a kustomization names it as one.
+	docs []yamlDoc
+	// planRegion is the region of the plan's provider configuration.
+	planRegion string
+}
+
+// loader reads and parses each file once, whether it was named on the command line, found in
+// a directory, or pulled in by a kustomization.
+type loader struct {
+	wd    string
+	cfg   *Config
+	files map[string]*file
+	order []*file
+}
+
+func newLoader(cfg *Config) (*loader, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	return &loader{wd: wd, cfg: cfg, files: map[string]*file{}}, nil
+}
+
+// inputError is an input that cannot be read at all: the review stops with exit code 2.
+type inputError struct{ err error }
+
+func (e *inputError) Error() string { return e.err.Error() }
+func (e *inputError) Unwrap() error { return e.err }
+
+// expand turns the command line's paths into files: a directory contributes its *.yaml,
+// *.yml and *.json files and kustomizations, recursively, skipping hidden entries (.git) and
+// what the config excludes; "-" is standard input.
+func (l *loader) expand(paths []string, stdin io.Reader) ([]*file, error) {
+	var out []*file
+	for _, p := range paths {
+		if p == "-" {
+			data, err := io.ReadAll(stdin)
+			if err != nil {
+				return nil, &inputError{fmt.Errorf("reading standard input: %w", err)}
+			}
+			f := parseFile(StdinName, "", data)
+			l.order = append(l.order, f)
+			out = append(out, f)
+			continue
+		}
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, &inputError{err}
+		}
+		if !st.IsDir() {
+			f, err := l.load(p)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, f)
+			continue
+		}
+		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return &inputError{err}
+			}
+			if path != p && strings.HasPrefix(d.Name(), ".") {
+				if d.IsDir() {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if d.IsDir() || !reviewable(d.Name()) {
+				return nil
+			}
+			if abs, err := filepath.Abs(path); err == nil && l.cfg.excluded(abs) {
+				return nil
+			}
+			f, err := l.load(path)
+			if err != nil {
+				return err
+			}
+			out = append(out, f)
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func reviewable(name string) bool {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".yaml", ".yml", ".json":
+		return true
+	}
+	return isKustomizationFile(name)
+}
+
+// load reads and parses a file once.
+func (l *loader) load(path string) (*file, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, &inputError{err}
+	}
+	if f, ok := l.files[abs]; ok {
+		return f, nil
+	}
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		return nil, &inputError{err}
+	}
+	f := parseFile(l.display(abs), abs, data)
+	l.files[abs] = f
+	l.order = append(l.order, f)
+	return f, nil
+}
+
+// display shows paths below the working directory relative to it, as CI annotations and
+// editors expect, and others absolute; always with forward slashes.
+func (l *loader) display(abs string) string {
+	if r, err := filepath.Rel(l.wd, abs); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return filepath.ToSlash(r)
+	}
+	return filepath.ToSlash(abs)
+}
+
+// parseFile recognises a Terraform plan or a YAML (or JSON) stream and picks out the objects.
+func parseFile(display, abs string, data []byte) *file {
+	f := &file{path: display, abs: abs}
+	if looksLikePlan(data) {
+		f.objects, f.planRegion, f.findings = parsePlan(display, data)
+		return f
+	}
+	docs, probs := parseYAMLStream(display, data)
+	f.findings = probs
+	f.docs = docs
+	if k, ok := asKustomization(abs, docs); ok {
+		f.kust = k
+		return f
+	}
+	for _, d := range docs {
+		objs, probs := objectsOf(display, d)
+		f.objects = append(f.objects, objs...)
+		f.findings = append(f.findings, probs...)
+	}
+	return f
+}
+
+func isDir(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
+}

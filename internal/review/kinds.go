@@ -1,0 +1,102 @@
+package review
+
+import (
+	"fmt"
+	"strings"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/aksnodeclass"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crds"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/nodepool"
+)
+
+// reviewedKinds are the kinds the review judges; other kinds of the Karpenter groups
+// (NodeClaim, NodeOverlay) are passed over like any other Kubernetes object.
+var reviewedKinds = map[schema.GroupKind]bool{
+	nodepool.GVK.GroupKind():     true,
+	aksnodeclass.GVK.GroupKind(): true,
+}
+
+// karpenterCRDs indexes the CRDs AKS ships by group and kind, so that the versions a
+// document may use come from the CRDs themselves.
+var karpenterCRDs = func() map[schema.GroupKind]*apiextensionsv1.CustomResourceDefinition {
+	m := map[schema.GroupKind]*apiextensionsv1.CustomResourceDefinition{}
+	for _, c := range crds.All() {
+		m[schema.GroupKind{Group: c.Spec.Group, Kind: c.Spec.Names.Kind}] = c
+	}
+	return m
+}()
+
+func karpenterGroup(group string) bool {
+	for gk := range karpenterCRDs {
+		if gk.Group == group {
+			return true
+		}
+	}
+	return false
+}
+
+// verdict is what the review does with a document of a given apiVersion and kind.
+type verdict struct {
+	review bool // a NodePool or AKSNodeClass of a served version
+	gvk    schema.GroupVersionKind
+	// problem, when set, is reported (with message and fix) instead of or besides reviewing.
+	problem      findings.Code
+	message, fix string
+}
+
+// classify decides from apiVersion and kind alone; documents outside the Karpenter groups
+// get the zero verdict and are ignored.
+func classify(apiVersion, kind string) verdict {
+	gv, err := schema.ParseGroupVersion(apiVersion)
+	if err != nil || !karpenterGroup(gv.Group) {
+		return verdict{}
+	}
+	gvk := gv.WithKind(kind)
+	crd, ok := karpenterCRDs[gvk.GroupKind()]
+	if !ok {
+		return verdict{problem: findings.UnknownKind,
+			message: fmt.Sprintf("no Karpenter CRD defines kind %q in group %s", kind, gv.Group),
+			fix:     "Use kind NodePool with apiVersion karpenter.sh/v1, or AKSNodeClass with apiVersion karpenter.azure.com/v1beta1" + kindHint(kind) + "."}
+	}
+	if !reviewedKinds[gvk.GroupKind()] {
+		return verdict{}
+	}
+	storage := ""
+	for _, v := range crd.Spec.Versions {
+		if v.Storage {
+			storage = gv.Group + "/" + v.Name
+		}
+	}
+	for _, v := range crd.Spec.Versions {
+		if v.Name != gv.Version || !v.Served {
+			continue
+		}
+		out := verdict{review: true, gvk: gvk}
+		if v.Deprecated {
+			out.problem = findings.VersionDeprecated
+			out.message = fmt.Sprintf("%s %s is deprecated", apiVersion, kind)
+			if v.DeprecationWarning != nil {
+				out.message += ": " + *v.DeprecationWarning
+			}
+			out.fix = fmt.Sprintf("Move the object to apiVersion %s.", storage)
+		}
+		return out
+	}
+	return verdict{problem: findings.VersionNotServed,
+		message: fmt.Sprintf("%s %s is not served by the Karpenter CRDs AKS installs", apiVersion, kind),
+		fix:     fmt.Sprintf("Migrate the object to apiVersion %s (see the Karpenter v1 migration guide: field names and defaults changed).", storage)}
+}
+
+// kindHint names the kind the author probably meant when only the case or group is wrong.
+func kindHint(kind string) string {
+	for gk := range reviewedKinds {
+		if strings.EqualFold(kind, gk.Kind) || strings.EqualFold(strings.TrimSuffix(kind, "s"), gk.Kind) {
+			return fmt.Sprintf(" (%s belongs to group %s)", gk.Kind, gk.Group)
+		}
+	}
+	return ""
+}

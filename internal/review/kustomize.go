@@ -1,0 +1,113 @@
+package review
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// kustomization is what the review follows of a kustomization file: the local resources it
+// includes and the patches it applies. The review does not run Kustomize; generators, name
+// prefixes and JSON 6902 patches are not followed (pipe `kustomize build` output to the
+// review for those), and it says so in the report's skipped list.
+type kustomization struct {
+	file string
+	// resources are local files and directories (absolute), in order.
+	resources []string
+	patches   []patchRef
+	// skipped explains each entry the review does not follow.
+	skipped []string
+}
+
+// patchRef is one strategic-merge patch: a file, or a patch written inline.
+type patchRef struct {
+	path   string // absolute; "" when inline
+	inline string
+	// kind and name select the target when the patch says (target:), else the patch's own.
+	kind, name string
+	line       int // of the entry in the kustomization
+}
+
+func isKustomizationFile(name string) bool {
+	switch name {
+	case "kustomization.yaml", "kustomization.yml", "Kustomization":
+		return true
+	}
+	return false
+}
+
+// asKustomization reads a kustomization: a file with a kustomization's name, or a document
+// of kind Kustomization or Component.
+func asKustomization(abs string, docs []yamlDoc) (*kustomization, bool) {
+	if len(docs) == 0 {
+		return nil, false
+	}
+	m, _ := docs[0].value.(map[string]any)
+	kind, _ := m["kind"].(string)
+	apiVersion, _ := m["apiVersion"].(string)
+	if !isKustomizationFile(filepath.Base(abs)) && !(strings.HasPrefix(apiVersion, "kustomize.config.k8s.io/") && (kind == "Kustomization" || kind == "Component")) {
+		return nil, false
+	}
+	dir := filepath.Dir(abs)
+	k := &kustomization{file: abs}
+	line := func(at ...string) int {
+		if p, ok := docs[0].fields.lookup(at); ok {
+			return p.line
+		}
+		return docs[0].line
+	}
+	for _, key := range []string{"resources", "bases", "components"} {
+		list, _ := m[key].([]any)
+		for _, e := range list {
+			s, _ := e.(string)
+			switch {
+			case s == "":
+			case strings.Contains(s, "://") || strings.HasPrefix(s, "github.com/") || strings.HasPrefix(s, "git@"):
+				k.skipped = append(k.skipped, "remote resource "+s+" is not fetched")
+			default:
+				k.resources = append(k.resources, filepath.Join(dir, s))
+			}
+		}
+	}
+	patches, _ := m["patches"].([]any)
+	for i, e := range patches {
+		pm, _ := e.(map[string]any)
+		ref := patchRef{line: line("patches", strconv.Itoa(i))}
+		if p, _ := pm["path"].(string); p != "" {
+			ref.path = filepath.Join(dir, p)
+		}
+		ref.inline, _ = pm["patch"].(string)
+		if t, ok := pm["target"].(map[string]any); ok {
+			ref.kind, _ = t["kind"].(string)
+			ref.name, _ = t["name"].(string)
+		}
+		k.patches = append(k.patches, ref)
+	}
+	psm, _ := m["patchesStrategicMerge"].([]any)
+	for i, e := range psm {
+		s, _ := e.(string)
+		ref := patchRef{line: line("patchesStrategicMerge", strconv.Itoa(i))}
+		if strings.Contains(s, "\n") || strings.Contains(s, ":") {
+			ref.inline = s
+		} else {
+			ref.path = filepath.Join(dir, s)
+		}
+		k.patches = append(k.patches, ref)
+	}
+	if j, _ := m["patchesJson6902"].([]any); len(j) > 0 {
+		k.skipped = append(k.skipped, "patchesJson6902 are not applied")
+	}
+	return k, true
+}
+
+// kustomizationIn finds the kustomization file of a directory resource.
+func kustomizationIn(dir string) (string, bool) {
+	for _, n := range []string{"kustomization.yaml", "kustomization.yml", "Kustomization"} {
+		p := filepath.Join(dir, n)
+		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			return p, true
+		}
+	}
+	return "", false
+}

@@ -1,0 +1,100 @@
+package review
+
+import "strings"
+
+// applyPatch merges a strategic-merge patch into an object as Kustomize does for custom
+// resources: their CRDs carry no patch strategy, so Kustomize falls back to a JSON merge
+// patch (RFC 7386) in which maps merge, lists are replaced and null deletes. The positions of
+// what the patch wrote point into the patch, the rest keep pointing at the base.
+// It reports false when the patch deletes the object ($patch: delete).
+func applyPatch(o *Object, patch map[string]any, pf positions) bool {
+	if d, _ := patch["$patch"].(string); d == "delete" {
+		return false
+	}
+	mergeInto(o.Body, patch, nil, o.Source.fields, pf)
+	return true
+}
+
+func mergeInto(dst, patch map[string]any, at []string, fields, pf positions) {
+	for k, pv := range patch {
+		if strings.HasPrefix(k, "$") || (len(at) == 0 && (k == "apiVersion" || k == "kind")) {
+			continue // merge directives, and the type meta that only selects the target
+		}
+		p := append(append([]string(nil), at...), k)
+		if pv == nil {
+			delete(dst, k)
+			fields.drop(p)
+			continue
+		}
+		pm, pIsMap := pv.(map[string]any)
+		dm, dIsMap := dst[k].(map[string]any)
+		if pIsMap && dIsMap {
+			mergeInto(dm, pm, p, fields, pf)
+			continue
+		}
+		if pIsMap {
+			// A map replacing a non-map is the patch without its nulls.
+			dm = map[string]any{}
+			mergeInto(dm, pm, p, positions{}, positions{})
+			pv = dm
+		}
+		dst[k] = deepCopy(pv)
+		fields.drop(p)
+		fields.copyFrom(pf, p)
+	}
+}
+
+// drop forgets the positions at and below a path.
+func (p positions) drop(at []string) {
+	key := posKey(at)
+	for k := range p {
+		if k == key || strings.HasPrefix(k, key+"\x00") {
+			delete(p, k)
+		}
+	}
+}
+
+// copyFrom takes the positions at and below a path from src.
+func (p positions) copyFrom(src positions, at []string) {
+	key := posKey(at)
+	for k, v := range src {
+		if k == key || strings.HasPrefix(k, key+"\x00") {
+			p[k] = v
+		}
+	}
+}
+
+// deepCopy copies the maps and lists of a decoded value; scalars are immutable.
+func deepCopy(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[k] = deepCopy(e)
+		}
+		return m
+	case []any:
+		l := make([]any, len(x))
+		for i, e := range x {
+			l[i] = deepCopy(e)
+		}
+		return l
+	}
+	return v
+}
+
+func (p positions) clone() positions {
+	out := make(positions, len(p))
+	for k, v := range p {
+		out[k] = v
+	}
+	return out
+}
+
+// clone copies an object so that each cluster can patch its own.
+func (o *Object) clone() *Object {
+	c := *o
+	c.Body = deepCopy(o.Body).(map[string]any)
+	c.Source.fields = o.Source.fields.clone()
+	return &c
+}

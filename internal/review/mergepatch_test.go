@@ -1,0 +1,54 @@
+package review
+
+import (
+	"reflect"
+	"testing"
+)
+
+// Kustomize patches custom resources as JSON merge patches: maps merge, lists are replaced,
+// null deletes. Positions follow what the patch wrote.
+func TestApplyPatch(t *testing.T) {
+	base := &Object{Body: map[string]any{
+		"spec": map[string]any{
+			"weight":   int64(1),
+			"limits":   map[string]any{"cpu": "10"},
+			"template": map[string]any{"spec": map[string]any{"requirements": []any{"a", "b"}}},
+		},
+	}, Source: Source{fields: positions{
+		posKey([]string{"spec", "weight"}):                                {file: "base", line: 2},
+		posKey([]string{"spec", "limits", "cpu"}):                         {file: "base", line: 4},
+		posKey([]string{"spec", "template", "spec", "requirements", "1"}): {file: "base", line: 8},
+	}}}
+	patch := map[string]any{"apiVersion": "karpenter.sh/v1", "kind": "NodePool", "spec": map[string]any{
+		"weight":   nil,
+		"limits":   map[string]any{"memory": "1Gi"},
+		"template": map[string]any{"spec": map[string]any{"requirements": []any{"c"}}},
+	}}
+	pf := positions{
+		posKey([]string{"spec", "limits", "memory"}):                      {file: "patch", line: 3},
+		posKey([]string{"spec", "template", "spec", "requirements", "0"}): {file: "patch", line: 6},
+	}
+	if !applyPatch(base, patch, pf) {
+		t.Fatal("patch deleted the object")
+	}
+	want := map[string]any{"spec": map[string]any{
+		"limits":   map[string]any{"cpu": "10", "memory": "1Gi"},
+		"template": map[string]any{"spec": map[string]any{"requirements": []any{"c"}}},
+	}}
+	if !reflect.DeepEqual(base.Body, want) {
+		t.Errorf("patched %#v", base.Body)
+	}
+	f := base.Source.fields
+	if _, ok := f[posKey([]string{"spec", "weight"})]; ok {
+		t.Error("deleted field keeps its position")
+	}
+	if f[posKey([]string{"spec", "limits", "cpu"})].file != "base" || f[posKey([]string{"spec", "limits", "memory"})].file != "patch" {
+		t.Errorf("merged map positions %+v", f)
+	}
+	if _, ok := f[posKey([]string{"spec", "template", "spec", "requirements", "1"})]; ok {
+		t.Error("a replaced list keeps the positions of the old elements")
+	}
+	if applyPatch(base, map[string]any{"$patch": "delete"}, nil) {
+		t.Error("$patch: delete must delete")
+	}
+}

@@ -1,0 +1,110 @@
+package review
+
+import (
+	"strings"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/tfcrd"
+)
+
+// Object is one NodePool or AKSNodeClass as the review sees it.
+type Object struct {
+	GVK  schema.GroupVersionKind
+	Name string
+	// Body is the object as the API server would receive it. Objects from a Terraform plan
+	// hold tfcrd.Unknown where a value is only known after apply.
+	Body map[string]any
+	// Source says where the object was read.
+	Source Source
+}
+
+// Source is where an object was read: a document in a file, or a resource in a plan.
+type Source struct {
+	// File is the path as shown to the user (relative to the working directory when the
+	// input was given relative), or "stdin".
+	File string
+	// Line and Column are where the document (or the plan's resource entry) starts; 0 when
+	// unknown.
+	Line, Column int
+	// Address is the Terraform resource address for objects from a plan.
+	Address string
+
+	// fields maps Kubernetes field paths to the place they were written (YAML only).
+	fields positions
+	// tree maps Kubernetes field paths to Terraform attribute paths (plans only).
+	tree *tfcrd.Node
+}
+
+// Location is where a finding points: a file position, a resource address, and the field.
+type Location struct {
+	File   string `json:"file,omitempty"`
+	Line   int    `json:"line,omitempty"`
+	Column int    `json:"column,omitempty"`
+	// Address is the Terraform resource address (plans).
+	Address string `json:"address,omitempty"`
+	// Field is the Kubernetes field path, as the API server prints it.
+	Field string `json:"field,omitempty"`
+	// Attribute is the Terraform attribute path (plans).
+	Attribute string `json:"attribute,omitempty"`
+}
+
+// Label names the object as kubectl does: NodePool/general.
+func (o *Object) Label() string { return o.GVK.Kind + "/" + o.Name }
+
+// At locates a field of the object: the line of the deepest part of the path that the
+// source wrote (a missing required field points at its parent), and for plan objects the
+// Terraform attribute path.
+func (o *Object) At(field string) Location {
+	loc := Location{File: o.Source.File, Line: o.Source.Line, Column: o.Source.Column, Address: o.Source.Address, Field: field}
+	segs := tfcrd.ParseFieldPath(field)
+	if p, ok := o.Source.fields.lookup(segs); ok {
+		loc.File, loc.Line, loc.Column = p.file, p.line, p.column
+	}
+	if o.Source.tree != nil && field != "" {
+		if ap, ok := o.Source.tree.AttributePath(segs); ok {
+			loc.Attribute = ap.String()
+		}
+	}
+	return loc
+}
+
+// Get returns the value at a path of the object's body, or nil.
+func (o *Object) Get(path ...string) any {
+	var cur any = o.Body
+	for _, p := range path {
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return nil
+		}
+		cur = m[p]
+	}
+	return cur
+}
+
+// String returns the string at path, or "" (also for unknown values).
+func (o *Object) String(path ...string) string {
+	s, _ := o.Get(path...).(string)
+	return s
+}
+
+// pos is where a field was written.
+type pos struct {
+	file         string
+	line, column int
+}
+
+// positions maps a field path (segments joined by a separator no field name contains) to
+// where it was written. The empty path is the document itself.
+type positions map[string]pos
+
+func posKey(segs []string) string { return strings.Join(segs, "\x00") }
+
+func (p positions) lookup(segs []string) (pos, bool) {
+	for i := len(segs); i >= 0; i-- {
+		if at, ok := p[posKey(segs[:i])]; ok {
+			return at, true
+		}
+	}
+	return pos{}, false
+}

@@ -1,0 +1,81 @@
+package review
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
+)
+
+// objectsOf picks the NodePools and AKSNodeClasses out of one document (a kind: List
+// contributes its items). Documents of other kinds, and documents that are not Kubernetes
+// objects at all (a CI workflow, Helm values), are passed over without a word.
+func objectsOf(file string, d yamlDoc) ([]*Object, []Finding) {
+	m, ok := d.value.(map[string]any)
+	if !ok {
+		return nil, nil
+	}
+	apiVersion, _ := m["apiVersion"].(string)
+	kind, _ := m["kind"].(string)
+	if kind == "List" && apiVersion == "v1" {
+		items, _ := m["items"].([]any)
+		var objs []*Object
+		var out []Finding
+		for i, it := range items {
+			at := []string{"items", strconv.Itoa(i)}
+			sub := yamlDoc{line: d.line, value: it, fields: d.fields.sub(at), template: d.template}
+			if p, ok := d.fields[posKey(at)]; ok {
+				sub.line = p.line
+			}
+			o, f := objectsOf(file, sub)
+			objs, out = append(objs, o...), append(out, f...)
+		}
+		return objs, out
+	}
+	v := classify(apiVersion, kind)
+	if !v.review && v.problem == "" {
+		return nil, nil
+	}
+	docLoc := func(field string) Location {
+		loc := Location{File: file, Line: d.line, Field: field}
+		if p, ok := d.fields.lookup([]string{field}); ok {
+			loc.Line, loc.Column = p.line, p.column
+		}
+		return loc
+	}
+	if d.template {
+		return nil, []Finding{templateFinding(file, docLoc("").Line)}
+	}
+	var out []Finding
+	if v.problem != "" {
+		f := fileFinding(v.problem, docLoc("apiVersion"), v.message, v.fix)
+		if v.problem == findings.UnknownKind {
+			f.Location = docLoc("kind")
+		}
+		meta, _ := m["metadata"].(map[string]any)
+		name, _ := meta["name"].(string)
+		f.Object = kind + "/" + name
+		out = append(out, f)
+	}
+	if !v.review {
+		return nil, out
+	}
+	o := &Object{GVK: v.gvk, Body: m, Source: Source{File: file, Line: docLoc("").Line, Column: docLoc("").Column, fields: d.fields}}
+	o.Name, _ = o.Get("metadata", "name").(string)
+	return []*Object{o}, out
+}
+
+// sub returns the positions below a path, re-rooted there.
+func (p positions) sub(at []string) positions {
+	prefix := posKey(at)
+	out := positions{}
+	for k, v := range p {
+		switch {
+		case k == prefix:
+			out[""] = v
+		case strings.HasPrefix(k, prefix+"\x00"):
+			out[k[len(prefix)+1:]] = v
+		}
+	}
+	return out
+}

@@ -1,0 +1,196 @@
+package review
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/aksnodeclass"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdresource"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/nodepool"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/tfcrd"
+)
+
+// unknownName names an object whose name is only known after apply.
+const unknownName = "(known after apply)"
+
+// planKinds are the resource types whose values the review maps back to Kubernetes objects.
+var planKinds = map[string]*crdresource.Kind{
+	"karpenter_nodepool":     nodepool.Kind,
+	"karpenter_aksnodeclass": aksnodeclass.Kind,
+}
+
+// planResourceAttrs are the attributes of the Terraform resources that are not CRD fields:
+// the id, timeouts, and the plan-time provisioning checks' settings and results. A test keeps
+// the list in step with the resources' schemas.
+var planResourceAttrs = []string{"id", "timeouts", "checks", "analysis"}
+
+// tfPlan is the part of `terraform show -json` plan output the review reads.
+type tfPlan struct {
+	FormatVersion    string `json:"format_version"`
+	TerraformVersion string `json:"terraform_version"`
+	PlannedValues    *struct {
+		RootModule tfModule `json:"root_module"`
+	} `json:"planned_values"`
+	ResourceChanges []struct {
+		Address string `json:"address"`
+		Mode    string `json:"mode"`
+		Type    string `json:"type"`
+		Change  struct {
+			Actions      []string `json:"actions"`
+			After        any      `json:"after"`
+			AfterUnknown any      `json:"after_unknown"`
+		} `json:"change"`
+	} `json:"resource_changes"`
+	Configuration struct {
+		ProviderConfig map[string]struct {
+			Name        string `json:"name"`
+			Alias       string `json:"alias"`
+			Expressions map[string]struct {
+				ConstantValue any      `json:"constant_value"`
+				References    []string `json:"references"`
+			} `json:"expressions"`
+		} `json:"provider_config"`
+	} `json:"configuration"`
+	Variables map[string]struct {
+		Value any `json:"value"`
+	} `json:"variables"`
+}
+
+type tfModule struct {
+	Resources []struct {
+		Address string         `json:"address"`
+		Mode    string         `json:"mode"`
+		Type    string         `json:"type"`
+		Values  map[string]any `json:"values"`
+	} `json:"resources"`
+	ChildModules []tfModule `json:"child_modules"`
+}
+
+// looksLikePlan reports whether data is Terraform's JSON output of a plan.
+func looksLikePlan(data []byte) bool {
+	t := bytes.TrimSpace(data)
+	if len(t) == 0 || t[0] != '{' {
+		return false
+	}
+	var top map[string]json.RawMessage
+	if json.Unmarshal(t, &top) != nil {
+		return false
+	}
+	_, fv := top["format_version"]
+	_, pv := top["planned_values"]
+	_, rc := top["resource_changes"]
+	return fv && (pv || rc)
+}
+
+// plannedResource is one resource that will exist after the apply.
+type plannedResource struct {
+	address, typ   string
+	after, unknown any
+}
+
+// parsePlan reads the karpenter_* resources that will exist after applying the plan, and
+// the region of the default karpenter provider configuration when it is a constant.
+func parsePlan(file string, data []byte) (objs []*Object, region string, out []Finding) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var p tfPlan
+	if err := dec.Decode(&p); err != nil {
+		return nil, "", []Finding{fileFinding(findings.Unparseable, Location{File: file},
+			"not a Terraform JSON plan this review can read: "+err.Error(), "Produce it with terraform show -json PLANFILE.")}
+	}
+	if pc, ok := p.Configuration.ProviderConfig["karpenter"]; ok {
+		e := pc.Expressions["region"]
+		region, _ = e.ConstantValue.(string)
+		// region = var.region: the plan records the variable's value.
+		if len(e.References) == 1 && strings.HasPrefix(e.References[0], "var.") {
+			region, _ = p.Variables[strings.TrimPrefix(e.References[0], "var.")].Value.(string)
+		}
+	}
+	for _, r := range plannedResources(&p) {
+		if !strings.HasPrefix(r.typ, "karpenter_") {
+			continue
+		}
+		kind, ok := planKinds[r.typ]
+		if !ok {
+			out = append(out, fileFinding(findings.PlanSchemaMismatch, Location{File: file, Address: r.address},
+				fmt.Sprintf("resource type %s is not known to this version of the provider; it was not reviewed", r.typ),
+				"Run the review with the provider version that made the plan."))
+			continue
+		}
+		attrs, ok := r.after.(map[string]any)
+		if !ok {
+			continue
+		}
+		o, f := planObject(file, r, kind, attrs)
+		objs = append(objs, o)
+		out = append(out, f...)
+	}
+	return objs, region, out
+}
+
+// plannedResources are the managed resources of the plan that still exist after it, with
+// their planned values: from resource_changes (which also says what is unknown) or, in plan
+// output without it, from planned_values.
+func plannedResources(p *tfPlan) []plannedResource {
+	var out []plannedResource
+	if p.ResourceChanges != nil {
+		for _, rc := range p.ResourceChanges {
+			if rc.Mode != "managed" || rc.Change.After == nil || slices.Equal(rc.Change.Actions, []string{"delete"}) {
+				continue
+			}
+			out = append(out, plannedResource{address: rc.Address, typ: rc.Type, after: rc.Change.After, unknown: rc.Change.AfterUnknown})
+		}
+		return out
+	}
+	if p.PlannedValues == nil {
+		return nil
+	}
+	var walk func(m tfModule)
+	walk = func(m tfModule) {
+		for _, r := range m.Resources {
+			if r.Mode == "managed" {
+				out = append(out, plannedResource{address: r.Address, typ: r.Type, after: r.Values})
+			}
+		}
+		for _, c := range m.ChildModules {
+			walk(c)
+		}
+	}
+	walk(p.PlannedValues.RootModule)
+	return out
+}
+
+func planObject(file string, r plannedResource, kind *crdresource.Kind, attrs map[string]any) (*Object, []Finding) {
+	tree := crdresource.Tree(kind, crdvalidate.MustFor(kind.GVK))
+	crdAttrs := make(map[string]any, len(attrs))
+	for k, v := range attrs {
+		if !slices.Contains(planResourceAttrs, k) {
+			crdAttrs[k] = v
+		}
+	}
+	body, probs := tree.FromJSON(crdAttrs, r.unknown)
+	body["apiVersion"] = kind.GVK.GroupVersion().String()
+	body["kind"] = kind.GVK.Kind
+	o := &Object{GVK: kind.GVK, Body: body, Source: Source{File: file, Address: r.address, tree: tree}}
+	o.Name, _ = o.Get("metadata", "name").(string)
+	if _, unknown := o.Get("metadata", "name").(tfcrd.Unknown); unknown {
+		o.Name = unknownName
+	}
+	if len(probs) == 0 {
+		return o, nil
+	}
+	var parts []string
+	for _, p := range probs {
+		parts = append(parts, p.Path+" ("+p.Reason+")")
+	}
+	f := o.Finding(findings.PlanSchemaMismatch, "",
+		"the plan has attribute values this version of the provider cannot map to the CRD: "+strings.Join(parts, "; ")+"; they were not reviewed",
+		"Run the review with the provider version that made the plan (terraform version -json lists it).")
+	f.Attribute = probs[0].Path
+	return o, []Finding{f}
+}

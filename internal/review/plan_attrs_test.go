@@ -1,0 +1,37 @@
+package review
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	fwresource "github.com/hashicorp/terraform-plugin-framework/resource"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/aksnodeclass"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdresource"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/nodepool"
+)
+
+// Every attribute of the resources is either a CRD field of the tree or one of the resource
+// attributes the review knows to skip; otherwise plans of this very version would be
+// reported as coming from another one (KRP007).
+func TestPlanResourceAttributesInStep(t *testing.T) {
+	ctx := context.Background()
+	for _, r := range []fwresource.Resource{nodepool.New(), aksnodeclass.New()} {
+		var md fwresource.MetadataResponse
+		r.Metadata(ctx, fwresource.MetadataRequest{ProviderTypeName: "karpenter"}, &md)
+		kind, ok := planKinds[md.TypeName]
+		if !ok {
+			t.Fatalf("resource %s is not reviewed from plans", md.TypeName)
+		}
+		var resp fwresource.SchemaResponse
+		r.Schema(ctx, fwresource.SchemaRequest{}, &resp)
+		tree := crdresource.Tree(kind, crdvalidate.MustFor(kind.GVK))
+		for name := range resp.Schema.Attributes {
+			if tree.Child(name) == nil && !slices.Contains(planResourceAttrs, name) {
+				t.Errorf("%s.%s is neither a CRD field nor in planResourceAttrs", md.TypeName, name)
+			}
+		}
+	}
+}

@@ -1,0 +1,291 @@
+package review
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"io"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
+)
+
+// Options configure one review.
+type Options struct {
+	// Paths are files, directories and "-" (standard input); none means the working directory.
+	Paths []string
+	Stdin io.Reader
+	// ConfigPath is the config file; "" looks for one upward from the first input.
+	ConfigPath string
+	// Region applies to clusters whose config and plan name none.
+	Region string
+	// Strict turns warnings into errors.
+	Strict bool
+	// Suppress drops findings of these codes everywhere.
+	Suppress []findings.Code
+	// Checks run on every cluster; nil means DefaultChecks().
+	Checks []Check
+	// Facts describe each NodePool in the summary; nil means DefaultFacts().
+	Facts []FactFunc
+}
+
+// Report is the outcome of a review.
+type Report struct {
+	// Config is the config file used, "" when none.
+	Config   string           `json:"config,omitempty"`
+	Files    int              `json:"files"`
+	Clusters []ClusterSummary `json:"clusters"`
+	Pools    []PoolSummary    `json:"pools"`
+	Findings []Finding        `json:"findings"`
+	Skipped  []Skipped        `json:"skipped,omitempty"`
+	// Suppressed counts the findings that suppressions dropped.
+	Suppressed int `json:"suppressed"`
+}
+
+// ClusterSummary says what a cluster holds.
+type ClusterSummary struct {
+	Name        string `json:"name"`
+	Region      string `json:"region,omitempty"`
+	NodePools   int    `json:"nodePools"`
+	NodeClasses int    `json:"nodeClasses"`
+}
+
+// Count returns the number of findings of a severity.
+func (r *Report) Count(s findings.Severity) int {
+	n := 0
+	for _, f := range r.Findings {
+		if f.Severity == s {
+			n++
+		}
+	}
+	return n
+}
+
+// Fails reports whether a finding reaches the threshold.
+func (r *Report) Fails(threshold findings.Severity) bool {
+	return slices.ContainsFunc(r.Findings, func(f Finding) bool { return f.Severity >= threshold })
+}
+
+// IsInputError reports whether err means an input or the config could not be read at all
+// (exit code 2), as opposed to a defect.
+func IsInputError(err error) bool {
+	var ie *inputError
+	return errors.As(err, &ie)
+}
+
+// Review loads the inputs, runs the checks on every cluster and returns the findings. An
+// error means an input or the config file could not be read at all; everything else,
+// malformed documents included, is a finding.
+func Review(ctx context.Context, opts Options) (*Report, error) {
+	paths := opts.Paths
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
+	region, err := NormalizeRegion(opts.Region)
+	if err != nil {
+		return nil, &inputError{err}
+	}
+	cfg, err := loadConfig(opts.ConfigPath, paths)
+	if err != nil {
+		return nil, &inputError{err}
+	}
+	l, err := newLoader(cfg)
+	if err != nil {
+		return nil, err
+	}
+	inputs, err := l.expand(paths, opts.Stdin)
+	if err != nil {
+		return nil, err
+	}
+	m := newMembership(l)
+	if err := m.assign(inputs); err != nil {
+		return nil, err
+	}
+	checks := opts.Checks
+	if checks == nil {
+		checks = DefaultChecks()
+	}
+	facts := opts.Facts
+	if facts == nil {
+		facts = DefaultFacts()
+	}
+
+	rep := &Report{Files: len(l.order)}
+	if cfg != nil {
+		rep.Config = l.display(filepath.Join(cfg.dir, filepath.Base(cfg.path)))
+	}
+	var all []Finding
+	for _, f := range l.order {
+		cs := m.clustersOfFile(f)
+		for _, fd := range f.findings {
+			if len(cs) == 1 {
+				fd.Cluster = cs[0]
+			}
+			all = append(all, fd)
+		}
+	}
+	var clusters []*Cluster
+	for _, name := range clusterOrder(cfg, m.clusters) {
+		c, dups := m.build(name)
+		var regionProblems []Finding
+		c.Region, regionProblems = clusterRegion(cfg, name, m, region)
+		dups = append(dups, regionProblems...)
+		c.ExternalNodeClasses = externalNodeClasses(cfg, name)
+		for _, d := range dups {
+			d.Cluster = name
+			all = append(all, d)
+		}
+		for _, check := range checks {
+			for _, fd := range check(ctx, c) {
+				fd.Cluster = name
+				all = append(all, fd)
+			}
+		}
+		clusters = append(clusters, c)
+		rep.Clusters = append(rep.Clusters, ClusterSummary{Name: name, Region: c.Region, NodePools: len(c.NodePools), NodeClasses: len(c.NodeClasses)})
+	}
+	rep.Skipped = m.skipped
+	rep.Findings, rep.Suppressed = finish(all, cfg, opts)
+	rep.Pools = summarize(ctx, clusters, facts, rep.Findings)
+	return rep, nil
+}
+
+func loadConfig(explicit string, paths []string) (*Config, error) {
+	if explicit != "" {
+		return LoadConfig(explicit)
+	}
+	start := "."
+	if paths[0] != "-" {
+		start = paths[0]
+		if !isDir(start) {
+			start = filepath.Dir(start)
+		}
+	}
+	if p := FindConfig(start); p != "" {
+		return LoadConfig(p)
+	}
+	return nil, nil
+}
+
+// clusterOrder lists clusters as the config file does, the default cluster last.
+func clusterOrder(cfg *Config, names []string) []string {
+	rank := func(n string) int {
+		if n == "" {
+			return 1 << 30
+		}
+		if cfg != nil {
+			for i, c := range cfg.Clusters {
+				if c.Name == n {
+					return i
+				}
+			}
+		}
+		return 1 << 29
+	}
+	out := slices.Clone(names)
+	slices.SortStableFunc(out, func(a, b string) int { return cmp.Compare(rank(a), rank(b)) })
+	return out
+}
+
+func (m *membership) clustersOfFile(f *file) []string {
+	var out []string
+	for _, c := range m.clusters {
+		if m.files[c][f] {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// clusterRegion: the cluster's own region in the config, else the region the plan's provider
+// configuration sets (what the provider checks at plan time), else --region, else the
+// config's default. A plan region the catalog does not know is reported (KRP114), as the
+// provider reports it at plan time.
+func clusterRegion(cfg *Config, name string, m *membership, flag string) (string, []Finding) {
+	if cl := cfg.cluster(name); cl != nil && cl.Region != "" {
+		return cl.Region, nil
+	}
+	var out []Finding
+	for _, f := range m.l.order {
+		if !m.files[name][f] || f.planRegion == "" {
+			continue
+		}
+		r, err := NormalizeRegion(f.planRegion)
+		if err == nil {
+			return r, out
+		}
+		out = append(out, fileFinding(findings.UnknownRegion, Location{File: f.path, Attribute: "provider.karpenter.region"},
+			err.Error()+" in the plan's provider configuration", "Set region in the karpenter provider block to the region's ARM name, e.g. westeurope."))
+	}
+	if flag != "" {
+		return flag, out
+	}
+	if cfg != nil {
+		return cfg.Region, out
+	}
+	return "", out
+}
+
+func externalNodeClasses(cfg *Config, name string) []string {
+	if cfg == nil {
+		return nil
+	}
+	out := slices.Clone(cfg.ExternalNodeClasses)
+	if cl := cfg.cluster(name); cl != nil {
+		out = append(out, cl.ExternalNodeClasses...)
+	}
+	return out
+}
+
+// finish applies suppressions and --strict, merges the findings that several clusters share
+// (a base included by several overlays), and sorts them by place.
+func finish(all []Finding, cfg *Config, opts Options) ([]Finding, int) {
+	suppressed := 0
+	type key struct {
+		code                   findings.Code
+		file, field, msg, objt string
+		line, col              int
+		address                string
+	}
+	index := map[key]int{}
+	var out []Finding
+	for _, f := range all {
+		if isSuppressed(f, cfg, opts.Suppress) {
+			suppressed++
+			continue
+		}
+		if opts.Strict && f.Severity == findings.Warning {
+			f.Severity = findings.Error
+		}
+		k := key{f.Code, f.File, f.Field, f.Message, f.Object, f.Line, f.Column, f.Address}
+		if i, ok := index[k]; ok {
+			if f.Cluster != "" && !slices.Contains(strings.Split(out[i].Cluster, ", "), f.Cluster) {
+				out[i].Cluster += ", " + f.Cluster
+			}
+			continue
+		}
+		index[k] = len(out)
+		out = append(out, f)
+	}
+	slices.SortStableFunc(out, func(a, b Finding) int {
+		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Address, b.Address), cmp.Compare(a.Line, b.Line),
+			cmp.Compare(a.Column, b.Column), cmp.Compare(a.Code, b.Code), cmp.Compare(a.Cluster, b.Cluster))
+	})
+	return out, suppressed
+}
+
+func isSuppressed(f Finding, cfg *Config, flag []findings.Code) bool {
+	if slices.Contains(flag, f.Code) {
+		return true
+	}
+	if cfg == nil {
+		return false
+	}
+	if slices.Contains(cfg.suppress, f.Code) {
+		return true
+	}
+	cl := cfg.cluster(f.Cluster)
+	return cl != nil && slices.Contains(cl.suppress, f.Code)
+}

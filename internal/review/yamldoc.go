@@ -1,0 +1,187 @@
+package review
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	yamlv3 "go.yaml.in/yaml/v3"
+	"sigs.k8s.io/yaml"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
+)
+
+// yamlDoc is one document of a YAML stream.
+type yamlDoc struct {
+	line int // first line of the document in its file
+	// value is the document as kubectl, Flux and Argo CD read it (sigs.k8s.io/yaml: YAML to
+	// JSON, integers as int64); nil for an empty document.
+	value any
+	// fields are the positions of its fields, from a second parse that keeps them.
+	fields positions
+	// template is set when the document holds Go template actions ({{ }}).
+	template bool
+}
+
+// parseYAMLStream splits a multi-document stream and parses each document on its own, so a
+// malformed document is reported at its line and does not hide the documents after it.
+func parseYAMLStream(file string, data []byte) ([]yamlDoc, []Finding) {
+	var docs []yamlDoc
+	var out []Finding
+	for _, chunk := range splitDocuments(data) {
+		doc, err := parseDocument(file, chunk.line, chunk.text)
+		if err != nil {
+			if doc.template {
+				out = append(out, templateFinding(file, chunk.line))
+				continue
+			}
+			out = append(out, err.(*parseError).finding())
+			continue
+		}
+		if doc.value != nil {
+			docs = append(docs, doc)
+		}
+	}
+	return docs, out
+}
+
+func templateFinding(file string, line int) Finding {
+	return fileFinding(findings.UnrenderedTemplate, Location{File: file, Line: line},
+		"the document holds template actions ({{ ... }}) and is not a manifest; it was not reviewed",
+		"Render it and review the result, e.g. helm template RELEASE CHART | terraform-provider-karpenter review -")
+}
+
+type chunk struct {
+	line int
+	text []byte
+}
+
+// splitDocuments cuts a stream at its document markers (a line starting with ---). A marker
+// line can only start a document, even inside what looks like a block scalar, so this cut is
+// the one a YAML parser makes.
+func splitDocuments(data []byte) []chunk {
+	var out []chunk
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	start, startLine := 0, 1
+	offset := 0
+	for i, l := range lines {
+		if i > 0 && isDocumentMarker(l) {
+			out = append(out, chunk{line: startLine, text: data[start:offset]})
+			start, startLine = offset, i+1
+		}
+		offset += len(l)
+	}
+	return append(out, chunk{line: startLine, text: data[start:]})
+}
+
+func isDocumentMarker(line []byte) bool {
+	if !bytes.HasPrefix(line, []byte("---")) {
+		return false
+	}
+	rest := line[3:]
+	return len(rest) == 0 || rest[0] == ' ' || rest[0] == '\t' || rest[0] == '\n' || rest[0] == '\r'
+}
+
+// parseError is a syntax error with its line in the file.
+type parseError struct {
+	file string
+	line int
+	msg  string
+}
+
+func (e *parseError) Error() string { return fmt.Sprintf("%s:%d: %s", e.file, e.line, e.msg) }
+
+func (e *parseError) finding() Finding {
+	return fileFinding(findings.Unparseable, Location{File: e.file, Line: e.line}, e.msg,
+		"Fix the syntax at this line; nothing else in this document was reviewed.")
+}
+
+var yamlErrLine = regexp.MustCompile(`^(?:error converting YAML to JSON: )?yaml: line (\d+): (.*)$`)
+
+func parseDocument(file string, firstLine int, text []byte) (yamlDoc, error) {
+	doc := yamlDoc{line: firstLine, template: bytes.Contains(text, []byte("{{")) && bytes.Contains(text, []byte("}}"))}
+	var node yamlv3.Node
+	if err := yamlv3.Unmarshal(text, &node); err != nil {
+		return doc, yamlError(file, firstLine, err)
+	}
+	if node.Kind == 0 {
+		return doc, nil // only comments or whitespace
+	}
+	j, err := yaml.YAMLToJSON(text)
+	if err != nil {
+		return doc, yamlError(file, firstLine, err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(j))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return doc, &parseError{file: file, line: firstLine, msg: err.Error()}
+	}
+	doc.value = normalizeNumbers(v)
+	doc.fields = positions{}
+	root := &node
+	if root.Kind == yamlv3.DocumentNode && len(root.Content) == 1 {
+		root = root.Content[0]
+	}
+	doc.fields[posKey(nil)] = pos{file: file, line: root.Line + firstLine - 1, column: root.Column}
+	collectPositions(root, nil, file, firstLine-1, doc.fields)
+	return doc, nil
+}
+
+func yamlError(file string, firstLine int, err error) error {
+	msg := strings.TrimSpace(err.Error())
+	if m := yamlErrLine.FindStringSubmatch(msg); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		return &parseError{file: file, line: firstLine + n - 1, msg: "malformed YAML: " + m[2]}
+	}
+	return &parseError{file: file, line: firstLine, msg: "malformed YAML: " + strings.TrimPrefix(msg, "yaml: ")}
+}
+
+// collectPositions records where each field was written: for a mapping entry the line of
+// its key, for a list element the line of the element.
+func collectPositions(n *yamlv3.Node, at []string, file string, offset int, out positions) {
+	switch n.Kind {
+	case yamlv3.AliasNode:
+		if n.Alias != nil {
+			collectPositions(n.Alias, at, file, offset, out)
+		}
+	case yamlv3.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			p := append(append([]string(nil), at...), k.Value)
+			out[posKey(p)] = pos{file: file, line: k.Line + offset, column: k.Column}
+			collectPositions(v, p, file, offset, out)
+		}
+	case yamlv3.SequenceNode:
+		for i, e := range n.Content {
+			p := append(append([]string(nil), at...), strconv.Itoa(i))
+			out[posKey(p)] = pos{file: file, line: e.Line + offset, column: e.Column}
+			collectPositions(e, p, file, offset, out)
+		}
+	}
+}
+
+// normalizeNumbers turns json.Number into int64 (integers) or float64, as the API server's
+// JSON decoding of unstructured objects does.
+func normalizeNumbers(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		if i, err := x.Int64(); err == nil {
+			return i
+		}
+		f, _ := x.Float64()
+		return f
+	case map[string]any:
+		for k, e := range x {
+			x[k] = normalizeNumbers(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = normalizeNumbers(e)
+		}
+	}
+	return v
+}

@@ -1,0 +1,62 @@
+package review
+
+import (
+	"strings"
+	"testing"
+)
+
+// Documents are cut at their markers and each is parsed alone: lines stay those of the file,
+// a syntax error is reported at its line and the documents after it are still read.
+func TestParseYAMLStream(t *testing.T) {
+	stream := strings.Join([]string{
+		"# leading comment",    // 1
+		"a: 1",                 // 2
+		"---",                  // 3
+		"b:",                   // 4
+		"  - x: [1, 2",         // 5: unterminated flow sequence
+		"--- # marker comment", // 6
+		"c:",                   // 7
+		"  d: true",            // 8
+		"---",                  // 9
+		"# only a comment",     // 10
+		"---",                  // 11
+		"e: {{ .Values.e }}",   // 12: a template
+	}, "\n")
+	docs, probs := parseYAMLStream("f.yaml", []byte(stream))
+	if len(docs) != 2 {
+		t.Fatalf("docs = %d, want 2 (a, c)", len(docs))
+	}
+	if docs[0].line != 1 || docs[1].line != 6 {
+		t.Errorf("document lines %d, %d", docs[0].line, docs[1].line)
+	}
+	if v := docs[0].value.(map[string]any)["a"]; v != int64(1) {
+		t.Errorf("integers are int64, as the API server decodes them: %#v", v)
+	}
+	if p := docs[1].fields[posKey([]string{"c", "d"})]; p.line != 8 || p.column != 3 {
+		t.Errorf("c.d at %+v, want line 8 column 3", p)
+	}
+	if len(probs) != 2 {
+		t.Fatalf("problems %+v", probs)
+	}
+	// The parser names the line of the construct it was in (b: or its list), never a line
+	// outside the broken document.
+	if probs[0].Code != "KRP005" || probs[0].Line < 4 || probs[0].Line > 5 || !strings.Contains(probs[0].Message, "malformed YAML") {
+		t.Errorf("syntax error %+v, want KRP005 at line 4 or 5", probs[0])
+	}
+	if probs[1].Code != "KRP006" || probs[1].Line != 11 {
+		t.Errorf("template %+v, want KRP006 at the document starting on line 11", probs[1])
+	}
+}
+
+// kubectl reads YAML 1.1 (sigs.k8s.io/yaml): the review reads values the same way, so a
+// bare yes is the boolean the API server will see, not the string.
+func TestYAMLValuesAsKubectlReadsThem(t *testing.T) {
+	docs, _ := parseYAMLStream("f.yaml", []byte("v: yes\nratio: 1.5\nbig: 12345678901234567890\n"))
+	m := docs[0].value.(map[string]any)
+	if m["v"] != true || m["ratio"] != 1.5 {
+		t.Errorf("values %#v", m)
+	}
+	if _, ok := m["big"].(float64); !ok {
+		t.Errorf("an integer beyond int64 stays a number: %#v", m["big"])
+	}
+}
