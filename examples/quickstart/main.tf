@@ -57,14 +57,15 @@ resource "karpenter_nodepool" "general" {
   }
 }
 
-# Batch pool: tainted so only batch pods land there, arm64 for price/performance.
+# Batch pool: tainted so only batch pods land there, arm64 for price/performance; spot first,
+# on-demand when spot capacity runs out (Karpenter prefers the cheaper offering).
 resource "karpenter_nodepool" "batch" {
   name = "batch"
   template = {
     labels         = { tier = "batch" }
     node_class_ref = { group = "karpenter.azure.com", kind = "AKSNodeClass", name = karpenter_aksnodeclass.default.name }
     requirements = [
-      { key = "karpenter.sh/capacity-type", operator = "In", values = ["spot"] },
+      { key = "karpenter.sh/capacity-type", operator = "In", values = ["spot", "on-demand"] },
       { key = "kubernetes.io/arch", operator = "In", values = ["arm64"] },
       { key = "karpenter.azure.com/sku-family", operator = "In", values = ["D"] },
     ]

@@ -21,6 +21,7 @@ import (
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/nodepool"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/providerdata"
@@ -174,8 +175,8 @@ func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 	pool := solver.NewPool(np)
 	a := s.Analyze(pool, solver.Options{Region: region, NodeClass: m.nodeClass()})
 	for _, f := range a.Findings {
-		if f.Code == solver.CodeUnknownRegion {
-			resp.Diagnostics.AddAttributeError(path.Root("region"), f.Code+": unknown region", f.Message+". "+f.Fix)
+		if f.Code == findings.UnknownRegion {
+			resp.Diagnostics.AddAttributeError(path.Root("region"), string(f.Code)+": unknown region", f.Message+". "+f.Fix)
 			return
 		}
 	}

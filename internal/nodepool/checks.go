@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdresource"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/tfcrd"
@@ -77,7 +78,7 @@ func checksAttributes() map[string]schema.Attribute {
 					Computed: true, MarkdownDescription: "Every finding, including suppressed ones and notes.",
 					NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 						"code":     schema.StringAttribute{Computed: true, MarkdownDescription: "Stable finding code."},
-						"severity": schema.StringAttribute{Computed: true, MarkdownDescription: "`error`, `warning` or `info` (before strict mode and suppression)."},
+						"severity": schema.StringAttribute{Computed: true, MarkdownDescription: "`error`, `warning` or `note` (before strict mode and suppression)."},
 						"path":     schema.StringAttribute{Computed: true, MarkdownDescription: "Kubernetes field path concerned."},
 						"message":  schema.StringAttribute{Computed: true, MarkdownDescription: "What was found and what to change."},
 					}},
@@ -112,11 +113,11 @@ func planChecks(ctx context.Context, pc *crdresource.PlanContext) {
 	}
 	settings := readChecks(pc.Values["checks"])
 	opts := solver.Options{Region: pc.Data.Region, LargestPod: settings.largestPod}
-	ref := pool.Spec.Template.Spec.NodeClassRef
-	nodeClass := "defaults assumed (AKSNodeClass " + ref.Name + " is not planned in this configuration)"
-	if nc, ok := pc.Data.NodeClass(ref.Name); ok && ref.Kind == "AKSNodeClass" {
+	name := pool.NodeClassName()
+	nodeClass := "defaults assumed (AKSNodeClass " + name + " is not planned in this configuration)"
+	if nc, ok := pc.Data.NodeClass(name); ok && pool.Spec.Template.Spec.NodeClassRef.Kind == "AKSNodeClass" {
 		opts.NodeClass = nc
-		nodeClass = "AKSNodeClass " + ref.Name + " as planned"
+		nodeClass = "AKSNodeClass " + name + " as planned"
 	} else {
 		opts.NodeClass, opts.NodeClassAssumed = instancetype.NodeClass{}, true
 	}
@@ -169,7 +170,7 @@ func readChecks(v tftypes.Value) checkSettings {
 // in strict mode; suppressed codes and notes are only recorded in the analysis attribute.
 func report(pc *crdresource.PlanContext, a *solver.Analysis, suppress map[string]bool, nodeClass string) {
 	for _, f := range a.Findings {
-		if suppress[f.Code] || f.Severity == solver.Info {
+		if suppress[string(f.Code)] || f.Severity == findings.Note {
 			continue
 		}
 		summary := fmt.Sprintf("%s: %s", f.Code, title(f))
@@ -179,7 +180,7 @@ func report(pc *crdresource.PlanContext, a *solver.Analysis, suppress map[string
 		if ok {
 			detail = fmt.Sprintf("Attribute %s: %s", p, detail)
 		}
-		isError := f.Severity == solver.Error || pc.Data.Checks.Strict
+		isError := f.Severity == findings.Error || pc.Data.Checks.Strict
 		switch {
 		case isError && ok:
 			pc.Diags.AddAttributeError(p, summary, detail)
@@ -193,43 +194,19 @@ func report(pc *crdresource.PlanContext, a *solver.Analysis, suppress map[string
 	}
 }
 
+// title is the registry's one-line name of the finding's code.
 func title(f solver.Finding) string {
-	switch f.Code {
-	case solver.CodeNoInstanceType:
-		return "no VM size satisfies the NodePool"
-	case solver.CodeFewInstanceTypes:
-		return "very few VM sizes satisfy the NodePool"
-	case solver.CodeMinValuesUnmet:
-		return "minValues cannot be met"
-	case solver.CodeNoLimits:
-		return "NodePool has no limits"
-	case solver.CodeLimitsBelowNode:
-		return "limits are smaller than any node"
-	case solver.CodeUnknownLabelKey:
-		return "unknown label key"
-	case solver.CodeUnknownLabelValue:
-		return "label value no VM size has"
-	case solver.CodeValueNotInRegion:
-		return "label value not available in the region"
-	case solver.CodeGPUWithoutTaint:
-		return "GPU sizes without a taint"
-	case solver.CodeSingleZone:
-		return "single zone"
-	case solver.CodePodNeverFits:
-		return "largest pod fits on no node"
-	case solver.CodeUnknownRegion:
-		return "unknown region"
-	case solver.CodeOnlyPenaltyPricedSKU:
-		return "no priced VM size"
+	if r, ok := findings.Lookup(f.Code); ok {
+		return strings.TrimSuffix(r.Title, ".")
 	}
 	return "provisioning check"
 }
 
 func analysisValue(ctx context.Context, a *solver.Analysis, nodeClass string) tftypes.Value {
-	findings := make([]attr.Value, 0, len(a.Findings))
+	list := make([]attr.Value, 0, len(a.Findings))
 	for _, f := range a.Findings {
-		findings = append(findings, types.ObjectValueMust(findingType.AttrTypes, map[string]attr.Value{
-			"code": types.StringValue(f.Code), "severity": types.StringValue(string(f.Severity)),
+		list = append(list, types.ObjectValueMust(findingType.AttrTypes, map[string]attr.Value{
+			"code": types.StringValue(string(f.Code)), "severity": types.StringValue(f.Severity.String()),
 			"path": types.StringValue(f.Path), "message": types.StringValue(f.Message),
 		}))
 	}
@@ -260,7 +237,7 @@ func analysisValue(ctx context.Context, a *solver.Analysis, nodeClass string) tf
 		"largest_memory_gib":     num(s.LargestMemoryGiB),
 		"limits_allow_one_node":  types.BoolValue(s.LimitsAllowOneNode),
 		"monthly_cost_at_limits": num(s.MonthlyCostAtLimits),
-		"findings":               types.ListValueMust(findingType, findings),
+		"findings":               types.ListValueMust(findingType, list),
 	})
 	v, _ := obj.ToTerraformValue(ctx)
 	return v

@@ -27,7 +27,7 @@ type Check func(ctx context.Context, c *Cluster) []Finding
 // DefaultChecks are the checks that need no SKU catalog. The provisioning solver adds its
 // own Check next to them.
 func DefaultChecks() []Check {
-	return []Check{CheckSchema, CheckNodeClassRefs, CheckEqualWeights, CheckLimits}
+	return []Check{CheckSchema, CheckNodeClassRefs, CheckEqualWeights, CheckProvisioning}
 }
 
 // Finding is one problem, located at its source.

@@ -18,7 +18,7 @@ spec:
   template:
     spec:
       nodeClassRef: {group: karpenter.azure.com, kind: AKSNodeClass, name: default}
-      requirements: [{key: kubernetes.io/arch, operator: In, values: [amd64]}]
+      requirements: [{key: kubernetes.io/arch, operator: In, values: [amd64]}, {key: karpenter.azure.com/sku-family, operator: In, values: [D]}]
   limits: {cpu: "10"}
 `
 
@@ -34,7 +34,7 @@ spec:
   template:
     spec:
       nodeClassRef: {group: karpenter.azure.com, kind: AKSNodeClass, name: default}
-      requirements: [{key: kubernetes.io/arch, operator: In, values: [amd64]}]
+      requirements: [{key: kubernetes.io/arch, operator: In, values: [amd64]}, {key: karpenter.azure.com/sku-family, operator: In, values: [D]}]
 `
 
 func TestExitCodes(t *testing.T) {
@@ -92,8 +92,8 @@ func TestTextReport(t *testing.T) {
 		"testdata/single/pools.yaml:30:3: warning KRP202 NodePool/batch:",
 		"see testdata/single/pools.yaml:6:3",
 		"NodePools\n  cluster (default) · no region given\n    general  testdata/single/pools.yaml:1:1  ok\n",
-		"    broken  testdata/single/pools.yaml:67:1  2 errors, 1 warning\n      weight 0 · node class missing · limits none\n",
-		"6 errors, 3 warnings, 1 note in 7 files: 1 cluster, 4 NodePools, 3 AKSNodeClasses\n",
+		"    broken  testdata/single/pools.yaml:67:1  2 errors\n      weight 0 · node class missing · limits none\n",
+		"6 errors, 2 warnings, 1 note in 7 files: 1 cluster, 4 NodePools, 3 AKSNodeClasses\n",
 	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("text report lacks %q:\n%s", want, r.stdout)

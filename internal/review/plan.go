@@ -24,6 +24,9 @@ var planKinds = map[string]*crdresource.Kind{
 	"karpenter_aksnodeclass": aksnodeclass.Kind,
 }
 
+// notObjects are this provider's resource types that manage no Karpenter object.
+var notObjects = map[string]bool{"karpenter_aks_node_auto_provisioning": true}
+
 // planResourceAttrs are the attributes of the Terraform resources that are not CRD fields:
 // the id, timeouts, and the plan-time provisioning checks' settings and results. A test keeps
 // the list in step with the resources' schemas.
@@ -112,7 +115,7 @@ func parsePlan(file string, data []byte) (objs []*Object, region string, out []F
 		}
 	}
 	for _, r := range plannedResources(&p) {
-		if !strings.HasPrefix(r.typ, "karpenter_") {
+		if !strings.HasPrefix(r.typ, "karpenter_") || notObjects[r.typ] {
 			continue
 		}
 		kind, ok := planKinds[r.typ]

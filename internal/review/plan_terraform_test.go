@@ -224,13 +224,13 @@ func TestPlanFromAnotherProviderVersion(t *testing.T) {
 		}
 	}
 	plan["resource_changes"] = append(changes, map[string]any{
-		"address": "karpenter_aks_node_auto_provisioning.nap", "mode": "managed", "type": "karpenter_aks_node_auto_provisioning",
+		"address": "karpenter_future_widget.w", "mode": "managed", "type": "karpenter_future_widget",
 		"change": map[string]any{"actions": []any{"create"}, "after": map[string]any{"mode": "Auto"}},
 	})
 	mutated, _ := json.Marshal(plan)
 	out := runJSON(t, string(mutated), ExitFindings, "-")
 	sameLines(t, out.brief(), []string{
-		"stdin: karpenter_aks_node_auto_provisioning.nap KRP007 ",
+		"stdin: karpenter_future_widget.w KRP007 ",
 		"stdin: karpenter_nodepool.batch KRP104 NodePool/batch spec.limits (limits)",
 		"stdin: karpenter_nodepool.batch KRP202 NodePool/batch spec.weight (weight)",
 		"stdin: karpenter_nodepool.general KRP001 NodePool/general spec.disruption.consolidateAfter (disruption.consolidate_after)",

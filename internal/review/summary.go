@@ -32,7 +32,7 @@ type PoolSummary struct {
 }
 
 // DefaultFacts are what the manifests themselves say about a pool.
-func DefaultFacts() []FactFunc { return []FactFunc{ManifestFacts} }
+func DefaultFacts() []FactFunc { return []FactFunc{ManifestFacts, ProvisioningFacts} }
 
 // wellKnownKeys are the requirement keys worth a summary line, with their short names.
 var wellKnownKeys = []struct{ key, name string }{

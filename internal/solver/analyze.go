@@ -3,6 +3,7 @@ package solver
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -14,6 +15,7 @@ import (
 	"sigs.k8s.io/karpenter/pkg/scheduling"
 	"sigs.k8s.io/karpenter/pkg/utils/resources"
 
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
 )
 
@@ -80,7 +82,7 @@ func (s *Solver) Analyze(p *Pool, o Options) *Analysis {
 	if o.Region != "" {
 		a.Summary.Scope = strings.ToLower(o.Region)
 		if !s.HasRegion(o.Region) {
-			a.add(Finding{Code: CodeUnknownRegion, Severity: Error, Message: fmt.Sprintf("region %q is not in the SKU catalog", o.Region),
+			a.add(Finding{Code: findings.UnknownRegion, Severity: findings.Error, Message: fmt.Sprintf("region %q is not in the SKU catalog", o.Region),
 				Fix: "set the provider's region to an Azure region name such as " + quoteAll(suggestOr(o.Region, s.Regions(), "westeurope"))})
 			return a
 		}
@@ -89,27 +91,20 @@ func (s *Solver) Analyze(p *Pool, o Options) *Analysis {
 		a.Regions = []string{AnyRegion}
 	}
 	if o.NodeClassAssumed {
-		a.add(Finding{Code: CodeNodeClassAssumed, Severity: Info, Path: "spec.template.spec.nodeClassRef",
-			Message: fmt.Sprintf("AKSNodeClass %q is not part of this configuration; its defaults (Ubuntu, 128 GB OS disk) are assumed", p.Spec.Template.Spec.NodeClassRef.Name),
+		a.add(Finding{Code: findings.NodeClassAssumed, Severity: findings.Note, Path: "spec.template.spec.nodeClassRef",
+			Message: fmt.Sprintf("AKSNodeClass %q is not part of this configuration; its defaults (Ubuntu, 128 GB OS disk) are assumed", p.NodeClassName()),
 			Fix:     "manage the AKSNodeClass in the same configuration so its settings are used"})
 	}
 	for _, region := range a.Regions {
 		rt := s.types(region, o.NodeClass)
-		for _, it := range rt.result.InstanceTypes {
-			offs := rt.admissible(it, p.Requirements)
+		for i, offs := range rt.admissibleAll(p.Requirements) {
 			if len(offs) == 0 {
 				continue
 			}
-			a.Admissible = append(a.Admissible, Candidate{Region: region, InstanceType: it, Offerings: offs})
+			a.Admissible = append(a.Admissible, Candidate{Region: region, InstanceType: rt.result.InstanceTypes[i], Offerings: offs})
 		}
 	}
-	sort.SliceStable(a.Admissible, func(i, j int) bool {
-		pi, pj := a.Admissible[i].Cheapest().Price, a.Admissible[j].Cheapest().Price
-		if pi != pj {
-			return pi < pj
-		}
-		return a.Admissible[i].InstanceType.Name < a.Admissible[j].InstanceType.Name
-	})
+	sortCandidates(a.Admissible)
 	s.checkLabels(p, o, a)
 	s.checkAdmissible(p, o, a)
 	checkLimits(p, a)
@@ -121,15 +116,7 @@ func (s *Solver) Analyze(p *Pool, o Options) *Analysis {
 
 func (a *Analysis) add(f Finding) { a.Findings = append(a.Findings, f) }
 
-func rank(s Severity) int {
-	switch s {
-	case Error:
-		return 0
-	case Warning:
-		return 1
-	}
-	return 2
-}
+func rank(s findings.Severity) int { return -int(s) }
 
 // admissible returns the offerings of an instance type that the requirements accept, as
 // Karpenter's scheduler judges them (compatible requirements, then available and compatible
@@ -177,23 +164,24 @@ func withoutKey(reqs scheduling.Requirements, key string) scheduling.Requirement
 
 // skuNames returns the distinct size names of candidates.
 func skuNames(cs []Candidate) []string {
-	seen := map[string]bool{}
-	for _, c := range cs {
-		seen[c.InstanceType.Name] = true
+	names := make([]string, len(cs))
+	for i, c := range cs {
+		names[i] = c.InstanceType.Name
 	}
-	return sortedKeys(seen)
+	slices.Sort(names)
+	return slices.Compact(names)
 }
 
 func (s *Solver) checkAdmissible(p *Pool, o Options, a *Analysis) {
 	names := skuNames(a.Admissible)
 	switch {
 	case len(names) == 0:
-		a.add(Finding{Code: CodeNoInstanceType, Severity: Error, Path: "spec.template.spec.requirements",
+		a.add(Finding{Code: findings.NoInstanceType, Severity: findings.Error, Path: "spec.template.spec.requirements",
 			Message: "no instance type satisfies the requirements in " + a.Summary.Scope + "; Karpenter would log \"no instance type satisfied resources and requirements\" and never launch a node. " + s.blame(p, o, a),
 			Fix:     "widen the requirements (more families, sizes, zones or capacity types) or check the node class settings"})
 		return
 	case len(names) < o.FewThreshold:
-		a.add(Finding{Code: CodeFewInstanceTypes, Severity: Warning, Path: "spec.template.spec.requirements",
+		a.add(Finding{Code: findings.FewInstanceTypes, Severity: findings.Warning, Path: "spec.template.spec.requirements",
 			Message: fmt.Sprintf("only %d instance type(s) satisfy the requirements in %s: %s; Karpenter has little room to find capacity or a cheaper size", len(names), a.Summary.Scope, strings.Join(names, ", ")),
 			Fix:     "allow more sizes or families so Karpenter can fall back when one is out of capacity"})
 	}
@@ -204,7 +192,7 @@ func (s *Solver) checkAdmissible(p *Pool, o Options, a *Analysis) {
 	if _, unmet, _ := its.SatisfiesMinValues(p.Requirements); len(unmet) > 0 {
 		for i, r := range p.Spec.Template.Spec.Requirements {
 			if got, ok := unmet[r.Key]; ok && r.MinValues != nil {
-				a.add(Finding{Code: CodeMinValuesUnmet, Severity: Error, Path: requirementPath(i, "minValues"),
+				a.add(Finding{Code: findings.MinValuesUnmet, Severity: findings.Error, Path: requirementPath(i, "minValues"),
 					Message: fmt.Sprintf("minValues %d for %s cannot be met: the admissible instance types have only %d distinct value(s)", *r.MinValues, r.Key, got),
 					Fix:     fmt.Sprintf("lower minValues to at most %d, or widen the requirements", got)})
 			}
@@ -219,7 +207,7 @@ func (s *Solver) checkAdmissible(p *Pool, o Options, a *Analysis) {
 		}
 		if len(gpus) > 0 {
 			gpus = dedupe(gpus)
-			a.add(Finding{Code: CodeGPUWithoutTaint, Severity: Warning, Path: "spec.template.spec.taints",
+			a.add(Finding{Code: findings.GPUWithoutTaint, Severity: findings.Warning, Path: "spec.template.spec.taints",
 				Message: fmt.Sprintf("%d GPU size(s) are admissible (e.g. %s) but the pool has no NoSchedule taint, so any pod may land on an expensive GPU node", len(gpus), gpus[0]),
 				Fix:     "add a taint such as { key = \"nvidia.com/gpu\", value = \"true\", effect = \"NoSchedule\" }, or exclude GPU sizes with karpenter.azure.com/sku-gpu-count DoesNotExist"})
 		}
@@ -244,7 +232,7 @@ func (s *Solver) checkAdmissible(p *Pool, o Options, a *Analysis) {
 	if o.Region != "" && len(zones) == 1 {
 		for z := range zones {
 			if z != "" && z != "0" {
-				a.add(Finding{Code: CodeSingleZone, Severity: Warning, Path: "spec.template.spec.requirements",
+				a.add(Finding{Code: findings.SingleZone, Severity: findings.Warning, Path: "spec.template.spec.requirements",
 					Message: fmt.Sprintf("all admissible capacity is in zone %s; a zonal outage or capacity shortage stops the pool", z),
 					Fix:     "allow more zones in topology.kubernetes.io/zone"})
 			}
@@ -258,7 +246,7 @@ func (s *Solver) checkAdmissible(p *Pool, o Options, a *Analysis) {
 		}
 	}
 	if allPenalty {
-		a.add(Finding{Code: CodeOnlyPenaltyPricedSKU, Severity: Warning, Path: "spec.template.spec.requirements",
+		a.add(Finding{Code: findings.OnlyPenaltyPricedSKU, Severity: findings.Warning, Path: "spec.template.spec.requirements",
 			Message: "every admissible size lacks a price in Karpenter's tables, so it ranks them last and cost estimates are unknown",
 			Fix:     "prefer sizes Karpenter knows, or extend the catalog with prices"})
 	}
@@ -301,7 +289,7 @@ func (s *Solver) checkLabels(p *Pool, o Options, a *Analysis) {
 				if sug := suggest(r.Key, sortedSet(karpv1.WellKnownLabels)); len(sug) > 0 {
 					msg += "; did you mean " + quoteAll(sug) + "?"
 				}
-				a.add(Finding{Code: CodeUnknownLabelKey, Severity: Warning, Path: requirementPath(i, "key"), Message: msg,
+				a.add(Finding{Code: findings.UnknownLabelKey, Severity: findings.Warning, Path: requirementPath(i, "key"), Message: msg,
 					Fix: "use a well-known label key"})
 			}
 			continue
@@ -318,7 +306,7 @@ func (s *Solver) checkLabels(p *Pool, o Options, a *Analysis) {
 				continue
 			}
 			if o.Region != "" && s.valueExistsAnywhere(o.NodeClass, r.Key, v) {
-				a.add(Finding{Code: CodeValueNotInRegion, Severity: Warning, Path: requirementPath(i, "values"),
+				a.add(Finding{Code: findings.ValueNotInRegion, Severity: findings.Warning, Path: requirementPath(i, "values"),
 					Message: fmt.Sprintf("%s=%q exists in the catalog but not in %s", r.Key, v, o.Region),
 					Fix:     "remove the value or check the region"})
 				continue
@@ -327,7 +315,7 @@ func (s *Solver) checkLabels(p *Pool, o Options, a *Analysis) {
 			if sug := suggest(v, sortedKeys(vals)); len(sug) > 0 {
 				msg += "; did you mean " + quoteAll(sug) + "?"
 			}
-			a.add(Finding{Code: CodeUnknownLabelValue, Severity: Warning, Path: requirementPath(i, "values"), Message: msg,
+			a.add(Finding{Code: findings.UnknownLabelValue, Severity: findings.Warning, Path: requirementPath(i, "values"), Message: msg,
 				Fix: "use a value Karpenter sets on AKS nodes"})
 		}
 	}
@@ -371,9 +359,14 @@ func numeric(vals map[string]bool) bool {
 
 func checkLimits(p *Pool, a *Analysis) {
 	limits := p.Spec.Limits
+	if len(limits) == 0 && p.Spec.Replicas != nil {
+		// A static pool keeps a fixed number of nodes; limits do not bound it.
+		a.Summary.LimitsAllowOneNode = len(a.Admissible) > 0
+		return
+	}
 	if len(limits) == 0 {
 		a.Summary.LimitsAllowOneNode = len(a.Admissible) > 0
-		a.add(Finding{Code: CodeNoLimits, Severity: Warning, Path: "spec.limits",
+		a.add(Finding{Code: findings.NoLimits, Severity: findings.Warning, Path: "spec.limits",
 			Message: "the pool has no limits: a runaway deployment or a scheduling loop can launch nodes without bound",
 			Fix:     "set limits such as { cpu = \"200\", memory = \"800Gi\" }"})
 		return
@@ -393,7 +386,7 @@ func checkLimits(p *Pool, a *Analysis) {
 		}
 	}
 	capacity := smallest.InstanceType.Capacity
-	a.add(Finding{Code: CodeLimitsBelowNode, Severity: Error, Path: "spec.limits",
+	a.add(Finding{Code: findings.LimitsBelowNode, Severity: findings.Error, Path: "spec.limits",
 		Message: fmt.Sprintf("the limits (%s) are smaller than every admissible node; the smallest, %s, has %s vCPU and %s memory, so the pool can never launch a node (Karpenter: \"all available instance types exceed limits\")",
 			describe(corev1.ResourceList(limits)), smallest.InstanceType.Name, capacity.Cpu().String(), gib(capacity.Memory())),
 		Fix: "raise the limits above one node's capacity, or allow smaller sizes"})
@@ -418,7 +411,7 @@ func checkShape(p *Pool, o Options, a *Analysis) {
 			return
 		}
 	}
-	a.add(Finding{Code: CodePodNeverFits, Severity: Error, Path: "spec.template.spec.requirements",
+	a.add(Finding{Code: findings.PodNeverFits, Severity: findings.Error, Path: "spec.template.spec.requirements",
 		Message: fmt.Sprintf("a pod requesting %s fits on no admissible node after kube-reserved and eviction thresholds", describe(o.LargestPod)),
 		Fix:     "allow larger sizes in this pool or schedule such pods on another pool"})
 }

@@ -11,6 +11,7 @@ import (
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
 )
 
@@ -30,8 +31,8 @@ func pool(limits corev1.ResourceList, reqs ...karpv1.NodeSelectorRequirementWith
 
 var someLimits = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("100")}
 
-func codes(a *Analysis) []string {
-	var out []string
+func codes(a *Analysis) []findings.Code {
+	var out []findings.Code
 	for _, f := range a.Findings {
 		out = append(out, f.Code)
 	}
@@ -77,31 +78,31 @@ func TestFindings(t *testing.T) {
 		name string
 		pool *Pool
 		opts Options
-		want string
+		want findings.Code
 		path string
 		text string
 	}{
 		{"no instance type", pool(someLimits, req("karpenter.azure.com/sku-cpu", corev1.NodeSelectorOpGt, "5000")), Options{Region: "westeurope"},
-			CodeNoInstanceType, "spec.template.spec.requirements", "requirement 0"},
+			findings.NoInstanceType, "spec.template.spec.requirements", "requirement 0"},
 		{"few", pool(someLimits, req("node.kubernetes.io/instance-type", corev1.NodeSelectorOpIn, "Standard_D2s_v5", "Standard_D4s_v5")), Options{Region: "westeurope"},
-			CodeFewInstanceTypes, "spec.template.spec.requirements", "Standard_D2s_v5, Standard_D4s_v5"},
+			findings.FewInstanceTypes, "spec.template.spec.requirements", "Standard_D2s_v5, Standard_D4s_v5"},
 		{"no limits", pool(nil, req("karpenter.azure.com/sku-family", corev1.NodeSelectorOpIn, "D")), Options{Region: "westeurope"},
-			CodeNoLimits, "spec.limits", "without bound"},
+			findings.NoLimits, "spec.limits", "without bound"},
 		{"limits below node", pool(corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("1Gi")}, req("karpenter.azure.com/sku-family", corev1.NodeSelectorOpIn, "D")), Options{Region: "westeurope"},
-			CodeLimitsBelowNode, "spec.limits", "memory=1Gi"},
+			findings.LimitsBelowNode, "spec.limits", "memory=1Gi"},
 		{"unknown key", pool(someLimits, req("node.kubernetes.io/instance-typ", corev1.NodeSelectorOpIn, "Standard_D2s_v5")), Options{Region: "westeurope"},
-			CodeUnknownLabelKey, "spec.template.spec.requirements[0].key", `"node.kubernetes.io/instance-type"`},
+			findings.UnknownLabelKey, "spec.template.spec.requirements[0].key", `"node.kubernetes.io/instance-type"`},
 		{"misspelt value", pool(someLimits, req("kubernetes.io/arch", corev1.NodeSelectorOpIn, "amd64", "arm46")), Options{Region: "westeurope"},
-			CodeUnknownLabelValue, "spec.template.spec.requirements[0].values", `"arm64"`},
+			findings.UnknownLabelValue, "spec.template.spec.requirements[0].values", `"arm64"`},
 		{"gpu without taint", pool(gpu, req("karpenter.azure.com/sku-gpu-manufacturer", corev1.NodeSelectorOpIn, "nvidia")), Options{Region: "westeurope"},
-			CodeGPUWithoutTaint, "spec.template.spec.taints", "GPU size"},
+			findings.GPUWithoutTaint, "spec.template.spec.taints", "GPU size"},
 		{"single zone", pool(someLimits, req("topology.kubernetes.io/zone", corev1.NodeSelectorOpIn, "westeurope-2")), Options{Region: "westeurope"},
-			CodeSingleZone, "spec.template.spec.requirements", "westeurope-2"},
+			findings.SingleZone, "spec.template.spec.requirements", "westeurope-2"},
 		{"pod never fits", pool(someLimits, req("karpenter.azure.com/sku-cpu", corev1.NodeSelectorOpLt, "5")),
 			Options{Region: "westeurope", LargestPod: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("4")}},
-			CodePodNeverFits, "spec.template.spec.requirements", "cpu=4"},
-		{"unknown region", pool(someLimits), Options{Region: "westeurop"}, CodeUnknownRegion, "", `"westeurope"`},
-		{"node class assumed", pool(someLimits), Options{Region: "westeurope", NodeClassAssumed: true}, CodeNodeClassAssumed, "spec.template.spec.nodeClassRef", "defaults"},
+			findings.PodNeverFits, "spec.template.spec.requirements", "cpu=4"},
+		{"unknown region", pool(someLimits), Options{Region: "westeurop"}, findings.UnknownRegion, "", `"westeurope"`},
+		{"node class assumed", pool(someLimits), Options{Region: "westeurope", NodeClassAssumed: true}, findings.NodeClassAssumed, "spec.template.spec.nodeClassRef", "defaults"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -126,12 +127,12 @@ func TestMinValues(t *testing.T) {
 	r.MinValues = &five
 	p := pool(someLimits, r, req("karpenter.azure.com/sku-cpu", corev1.NodeSelectorOpLt, "3"))
 	a := testSolver.Analyze(p, Options{Region: "westeurope"})
-	if !slices.Contains(codes(a), CodeMinValuesUnmet) {
+	if !slices.Contains(codes(a), findings.MinValuesUnmet) {
 		t.Fatalf("minValues 5 over small sizes not reported: %v", a.Findings)
 	}
 	r.MinValues = &two
 	a = testSolver.Analyze(pool(someLimits, r), Options{Region: "westeurope"})
-	if slices.Contains(codes(a), CodeMinValuesUnmet) {
+	if slices.Contains(codes(a), findings.MinValuesUnmet) {
 		t.Fatalf("minValues 2 reported although D and E are admissible: %v", a.Findings)
 	}
 }

@@ -39,6 +39,9 @@ type regionTypes struct {
 	byName map[string]*instancetype.InstanceType
 	// values lists, per label key, every value some instance type offers (for "did you mean").
 	values map[string]map[string]bool
+
+	indexOnce sync.Once
+	idx       *typeIndex
 }
 
 // AnyRegion analyses every size of the catalog regardless of region, with regional

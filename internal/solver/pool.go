@@ -46,6 +46,14 @@ func NewPool(np *karpv1.NodePool) *Pool {
 	return &Pool{NodePool: np, Requirements: reqs}
 }
 
+// NodeClassName is the name in the pool's nodeClassRef ("" when there is none).
+func (p *Pool) NodeClassName() string {
+	if ref := p.Spec.Template.Spec.NodeClassRef; ref != nil {
+		return ref.Name
+	}
+	return ""
+}
+
 // HasTaint reports whether pods must tolerate a NoSchedule or NoExecute taint to use the pool.
 func (p *Pool) HasTaint() bool {
 	for _, t := range p.Spec.Template.Spec.Taints {

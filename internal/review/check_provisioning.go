@@ -1,0 +1,126 @@
+package review
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/nodepool"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/tfcrd"
+)
+
+// provisioning runs the solver once per NodePool and shares the result between the check and
+// the summary, which both need it.
+type provisioning struct {
+	once   sync.Once
+	solver *solver.Solver
+
+	mu       sync.Mutex
+	analyses map[*Object]*solver.Analysis
+}
+
+var shared = &provisioning{analyses: map[*Object]*solver.Analysis{}}
+
+// analyse returns the pool's analysis, or nil when the pool cannot be analysed (values unknown
+// until apply, or a shape the schema check already rejects).
+func (p *provisioning) analyse(c *Cluster, pool *Object) *solver.Analysis {
+	p.once.Do(func() { p.solver = solver.New(catalog.Default()) })
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if a, ok := p.analyses[pool]; ok {
+		return a
+	}
+	var a *solver.Analysis
+	// Only objects the API server would accept are analysed: for the others KRP001 says what
+	// to fix first, and provisioning findings about a rejected object would be noise.
+	if known, unknown := tfcrd.StripUnknown(pool.Body); len(unknown) == 0 && len(crdvalidate.MustFor(nodepool.GVK).Validate(context.Background(), known)) == 0 {
+		if sp, err := solver.PoolFromObject(known); err == nil {
+			nc, assumed := nodeClassOf(c, pool)
+			a = p.solver.Analyze(sp, solver.Options{Region: c.Region, NodeClass: nc, NodeClassAssumed: assumed})
+		}
+	}
+	p.analyses[pool] = a
+	return a
+}
+
+// nodeClassOf returns the settings of the AKSNodeClass the pool references when it is part of
+// the input; otherwise the defaults, and that they were assumed.
+func nodeClassOf(c *Cluster, pool *Object) (instancetype.NodeClass, bool) {
+	name := pool.String("spec", "template", "spec", "nodeClassRef", "name")
+	for _, nc := range c.NodeClasses {
+		if nc.Name != name {
+			continue
+		}
+		known, _ := tfcrd.StripUnknown(nc.Body)
+		if s, err := solver.NodeClassFromObject(known); err == nil {
+			return s, false
+		}
+	}
+	return instancetype.NodeClass{}, true
+}
+
+// CheckProvisioning reports what the solver finds for each NodePool against the embedded SKU
+// catalog in the cluster's region: the same findings, codes and messages as the provider's
+// plan-time checks.
+func CheckProvisioning(_ context.Context, c *Cluster) []Finding {
+	var out []Finding
+	var pools []*solver.Pool
+	byName := map[string]*Object{}
+	for _, p := range c.NodePools {
+		a := shared.analyse(c, p)
+		if a == nil {
+			continue
+		}
+		for _, f := range a.Findings {
+			if f.Code == findings.NodeClassAssumed {
+				continue // KRP201 reports a missing node class; the summary says when defaults were assumed
+			}
+			fd := p.Finding(f.Code, f.Path, f.Message, f.Fix+".")
+			fd.Severity = f.Severity
+			out = append(out, fd)
+		}
+		if known, unknown := tfcrd.StripUnknown(p.Body); len(unknown) == 0 {
+			if sp, err := solver.PoolFromObject(known); err == nil {
+				pools = append(pools, sp)
+				byName[sp.Name] = p
+			}
+		}
+	}
+	for _, f := range solver.ClusterFindings(pools) {
+		if p := byName[f.Pool]; p != nil {
+			out = append(out, p.Finding(f.Code, f.Path, f.Message, f.Fix+"."))
+		}
+	}
+	return out
+}
+
+// ProvisioningFacts adds the solver's summary of a pool to the review's summary.
+func ProvisioningFacts(_ context.Context, c *Cluster, pool *Object) []Fact {
+	a := shared.analyse(c, pool)
+	if a == nil {
+		return nil
+	}
+	s := a.Summary
+	out := []Fact{{"checked against", s.Scope}, {"admissible SKUs", fmt.Sprint(s.AdmissibleSKUs)}}
+	if _, assumed := nodeClassOf(c, pool); assumed {
+		out = append(out, Fact{"node class settings", "defaults assumed (not in the input)"})
+	}
+	if s.AdmissibleSKUs == 0 {
+		return out
+	}
+	price := fmt.Sprintf("%s, %s, $%.4f/h", s.CheapestSKU, s.CheapestCapacity, s.CheapestHourlyPrice)
+	if s.PriceEstimated {
+		price += " (estimated)"
+	}
+	out = append(out, Fact{"cheapest", price},
+		Fact{"largest node", fmt.Sprintf("%s (%d vCPU, %.0f GiB)", s.LargestSKU, s.LargestVCPU, s.LargestMemoryGiB)})
+	if s.MonthlyCostAtLimits > 0 {
+		out = append(out, Fact{"monthly cost at the CPU limit", fmt.Sprintf("$%.0f", s.MonthlyCostAtLimits)})
+	}
+	return out
+}

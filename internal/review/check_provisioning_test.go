@@ -1,0 +1,83 @@
+package review
+
+import (
+	"strings"
+	"testing"
+)
+
+const spotPools = `apiVersion: karpenter.azure.com/v1beta1
+kind: AKSNodeClass
+metadata: {name: default}
+spec: {imageFamily: AzureLinux}
+---
+apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: {name: spot}
+spec:
+  template:
+    spec:
+      nodeClassRef: {group: karpenter.azure.com, kind: AKSNodeClass, name: default}
+      requirements:
+        - {key: karpenter.sh/capacity-type, operator: In, values: [spot]}
+        - {key: karpenter.azure.com/sku-family, operator: In, values: [D]}
+        - {key: karpenter.azure.com/sku-cpu, operator: Lt, values: ["1"]}
+  limits: {cpu: "100"}
+`
+
+// The solver's findings reach the review at the YAML line of the field, with the provider's
+// codes; the pools of one cluster are judged together (spot without an on-demand fallback).
+func TestProvisioningFindingsInReview(t *testing.T) {
+	out := runJSON(t, spotPools, ExitFindings, "--region", "westeurope", "-")
+	sameLines(t, out.brief(), []string{
+		"stdin:14:59 KRP110 NodePool/spot spec.template.spec.requirements[0].values",
+		"stdin:13:7 KRP101 NodePool/spot spec.template.spec.requirements",
+	})
+	for _, f := range out.Findings {
+		if f.Code == "KRP101" && !strings.Contains(f.Message, "karpenter.azure.com/sku-cpu Lt [1]") {
+			t.Errorf("KRP101 does not name the requirement that excludes everything: %s", f.Message)
+		}
+	}
+}
+
+// A pool Karpenter can serve gets the solver's summary: cheapest size and price, largest node,
+// and the cost of running at the CPU limit; an on-demand pool is the spot pool's fallback.
+func TestProvisioningSummaryInReview(t *testing.T) {
+	withFallback := strings.Replace(spotPools, `values: ["1"]`, `values: ["9"]`, 1) + `---
+apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: {name: fallback}
+spec:
+  template:
+    spec:
+      nodeClassRef: {group: karpenter.azure.com, kind: AKSNodeClass, name: default}
+      requirements:
+        - {key: karpenter.sh/capacity-type, operator: In, values: [on-demand]}
+        - {key: karpenter.azure.com/sku-family, operator: In, values: [D]}
+  limits: {cpu: "100"}
+`
+	out := runJSON(t, withFallback, ExitClean, "--region", "westeurope", "-")
+	if len(out.Findings) != 0 {
+		t.Fatalf("findings %v", out.brief())
+	}
+	for _, p := range out.Pools {
+		if p.Name != "spot" {
+			continue
+		}
+		for _, name := range []string{"checked against", "admissible SKUs", "cheapest", "largest node", "monthly cost at the CPU limit"} {
+			if !hasFactNamed(p.Facts, name) {
+				t.Errorf("spot pool summary lacks %q: %+v", name, p.Facts)
+			}
+		}
+		return
+	}
+	t.Fatal("spot pool missing from the summary")
+}
+
+func hasFactNamed(facts []Fact, name string) bool {
+	for _, f := range facts {
+		if f.Name == name {
+			return true
+		}
+	}
+	return false
+}

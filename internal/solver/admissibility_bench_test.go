@@ -1,0 +1,33 @@
+package solver
+
+import (
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
+)
+
+// BenchmarkAdmissibility measures one NodePool's admissibility over every instance type of a
+// region: the work a plan does per NodePool once the region's types are derived (the derivation
+// is cached per solver, as in a provider process, so it is done before the timer starts).
+func BenchmarkAdmissibility(b *testing.B) {
+	s := New(catalog.Default())
+	pool := NewPool(&karpv1.NodePool{Spec: karpv1.NodePoolSpec{Template: karpv1.NodeClaimTemplate{Spec: karpv1.NodeClaimTemplateSpec{
+		Requirements: []karpv1.NodeSelectorRequirementWithMinValues{
+			{Key: corev1.LabelArchStable, Operator: corev1.NodeSelectorOpIn, Values: []string{karpv1.ArchitectureAmd64}},
+			{Key: karpv1.CapacityTypeLabelKey, Operator: corev1.NodeSelectorOpIn, Values: []string{karpv1.CapacityTypeOnDemand}},
+			{Key: "karpenter.azure.com/sku-family", Operator: corev1.NodeSelectorOpIn, Values: []string{"D", "E", "F"}},
+		},
+	}}}})
+	pool.Name = "default"
+	o := Options{Region: "westeurope"}
+	a := s.Analyze(pool, o) // derive and cache the region's instance types
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		a = s.Analyze(pool, o)
+	}
+	b.ReportMetric(float64(len(a.Admissible)), "admissible")
+}

@@ -1,0 +1,119 @@
+package solver
+
+import (
+	"fmt"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
+)
+
+// SimulationInput describes pending pods and the NodePools that may launch nodes for them.
+type SimulationInput struct {
+	// Region is where nodes are launched; it must be in the catalog.
+	Region    string
+	Pools     []SimPool
+	Workloads []Workload
+	// DaemonOverhead is what DaemonSet pods request on every node (optional); a "pods" entry
+	// counts their pod slots.
+	DaemonOverhead corev1.ResourceList
+	// Seed orders otherwise equal choices; a given input and seed always give the same result.
+	Seed uint64
+}
+
+// SimPool is a NodePool with the settings of the AKSNodeClass it references.
+type SimPool struct {
+	Pool      *Pool
+	NodeClass instancetype.NodeClass
+}
+
+// Simulation is the outcome: the nodes that would be launched and what they cost.
+type Simulation struct {
+	Region string    `json:"region"`
+	Nodes  []SimNode `json:"nodes"`
+	// HourlyCost is the sum of the nodes' hourly prices.
+	HourlyCost float64 `json:"hourly_cost"`
+	// LowerBound is a proven lower bound on the hourly cost of any set of nodes from these
+	// NodePools that holds the scheduled pods within the limits: the optimum of the linear
+	// programming relaxation (fractional nodes) over the admissible node types.
+	LowerBound float64 `json:"lower_bound"`
+	// BoundGroups are the pod groups of the bound: pods that can use the same node offerings.
+	BoundGroups    []BoundGroup    `json:"bound_groups"`
+	Utilisation    Utilisation     `json:"utilisation"`
+	ScheduledPods  int             `json:"scheduled_pods"`
+	Unschedulable  []Unschedulable `json:"unschedulable,omitempty"`
+	PriceEstimated bool            `json:"price_estimated"`
+}
+
+// SimNode is one new node.
+type SimNode struct {
+	Pool           string  `json:"pool"`
+	SKU            string  `json:"sku"`
+	Zone           string  `json:"zone"`
+	CapacityType   string  `json:"capacity_type"`
+	HourlyPrice    float64 `json:"hourly_price"`
+	PriceEstimated bool    `json:"price_estimated"`
+	// Pods counts the node's pods per workload, in workload order.
+	Pods        []PodCount          `json:"pods"`
+	Requested   corev1.ResourceList `json:"requested"`
+	Allocatable corev1.ResourceList `json:"allocatable"`
+}
+
+// PodCount is how many pods of a workload a node holds.
+type PodCount struct {
+	Workload string `json:"workload"`
+	Count    int    `json:"count"`
+}
+
+// Utilisation is requested ÷ allocatable over all new nodes (daemon overhead counts as requested).
+type Utilisation struct {
+	CPU    float64 `json:"cpu"`
+	Memory float64 `json:"memory"`
+}
+
+// Unschedulable is a workload's pods that no NodePool can launch a node for, with the reason.
+type Unschedulable struct {
+	Workload string `json:"workload"`
+	Count    int    `json:"count"`
+	Reason   string `json:"reason"`
+}
+
+// BoundGroup is a group of the lower bound with its own LP bound (a bound for its pods alone).
+type BoundGroup struct {
+	Workloads []string `json:"workloads"`
+	Zone      string   `json:"zone,omitempty"`
+	Pods      int      `json:"pods"`
+	Bound     float64  `json:"bound"`
+}
+
+// Simulate chooses new nodes for pending pods as Karpenter would: each pod goes to the
+// highest-weight NodePool (ties by name, descending, as Karpenter orders them) whose taints it
+// tolerates, whose requirements are compatible with its own, that has an instance type it fits
+// on, and whose limits leave room; zone spread divides a workload's pods evenly over the zones
+// its NodePools offer. Within a NodePool the pods are packed onto nodes to minimise cost:
+// first-fit decreasing by the value of the pods' requests at the prices the LP relaxation
+// puts on resources, each new node's instance type chosen for the lowest price per packed
+// value, then a pass that re-types, drains and merges nodes while that lowers the cost. Each
+// node is priced at its cheapest offering compatible with all its pods, as Karpenter launches
+// the cheapest compatible offering.
+func (s *Solver) Simulate(in SimulationInput) (*Simulation, error) {
+	region := strings.ToLower(in.Region)
+	if region == "" || !s.HasRegion(region) {
+		return nil, fmt.Errorf("region %q is not in the SKU catalog", in.Region)
+	}
+	for i, p := range in.Pools {
+		if p.Pool == nil || p.Pool.NodePool == nil {
+			return nil, fmt.Errorf("pool %d is nil", i)
+		}
+	}
+	for _, w := range in.Workloads {
+		if w.Count < 0 {
+			return nil, fmt.Errorf("workload %q has a negative count", w.Name)
+		}
+	}
+	pb := s.compile(region, in)
+	pb.schedule()
+	pb.improve()
+	return pb.report(), nil
+}

@@ -1,0 +1,276 @@
+package solver
+
+import (
+	"errors"
+	"math"
+	"sort"
+	"strconv"
+)
+
+// boundGroup is the scheduled pods of one unit: one workload, in one zone when it spreads.
+type boundGroup struct {
+	u      *unit
+	class  int
+	zone   int
+	demand []float64
+	pods   int
+}
+
+// boundColumn is a node offering (pool, type, and the offerings of equal price that the same
+// groups may use), a variable of the LP.
+type boundColumn struct {
+	pool    *simPool
+	t       int
+	price   float64
+	members bitset // groups whose pods may use it and fit on it
+}
+
+// lowerBound is the LP relaxation of the scheduled pods over every node offering they may use
+// (x_o fractional nodes of offering o, minimising Σ price_o·x_o) with three kinds of rows:
+//
+//   - per group g, Σ k_go·x_o ≥ pods_g, where k_go is how many of g's pods fit on an empty
+//     node of o: pods are indivisible, so a node that holds one 2-cpu pod in 1.9 allocatable
+//     cpus holds none, which a resource-only relaxation would miss;
+//   - per pod class (pods with the same requirements and tolerations) and resource, the nodes
+//     the class may use offer its demand;
+//   - per resource, all nodes together offer the total demand; per pool limit, the nodes of
+//     the pool stay within it.
+//
+// Every placement that respects requirements, allocatable and limits satisfies these rows,
+// so the LP optimum (certified through a feasible dual solution) is a lower bound on its cost.
+func (pb *problem) lowerBound() (float64, []BoundGroup) {
+	groups := pb.boundGroups()
+	if len(groups) == 0 {
+		return 0, nil
+	}
+	cols := pb.boundColumns(groups)
+	bound, err := pb.solveBound(groups, cols, true)
+	if errors.Is(err, errInfeasible) {
+		// The placement found is feasible, so this is rounding in the simplex; the bound
+		// without the limit rows is still valid.
+		bound, err = pb.solveBound(groups, cols, false)
+	}
+	if err != nil {
+		bound = 0
+	}
+	var out []BoundGroup
+	for gi, g := range groups {
+		bg := BoundGroup{Workloads: []string{pb.workloads[g.u.w].w.Name}, Pods: g.pods, Bound: math.Inf(1)}
+		if g.zone >= 0 {
+			bg.Zone = pb.zones[g.zone]
+		}
+		// Alone, a group's bound is its pods at the lowest price per pod that fits.
+		for _, c := range cols {
+			if c.members.has(gi) {
+				k := maxFit(c.pool.types[c.t].alloc, make([]int64, len(pb.dims)), pb.workloads[g.u.w].d, math.MaxInt32)
+				bg.Bound = math.Min(bg.Bound, c.price/float64(k)*float64(g.pods))
+			}
+		}
+		bg.Bound = roundPrice(bg.Bound)
+		out = append(out, bg)
+	}
+	return bound, out
+}
+
+func (pb *problem) boundGroups() []*boundGroup {
+	var groups []*boundGroup
+	for _, u := range pb.units {
+		placed := u.count - u.rem
+		if placed == 0 {
+			continue
+		}
+		sw := pb.workloads[u.w]
+		g := &boundGroup{u: u, class: sw.class, zone: u.zone, demand: make([]float64, len(pb.dims)), pods: placed}
+		for d, v := range sw.d {
+			g.demand[d] = float64(v) * float64(placed)
+		}
+		groups = append(groups, g)
+	}
+	return groups
+}
+
+// boundColumns lists the node offerings any group may use, merging offerings of a type that
+// cost the same and serve the same groups (zones, mostly), and dropping, in pools without
+// limits, offerings that a cheaper one with at least as much of every resource dominates.
+func (pb *problem) boundColumns(groups []*boundGroup) []boundColumn {
+	var cols []boundColumn
+	for _, p := range pb.pools {
+		var pool []boundColumn
+		for t, pt := range p.types {
+			if !pt.usable {
+				continue
+			}
+			seen := map[string]bool{}
+			for j := range pt.offs {
+				members := newBitset(len(groups))
+				empty := true
+				for gi, g := range groups {
+					m := pb.classes[g.class].masks[p.idx]
+					if m == nil || m[t]&(1<<uint(j)) == 0 {
+						continue
+					}
+					if g.zone >= 0 && pt.zone[j] != g.zone {
+						continue
+					}
+					if !fits(pt.alloc, nil, pb.workloads[g.u.w].d, 1) {
+						continue
+					}
+					members.set(gi)
+					empty = false
+				}
+				if empty {
+					continue
+				}
+				key := string(bitsetKey(members)) + "|" + formatPrice(pt.price[j])
+				if seen[key] {
+					continue
+				}
+				seen[key] = true
+				pool = append(pool, boundColumn{pool: p, t: t, price: pt.price[j], members: members})
+			}
+		}
+		if len(p.limits) == 0 {
+			pool = pb.pareto(pool)
+		}
+		cols = append(cols, pool...)
+	}
+	return cols
+}
+
+func (pb *problem) pareto(cols []boundColumn) []boundColumn {
+	sort.SliceStable(cols, func(i, j int) bool { return cols[i].price < cols[j].price })
+	var keep []boundColumn
+	byMembers := map[string][]int{}
+	for _, c := range cols {
+		key := string(bitsetKey(c.members))
+		alloc := c.pool.types[c.t].alloc
+		dominated := false
+		for _, k := range byMembers[key] {
+			o := c.pool.types[keep[k].t].alloc
+			ge := true
+			for r := range alloc {
+				if o[r] < alloc[r] {
+					ge = false
+					break
+				}
+			}
+			if ge {
+				dominated = true
+				break
+			}
+		}
+		if !dominated {
+			byMembers[key] = append(byMembers[key], len(keep))
+			keep = append(keep, c)
+		}
+	}
+	return keep
+}
+
+func bitsetKey(b bitset) []byte {
+	out := make([]byte, 0, len(b)*8)
+	for _, w := range b {
+		for i := 0; i < 8; i++ {
+			out = append(out, byte(w>>(8*i)))
+		}
+	}
+	return out
+}
+
+func formatPrice(p float64) string { return strconv.FormatFloat(p, 'g', -1, 64) }
+
+// maxGroupRows caps the per-group rows (the largest groups first) to keep the program small;
+// dropping rows only weakens the bound.
+const maxGroupRows = 120
+
+func (pb *problem) solveBound(groups []*boundGroup, cols []boundColumn, withLimits bool) (float64, error) {
+	lp := &coverLP{c: make([]float64, len(cols))}
+	for j, c := range cols {
+		lp.c[j] = c.price
+	}
+	zero := make([]int64, len(pb.dims))
+	order := make([]int, len(groups))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return groups[order[a]].pods > groups[order[b]].pods })
+	for i, gi := range order {
+		if i == maxGroupRows {
+			break
+		}
+		g := groups[gi]
+		row := make([]float64, len(cols))
+		for j, c := range cols {
+			if c.members.has(gi) {
+				row[j] = float64(maxFit(c.pool.types[c.t].alloc, zero, pb.workloads[g.u.w].d, g.pods))
+			}
+		}
+		lp.A = append(lp.A, row)
+		lp.b = append(lp.b, float64(g.pods))
+	}
+	// Aggregate rows: per class, and all groups together.
+	sets := map[int][]int{}
+	var classes []int
+	for gi, g := range groups {
+		if _, ok := sets[g.class]; !ok {
+			classes = append(classes, g.class)
+		}
+		sets[g.class] = append(sets[g.class], gi)
+	}
+	var family [][]int
+	if len(classes) > 1 && len(classes) <= 20 {
+		for _, c := range classes {
+			family = append(family, sets[c])
+		}
+	}
+	all := make([]int, len(groups))
+	for i := range all {
+		all[i] = i
+	}
+	family = append(family, all)
+	for _, S := range family {
+		for d := range pb.dims {
+			var demand float64
+			for _, gi := range S {
+				demand += groups[gi].demand[d]
+			}
+			if demand <= 0 {
+				continue
+			}
+			row := make([]float64, len(cols))
+			for j, c := range cols {
+				for _, gi := range S {
+					if c.members.has(gi) {
+						row[j] = float64(max(c.pool.types[c.t].alloc[d], 0))
+						break
+					}
+				}
+			}
+			lp.A = append(lp.A, row)
+			lp.b = append(lp.b, demand)
+		}
+	}
+	if withLimits {
+		for _, p := range pb.pools {
+			for li, l := range p.limits {
+				row := make([]float64, len(cols))
+				any := false
+				for j, c := range cols {
+					if c.pool == p {
+						row[j] = -float64(p.types[c.t].capLimit[li])
+						any = any || row[j] != 0
+					}
+				}
+				if any {
+					lp.A = append(lp.A, row)
+					lp.b = append(lp.b, -float64(l.limit))
+				}
+			}
+		}
+	}
+	res, err := lp.solve()
+	if err != nil {
+		return 0, err
+	}
+	return res.Bound, nil
+}

@@ -1,0 +1,146 @@
+package solver
+
+import (
+	"math"
+	"sort"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
+)
+
+func (pb *problem) report() *Simulation {
+	sim := &Simulation{Region: pb.region}
+	var reqCPU, reqMem, allocCPU, allocMem float64
+	for _, n := range pb.nodes {
+		sn := pb.simNode(n)
+		sim.Nodes = append(sim.Nodes, sn)
+		sim.HourlyCost += sn.HourlyPrice
+		sim.PriceEstimated = sim.PriceEstimated || sn.PriceEstimated
+		reqCPU += float64(sn.Requested.Cpu().MilliValue())
+		reqMem += float64(sn.Requested.Memory().Value())
+		allocCPU += float64(sn.Allocatable.Cpu().MilliValue())
+		allocMem += float64(sn.Allocatable.Memory().Value())
+		for _, pc := range sn.Pods {
+			sim.ScheduledPods += pc.Count
+		}
+	}
+	if allocCPU > 0 {
+		sim.Utilisation.CPU = reqCPU / allocCPU
+	}
+	if allocMem > 0 {
+		sim.Utilisation.Memory = reqMem / allocMem
+	}
+	sim.Unschedulable = pb.unschedulable()
+	sim.LowerBound, sim.BoundGroups = pb.lowerBound()
+	return sim
+}
+
+// simNode picks the offering Karpenter on AKS launches among those all the node's pods allow:
+// the cheapest, spot before on-demand at equal price, zonal before regional; equally good
+// zones are taken in an order set by the seed (the provider shuffles them).
+func (pb *problem) simNode(n *simNode) SimNode {
+	pt := n.pool.types[n.t]
+	best := -1
+	rank := func(j int) (float64, int, int) {
+		spot, regional := 1, 0
+		if pt.spot[j] {
+			spot = 0
+		}
+		zone := pb.zones[pt.zone[j]]
+		if zone == "0" {
+			regional = 1
+		}
+		return pt.price[j], spot, regional
+	}
+	rot := func(j int) uint64 { return (uint64(pt.zone[j]) + pb.seed) % uint64(len(pb.zones)+1) }
+	for j := range pt.offs {
+		if n.mask&(1<<uint(j)) == 0 {
+			continue
+		}
+		if best < 0 {
+			best = j
+			continue
+		}
+		pj, sj, rj := rank(j)
+		pbst, sb, rb := rank(best)
+		if pj < pbst || (pj == pbst && (sj < sb || (sj == sb && (rj < rb || (rj == rb && rot(j) < rot(best)))))) {
+			best = j
+		}
+	}
+	of := pt.offs[best]
+	ct := of.CapacityType()
+	estimated := pt.it.OnDemand.Estimated()
+	if ct == karpv1.CapacityTypeSpot {
+		estimated = pt.it.Spot.Estimated()
+	}
+	requested := corev1.ResourceList{}
+	for d, name := range pb.dims {
+		v := n.used[d] + pb.daemon[d]
+		if name == corev1.ResourceCPU {
+			requested[name] = *resource.NewMilliQuantity(v, resource.DecimalSI)
+		} else if name == corev1.ResourceMemory {
+			requested[name] = *resource.NewQuantity(v, resource.BinarySI)
+		} else {
+			requested[name] = *resource.NewQuantity(v, resource.DecimalSI)
+		}
+	}
+	counts := map[int]int{}
+	for _, pl := range n.place {
+		counts[pl.u.w] += pl.n
+	}
+	ws := make([]int, 0, len(counts))
+	for w := range counts {
+		ws = append(ws, w)
+	}
+	sort.Ints(ws)
+	var pods []PodCount
+	for _, w := range ws {
+		pods = append(pods, PodCount{Workload: pb.workloads[w].w.Name, Count: counts[w]})
+	}
+	return SimNode{
+		Pool: n.pool.name, SKU: pt.it.Name, Zone: of.Zone(), CapacityType: ct,
+		HourlyPrice: of.Price, PriceEstimated: estimated,
+		Pods: pods, Requested: requested, Allocatable: pt.it.Allocatable().DeepCopy(),
+	}
+}
+
+func (pb *problem) unschedulable() []Unschedulable {
+	var out []Unschedulable
+	for wi, sw := range pb.workloads {
+		left := 0
+		var reasons []string
+		seen := map[string]bool{}
+		for _, u := range pb.units {
+			if u.w != wi || u.rem == 0 {
+				continue
+			}
+			left += u.rem
+			for _, r := range u.blocked {
+				if !seen[r] {
+					seen[r] = true
+					reasons = append(reasons, r)
+				}
+			}
+		}
+		if left == 0 {
+			continue
+		}
+		var reason string
+		switch {
+		case sw.bad != "":
+			reason = sw.bad
+		case len(sw.pools) == 0 && len(sw.why) == 0:
+			reason = "no NodePool"
+		case len(sw.pools) == 0:
+			reason = strings.Join(sw.why, "; ")
+		default:
+			reason = strings.Join(append(reasons, sw.why...), "; ")
+		}
+		out = append(out, Unschedulable{Workload: sw.w.Name, Count: left, Reason: reason})
+	}
+	return out
+}
+
+func roundPrice(f float64) float64 { return math.Round(f*1e6) / 1e6 }

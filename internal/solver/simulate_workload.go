@@ -1,0 +1,171 @@
+package solver
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"sort"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// Workload is a set of identical pending pods, as a Deployment's replicas are.
+type Workload struct {
+	Name  string
+	Count int
+	// Requests of one pod (cpu, memory, nvidia.com/gpu, ...).
+	Requests     corev1.ResourceList
+	Labels       map[string]string
+	NodeSelector map[string]string
+	// NodeAffinity is one required node selector term (its expressions are ANDed).
+	NodeAffinity []corev1.NodeSelectorRequirement
+	Tolerations  []corev1.Toleration
+	// ZoneSpread, when positive, is the maxSkew of a DoNotSchedule topology spread constraint
+	// over topology.kubernetes.io/zone whose selector matches this workload's own pods.
+	ZoneSpread int32
+}
+
+// Pod returns the i-th pod of the workload as the API server would hold it pending; the
+// benchmarks give the same pods to Karpenter's scheduler.
+func (w Workload) Pod(i int) *corev1.Pod {
+	labels := maps.Clone(w.Labels)
+	if labels == nil {
+		labels = map[string]string{}
+	}
+	if _, ok := labels["app"]; !ok {
+		labels["app"] = w.Name
+	}
+	p := &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{
+			Name:      fmt.Sprintf("%s-%d", w.Name, i),
+			Namespace: "default",
+			UID:       types.UID(fmt.Sprintf("%s-%d", w.Name, i)),
+			Labels:    labels,
+		},
+		Spec: corev1.PodSpec{
+			NodeSelector: maps.Clone(w.NodeSelector),
+			Tolerations:  slices.Clone(w.Tolerations),
+			Containers: []corev1.Container{{
+				Name:      "main",
+				Resources: corev1.ResourceRequirements{Requests: w.Requests.DeepCopy()},
+			}},
+		},
+		Status: corev1.PodStatus{Phase: corev1.PodPending},
+	}
+	if len(w.NodeAffinity) > 0 {
+		p.Spec.Affinity = &corev1.Affinity{NodeAffinity: &corev1.NodeAffinity{
+			RequiredDuringSchedulingIgnoredDuringExecution: &corev1.NodeSelector{
+				NodeSelectorTerms: []corev1.NodeSelectorTerm{{MatchExpressions: slices.Clone(w.NodeAffinity)}},
+			},
+		}}
+	}
+	if w.ZoneSpread > 0 {
+		p.Spec.TopologySpreadConstraints = []corev1.TopologySpreadConstraint{{
+			MaxSkew:           w.ZoneSpread,
+			TopologyKey:       corev1.LabelTopologyZone,
+			WhenUnsatisfiable: corev1.DoNotSchedule,
+			LabelSelector:     &metav1.LabelSelector{MatchLabels: map[string]string{"app": labels["app"]}},
+		}}
+	}
+	return p
+}
+
+// Pods expands workloads into their pods.
+func Pods(ws []Workload) []*corev1.Pod {
+	var out []*corev1.Pod
+	for _, w := range ws {
+		for i := 0; i < w.Count; i++ {
+			out = append(out, w.Pod(i))
+		}
+	}
+	return out
+}
+
+// WorkloadsFromPods groups pending pods into workloads of identical scheduling shape: the same
+// requests, labels, node selector, first required node selector term, tolerations and zone
+// spread. A zone spread constraint is modelled as counting the workload's own pods, which is
+// what a Deployment's usual selector does.
+func WorkloadsFromPods(pods []*corev1.Pod) []Workload {
+	byKey := map[string]int{}
+	var out []Workload
+	for _, p := range pods {
+		w := workloadOf(p)
+		key := shapeKey(w)
+		if i, ok := byKey[key]; ok {
+			out[i].Count++
+			continue
+		}
+		byKey[key] = len(out)
+		w.Name = p.Name
+		if app, ok := p.Labels["app"]; ok {
+			w.Name = app
+		}
+		out = append(out, w)
+	}
+	// Distinct shapes may share an app label; names must identify workloads in reports.
+	seen := map[string]int{}
+	for i := range out {
+		seen[out[i].Name]++
+		if n := seen[out[i].Name]; n > 1 {
+			out[i].Name = fmt.Sprintf("%s#%d", out[i].Name, n)
+		}
+	}
+	return out
+}
+
+func workloadOf(p *corev1.Pod) Workload {
+	w := Workload{Count: 1, Labels: p.Labels, NodeSelector: p.Spec.NodeSelector, Tolerations: p.Spec.Tolerations, Requests: corev1.ResourceList{}}
+	for _, c := range p.Spec.Containers {
+		for k, v := range c.Resources.Requests {
+			q := w.Requests[k]
+			q.Add(v)
+			w.Requests[k] = q
+		}
+	}
+	if a := p.Spec.Affinity; a != nil && a.NodeAffinity != nil && a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution != nil {
+		if terms := a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms; len(terms) > 0 {
+			w.NodeAffinity = terms[0].MatchExpressions
+		}
+	}
+	for _, c := range p.Spec.TopologySpreadConstraints {
+		if c.TopologyKey == corev1.LabelTopologyZone && c.WhenUnsatisfiable == corev1.DoNotSchedule {
+			w.ZoneSpread = c.MaxSkew
+		}
+	}
+	return w
+}
+
+func shapeKey(w Workload) string {
+	var sb strings.Builder
+	writeMap := func(m map[string]string) {
+		keys := slices.Sorted(maps.Keys(m))
+		for _, k := range keys {
+			fmt.Fprintf(&sb, "%s=%s,", k, m[k])
+		}
+		sb.WriteByte('|')
+	}
+	names := make([]string, 0, len(w.Requests))
+	for k := range w.Requests {
+		names = append(names, string(k))
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		q := w.Requests[corev1.ResourceName(k)]
+		fmt.Fprintf(&sb, "%s=%s,", k, q.String())
+	}
+	sb.WriteByte('|')
+	writeMap(w.Labels)
+	writeMap(w.NodeSelector)
+	for _, r := range w.NodeAffinity {
+		fmt.Fprintf(&sb, "%s %s %v,", r.Key, r.Operator, r.Values)
+	}
+	sb.WriteByte('|')
+	for _, t := range w.Tolerations {
+		fmt.Fprintf(&sb, "%s %s %s %s,", t.Key, t.Operator, t.Value, t.Effect)
+	}
+	fmt.Fprintf(&sb, "|%d", w.ZoneSpread)
+	return sb.String()
+}
