@@ -11,7 +11,9 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/azure/armfake"
 )
 
-func compliant() armcontainerservice.ManagedCluster { return armfake.Compliant(napSubnet, napPrincipal) }
+func compliant() armcontainerservice.ManagedCluster {
+	return armfake.Compliant(napSubnet, napPrincipal)
+}
 
 func TestPrerequisitesCompliantCluster(t *testing.T) {
 	c := compliant()

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"k8s.io/client-go/rest"
+
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kube"
 )
 
@@ -26,14 +28,20 @@ type Data struct {
 	// only on first use.
 	connect func(ctx context.Context) (kube.Connection, error)
 
-	once    sync.Once
-	client  *kube.Client
-	kubeErr error
+	once       sync.Once
+	client     *kube.Client
+	restConfig *rest.Config
+	kubeErr    error
+
+	// AzurePollInterval is how often Azure long-running operations are polled when Azure
+	// does not say (shortened in tests).
+	AzurePollInterval time.Duration
+	azure             azureState
 }
 
 // New returns provider data whose Kubernetes client is built by connect on first use.
 func New(region string, connect func(ctx context.Context) (kube.Connection, error)) *Data {
-	return &Data{Region: region, connect: connect, DeletePollInterval: 2 * time.Second}
+	return &Data{Region: region, connect: connect, DeletePollInterval: 2 * time.Second, AzurePollInterval: 10 * time.Second}
 }
 
 // Kube returns the Kubernetes client, connecting on the first call.
@@ -49,6 +57,7 @@ func (d *Data) Kube(ctx context.Context) (*kube.Client, error) {
 			d.kubeErr = err
 			return
 		}
+		d.restConfig = cfg
 		d.client, d.kubeErr = kube.New(cfg)
 		if d.client != nil {
 			d.client.PollInterval = d.DeletePollInterval

@@ -1,0 +1,638 @@
+package nap
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/azure"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crds"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kube"
+)
+
+// privateKey holds, in the resource's private state, the role assignments this resource
+// tracks and whether it created each, so that destroy removes only its own.
+const privateKey = "role_assignments"
+
+// privateState is the part of framework private state this resource reads and writes.
+type privateState interface {
+	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
+}
+
+func loadTracked(ctx context.Context, p privateState, diags *diag.Diagnostics) []azure.RoleAssignment {
+	if p == nil {
+		return nil
+	}
+	b, d := p.GetKey(ctx, privateKey)
+	diags.Append(d...)
+	if len(b) == 0 {
+		return nil
+	}
+	var out []azure.RoleAssignment
+	if err := json.Unmarshal(b, &out); err != nil {
+		diags.AddError("Unreadable private state", "The role assignments recorded for this resource cannot be read: "+err.Error())
+		return nil
+	}
+	return out
+}
+
+func encodeTracked(t []azure.RoleAssignment) []byte {
+	if t == nil {
+		t = []azure.RoleAssignment{}
+	}
+	b, _ := json.Marshal(t) // a slice of plain structs always marshals
+	return b
+}
+
+type clients struct {
+	id      azure.ClusterID
+	cluster *azure.ClusterClient
+	roles   map[string]*azure.RoleClient
+	newRole func(sub string) (*azure.RoleClient, error)
+}
+
+// role returns a role assignment client for the subscription of scope.
+func (c *clients) role(scope string) (*azure.RoleClient, error) {
+	sc, err := azure.ParseNetworkScope(scope)
+	if err != nil {
+		return nil, err
+	}
+	if rc, ok := c.roles[sc.SubscriptionID]; ok {
+		return rc, nil
+	}
+	rc, err := c.newRole(sc.SubscriptionID)
+	if err != nil {
+		return nil, err
+	}
+	c.roles[sc.SubscriptionID] = rc
+	return rc, nil
+}
+
+func (r *Resource) clients(clusterID string, diags *diag.Diagnostics) *clients {
+	if r.data == nil {
+		diags.AddError("Provider not configured", "The karpenter provider was not configured before this resource was used.")
+		return nil
+	}
+	id, err := azure.ParseClusterID(clusterID)
+	if err != nil {
+		diags.AddAttributeError(path.Root("cluster_id"), "Invalid AKS cluster ID", err.Error())
+		return nil
+	}
+	_, cred, copts, err := r.data.Azure()
+	if err != nil {
+		diags.AddError("Azure is not reachable", err.Error())
+		return nil
+	}
+	cc, err := azure.NewClusterClient(id, cred, copts)
+	if err != nil {
+		diags.AddError("Cannot create the AKS client", err.Error())
+		return nil
+	}
+	cc.PollInterval = r.data.AzurePollInterval
+	return &clients{id: id, cluster: cc, roles: map[string]*azure.RoleClient{}, newRole: func(sub string) (*azure.RoleClient, error) {
+		return azure.NewRoleClient(sub, cred, copts)
+	}}
+}
+
+func clusterReadError(c *clients, err error) (string, string) {
+	if azure.NotFound(err) {
+		return "AKS cluster not found", fmt.Sprintf("The AKS cluster %s does not exist in resource group %s of subscription %s, or the provider's Azure identity cannot see it. Check cluster_id.",
+			c.id.Name, c.id.ResourceGroup, c.id.SubscriptionID)
+	}
+	return "Cannot read the AKS cluster", err.Error()
+}
+
+func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan model
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, d := plan.Timeouts.Create(ctx, defaultWriteTimeout)
+	resp.Diagnostics.Append(d...)
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	tracked, ok := r.apply(ctx, &plan, nil, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKey, encodeTracked(tracked))...)
+}
+
+func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan model
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	prior := loadTracked(ctx, req.Private, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, d := plan.Timeouts.Update(ctx, defaultWriteTimeout)
+	resp.Diagnostics.Append(d...)
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	tracked, ok := r.apply(ctx, &plan, prior, &resp.Diagnostics)
+	if !ok {
+		// Keep what Azure still holds on record, so a later apply or destroy can find it.
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKey, encodeTracked(tracked))...)
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKey, encodeTracked(tracked))...)
+}
+
+// apply makes the cluster match plan and fills plan's computed attributes. It returns the
+// role assignments to track from now on. Order matters: nothing is changed before the
+// prerequisites pass, grants come before the mode switch (NAP needs them from its first
+// node on), and a failure after grants were created removes those grants again, so a failed
+// apply leaves no assignment that no state records.
+func (r *Resource) apply(ctx context.Context, plan *model, prior []azure.RoleAssignment, diags *diag.Diagnostics) ([]azure.RoleAssignment, bool) {
+	c := r.clients(plan.ClusterID.ValueString(), diags)
+	if c == nil {
+		return prior, false
+	}
+	cl, err := c.cluster.Get(ctx)
+	if err != nil {
+		s, d := clusterReadError(c, err)
+		diags.AddError(s, d)
+		return prior, false
+	}
+	want := plan.want()
+	if !cl.NodeProvisioning.Satisfies(want) {
+		if !r.precheck(ctx, cl, want, diags) {
+			return prior, false
+		}
+	}
+
+	principal, perr := azure.ClusterPrincipal(&cl.Typed)
+	scopes := plan.scopes(ctx)
+	if len(scopes) > 0 && perr != nil {
+		diags.AddAttributeError(path.Root("network_contributor_scopes"), "Cannot grant Network Contributor",
+			fmt.Sprintf("The grants need the cluster's managed identity, but %v.", perr))
+		return prior, false
+	}
+	if want.EffectiveMode() == azure.ModeAuto && len(scopes) == 0 {
+		if subnets := azure.NodeSubnets(&cl.Typed); len(subnets) > 0 {
+			diags.AddAttributeWarning(path.Root("network_contributor_scopes"), "Custom subnets without a Network Contributor grant",
+				fmt.Sprintf("The cluster's agent pools use custom subnets (%s). NAP creates node network interfaces there as the cluster identity, "+
+					"which needs the Network Contributor role on them. List the subnets (or their VNet) in network_contributor_scopes, unless the role is granted elsewhere.",
+					strings.Join(subnets, ", ")))
+		}
+	}
+
+	tracked, created, ok := r.grant(ctx, c, scopes, principal, prior, diags)
+	if !ok {
+		return tracked, false
+	}
+	fail := func(summary, detail string) ([]azure.RoleAssignment, bool) {
+		diags.AddError(summary, detail)
+		return r.rollback(ctx, c, tracked, created, diags), false
+	}
+
+	if !cl.NodeProvisioning.Satisfies(want) {
+		res, err := c.cluster.SetNodeProvisioning(ctx, want, func(fresh *azure.Cluster) error {
+			// The cluster was read again (after a concurrent change): check it again.
+			var d diag.Diagnostics
+			if !r.precheck(ctx, fresh, want, &d) {
+				return fmt.Errorf("the cluster no longer meets the prerequisites: %s", summarize(d))
+			}
+			return nil
+		}, func(msg string) { tflog.Info(ctx, msg, map[string]any{"cluster_id": plan.ClusterID.ValueString()}) })
+		if err != nil {
+			var te *azure.TimeoutError
+			if errors.As(err, &te) {
+				return fail("Timed out waiting for AKS", te.Error()+". Raise the timeouts of this resource, check the cluster's provisioning state in Azure, and apply again; "+
+					"an apply finds a cluster that already has the requested mode and does not write it again.")
+			}
+			return fail("Cannot set the node provisioning mode", err.Error())
+		}
+		cl = res.Cluster
+		if !cl.NodeProvisioning.Satisfies(want) {
+			return fail("AKS did not apply the node provisioning mode", fmt.Sprintf("After the update AKS reports mode %s and default node pools %s, not %s and %s.",
+				cl.NodeProvisioning.EffectiveMode(), cl.NodeProvisioning.EffectiveDefaultNodePools(), want.EffectiveMode(), want.EffectiveDefaultNodePools()))
+		}
+	}
+
+	if plan.ManageCRDs.ValueBool() || plan.WaitForCRDs.ValueBool() {
+		if err := r.crds(ctx, plan.ManageCRDs.ValueBool()); err != nil {
+			return fail("Karpenter CRDs are not ready", err.Error())
+		}
+		plan.CRDsEstablished = types.BoolValue(true)
+	} else {
+		plan.CRDsEstablished = types.BoolNull()
+	}
+
+	// Grants no longer wanted go last: until the mode switch succeeded they may still be needed.
+	tracked = r.revokeStale(ctx, c, tracked, scopes, principal, diags)
+
+	plan.ID = plan.ClusterID
+	plan.EffectiveMode = types.StringValue(cl.NodeProvisioning.EffectiveMode())
+	plan.KubernetesVersion = types.StringValue(cl.KubernetesVersion())
+	plan.PrincipalID = types.StringNull()
+	if perr == nil {
+		plan.PrincipalID = types.StringValue(principal)
+	}
+	plan.RoleAssignmentIDs = assignmentMap(tracked)
+	return tracked, !diags.HasError()
+}
+
+// precheck reports the prerequisites for changing the cluster to want. Enabling NAP checks
+// them all; other changes only need a running cluster, and leaving NAP needs no NAP nodes.
+func (r *Resource) precheck(ctx context.Context, cl *azure.Cluster, want azure.NodeProvisioning, diags *diag.Diagnostics) bool {
+	findings := azure.CheckPrerequisites(&cl.Typed)
+	enabling := want.EffectiveMode() == azure.ModeAuto && cl.NodeProvisioning.EffectiveMode() != azure.ModeAuto
+	if !enabling {
+		var keep azure.Findings
+		for _, f := range findings {
+			if f.Check == "power-state" {
+				keep = append(keep, f)
+			}
+		}
+		findings = keep
+	}
+	for _, f := range findings {
+		detail := fmt.Sprintf("%s\n\n(AKS cluster %s, prerequisite %q)", f.Detail, cl.ID.Name, f.Check)
+		if f.Severity == azure.Error {
+			diags.AddAttributeError(path.Root("cluster_id"), "NAP prerequisite not met: "+f.Summary, detail)
+		} else {
+			diags.AddAttributeWarning(path.Root("cluster_id"), "NAP recommendation: "+f.Summary, detail)
+		}
+	}
+	if len(findings.Errors()) > 0 {
+		return false
+	}
+	if want.EffectiveMode() == azure.ModeManual && cl.NodeProvisioning.EffectiveMode() == azure.ModeAuto {
+		return r.checkNoNAPNodes(ctx, cl.ID.Name, diags)
+	}
+	return true
+}
+
+func summarize(d diag.Diagnostics) string {
+	var s []string
+	for _, x := range d.Errors() {
+		s = append(s, x.Summary())
+	}
+	return strings.Join(s, "; ")
+}
+
+// grant makes sure the principal holds Network Contributor at each scope. It returns the
+// assignments to track and those it created in this call.
+func (r *Resource) grant(ctx context.Context, c *clients, scopes []string, principal string, prior []azure.RoleAssignment, diags *diag.Diagnostics) (tracked, created []azure.RoleAssignment, ok bool) {
+	tracked = append(tracked, prior...)
+	sort.Strings(scopes)
+	for _, scope := range scopes {
+		if hasGrant(tracked, scope, principal) {
+			continue
+		}
+		rc, err := c.role(scope)
+		if err == nil {
+			var ra azure.RoleAssignment
+			ra, err = rc.EnsureNetworkContributor(ctx, scope, principal)
+			if err == nil {
+				tflog.Info(ctx, "network contributor grant", map[string]any{"scope": scope, "id": ra.ID, "created": ra.Created})
+				tracked = append(tracked, ra)
+				if ra.Created {
+					created = append(created, ra)
+				}
+				continue
+			}
+		}
+		diags.AddAttributeError(path.Root("network_contributor_scopes"), "Cannot grant Network Contributor", err.Error())
+		return r.rollback(ctx, c, tracked, created, diags), nil, false
+	}
+	return tracked, created, true
+}
+
+func hasGrant(t []azure.RoleAssignment, scope, principal string) bool {
+	for _, ra := range t {
+		if strings.EqualFold(strings.TrimSuffix(ra.Scope, "/"), strings.TrimSuffix(scope, "/")) && strings.EqualFold(ra.PrincipalID, principal) {
+			return true
+		}
+	}
+	return false
+}
+
+// rollback deletes the assignments created in this apply and returns tracked without them.
+// What cannot be deleted stays tracked and is named, so that nothing is left behind unseen.
+func (r *Resource) rollback(ctx context.Context, c *clients, tracked, created []azure.RoleAssignment, diags *diag.Diagnostics) []azure.RoleAssignment {
+	// The apply's own context may be what ran out; cleaning up deserves its own short budget.
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), defaultReadTimeout)
+	defer cancel()
+	gone := map[string]bool{}
+	for _, ra := range created {
+		rc, err := c.role(ra.Scope)
+		if err == nil {
+			err = rc.Delete(cctx, ra.ID)
+		}
+		if err != nil {
+			diags.AddError("Role assignment left behind", fmt.Sprintf("The apply failed after creating role assignment %s, and removing it failed too: %v. Delete it by hand or run the apply again.", ra.ID, err))
+			continue
+		}
+		tflog.Info(ctx, "removed the role assignment created by the failed apply", map[string]any{"id": ra.ID})
+		gone[strings.ToLower(ra.ID)] = true
+	}
+	var out []azure.RoleAssignment
+	for _, ra := range tracked {
+		if !gone[strings.ToLower(ra.ID)] {
+			out = append(out, ra)
+		}
+	}
+	return out
+}
+
+// revokeStale forgets tracked grants no longer wanted (scope dropped, or the cluster identity
+// changed), deleting those this resource created.
+func (r *Resource) revokeStale(ctx context.Context, c *clients, tracked []azure.RoleAssignment, scopes []string, principal string, diags *diag.Diagnostics) []azure.RoleAssignment {
+	var keep []azure.RoleAssignment
+	for _, ra := range tracked {
+		wanted := strings.EqualFold(ra.PrincipalID, principal) && slicesContainsFold(scopes, ra.Scope)
+		if wanted {
+			keep = append(keep, ra)
+			continue
+		}
+		if ra.Created {
+			rc, err := c.role(ra.Scope)
+			if err == nil {
+				err = rc.Delete(ctx, ra.ID)
+			}
+			if err != nil {
+				diags.AddError("Cannot remove a role assignment", fmt.Sprintf("Role assignment %s (scope %s) is no longer wanted but could not be deleted: %v.", ra.ID, ra.Scope, err))
+				keep = append(keep, ra)
+			}
+		}
+	}
+	return keep
+}
+
+func slicesContainsFold(list []string, s string) bool {
+	for _, x := range list {
+		if strings.EqualFold(strings.TrimSuffix(x, "/"), strings.TrimSuffix(s, "/")) {
+			return true
+		}
+	}
+	return false
+}
+
+func assignmentMap(t []azure.RoleAssignment) types.Map {
+	m := map[string]attr.Value{}
+	for _, ra := range t {
+		m[ra.Scope] = types.StringValue(ra.ID)
+	}
+	return types.MapValueMust(types.StringType, m)
+}
+
+// crds installs the CRDs when asked and waits until they are Established.
+func (r *Resource) crds(ctx context.Context, manage bool) error {
+	cfg, err := r.data.RESTConfig(ctx)
+	if err != nil {
+		return fmt.Errorf("the CRDs are checked through the provider's kubernetes connection, which is not usable: %w. "+
+			"Configure the provider's kubernetes block (e.g. kubernetes = { aks_cluster_id = ... }), or set wait_for_crds = false", err)
+	}
+	cc, err := kube.NewCRDClient(cfg)
+	if err != nil {
+		return err
+	}
+	cc.PollInterval = r.data.DeletePollInterval
+	names := append([]string(nil), kube.KarpenterCRDs...)
+	if manage {
+		all := crds.All()
+		if err := cc.Apply(ctx, all); err != nil {
+			return err
+		}
+		names = names[:0]
+		for _, c := range all {
+			names = append(names, c.Name)
+		}
+	}
+	return cc.WaitEstablished(ctx, names, func(msg string) { tflog.Info(ctx, msg) })
+}
+
+var (
+	nodesGVR      = schema.GroupVersionResource{Version: "v1", Resource: "nodes"}
+	nodeClaimsGVR = schema.GroupVersionResource{Group: "karpenter.sh", Version: "v1", Resource: "nodeclaims"}
+)
+
+// checkNoNAPNodes reports the nodes and NodeClaims that keep AKS from leaving Auto mode.
+func (r *Resource) checkNoNAPNodes(ctx context.Context, cluster string, diags *diag.Diagnostics) bool {
+	fail := func(detail string) bool {
+		diags.AddError("Cannot switch node provisioning back to Manual", detail)
+		return false
+	}
+	kc, err := r.data.Kube(ctx)
+	if err != nil {
+		return fail(fmt.Sprintf("AKS refuses to leave Auto mode while nodes provisioned by NAP exist, and the provider cannot look for them: %v. "+
+			"Configure the provider's kubernetes connection, or set switch_back_to_manual_on_destroy = false to leave NAP enabled.", err))
+	}
+	nodes, err := kc.List(ctx, nodesGVR, "karpenter.sh/nodepool")
+	if err != nil {
+		return fail("Listing the cluster's nodes failed: " + err.Error())
+	}
+	claims, err := kc.List(ctx, nodeClaimsGVR, "")
+	if apierrors.IsNotFound(err) {
+		claims, err = nil, nil // no NodeClaim CRD: Karpenter never ran here
+	}
+	if err != nil {
+		return fail("Listing the cluster's NodeClaims failed: " + err.Error())
+	}
+	if len(nodes) == 0 && len(claims) == 0 {
+		return true
+	}
+	var what []string
+	for _, n := range nodes {
+		what = append(what, fmt.Sprintf("node %s (NodePool %s)", n.GetName(), n.GetLabels()["karpenter.sh/nodepool"]))
+	}
+	for _, c := range claims {
+		what = append(what, "NodeClaim "+c.GetName())
+	}
+	sort.Strings(what)
+	return fail(fmt.Sprintf("AKS refuses to set the node provisioning mode of %s to Manual while nodes provisioned by NAP exist. Still present: %s.\n\n"+
+		"Delete the NodePools that own them (the karpenter_nodepool resources, and AKS's default pools by setting default_node_pools = \"None\"), "+
+		"wait until Karpenter has drained and removed the nodes, then try again. Or set switch_back_to_manual_on_destroy = false to leave NAP enabled.",
+		cluster, strings.Join(what, ", ")))
+}
+
+func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var st model
+	resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
+	tracked := loadTracked(ctx, req.Private, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, d := st.Timeouts.Read(ctx, defaultReadTimeout)
+	resp.Diagnostics.Append(d...)
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	c := r.clients(st.ClusterID.ValueString(), &resp.Diagnostics)
+	if c == nil {
+		return
+	}
+	cl, err := c.cluster.Get(ctx)
+	if azure.NotFound(err) {
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if err != nil {
+		s, d := clusterReadError(c, err)
+		resp.Diagnostics.AddError(s, d)
+		return
+	}
+	// The live mode goes into `mode` itself: a switch made outside Terraform then shows as
+	// a planned change back to the configured mode.
+	live := cl.NodeProvisioning
+	st.ID = st.ClusterID
+	st.Mode = types.StringValue(live.EffectiveMode())
+	st.EffectiveMode = types.StringValue(live.EffectiveMode())
+	if live.EffectiveMode() == azure.ModeAuto || st.DefaultNodePools.IsNull() {
+		st.DefaultNodePools = types.StringValue(live.EffectiveDefaultNodePools())
+	}
+	st.KubernetesVersion = types.StringValue(cl.KubernetesVersion())
+	if p, err := azure.ClusterPrincipal(&cl.Typed); err == nil {
+		st.PrincipalID = types.StringValue(p)
+	} else {
+		st.PrincipalID = types.StringNull()
+	}
+
+	// Grants deleted outside Terraform are forgotten, which makes the plan re-create them.
+	var kept []azure.RoleAssignment
+	for _, ra := range tracked {
+		rc, err := c.role(ra.Scope)
+		var exists bool
+		if err == nil {
+			exists, err = rc.Exists(ctx, ra.ID)
+		}
+		if err != nil {
+			resp.Diagnostics.AddWarning("Cannot check a role assignment", fmt.Sprintf("Role assignment %s: %v. It is kept as recorded.", ra.ID, err))
+			exists = true
+		}
+		if exists {
+			kept = append(kept, ra)
+		} else {
+			tflog.Info(ctx, "role assignment deleted outside Terraform", map[string]any{"id": ra.ID})
+		}
+	}
+	st.RoleAssignmentIDs = assignmentMap(kept)
+
+	if st.WaitForCRDs.ValueBool() || st.ManageCRDs.ValueBool() {
+		est, err := r.crdsEstablished(ctx, st.ManageCRDs.ValueBool())
+		if err != nil {
+			// Refresh must not fail because the cluster's API server is unreachable: the
+			// Azure side was read, and the CRDs are checked again at apply.
+			resp.Diagnostics.AddWarning("Cannot check the Karpenter CRDs", err.Error())
+		} else {
+			st.CRDsEstablished = types.BoolValue(est)
+		}
+	} else {
+		st.CRDsEstablished = types.BoolNull()
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &st)...)
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKey, encodeTracked(kept))...)
+}
+
+func (r *Resource) crdsEstablished(ctx context.Context, manage bool) (bool, error) {
+	cfg, err := r.data.RESTConfig(ctx)
+	if err != nil {
+		return false, err
+	}
+	cc, err := kube.NewCRDClient(cfg)
+	if err != nil {
+		return false, err
+	}
+	names := kube.KarpenterCRDs
+	if manage {
+		names = nil
+		for _, c := range crds.All() {
+			names = append(names, c.Name)
+		}
+	}
+	m, err := cc.States(ctx, names)
+	if err != nil {
+		return false, err
+	}
+	return kube.AllEstablished(m), nil
+}
+
+func (r *Resource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var st model
+	resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
+	tracked := loadTracked(ctx, req.Private, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, d := st.Timeouts.Delete(ctx, defaultWriteTimeout)
+	resp.Diagnostics.Append(d...)
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	c := r.clients(st.ClusterID.ValueString(), &resp.Diagnostics)
+	if c == nil {
+		return
+	}
+	switchBack := st.SwitchBackToManualOnDestroy.ValueBool()
+	mode := st.EffectiveMode.ValueString()
+	if switchBack {
+		want := azure.NodeProvisioning{Mode: azure.ModeManual}
+		cl, err := c.cluster.Get(ctx)
+		switch {
+		case azure.NotFound(err):
+			// The cluster is gone, and its mode with it; only the grants remain to clean up.
+		case err != nil:
+			s, d := clusterReadError(c, err)
+			resp.Diagnostics.AddError(s, d)
+			return
+		case !cl.NodeProvisioning.Satisfies(want):
+			if !r.precheck(ctx, cl, want, &resp.Diagnostics) {
+				return
+			}
+			_, err := c.cluster.SetNodeProvisioning(ctx, want, nil, func(msg string) {
+				tflog.Info(ctx, msg, map[string]any{"cluster_id": st.ClusterID.ValueString()})
+			})
+			if err != nil {
+				resp.Diagnostics.AddError("Cannot switch node provisioning back to Manual", err.Error())
+				return
+			}
+		}
+		mode = azure.ModeManual
+	}
+	var removed []string
+	for _, ra := range tracked {
+		if !ra.Created {
+			continue // adopted: someone else's grant
+		}
+		rc, err := c.role(ra.Scope)
+		if err == nil {
+			err = rc.Delete(ctx, ra.ID)
+		}
+		if err != nil {
+			resp.Diagnostics.AddError("Cannot remove a role assignment", fmt.Sprintf("Role assignment %s (scope %s): %v.", ra.ID, ra.Scope, err))
+			continue
+		}
+		removed = append(removed, ra.Scope)
+	}
+	if !switchBack {
+		detail := fmt.Sprintf("AKS cluster %s keeps node provisioning mode %s: destroying this resource does not switch it back. "+
+			"Set switch_back_to_manual_on_destroy = true (and apply) before destroying to have it switched to Manual, or run az aks update --node-provisioning-mode Manual once no NAP nodes remain.",
+			c.id.Name, orUnknown(mode))
+		if len(removed) > 0 {
+			detail += fmt.Sprintf("\n\nThe Network Contributor grants this resource created were removed (%s); NAP cannot create nodes in those networks until the cluster identity holds the role again.", strings.Join(removed, ", "))
+		}
+		resp.Diagnostics.AddWarning("Node auto provisioning left enabled", detail)
+	}
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "(unknown)"
+	}
+	return s
+}
