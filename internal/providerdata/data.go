@@ -28,10 +28,9 @@ type Data struct {
 	// only on first use.
 	connect func(ctx context.Context) (kube.Connection, error)
 
-	once       sync.Once
+	kubeMu     sync.Mutex
 	client     *kube.Client
 	restConfig *rest.Config
-	kubeErr    error
 
 	// AzurePollInterval is how often Azure long-running operations are polled when Azure
 	// does not say (shortened in tests).
@@ -46,22 +45,26 @@ func New(region string, connect func(ctx context.Context) (kube.Connection, erro
 
 // Kube returns the Kubernetes client, connecting on the first call.
 func (d *Data) Kube(ctx context.Context) (*kube.Client, error) {
-	d.once.Do(func() {
-		conn, err := d.connect(ctx)
-		if err != nil {
-			d.kubeErr = err
-			return
-		}
-		cfg, err := conn.RESTConfig()
-		if err != nil {
-			d.kubeErr = err
-			return
-		}
-		d.restConfig = cfg
-		d.client, d.kubeErr = kube.New(cfg)
-		if d.client != nil {
-			d.client.PollInterval = d.DeletePollInterval
-		}
-	})
-	return d.client, d.kubeErr
+	d.kubeMu.Lock()
+	defer d.kubeMu.Unlock()
+	// Only success is kept: a failure (an ARM hiccup, a cancelled request) is retried by the
+	// next caller instead of failing every resource until Terraform restarts the provider.
+	if d.client != nil {
+		return d.client, nil
+	}
+	conn, err := d.connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := conn.RESTConfig()
+	if err != nil {
+		return nil, err
+	}
+	client, err := kube.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	client.PollInterval = d.DeletePollInterval
+	d.restConfig, d.client = cfg, client
+	return client, nil
 }
