@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
@@ -35,9 +36,24 @@ func (r *Resource) client(ctx context.Context, diags *diag.Diagnostics) *kube.Cl
 	return c
 }
 
+// toObject renders a configuration or plan as the Kubernetes object. The resource's
+// attributes are the flattened spec, so the object always has a spec, even when no attribute
+// of it is set: an AKSNodeClass configured by its name alone is `spec: {}`, which the API
+// server defaults (imageFamily, osDiskSizeGB) as the plan shows, not an object without spec.
+func (r *Resource) toObject(v tftypes.Value) (map[string]any, error) {
+	obj, err := r.root.ToObject(v)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := obj["spec"]; !ok {
+		obj["spec"] = map[string]any{}
+	}
+	return obj, nil
+}
+
 // object renders a plan as the Kubernetes object to apply.
 func (r *Resource) object(plan tftypes.Value) (*unstructured.Unstructured, error) {
-	obj, err := r.root.ToObject(plan)
+	obj, err := r.toObject(plan)
 	if err != nil {
 		return nil, err
 	}
@@ -167,14 +183,32 @@ func (r *Resource) Delete(ctx context.Context, req resource.DeleteRequest, resp 
 		})
 	})
 	var still *kube.StillPresentError
+	if err != nil && !errors.As(err, &still) && deadlineHit(waitCtx, err) {
+		// The deadline ended one of the wait's own requests: that is the same timeout, so
+		// look at the object once more, outside the expired deadline, and say so.
+		if obj, gerr := c.Get(ctx, r.kind.GVR(), name); gerr == nil {
+			if obj == nil {
+				return // gone after all
+			}
+			still = &kube.StillPresentError{Object: obj, Err: waitCtx.Err()}
+		}
+	}
 	switch {
-	case errors.As(err, &still):
+	case still != nil:
 		resp.Diagnostics.AddError(fmt.Sprintf("Timed out after %s waiting for %s %q to be deleted", timeout, r.kind.GVK.Kind, name),
 			fmt.Sprintf("Deletion was requested and is still in progress. Finalizers: %v. %s\n\nRaise timeouts.delete, or find out why the finalizer is not released, then run terraform destroy again.",
 				still.Object.GetFinalizers(), r.blockers(ctx, c, still.Object)))
 	case err != nil:
 		resp.Diagnostics.AddError("Cannot delete "+r.kind.GVK.Kind+" "+name, err.Error())
 	}
+}
+
+// deadlineHit reports whether err ended the deletion wait because of its deadline: the
+// context is done, or client-go's rate limiter refused to wait past the deadline, which it
+// reports before the deadline passes and without a typed error ("client rate limiter Wait
+// returned an error: rate: Wait(n=1) would exceed context deadline").
+func deadlineHit(waitCtx context.Context, err error) bool {
+	return waitCtx.Err() != nil || errors.Is(err, context.DeadlineExceeded) || strings.Contains(err.Error(), "would exceed context deadline")
 }
 
 func (r *Resource) blockers(ctx context.Context, c *kube.Client, obj *unstructured.Unstructured) string {

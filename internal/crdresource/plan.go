@@ -3,6 +3,7 @@ package crdresource
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -18,7 +19,7 @@ import (
 // CRD, after its defaults) on the configuration, offline, and reports each rejection on the
 // attribute it concerns. Findings that depend on values unknown until apply are set aside.
 func (r *Resource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	obj, err := r.root.ToObject(req.Config.Raw)
+	obj, err := r.toObject(req.Config.Raw)
 	if err != nil {
 		resp.Diagnostics.AddError("Cannot read configuration", err.Error())
 		return
@@ -43,6 +44,11 @@ type Finding struct {
 	HasPath bool
 }
 
+// namedPath is the field path at the end of an OpenAPI validation error that the API server
+// reports without one, e.g. "Checked value must be of type integer with format int32 in
+// spec.kubelet.containerLogMaxFiles".
+var namedPath = regexp.MustCompile(` in ((?:spec|metadata)(?:[.\[]\S*)?)$`)
+
 // Findings validates obj (which may hold tfcrd.Unknown values) as the API server would.
 func (r *Resource) Findings(ctx context.Context, obj map[string]any) []Finding {
 	known, unknown := tfcrd.StripUnknown(obj)
@@ -51,8 +57,11 @@ func (r *Resource) Findings(ctx context.Context, obj map[string]any) []Finding {
 	for _, e := range errs {
 		segs := tfcrd.ParseFieldPath(e.Field)
 		if e.Field == "<nil>" || e.Field == "" {
-			// "some rules were not checked": only worth saying when nothing else was.
-			if len(errs) > 1 || len(unknown) > 0 {
+			if m := namedPath.FindStringSubmatch(e.Detail); m != nil {
+				// Reported without a field path, but naming it (the int32 range check).
+				segs = tfcrd.ParseFieldPath(m[1])
+			} else if len(errs) > 1 || len(unknown) > 0 {
+				// "some rules were not checked": only worth saying when nothing else was.
 				continue
 			}
 		}
@@ -72,7 +81,7 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 	if req.Plan.Raw.IsNull() {
 		return
 	}
-	obj, err := r.root.ToObject(req.Config.Raw)
+	obj, err := r.toObject(req.Config.Raw)
 	if err != nil {
 		resp.Diagnostics.AddError("Cannot read configuration", err.Error())
 		return
