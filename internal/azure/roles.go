@@ -19,9 +19,9 @@ import (
 // cluster identity needs on a custom VNet or subnet so that NAP can create node NICs there.
 const NetworkContributorRoleID = "4d97b98b-1d4f-4787-a291-c67834d212e7"
 
-// assignmentNamespace seeds the deterministic role assignment names (UUIDv5). Changing it
-// would make existing assignments look foreign, so it is fixed forever.
-var assignmentNamespace = uuid.MustParse("3f0c5b2e-6a7d-5c1e-9b8f-4e2d1a0c7b6d")
+// assignmentNamespace is the namespace of ARM's guid() function; the deterministic role
+// assignment names are UUIDv5 in it, as Bicep's guid() produces them.
+var assignmentNamespace = uuid.MustParse("11fb06fb-712d-4ddd-98c7-e71bbd588830")
 
 // ParseNetworkScope checks that id names a virtual network or a subnet, the scopes a Network
 // Contributor grant for NAP may be given at.
@@ -42,9 +42,12 @@ func ParseNetworkScope(id string) (*arm.ResourceID, error) {
 
 // AssignmentName is the role assignment name this provider uses for a grant: a UUIDv5 of the
 // scope, principal and role, so that a retried or repeated apply finds its own assignment
-// instead of creating another. Azure IDs are case-insensitive, so the inputs are lowercased.
+// instead of creating another. It is computed as ARM's guid(toLower(scope),
+// toLower(principalId), roleId) is (UUIDv5 in ARM's namespace over the arguments joined with
+// "-"), which the Bicep network-contributor module uses, so both tools name a grant alike.
+// Azure IDs are case-insensitive, so the IDs are lowercased.
 func AssignmentName(scope, principalID, roleID string) string {
-	key := strings.ToLower(strings.TrimSuffix(scope, "/") + "|" + principalID + "|" + roleID)
+	key := strings.ToLower(strings.TrimSuffix(scope, "/")) + "-" + strings.ToLower(principalID) + "-" + roleID
 	return uuid.NewSHA1(assignmentNamespace, []byte(key)).String()
 }
 

@@ -1,0 +1,24 @@
+// Command gen regenerates the Bicep user-defined types of the karpenter-nodepool and
+// karpenter-aksnodeclass modules from the provider's schema (internal/bicepgen). It runs from
+// the bicep/ directory through `go generate ./bicep/...` (doc.go).
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/bicepgen"
+)
+
+func main() {
+	dir := "."
+	if len(os.Args) > 1 {
+		dir = os.Args[1]
+	}
+	for _, m := range bicepgen.Modules() {
+		if err := m.Write(dir); err != nil {
+			fmt.Fprintln(os.Stderr, "bicep/gen:", err)
+			os.Exit(1)
+		}
+	}
+}
