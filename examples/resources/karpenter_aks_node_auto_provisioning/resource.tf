@@ -1,16 +1,22 @@
+locals {
+  # With azurerm: azurerm_kubernetes_cluster.main.id and azurerm_subnet.nodes.id.
+  cluster_id     = "/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/rg-aks/providers/Microsoft.ContainerService/managedClusters/aks-prod"
+  node_subnet_id = "/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/rg-net/providers/Microsoft.Network/virtualNetworks/vnet/subnets/nodes"
+}
+
 provider "karpenter" {
   kubernetes = {
-    aks_cluster_id = azurerm_kubernetes_cluster.main.id # the CRD wait reaches the cluster through Azure
+    aks_cluster_id = local.cluster_id # the CRD wait reaches the cluster through Azure
   }
 }
 
 # Enable AKS Node Auto Provisioning on an existing cluster, grant its identity Network Contributor
 # on the node subnet, and wait for the Karpenter CRDs before the pools below are created.
 resource "karpenter_aks_node_auto_provisioning" "this" {
-  cluster_id                 = azurerm_kubernetes_cluster.main.id
+  cluster_id                 = local.cluster_id
   mode                       = "Auto"
   default_node_pools         = "None" # only the NodePools declared below
-  network_contributor_scopes = [azurerm_subnet.nodes.id]
+  network_contributor_scopes = [local.node_subnet_id]
 
   timeouts = {
     create = "45m"
@@ -20,7 +26,7 @@ resource "karpenter_aks_node_auto_provisioning" "this" {
 resource "karpenter_aksnodeclass" "default" {
   name           = "default"
   image_family   = "AzureLinux"
-  vnet_subnet_id = azurerm_subnet.nodes.id
+  vnet_subnet_id = local.node_subnet_id
   depends_on     = [karpenter_aks_node_auto_provisioning.this]
 }
 

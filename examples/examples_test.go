@@ -1,0 +1,143 @@
+// Package examples_test proves every example: each directory with Terraform files is
+// formatted, validated and planned offline with the provider built from this checkout (no
+// cluster, no Azure account); the quickstart is also applied to the local API server by
+// `make demo`.
+package examples_test
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func terraform(t *testing.T) string {
+	t.Helper()
+	if p := os.Getenv("TF_ACC_TERRAFORM_PATH"); p != "" {
+		return p
+	}
+	p, err := exec.LookPath("terraform")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("no terraform binary under CI")
+		}
+		t.Skip("no terraform binary; run make test")
+	}
+	return p
+}
+
+// exampleDirs lists every directory holding Terraform files. All of them plan offline: the
+// provider reaches no cluster and no Azure API during a plan of new resources.
+func exampleDirs(t *testing.T) []string {
+	var dirs []string
+	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && d.Name() == ".terraform" {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(path, ".tf") {
+			dir := filepath.Dir(path)
+			if len(dirs) == 0 || dirs[len(dirs)-1] != dir {
+				dirs = append(dirs, dir)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dirs
+}
+
+func declaresProvider(t *testing.T, dir string) bool {
+	files, _ := filepath.Glob(filepath.Join(dir, "*.tf"))
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(b), "required_providers") {
+			return true
+		}
+	}
+	return false
+}
+
+func TestExamples(t *testing.T) {
+	tf := terraform(t)
+	bin := t.TempDir()
+	build := exec.Command("go", "build", "-o", filepath.Join(bin, "terraform-provider-karpenter"), "..")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building the provider: %v\n%s", err, out)
+	}
+	rc := filepath.Join(bin, "terraformrc")
+	if err := os.WriteFile(rc, []byte(`provider_installation {
+  dev_overrides { "karpenter-iac/karpenter" = "`+bin+`" }
+  direct {}
+}
+`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(tf, "fmt", "-check", "-recursive", ".").CombinedOutput(); err != nil {
+		t.Fatalf("terraform fmt -check: files are not formatted:\n%s", out)
+	}
+	for _, dir := range exampleDirs(t) {
+		t.Run(dir, func(t *testing.T) {
+			work := t.TempDir()
+			if err := os.CopyFS(work, os.DirFS(dir)); err != nil {
+				t.Fatal(err)
+			}
+			// The registry examples are fragments without a terraform block; give them one so
+			// that Terraform resolves the provider to this checkout's build.
+			if !declaresProvider(t, work) {
+				_ = os.WriteFile(filepath.Join(work, "zz_provider.tf"), []byte(`terraform {
+  required_providers {
+    karpenter = { source = "karpenter-iac/karpenter" }
+  }
+}
+`), 0o600)
+			}
+			run := func(args ...string) string {
+				cmd := exec.Command(tf, args...)
+				cmd.Dir = work
+				cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+rc, "TF_IN_AUTOMATION=1", "KUBE_CONFIG_PATH=")
+				var out bytes.Buffer
+				cmd.Stdout, cmd.Stderr = &out, &out
+				if err := cmd.Run(); err != nil {
+					t.Fatalf("terraform %s in %s: %v\n%s", strings.Join(args, " "), dir, err, out.String())
+				}
+				return out.String()
+			}
+			run("validate", "-no-color")
+			vars := []string{"plan", "-no-color", "-input=false", "-refresh=false"}
+			if dir == "quickstart" {
+				// A kubeconfig the plan never uses: nothing is contacted before apply.
+				kc := filepath.Join(work, "kubeconfig")
+				_ = os.WriteFile(kc, []byte(offlineKubeconfig), 0o600)
+				vars = append(vars, "-var", "kubeconfig_path="+kc)
+			}
+			out := run(vars...)
+			if !strings.Contains(out, "Plan:") && !strings.Contains(out, "Changes to Outputs") && !strings.Contains(out, "No changes") {
+				t.Errorf("plan of %s printed no plan:\n%s", dir, out)
+			}
+		})
+	}
+}
+
+const offlineKubeconfig = `apiVersion: v1
+kind: Config
+clusters:
+- name: offline
+  cluster: {server: "https://127.0.0.1:1"}
+users:
+- name: offline
+  user: {token: unused}
+contexts:
+- name: offline
+  context: {cluster: offline, user: offline}
+current-context: offline
+`
