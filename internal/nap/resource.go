@@ -27,6 +27,7 @@ import (
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/azure"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/providerdata"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/validators"
 )
 
 // Default timeouts. Switching the node provisioning mode is an AKS cluster update, which
@@ -112,7 +113,7 @@ func (r *Resource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *r
 				MarkdownDescription: "Resource ID of the AKS managed cluster, e.g. `azurerm_kubernetes_cluster.main.id` " +
 					"(`/subscriptions/<sub>/resourceGroups/<rg>/providers/Microsoft.ContainerService/managedClusters/<name>`). Changing it replaces the resource.",
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
-				Validators:    []validator.String{clusterIDValidator{}},
+				Validators:    []validator.String{validators.AKSClusterID()},
 			},
 			"mode": schema.StringAttribute{
 				Optional: true, Computed: true,

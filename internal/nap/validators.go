@@ -11,27 +11,6 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/azure"
 )
 
-// clusterIDValidator checks cluster_id at plan time, so that a wrong ID (a VNet's, a cluster
-// without resource group) fails on the attribute instead of at apply with an ARM error.
-type clusterIDValidator struct{}
-
-func (clusterIDValidator) Description(context.Context) string {
-	return "must be the resource ID of a Microsoft.ContainerService/managedClusters resource"
-}
-
-func (v clusterIDValidator) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (clusterIDValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if _, err := azure.ParseClusterID(req.ConfigValue.ValueString()); err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid AKS cluster ID", fmt.Sprintf("%q is not an AKS cluster resource ID: %v.", req.ConfigValue.ValueString(), err))
-	}
-}
-
 // networkScopesValidator checks each scope is a VNet or subnet ID, and that no scope is
 // listed twice in different case (Azure IDs are case-insensitive, a set is not).
 type networkScopesValidator struct{}

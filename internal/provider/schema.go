@@ -7,6 +7,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/validators"
 )
 
 func sibling(name string) path.Expression { return path.MatchRelative().AtParent().AtName(name) }
@@ -72,7 +74,7 @@ func kubernetesSchema() schema.SingleNestedAttribute {
 				MarkdownDescription: "Resource ID of an AKS cluster (`/subscriptions/<sub>/resourceGroups/<rg>/providers/Microsoft.ContainerService/managedClusters/<name>`). " +
 					"The provider reads the endpoint and CA through the Azure API with the `azure` credentials and authenticates with an Entra ID token; no kubelogin binary is needed. " +
 					"Conflicts with the other connection settings.",
-				Validators: []validator.String{clusterIDValidator{}, stringvalidator.ConflictsWith(sibling("exec"))},
+				Validators: []validator.String{validators.AKSClusterID(), stringvalidator.ConflictsWith(sibling("exec"))},
 			},
 			"use_admin_credentials": schema.BoolAttribute{
 				Optional:            true,
