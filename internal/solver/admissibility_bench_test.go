@@ -9,9 +9,10 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
 )
 
-// BenchmarkAdmissibility measures one NodePool's admissibility over every instance type of a
-// region: the work a plan does per NodePool once the region's types are derived (the derivation
-// is cached per solver, as in a provider process, so it is done before the timer starts).
+// BenchmarkAdmissibility measures one NodePool's analysis over every instance type of a region
+// (westeurope) and of the whole catalog (every SKU, region unset): the work a plan does per
+// NodePool once the types are derived (the derivation is cached per solver, as in a provider
+// process, so it is done before the timer starts).
 func BenchmarkAdmissibility(b *testing.B) {
 	s := New(catalog.Default())
 	pool := NewPool(&karpv1.NodePool{Spec: karpv1.NodePoolSpec{Template: karpv1.NodeClaimTemplate{Spec: karpv1.NodeClaimTemplateSpec{
@@ -22,12 +23,16 @@ func BenchmarkAdmissibility(b *testing.B) {
 		},
 	}}}})
 	pool.Name = "default"
-	o := Options{Region: "westeurope"}
-	a := s.Analyze(pool, o) // derive and cache the region's instance types
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		a = s.Analyze(pool, o)
+	for _, scope := range []struct{ name, region string }{{"westeurope", "westeurope"}, {"full-catalog", AnyRegion}} {
+		b.Run(scope.name, func(b *testing.B) {
+			o := Options{Region: scope.region}
+			a := s.Analyze(pool, o) // derive and cache the instance types
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				a = s.Analyze(pool, o)
+			}
+			b.ReportMetric(float64(len(a.Admissible)), "admissible")
+		})
 	}
-	b.ReportMetric(float64(len(a.Admissible)), "admissible")
 }

@@ -50,6 +50,16 @@ type Analysis struct {
 	Admissible []Candidate // sorted by cheapest price, then name
 	Findings   []Finding
 	Summary    Summary
+
+	skus []string // skuNames(Admissible), computed once
+}
+
+// skuNames returns the distinct size names of the admissible candidates, sorted.
+func (a *Analysis) skuNames() []string {
+	if a.skus == nil {
+		a.skus = skuNames(a.Admissible)
+	}
+	return a.skus
 }
 
 // Summary condenses an analysis for plan output and reviews.
@@ -173,7 +183,7 @@ func skuNames(cs []Candidate) []string {
 }
 
 func (s *Solver) checkAdmissible(p *Pool, o Options, a *Analysis) {
-	names := skuNames(a.Admissible)
+	names := a.skuNames()
 	switch {
 	case len(names) == 0:
 		a.add(Finding{Code: findings.NoInstanceType, Severity: findings.Error, Path: "spec.template.spec.requirements",
@@ -216,6 +226,13 @@ func (s *Solver) checkAdmissible(p *Pool, o Options, a *Analysis) {
 	zonesKnown := true
 	for _, c := range a.Admissible {
 		zonesKnown = zonesKnown && c.InstanceType.ZonesKnown
+	}
+	// The offerings' zones only count when every size's zones are known (reading them is
+	// most of an analysis's time otherwise spent for nothing).
+	for _, c := range a.Admissible {
+		if !zonesKnown {
+			break
+		}
 		for _, of := range c.Offerings {
 			zones[of.Requirements.Get(corev1.LabelTopologyZone).Any()] = true
 		}
@@ -417,7 +434,7 @@ func checkShape(p *Pool, o Options, a *Analysis) {
 }
 
 func (a *Analysis) summarise(p *Pool) {
-	a.Summary.AdmissibleSKUs = len(skuNames(a.Admissible))
+	a.Summary.AdmissibleSKUs = len(a.skuNames())
 	if len(a.Admissible) == 0 {
 		return
 	}

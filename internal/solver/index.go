@@ -40,6 +40,26 @@ type bitset []uint64
 
 func newBitset(n int) bitset { return make(bitset, (n+63)/64) }
 
+func (b bitset) clone() bitset { return append(bitset(nil), b...) }
+
+func (b bitset) any() bool {
+	for _, w := range b {
+		if w != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func (b bitset) intersects(o bitset) bool {
+	for i := range b {
+		if b[i]&o[i] != 0 {
+			return true
+		}
+	}
+	return false
+}
+
 func (b bitset) set(i int)      { b[i/64] |= 1 << (uint(i) % 64) }
 func (b bitset) has(i int) bool { return b[i/64]&(1<<(uint(i)%64)) != 0 }
 func (b bitset) andNot(o bitset) {
@@ -185,12 +205,15 @@ func (rt *regionTypes) admissibleAll(reqs scheduling.Requirements) []cloudprovid
 	// Offering classes are judged lazily: 0 unknown, 1 compatible, 2 not.
 	judged := [2][]uint8{make([]uint8, len(idx.classes)), make([]uint8, len(idx.classes))}
 	out := make([]cloudprovider.Offerings, idx.n)
+	// One backing array for every type's offerings: a plan analyses many pools, and a
+	// separate slice per admissible type was most of an analysis's allocations.
+	buf := make([]*cloudprovider.Offering, 0, 4*idx.n)
 	mask.each(func(i int) {
 		variant, against := 0, reqs
 		if idx.zonesUnknown.has(i) {
 			variant, against = 1, noZone
 		}
-		var offs cloudprovider.Offerings
+		start := len(buf)
 		for j, c := range idx.offeringClass[i] {
 			if c < 0 {
 				continue
@@ -204,10 +227,12 @@ func (rt *regionTypes) admissibleAll(reqs scheduling.Requirements) []cloudprovid
 				judged[variant][c] = v
 			}
 			if v == 1 {
-				offs = append(offs, types[i].Offerings[j])
+				buf = append(buf, types[i].Offerings[j])
 			}
 		}
-		out[i] = offs
+		if len(buf) > start {
+			out[i] = cloudprovider.Offerings(buf[start:len(buf):len(buf)])
+		}
 	})
 	return out
 }

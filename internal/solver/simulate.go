@@ -2,6 +2,7 @@ package solver
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -90,13 +91,18 @@ type BoundGroup struct {
 // Simulate chooses new nodes for pending pods as Karpenter would: each pod goes to the
 // highest-weight NodePool (ties by name, descending, as Karpenter orders them) whose taints it
 // tolerates, whose requirements are compatible with its own, that has an instance type it fits
-// on, and whose limits leave room; zone spread divides a workload's pods evenly over the zones
-// its NodePools offer. Within a NodePool the pods are packed onto nodes to minimise cost:
-// first-fit decreasing by the value of the pods' requests at the prices the LP relaxation
-// puts on resources, each new node's instance type chosen for the lowest price per packed
-// value, then a pass that re-types, drains and merges nodes while that lowers the cost. Each
-// node is priced at its cheapest offering compatible with all its pods, as Karpenter launches
+// on, and whose limits leave room; pods a pool's limits leave out try the next pool. Zone
+// spread divides a workload's pods evenly over the zones its NodePools offer. Each node is
+// priced at its cheapest offering compatible with all its pods, as Karpenter on AKS launches
 // the cheapest compatible offering.
+//
+// Within a NodePool the pods are packed to minimise cost rather than in Karpenter's order:
+// pods are taken by decreasing value (their requests priced at the LP relaxation's dual
+// prices); a new node's type is the one with the lowest price per value packed when it is
+// filled with its proportional share of every pending pod and topped up first-fit-decreasing;
+// a final pass re-types nodes to the cheapest type that holds their pods, drains the least
+// efficient nodes into the others and merges pairs onto one cheaper node. The result is
+// deterministic for a given input and seed.
 func (s *Solver) Simulate(in SimulationInput) (*Simulation, error) {
 	region := strings.ToLower(in.Region)
 	if region == "" || !s.HasRegion(region) {
@@ -113,7 +119,16 @@ func (s *Solver) Simulate(in SimulationInput) (*Simulation, error) {
 		}
 	}
 	pb := s.compile(region, in)
-	pb.schedule()
-	pb.improve()
+	best, bestCost := 0, math.Inf(1)
+	n := variants(pb)
+	for v := 0; v < n; v++ {
+		pb.run(v)
+		if c := pb.cost(); c < bestCost-1e-9 {
+			best, bestCost = v, c
+		}
+	}
+	if best != n-1 {
+		pb.run(best)
+	}
 	return pb.report(), nil
 }

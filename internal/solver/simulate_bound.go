@@ -3,11 +3,12 @@ package solver
 import (
 	"errors"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 )
 
-// boundGroup is the scheduled pods of one unit: one workload, in one zone when it spreads.
+// boundGroup is the scheduled pods of one unit: identical pods, in one zone when they spread.
 type boundGroup struct {
 	u      *unit
 	class  int
@@ -55,7 +56,12 @@ func (pb *problem) lowerBound() (float64, []BoundGroup) {
 	}
 	var out []BoundGroup
 	for gi, g := range groups {
-		bg := BoundGroup{Workloads: []string{pb.workloads[g.u.w].w.Name}, Pods: g.pods, Bound: math.Inf(1)}
+		bg := BoundGroup{Pods: g.pods, Bound: math.Inf(1)}
+		for _, m := range g.u.members {
+			if name := pb.workloads[m.w].w.Name; !slices.Contains(bg.Workloads, name) {
+				bg.Workloads = append(bg.Workloads, name)
+			}
+		}
 		if g.zone >= 0 {
 			bg.Zone = pb.zones[g.zone]
 		}
@@ -101,18 +107,23 @@ func (pb *problem) boundColumns(groups []*boundGroup) []boundColumn {
 				continue
 			}
 			seen := map[string]bool{}
+			// Groups whose class may use some offering of the type and whose pods fit on it;
+			// the offerings then differ only by zone and class mask.
+			var able []int
+			for gi, g := range groups {
+				if m := pb.classes[g.class].masks[p.idx]; m != nil && m[t] != 0 && fits(pt.alloc, nil, pb.workloads[g.u.w].d, 1) {
+					able = append(able, gi)
+				}
+			}
+			if len(able) == 0 {
+				continue
+			}
 			for j := range pt.offs {
 				members := newBitset(len(groups))
 				empty := true
-				for gi, g := range groups {
-					m := pb.classes[g.class].masks[p.idx]
-					if m == nil || m[t]&(1<<uint(j)) == 0 {
-						continue
-					}
-					if g.zone >= 0 && pt.zone[j] != g.zone {
-						continue
-					}
-					if !fits(pt.alloc, nil, pb.workloads[g.u.w].d, 1) {
+				for _, gi := range able {
+					g := groups[gi]
+					if pb.classes[g.class].masks[p.idx][t]&(1<<uint(j)) == 0 || (g.zone >= 0 && pt.zone[j] != g.zone) {
 						continue
 					}
 					members.set(gi)
@@ -209,47 +220,51 @@ func (pb *problem) solveBound(groups []*boundGroup, cols []boundColumn, withLimi
 		lp.b = append(lp.b, float64(g.pods))
 	}
 	// Aggregate rows: per class, and all groups together.
-	sets := map[int][]int{}
-	var classes []int
-	for gi, g := range groups {
-		if _, ok := sets[g.class]; !ok {
-			classes = append(classes, g.class)
+	seen := map[string]bool{}
+	addSubset := func(S bitset) bool {
+		key := string(bitsetKey(S))
+		if seen[key] {
+			return false
 		}
-		sets[g.class] = append(sets[g.class], gi)
-	}
-	var family [][]int
-	if len(classes) > 1 && len(classes) <= 20 {
-		for _, c := range classes {
-			family = append(family, sets[c])
-		}
-	}
-	all := make([]int, len(groups))
-	for i := range all {
-		all[i] = i
-	}
-	family = append(family, all)
-	for _, S := range family {
+		seen[key] = true
+		added := false
 		for d := range pb.dims {
 			var demand float64
-			for _, gi := range S {
-				demand += groups[gi].demand[d]
-			}
+			S.each(func(gi int) { demand += groups[gi].demand[d] })
 			if demand <= 0 {
 				continue
 			}
 			row := make([]float64, len(cols))
 			for j, c := range cols {
-				for _, gi := range S {
-					if c.members.has(gi) {
-						row[j] = float64(max(c.pool.types[c.t].alloc[d], 0))
-						break
-					}
+				if c.members.intersects(S) {
+					row[j] = float64(max(c.pool.types[c.t].alloc[d], 0))
 				}
 			}
 			lp.A = append(lp.A, row)
 			lp.b = append(lp.b, demand)
+			added = true
+		}
+		return added
+	}
+	classes := map[int]bitset{}
+	var classOrder []int
+	for gi, g := range groups {
+		if classes[g.class] == nil {
+			classes[g.class] = newBitset(len(groups))
+			classOrder = append(classOrder, g.class)
+		}
+		classes[g.class].set(gi)
+	}
+	if len(classOrder) > 1 && len(classOrder) <= 20 {
+		for _, c := range classOrder {
+			addSubset(classes[c])
 		}
 	}
+	all := newBitset(len(groups))
+	for gi := range groups {
+		all.set(gi)
+	}
+	addSubset(all)
 	if withLimits {
 		for _, p := range pb.pools {
 			for li, l := range p.limits {
@@ -269,6 +284,31 @@ func (pb *problem) solveBound(groups []*boundGroup, cols []boundColumn, withLimi
 		}
 	}
 	res, err := lp.solve()
+	// Cutting planes: the pods that cannot use a node offering the optimum relies on must be
+	// covered by the other offerings. Typically the cheapest small sizes carry the fractional
+	// optimum while many pods do not fit on them at all; these rows say so.
+	for round := 0; round < 4 && err == nil; round++ {
+		unserved := all.clone()
+		added := false
+		for j, x := range res.X {
+			if x <= 1e-7 {
+				continue
+			}
+			S := all.clone()
+			S.andNot(cols[j].members)
+			unserved.andNot(cols[j].members)
+			if S.any() && addSubset(S) {
+				added = true
+			}
+		}
+		if unserved.any() && addSubset(unserved) {
+			added = true
+		}
+		if !added {
+			break
+		}
+		res, err = lp.solve()
+	}
 	if err != nil {
 		return 0, err
 	}

@@ -30,6 +30,9 @@ type problem struct {
 	zones     []string // zone id → topology.kubernetes.io/zone value
 	units     []*unit
 	nodes     []*simNode
+	variant   variant
+	// classByShape maps selectorKey to the class index.
+	classByShape map[string]int
 }
 
 type simPool struct {
@@ -71,8 +74,6 @@ type poolType struct {
 // podClass is pods with the same requirements and tolerations: per pool, the offerings of
 // each pool type they may use.
 type podClass struct {
-	reqs  scheduling.Requirements
-	pod   *corev1.Pod
 	masks [][]uint64 // [pool][type]; nil when the pool is not an option
 	why   []string   // [pool] why it is not an option
 	zones []int      // zones the options span (topology spread domains)
@@ -87,9 +88,11 @@ type simWorkload struct {
 	why   []string
 }
 
-// unit is pods of one workload, restricted to a zone when the workload spreads over zones.
+// unit is identical pods of one or more workloads, restricted to a zone when they spread
+// over zones.
 type unit struct {
-	w        int
+	w        int // the first member: every member has its class and requests
+	members  []member
 	zone     int // -1: any
 	count    int
 	rem      int
@@ -100,7 +103,7 @@ type unit struct {
 }
 
 func (s *Solver) compile(region string, in SimulationInput) *problem {
-	pb := &problem{s: s, region: region, seed: in.Seed}
+	pb := &problem{s: s, region: region, seed: in.Seed, classByShape: map[string]int{}}
 	pb.dims = []corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceMemory, corev1.ResourcePods}
 	extra := map[corev1.ResourceName]bool{}
 	for _, w := range in.Workloads {
@@ -181,6 +184,9 @@ func (s *Solver) compile(region string, in SimulationInput) *problem {
 	return pb
 }
 
+// member is a workload's share of a unit.
+type member struct{ w, count int }
+
 func weight(p *Pool) int32 {
 	if p.Spec.Weight == nil {
 		return 0
@@ -254,13 +260,19 @@ func (pb *problem) addWorkload(w Workload, classOf map[string]int) {
 			return
 		}
 	}
-	reqs := scheduling.NewStrictPodRequirements(pod)
-	key := canonicalSet(reqs) + "\x03" + tolerationKey(pod.Spec.Tolerations)
-	ci, ok := classOf[key]
+	// Pods' requirements and tolerations come from the selector, affinity and tolerations
+	// alone: workloads that share them share a class without deriving it again.
+	quick := selectorKey(w)
+	ci, ok := pb.classByShape[quick]
 	if !ok {
-		ci = len(pb.classes)
-		classOf[key] = ci
-		pb.classes = append(pb.classes, pb.podClass(reqs, pod))
+		reqs := scheduling.NewStrictPodRequirements(pod)
+		key := canonicalSet(reqs) + "\x03" + tolerationKey(pod.Spec.Tolerations)
+		if ci, ok = classOf[key]; !ok {
+			ci = len(pb.classes)
+			classOf[key] = ci
+			pb.classes = append(pb.classes, pb.podClass(reqs, pod))
+		}
+		pb.classByShape[quick] = ci
 	}
 	sw.class = ci
 	c := pb.classes[ci]
@@ -290,7 +302,7 @@ func tolerationKey(ts []corev1.Toleration) string {
 // then compatibility of the pod's requirements with the pool's, then, on the combined
 // requirements, the instance types and offerings.
 func (pb *problem) podClass(reqs scheduling.Requirements, pod *corev1.Pod) *podClass {
-	c := &podClass{reqs: reqs, pod: pod, masks: make([][]uint64, len(pb.pools)), why: make([]string, len(pb.pools))}
+	c := &podClass{masks: make([][]uint64, len(pb.pools)), why: make([]string, len(pb.pools))}
 	zones := map[int]bool{}
 	for pi, p := range pb.pools {
 		if err := p.taints.ToleratesPod(pod); err != nil {
@@ -380,16 +392,36 @@ func maxFit(alloc, used, d []int64, limit int) int {
 
 // makeUnits splits each workload into units: whole, or per zone when it spreads over zones,
 // with counts as even as the topology allows (max − min ≤ 1 ≤ maxSkew), which Karpenter's
-// spread over the same domains also reaches for pods that all fit.
+// spread over the same domains also reaches for pods that all fit. Pods of different
+// workloads that are identical for scheduling (same class, zone and requests) share a unit:
+// packing never needs to tell them apart, and a cluster's many small Deployments often have
+// the same requests. The report hands a unit's placements back to its workloads in order.
 func (pb *problem) makeUnits() {
+	byShape := map[string]*unit{}
+	add := func(wi, zone, count int) {
+		if count == 0 {
+			return
+		}
+		sw := pb.workloads[wi]
+		key := fmt.Sprint(sw.class, "/", zone, "/", sw.d)
+		u := byShape[key]
+		if u == nil {
+			u = &unit{w: wi, zone: zone}
+			byShape[key] = u
+			pb.units = append(pb.units, u)
+		}
+		u.count += count
+		u.rem += count
+		u.members = append(u.members, member{w: wi, count: count})
+	}
 	for wi, sw := range pb.workloads {
 		if sw.bad != "" || len(sw.pools) == 0 {
-			pb.units = append(pb.units, &unit{w: wi, zone: -1, count: sw.w.Count, rem: sw.w.Count, nextPool: len(sw.pools)})
+			pb.units = append(pb.units, &unit{w: wi, zone: -1, count: sw.w.Count, rem: sw.w.Count, members: []member{{wi, sw.w.Count}}})
 			continue
 		}
 		zones := pb.classes[sw.class].zones
 		if sw.w.ZoneSpread <= 0 || len(zones) == 0 {
-			pb.units = append(pb.units, &unit{w: wi, zone: -1, count: sw.w.Count, rem: sw.w.Count})
+			add(wi, -1, sw.w.Count)
 			continue
 		}
 		n := len(zones)
@@ -398,9 +430,7 @@ func (pb *problem) makeUnits() {
 			if i < sw.w.Count%n {
 				c++
 			}
-			if c > 0 {
-				pb.units = append(pb.units, &unit{w: wi, zone: z, count: c, rem: c})
-			}
+			add(wi, z, c)
 		}
 	}
 }

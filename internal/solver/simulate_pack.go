@@ -65,7 +65,7 @@ type packer struct {
 	p         *simPool
 	items     []*unit
 	w         []float64 // value of one unit of each dim
-	rho       []float64 // per type: cheapest price ÷ value of its allocatable (≤ any score)
+	rho       []float64 // per type: cheapest price ÷ value of its allocatable (≤ its score, up to the jitter)
 	order     []int     // types by rho
 	// Per item, for the hot loops: its class's offering masks in this pool, zone, request.
 	imask  [][]uint64
@@ -82,7 +82,7 @@ func (pb *problem) newPacker(p *simPool, items []*unit) *packer {
 	pk := &packer{pb: pb, p: p, items: items, lastT: -1, used: make([]int64, len(pb.dims)), demand: make([]float64, len(pb.dims)), taken: make([]int, len(items))}
 	pk.w = pb.resourceValues(p, items)
 	for _, u := range items {
-		u.value = dot(pk.w, pb.workloads[u.w].d)
+		u.value = dot(pk.w, pb.workloads[u.w].d) * pb.variant.jitter(u)
 	}
 	sort.SliceStable(items, func(i, j int) bool {
 		a, b := items[i], items[j]
@@ -201,19 +201,15 @@ func (pk *packer) run() {
 					pk.live = append(pk.live, j)
 				}
 			}
-			t, m, limited := pk.repeat(i)
-			if t < 0 {
-				t, m, limited = pk.best(i)
+			if pk.repeat(i) {
+				continue
 			}
+			t, m, limited := pk.best(i)
 			if t < 0 {
 				u.reason = pk.failReason(u, limited)
 				break
 			}
-			n := &simNode{pool: pk.p, t: t, mask: m, used: make([]int64, len(pk.pb.dims))}
-			pk.fill(n, i)
-			pk.charge(t, 1)
-			pk.nodes = append(pk.nodes, n)
-			pk.pb.nodes = append(pk.pb.nodes, n)
+			pk.open(t, m, i)
 		}
 	}
 }
@@ -293,24 +289,46 @@ func (pk *packer) best(i int) (int, uint64, bool) {
 	return bestT, bestM, limited
 }
 
-// repeat reuses the type of the previous new node when it scores as well for items[i] as it
-// did then: in a large pod set the same type wins many times in a row, and one trial instead
-// of a search over every candidate keeps packing linear in practice.
-func (pk *packer) repeat(i int) (int, uint64, bool) {
+// repeat opens a node of the previous search's winning type for items[i] and keeps it when it
+// scores as well as it did then (within the variant's slack), undoing it otherwise: in a large
+// pod set the same type wins many times in a row, and one committed fill instead of a search
+// over every candidate keeps packing linear in practice.
+func (pk *packer) repeat(i int) bool {
 	t := pk.lastT
 	if t < 0 {
-		return -1, 0, false
+		return false
 	}
 	pt := pk.p.types[t]
 	m := pk.itemMask(i, t)
 	if m == 0 || !fits(pt.alloc, nil, pk.id[i], 1) || !pk.withinLimits(t) {
-		return -1, 0, false
+		return false
 	}
-	mask, value := pk.simulate(t, m, i)
-	if value <= 0 || cheapest(pt, mask)/value > pk.lastScore*(1+1e-3) {
-		return -1, 0, false
+	n := pk.open(t, m, i)
+	var value float64
+	for _, pl := range n.place {
+		value += float64(pl.n) * pl.u.value
 	}
-	return t, m, false
+	if value > 0 && cheapest(pt, n.mask)/value <= pk.lastScore*(1+pk.pb.variant.repeatSlack) {
+		return true
+	}
+	// Undo: the pods go back to pending and the node and its limit charge away.
+	for _, pl := range n.place {
+		pl.u.rem += pl.n
+	}
+	pk.charge(t, -1)
+	pk.nodes = pk.nodes[:len(pk.nodes)-1]
+	pk.pb.nodes = pk.pb.nodes[:len(pk.pb.nodes)-1]
+	return false
+}
+
+// open starts a node of type t with offerings m and fills it from items[i] on.
+func (pk *packer) open(t int, m uint64, i int) *simNode {
+	n := &simNode{pool: pk.p, t: t, mask: m, used: make([]int64, len(pk.pb.dims))}
+	pk.fill(n, i)
+	pk.charge(t, 1)
+	pk.nodes = append(pk.nodes, n)
+	pk.pb.nodes = append(pk.pb.nodes, n)
+	return n
 }
 
 // simulate fills an empty node of type t (offerings m) with items[from:] without committing,

@@ -13,8 +13,9 @@ import (
 func (pb *problem) report() *Simulation {
 	sim := &Simulation{Region: pb.region}
 	var reqCPU, reqMem, allocCPU, allocMem float64
+	share := pb.attribution()
 	for _, n := range pb.nodes {
-		sn := pb.simNode(n)
+		sn := pb.simNode(n, share)
 		sim.Nodes = append(sim.Nodes, sn)
 		sim.HourlyCost += sn.HourlyPrice
 		sim.PriceEstimated = sim.PriceEstimated || sn.PriceEstimated
@@ -34,13 +35,42 @@ func (pb *problem) report() *Simulation {
 	}
 	sim.Unschedulable = pb.unschedulable()
 	sim.LowerBound, sim.BoundGroups = pb.lowerBound()
+	// Rounded to a millionth of a dollar; the bound downwards so that it stays a bound.
+	sim.HourlyCost = roundPrice(sim.HourlyCost)
+	sim.LowerBound = math.Floor(sim.LowerBound*1e6) / 1e6
 	return sim
 }
 
 // simNode picks the offering Karpenter on AKS launches among those all the node's pods allow:
 // the cheapest, spot before on-demand at equal price, zonal before regional; equally good
 // zones are taken in an order set by the seed (the provider shuffles them).
-func (pb *problem) simNode(n *simNode) SimNode {
+// attribution hands a unit's placed pods to its member workloads in order, node by node, and
+// returns for each placement how many pods of each workload it holds.
+func (pb *problem) attribution() func(pl placement) map[int]int {
+	type cursor struct{ member, used int }
+	cur := map[*unit]*cursor{}
+	return func(pl placement) map[int]int {
+		c := cur[pl.u]
+		if c == nil {
+			c = &cursor{}
+			cur[pl.u] = c
+		}
+		out := map[int]int{}
+		for left := pl.n; left > 0 && c.member < len(pl.u.members); {
+			m := pl.u.members[c.member]
+			k := min(left, m.count-c.used)
+			out[m.w] += k
+			left -= k
+			c.used += k
+			if c.used == m.count {
+				c.member, c.used = c.member+1, 0
+			}
+		}
+		return out
+	}
+}
+
+func (pb *problem) simNode(n *simNode, share func(placement) map[int]int) SimNode {
 	pt := n.pool.types[n.t]
 	best := -1
 	rank := func(j int) (float64, int, int) {
@@ -88,7 +118,9 @@ func (pb *problem) simNode(n *simNode) SimNode {
 	}
 	counts := map[int]int{}
 	for _, pl := range n.place {
-		counts[pl.u.w] += pl.n
+		for w, k := range share(pl) {
+			counts[w] += k
+		}
 	}
 	ws := make([]int, 0, len(counts))
 	for w := range counts {
@@ -113,10 +145,22 @@ func (pb *problem) unschedulable() []Unschedulable {
 		var reasons []string
 		seen := map[string]bool{}
 		for _, u := range pb.units {
-			if u.w != wi || u.rem == 0 {
+			if u.rem == 0 {
 				continue
 			}
-			left += u.rem
+			// Placed pods went to the members in order, so the last u.rem pods are left.
+			unplaced, mine := u.rem, 0
+			for i := len(u.members) - 1; i >= 0 && unplaced > 0; i-- {
+				k := min(unplaced, u.members[i].count)
+				if u.members[i].w == wi {
+					mine += k
+				}
+				unplaced -= k
+			}
+			if mine == 0 {
+				continue
+			}
+			left += mine
 			for _, r := range u.blocked {
 				if !seen[r] {
 					seen[r] = true

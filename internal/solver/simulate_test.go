@@ -58,7 +58,7 @@ func TestSimulateOneSize(t *testing.T) {
 		t.Fatalf("got %d nodes for $%v, want 4 for $0.92", len(sim.Nodes), sim.HourlyCost)
 	}
 	// The bound is 10/3 fractional nodes: pods are indivisible, 3 per node.
-	if !near(sim.LowerBound, 10.0/3*0.23) {
+	if math.Abs(sim.LowerBound-10.0/3*0.23) > 1e-6 {
 		t.Fatalf("lower bound %v, want %v", sim.LowerBound, 10.0/3*0.23)
 	}
 	if want := 10.0 / (4 * 3.86); math.Abs(sim.Utilisation.CPU-want) > 1e-9 {
@@ -81,10 +81,9 @@ func TestSimulatePicksTheCheapestMix(t *testing.T) {
 	}
 }
 
-func TestSimulateRetypesNodes(t *testing.T) {
-	// Alone, a node opened for the first pod would be sized for all the pods; when most of
-	// them have gone elsewhere the post-pass shrinks it. Here 7 pods fill a D8s_v5 exactly
-	// and an eighth needs a node of its own: a D2s_v5, not another D8s_v5.
+func TestSimulateSizesTheLastNode(t *testing.T) {
+	// 7 pods fill a D8s_v5 (7820m) and the eighth needs a node of its own, sized for what is
+	// left: a D2s_v5, not another D8s_v5.
 	sim := simulate(t, SimulationInput{
 		Pools:     []SimPool{testPool("d", 0, nil, nil, onDemandOnly, sizes("Standard_D2s_v5", "Standard_D8s_v5"))},
 		Workloads: []Workload{pods("web", 8, "1", "1Gi")},
