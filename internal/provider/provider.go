@@ -27,6 +27,7 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/nap"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/nodepool"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/providerdata"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation"
 )
 
 // Provider is the karpenter provider.
@@ -81,7 +82,7 @@ func (p *Provider) Functions(context.Context) []func() function.Function {
 }
 
 func (p *Provider) DataSources(context.Context) []func() datasource.DataSource {
-	return []func() datasource.DataSource{instancetypes.New}
+	return []func() datasource.DataSource{instancetypes.New, simulation.New}
 }
 
 // Configure reads the settings but connects nowhere: clients are created on first use.

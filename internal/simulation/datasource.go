@@ -1,0 +1,308 @@
+// Package simulation defines the karpenter_provisioning_simulation data source: pending pods
+// (shapes and counts) and NodePools in; the nodes Karpenter on AKS would launch, their sizes,
+// hourly cost, utilisation and a lower bound on the cost out. Offline, from the embedded catalog.
+package simulation
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	k8sschema "k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/yaml"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/aksnodeclass"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/nodepool"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/providerdata"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
+)
+
+// New is the data source constructor for the provider.
+func New() datasource.DataSource { return &dataSource{} }
+
+type dataSource struct{ data *providerdata.Data }
+
+func (d *dataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_provisioning_simulation"
+}
+
+func (d *dataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	if data, ok := req.ProviderData.(*providerdata.Data); ok {
+		d.data = data
+	}
+}
+
+func (d *dataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	cstr := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
+	}
+	cnum := func(desc string) schema.Float64Attribute {
+		return schema.Float64Attribute{Computed: true, MarkdownDescription: desc}
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Simulates, offline, what Karpenter on AKS would launch for a set of pending pods across NodePools: pools by weight, " +
+			"taints and tolerations, requirements and node selectors, limits, zone spread; each node's VM size chosen by price. Reports the nodes, " +
+			"the hourly cost, utilisation and a lower bound on the cost (the LP relaxation over the admissible sizes), so a review can see how far " +
+			"a configuration is from the cheapest possible.",
+		Attributes: map[string]schema.Attribute{
+			"region": schema.StringAttribute{Optional: true, MarkdownDescription: "Azure region; defaults to the provider's `region`. One of them is required."},
+			"nodepools": schema.ListAttribute{
+				Required: true, ElementType: types.StringType,
+				MarkdownDescription: "NodePool manifests (YAML or JSON), e.g. `[file(\"pools/general.yaml\")]`; each is validated by the CRD's rules.",
+				Validators:          []validator.List{listvalidator.SizeAtLeast(1)},
+			},
+			"aksnodeclasses": schema.ListAttribute{
+				Optional: true, ElementType: types.StringType,
+				MarkdownDescription: "AKSNodeClass manifests the pools reference; a pool whose node class is not given is simulated with the CRD defaults.",
+			},
+			"workloads": schema.ListNestedAttribute{
+				Required:            true,
+				MarkdownDescription: "Pending pods, grouped by shape.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"name":          schema.StringAttribute{Required: true, MarkdownDescription: "Name of the workload (used in the results)."},
+					"count":         schema.Int64Attribute{Required: true, MarkdownDescription: "Number of pods.", Validators: []validator.Int64{int64validator.Between(1, 100000)}},
+					"requests":      schema.MapAttribute{Required: true, ElementType: types.StringType, MarkdownDescription: "Resource requests per pod, e.g. `{ cpu = \"500m\", memory = \"1Gi\" }`."},
+					"node_selector": schema.MapAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "Node selector of the pods."},
+					"tolerations": schema.ListNestedAttribute{Optional: true, MarkdownDescription: "Tolerations of the pods.",
+						NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+							"key":      schema.StringAttribute{Optional: true, MarkdownDescription: "Taint key (empty with operator `Exists` tolerates everything)."},
+							"operator": schema.StringAttribute{Optional: true, MarkdownDescription: "`Equal` (default) or `Exists`."},
+							"value":    schema.StringAttribute{Optional: true, MarkdownDescription: "Taint value."},
+							"effect":   schema.StringAttribute{Optional: true, MarkdownDescription: "`NoSchedule`, `PreferNoSchedule` or `NoExecute`; empty matches all."},
+						}}},
+					"zone_spread_max_skew": schema.Int64Attribute{Optional: true, MarkdownDescription: "When set, the pods spread over zones with this maxSkew (DoNotSchedule)."},
+				}},
+			},
+			"daemonset_overhead": schema.MapAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "Requests of the DaemonSet pods on every node."},
+
+			"node_count":         schema.Int64Attribute{Computed: true, MarkdownDescription: "Number of nodes launched."},
+			"hourly_cost":        cnum("Hourly cost of the launched nodes in USD."),
+			"monthly_cost":       cnum("Hourly cost × 730."),
+			"lower_bound":        cnum("Hourly cost no packing can beat (LP relaxation); `hourly_cost / lower_bound` is the gap."),
+			"cpu_utilisation":    cnum("Requested ÷ allocatable CPU over all nodes."),
+			"memory_utilisation": cnum("Requested ÷ allocatable memory over all nodes."),
+			"scheduled_pods":     schema.Int64Attribute{Computed: true, MarkdownDescription: "Pods placed on nodes."},
+			"price_estimated":    schema.BoolAttribute{Computed: true, MarkdownDescription: "True when some price is not the region's own list price (e.g. spot from on-demand)."},
+			"nodes": schema.ListNestedAttribute{
+				Computed: true, MarkdownDescription: "The nodes, in launch order.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"pool":          cstr("NodePool that launched it."),
+					"sku":           cstr("VM size."),
+					"zone":          cstr("Zone (`0` when zones are not known)."),
+					"capacity_type": cstr("`spot` or `on-demand`."),
+					"hourly_price":  cnum("Hourly price in USD."),
+					"pods":          schema.MapAttribute{Computed: true, ElementType: types.Int64Type, MarkdownDescription: "Pods per workload."},
+				}},
+			},
+			"unschedulable": schema.ListNestedAttribute{
+				Computed: true, MarkdownDescription: "Pods no pool can take, with Karpenter's reason.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"workload": cstr("Workload."),
+					"count":    schema.Int64Attribute{Computed: true, MarkdownDescription: "Pods."},
+					"reason":   cstr("Why."),
+				}},
+			},
+		},
+	}
+}
+
+type model struct {
+	Region            types.String      `tfsdk:"region"`
+	NodePools         []string          `tfsdk:"nodepools"`
+	AKSNodeClasses    []string          `tfsdk:"aksnodeclasses"`
+	Workloads         []workloadModel   `tfsdk:"workloads"`
+	DaemonSetOverhead map[string]string `tfsdk:"daemonset_overhead"`
+
+	NodeCount         types.Int64         `tfsdk:"node_count"`
+	HourlyCost        types.Float64       `tfsdk:"hourly_cost"`
+	MonthlyCost       types.Float64       `tfsdk:"monthly_cost"`
+	LowerBound        types.Float64       `tfsdk:"lower_bound"`
+	CPUUtilisation    types.Float64       `tfsdk:"cpu_utilisation"`
+	MemoryUtilisation types.Float64       `tfsdk:"memory_utilisation"`
+	ScheduledPods     types.Int64         `tfsdk:"scheduled_pods"`
+	PriceEstimated    types.Bool          `tfsdk:"price_estimated"`
+	Nodes             []nodeModel         `tfsdk:"nodes"`
+	Unschedulable     []unschedulableItem `tfsdk:"unschedulable"`
+}
+
+type workloadModel struct {
+	Name         string            `tfsdk:"name"`
+	Count        int64             `tfsdk:"count"`
+	Requests     map[string]string `tfsdk:"requests"`
+	NodeSelector map[string]string `tfsdk:"node_selector"`
+	Tolerations  []tolerationModel `tfsdk:"tolerations"`
+	ZoneSpread   types.Int64       `tfsdk:"zone_spread_max_skew"`
+}
+
+type tolerationModel struct {
+	Key      types.String `tfsdk:"key"`
+	Operator types.String `tfsdk:"operator"`
+	Value    types.String `tfsdk:"value"`
+	Effect   types.String `tfsdk:"effect"`
+}
+
+type nodeModel struct {
+	Pool         string           `tfsdk:"pool"`
+	SKU          string           `tfsdk:"sku"`
+	Zone         string           `tfsdk:"zone"`
+	CapacityType string           `tfsdk:"capacity_type"`
+	HourlyPrice  float64          `tfsdk:"hourly_price"`
+	Pods         map[string]int64 `tfsdk:"pods"`
+}
+
+type unschedulableItem struct {
+	Workload string `tfsdk:"workload"`
+	Count    int64  `tfsdk:"count"`
+	Reason   string `tfsdk:"reason"`
+}
+
+func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m model
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if d.data == nil {
+		resp.Diagnostics.AddError("Provider not configured", "The karpenter provider was not configured before use.")
+		return
+	}
+	region := m.Region.ValueString()
+	if region == "" {
+		region = d.data.Region
+	}
+	if region == "" {
+		resp.Diagnostics.AddAttributeError(path.Root("region"), "Region required", "Set region here or in the provider configuration: the simulation prices nodes in one region.")
+		return
+	}
+	s, err := d.data.Solver()
+	if err != nil {
+		resp.Diagnostics.AddError("Cannot load the SKU catalog", err.Error())
+		return
+	}
+	classes := map[string]instancetype.NodeClass{}
+	for i, text := range m.AKSNodeClasses {
+		obj := manifest(ctx, text, aksnodeclass.GVK, path.Root("aksnodeclasses").AtListIndex(i), &resp.Diagnostics)
+		if obj == nil {
+			continue
+		}
+		nc, err := solver.NodeClassFromObject(obj)
+		if err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("aksnodeclasses").AtListIndex(i), "Unreadable AKSNodeClass", err.Error())
+			continue
+		}
+		meta, _ := obj["metadata"].(map[string]any)
+		classes[fmt.Sprint(meta["name"])] = nc
+	}
+	in := solver.SimulationInput{Region: region, Seed: 1}
+	for i, text := range m.NodePools {
+		obj := manifest(ctx, text, nodepool.GVK, path.Root("nodepools").AtListIndex(i), &resp.Diagnostics)
+		if obj == nil {
+			continue
+		}
+		p, err := solver.PoolFromObject(obj)
+		if err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("nodepools").AtListIndex(i), "Unreadable NodePool", err.Error())
+			continue
+		}
+		in.Pools = append(in.Pools, solver.SimPool{Pool: p, NodeClass: classes[p.NodeClassName()]})
+	}
+	for i, w := range m.Workloads {
+		in.Workloads = append(in.Workloads, workload(w, path.Root("workloads").AtListIndex(i), &resp.Diagnostics))
+	}
+	in.DaemonOverhead = quantities(m.DaemonSetOverhead, path.Root("daemonset_overhead"), &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	sim, err := s.Simulate(in)
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("region"), "Cannot simulate", err.Error())
+		return
+	}
+	fill(&m, sim)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// manifest parses and validates one manifest of the given kind, with the CRD's defaults.
+func manifest(ctx context.Context, text string, gvk k8sschema.GroupVersionKind, at path.Path, diags *diag.Diagnostics) map[string]any {
+	obj := map[string]any{}
+	if err := yaml.Unmarshal([]byte(text), &obj); err != nil {
+		diags.AddAttributeError(at, "Not a manifest", fmt.Sprintf("Attribute %s is not valid YAML or JSON: %v", at, err))
+		return nil
+	}
+	if obj["apiVersion"] != gvk.GroupVersion().String() || obj["kind"] != gvk.Kind {
+		diags.AddAttributeError(at, "Wrong kind", fmt.Sprintf("Attribute %s is a %v %v; expected %s %s.", at, obj["apiVersion"], obj["kind"], gvk.GroupVersion(), gvk.Kind))
+		return nil
+	}
+	v := crdvalidate.MustFor(gvk)
+	if errs := v.Validate(ctx, obj); len(errs) > 0 {
+		diags.AddAttributeError(at, "Invalid "+gvk.Kind, fmt.Sprintf("Attribute %s: the Kubernetes API server would reject it:\n%s", at, strings.Join(crdvalidate.Messages(errs), "\n")))
+		return nil
+	}
+	v.Default(obj)
+	return obj
+}
+
+func workload(w workloadModel, at path.Path, diags *diag.Diagnostics) solver.Workload {
+	out := solver.Workload{Name: w.Name, Count: int(w.Count), NodeSelector: w.NodeSelector,
+		Requests: quantities(w.Requests, at.AtName("requests"), diags), ZoneSpread: int32(w.ZoneSpread.ValueInt64())}
+	for _, t := range w.Tolerations {
+		out.Tolerations = append(out.Tolerations, corev1.Toleration{
+			Key: t.Key.ValueString(), Operator: corev1.TolerationOperator(t.Operator.ValueString()),
+			Value: t.Value.ValueString(), Effect: corev1.TaintEffect(t.Effect.ValueString()),
+		})
+	}
+	return out
+}
+
+func quantities(m map[string]string, at path.Path, diags *diag.Diagnostics) corev1.ResourceList {
+	if len(m) == 0 {
+		return nil
+	}
+	out := corev1.ResourceList{}
+	for k, v := range m {
+		q, err := resource.ParseQuantity(v)
+		if err != nil {
+			diags.AddAttributeError(at.AtMapKey(k), "Invalid quantity", fmt.Sprintf("%q is not a Kubernetes quantity (e.g. 500m, 2, 1Gi): %v", v, err))
+			continue
+		}
+		out[corev1.ResourceName(k)] = q
+	}
+	return out
+}
+
+func fill(m *model, sim *solver.Simulation) {
+	m.NodeCount = types.Int64Value(int64(len(sim.Nodes)))
+	m.HourlyCost = types.Float64Value(sim.HourlyCost)
+	m.MonthlyCost = types.Float64Value(sim.HourlyCost * solver.HoursPerMonth)
+	m.LowerBound = types.Float64Value(sim.LowerBound)
+	m.CPUUtilisation = types.Float64Value(sim.Utilisation.CPU)
+	m.MemoryUtilisation = types.Float64Value(sim.Utilisation.Memory)
+	m.ScheduledPods = types.Int64Value(int64(sim.ScheduledPods))
+	m.PriceEstimated = types.BoolValue(sim.PriceEstimated)
+	m.Nodes = make([]nodeModel, 0, len(sim.Nodes))
+	for _, n := range sim.Nodes {
+		pods := map[string]int64{}
+		for _, p := range n.Pods {
+			pods[p.Workload] += int64(p.Count)
+		}
+		m.Nodes = append(m.Nodes, nodeModel{Pool: n.Pool, SKU: n.SKU, Zone: n.Zone, CapacityType: n.CapacityType, HourlyPrice: n.HourlyPrice, Pods: pods})
+	}
+	m.Unschedulable = make([]unschedulableItem, 0, len(sim.Unschedulable))
+	for _, u := range sim.Unschedulable {
+		m.Unschedulable = append(m.Unschedulable, unschedulableItem{Workload: u.Workload, Count: int64(u.Count), Reason: u.Reason})
+	}
+	sort.SliceStable(m.Unschedulable, func(i, j int) bool { return m.Unschedulable[i].Workload < m.Unschedulable[j].Workload })
+}

@@ -1,0 +1,109 @@
+package simulation_test
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	corev1 "k8s.io/api/core/v1"
+	k8sresource "k8s.io/apimachinery/pkg/api/resource"
+	"sigs.k8s.io/yaml"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/acctest"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
+)
+
+const pool = `apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: {name: general}
+spec:
+  template:
+    spec:
+      nodeClassRef: {group: karpenter.azure.com, kind: AKSNodeClass, name: default}
+      requirements:
+        - {key: karpenter.azure.com/sku-family, operator: In, values: [D]}
+        - {key: karpenter.sh/capacity-type, operator: In, values: [on-demand]}
+  limits: {cpu: "64"}
+`
+
+// The data source reports exactly what the solver's simulation computes for the same input.
+func TestAccSimulationMatchesSolver(t *testing.T) {
+	obj := map[string]any{}
+	if err := yaml.Unmarshal([]byte(pool), &obj); err != nil {
+		t.Fatal(err)
+	}
+	p, err := solver.PoolFromObject(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := solver.New(catalog.Default()).Simulate(solver.SimulationInput{
+		Region: "westeurope", Seed: 1, Pools: []solver.SimPool{{Pool: p}},
+		Workloads: []solver.Workload{
+			{Name: "web", Count: 20, Requests: corev1.ResourceList{corev1.ResourceCPU: k8sresource.MustParse("500m"), corev1.ResourceMemory: k8sresource.MustParse("1Gi")}},
+			{Name: "gpu", Count: 2, Requests: corev1.ResourceList{corev1.ResourceCPU: k8sresource.MustParse("1")}, NodeSelector: map[string]string{"karpenter.azure.com/sku-gpu-manufacturer": "nvidia"}},
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want.Nodes) == 0 || len(want.Unschedulable) != 1 {
+		t.Fatalf("fixture: expected nodes and one unschedulable workload, got %d nodes, %v", len(want.Nodes), want.Unschedulable)
+	}
+	cfg := fmt.Sprintf(`
+provider "karpenter" {
+  region = "westeurope"
+}
+
+data "karpenter_provisioning_simulation" "s" {
+  nodepools = [%q]
+  workloads = [
+    { name = "web", count = 20, requests = { cpu = "500m", memory = "1Gi" } },
+    { name = "gpu", count = 2, requests = { cpu = "1" }, node_selector = { "karpenter.azure.com/sku-gpu-manufacturer" = "nvidia" } },
+  ]
+}
+`, pool)
+	addr := "data.karpenter_provisioning_simulation.s"
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories(),
+		Steps: []resource.TestStep{{
+			Config: cfg,
+			Check: resource.ComposeAggregateTestCheckFunc(
+				resource.TestCheckResourceAttr(addr, "node_count", strconv.Itoa(len(want.Nodes))),
+				resource.TestCheckResourceAttr(addr, "hourly_cost", fmt.Sprint(want.HourlyCost)),
+				resource.TestCheckResourceAttr(addr, "lower_bound", fmt.Sprint(want.LowerBound)),
+				resource.TestCheckResourceAttr(addr, "scheduled_pods", strconv.Itoa(want.ScheduledPods)),
+				resource.TestCheckResourceAttr(addr, "nodes.0.sku", want.Nodes[0].SKU),
+				resource.TestCheckResourceAttr(addr, "nodes.0.pool", "general"),
+				resource.TestCheckResourceAttr(addr, "unschedulable.0.workload", "gpu"),
+				resource.TestCheckResourceAttr(addr, "unschedulable.0.count", "2"),
+			),
+		}},
+	})
+}
+
+// A manifest the API server would reject fails on the list element that holds it.
+func TestAccSimulationRejectsInvalidManifest(t *testing.T) {
+	bad := `apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: {name: bad}
+spec:
+  template:
+    spec:
+      nodeClassRef: {group: karpenter.azure.com, kind: AKSNodeClass, name: default}
+      requirements: [{key: karpenter.sh/nodepool, operator: In, values: [x]}]
+`
+	cfg := fmt.Sprintf(`
+data "karpenter_provisioning_simulation" "s" {
+  region    = "westeurope"
+  nodepools = [%q]
+  workloads = [{ name = "web", count = 1, requests = { cpu = "1" } }]
+}
+`, bad)
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories(),
+		Steps:                    []resource.TestStep{{Config: cfg, ExpectError: regexp.MustCompile(`(?s)Attribute nodepools\[0\]:.*restricted`)}},
+	})
+}
