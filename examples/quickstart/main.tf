@@ -100,3 +100,16 @@ output "nodepools" {
   description = "The NodePools this configuration manages."
   value       = [for p in [karpenter_nodepool.general, karpenter_nodepool.batch, karpenter_nodepool.gpu] : p.name]
 }
+
+output "pool_analysis" {
+  description = "What the plan-time checks found for each pool: admissible sizes, the cheapest, and the monthly cost at the CPU limit."
+  value = {
+    for p in [karpenter_nodepool.general, karpenter_nodepool.batch, karpenter_nodepool.gpu] : p.name => {
+      admissible_skus        = p.analysis.admissible_skus
+      cheapest               = format("%s (%s, $%.4f/h)", p.analysis.cheapest_sku, p.analysis.cheapest_capacity_type, p.analysis.cheapest_hourly_price)
+      largest                = p.analysis.largest_sku
+      monthly_cost_at_limits = p.analysis.monthly_cost_at_limits
+      findings               = [for f in p.analysis.findings : "${f.code} ${f.severity}: ${f.message}"]
+    }
+  }
+}

@@ -12,5 +12,5 @@ data "karpenter_instance_types" "arm" {
 }
 
 output "cheapest_arm_sizes" {
-  value = [for it in data.karpenter_instance_types.arm.instance_types : "${it.name}: ${it.vcpu} vCPU, ${it.allocatable.memory} allocatable, $${it.on_demand_price}/h"]
+  value = [for it in data.karpenter_instance_types.arm.instance_types : format("%s: %d vCPU, %s allocatable, $%.4f/h", it.name, it.vcpu, it.allocatable.memory, it.on_demand_price)]
 }

@@ -37,5 +37,6 @@ data "karpenter_provisioning_simulation" "peak" {
 }
 
 output "peak_cost" {
-  value = "${data.karpenter_provisioning_simulation.peak.node_count} nodes, $${data.karpenter_provisioning_simulation.peak.monthly_cost}/month (lower bound $${data.karpenter_provisioning_simulation.peak.lower_bound}/h)"
+  value = format("%d nodes, $%.2f/month (lower bound $%.4f/h)", data.karpenter_provisioning_simulation.peak.node_count,
+  data.karpenter_provisioning_simulation.peak.monthly_cost, data.karpenter_provisioning_simulation.peak.lower_bound)
 }
