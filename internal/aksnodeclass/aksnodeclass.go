@@ -54,7 +54,7 @@ func recordForPools(_ context.Context, pc *crdresource.PlanContext) {
 	nc, err := solver.NodeClassFromObject(known)
 	name, _, _ := unstructured.NestedString(known, "metadata", "name")
 	if err == nil && name != "" {
-		pc.Data.RecordNodeClass(name, nc)
+		pc.Data.RecordNodeClass(name, nc, pc.Changing)
 	}
 }
 

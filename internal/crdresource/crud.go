@@ -80,14 +80,33 @@ func (r *Resource) setState(ctx context.Context, state *tfsdk.State, live *unstr
 }
 
 func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	r.write(ctx, req.Plan, &resp.State, &resp.Diagnostics, true)
+	if obj := r.write(ctx, req.Plan, &resp.State, &resp.Diagnostics, true); obj != nil {
+		r.remember(ctx, obj, resp.Private, &resp.Diagnostics)
+	}
 }
 
 func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	r.write(ctx, req.Plan, &resp.State, &resp.Diagnostics, false)
+	if obj := r.write(ctx, req.Plan, &resp.State, &resp.Diagnostics, false); obj != nil {
+		r.remember(ctx, obj, resp.Private, &resp.Diagnostics)
+	}
 }
 
-func (r *Resource) write(ctx context.Context, plan tfsdk.Plan, state *tfsdk.State, diags *diag.Diagnostics, create bool) {
+// remember keeps Kind.Remember's value in private state, where the next plan finds it.
+func (r *Resource) remember(ctx context.Context, obj map[string]any, private privateSetter, diags *diag.Diagnostics) {
+	if r.kind.Remember == nil || private == nil {
+		return
+	}
+	if v := r.kind.Remember(r.data, obj); v != nil {
+		diags.Append(private.SetKey(ctx, rememberedKey, v)...)
+	}
+}
+
+type privateSetter interface {
+	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
+}
+
+// write applies the plan and stores the state; it returns the object written, or nil on error.
+func (r *Resource) write(ctx context.Context, plan tfsdk.Plan, state *tfsdk.State, diags *diag.Diagnostics, create bool) map[string]any {
 	var t timeouts.Value
 	diags.Append(plan.GetAttribute(ctx, path.Root("timeouts"), &t)...)
 	timeout, d := t.Create(ctx, r.kind.CreateTimeout)
@@ -97,14 +116,14 @@ func (r *Resource) write(ctx context.Context, plan tfsdk.Plan, state *tfsdk.Stat
 	diags.Append(d...)
 	c := r.client(ctx, diags)
 	if diags.HasError() {
-		return
+		return nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	obj, err := r.object(plan.Raw)
 	if err != nil {
 		diags.AddError("Cannot build "+r.kind.GVK.Kind, err.Error())
-		return
+		return nil
 	}
 	var live *unstructured.Unstructured
 	if create {
@@ -118,12 +137,16 @@ func (r *Resource) write(ctx context.Context, plan tfsdk.Plan, state *tfsdk.Stat
 		diags.AddAttributeError(path.Root("name"), r.kind.GVK.Kind+" already exists",
 			fmt.Sprintf("%s. To manage it with Terraform, import it instead of creating it:\n\n  terraform import %s_%s.<name> %s\n\nor add an `import` block with id = %q.",
 				exists.Error(), "karpenter", r.kind.TypeSuffix, exists.Name, exists.Name))
-		return
+		return nil
 	case err != nil:
 		diags.AddError("Kubernetes rejected the "+r.kind.GVK.Kind, err.Error())
-		return
+		return nil
 	}
 	r.setState(ctx, state, live, plan.Raw, false, diags)
+	if diags.HasError() {
+		return nil
+	}
+	return obj.Object
 }
 
 func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -154,7 +177,7 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 		// are reported by the plan that follows, not here.
 		values := attributes(resp.State.Raw)
 		var ignored diag.Diagnostics
-		r.runPlanHook(ctx, live.UnstructuredContent(), resp.State.Raw.Type(), values, &ignored)
+		r.runPlanHook(ctx, live.UnstructuredContent(), resp.State.Raw.Type(), values, &ignored, false, nil)
 		resp.State.Raw = tftypes.NewValue(resp.State.Raw.Type(), values)
 	}
 	if imported != nil {

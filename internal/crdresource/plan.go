@@ -98,9 +98,11 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 			planned[c.Name] = desired[c.Name]
 		}
 	}
+	changing := true
 	if !req.State.Raw.IsNull() {
 		state := attributes(req.State.Raw)
 		if r.sameSpec(planned, state) {
+			changing = false
 			for _, c := range r.root.Children {
 				if c.Computed {
 					planned[c.Name] = state[c.Name]
@@ -108,21 +110,25 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 			}
 		}
 	}
-	r.runPlanHook(ctx, obj, req.Plan.Raw.Type(), planned, &resp.Diagnostics)
+	remembered, d := req.Private.GetKey(ctx, rememberedKey)
+	resp.Diagnostics.Append(d...)
+	r.runPlanHook(ctx, obj, req.Plan.Raw.Type(), planned, &resp.Diagnostics, changing, remembered)
 	resp.Plan.Raw = tftypes.NewValue(req.Plan.Raw.Type(), planned)
 }
 
-func (r *Resource) runPlanHook(ctx context.Context, obj map[string]any, typ tftypes.Type, values map[string]tftypes.Value, diags *diag.Diagnostics) {
+func (r *Resource) runPlanHook(ctx context.Context, obj map[string]any, typ tftypes.Type, values map[string]tftypes.Value, diags *diag.Diagnostics, changing bool, remembered []byte) {
 	if r.kind.Plan == nil {
 		return
 	}
 	obj["apiVersion"], obj["kind"] = r.kind.GVK.GroupVersion().String(), r.kind.GVK.Kind
 	r.kind.Plan(ctx, &PlanContext{
-		Data:   r.data,
-		Object: obj,
-		Values: values,
-		Types:  typ.(tftypes.Object).AttributeTypes,
-		Diags:  diags,
+		Data:       r.data,
+		Object:     obj,
+		Values:     values,
+		Types:      typ.(tftypes.Object).AttributeTypes,
+		Diags:      diags,
+		Changing:   changing,
+		Remembered: remembered,
 		AttributePath: func(k8sPath string) (path.Path, bool) {
 			return r.root.AttributePath(tfcrd.ParseFieldPath(k8sPath))
 		},

@@ -52,7 +52,13 @@ type Kind struct {
 	// Plan runs at the end of ModifyPlan, offline, and may add diagnostics and set extra
 	// attributes. It also runs on the first read after an import, with no configuration.
 	Plan func(ctx context.Context, pc *PlanContext)
+	// Remember returns what to keep in the resource's private state after a successful write,
+	// for later Plan calls (PlanContext.Remembered); nil keeps what was there.
+	Remember func(data *providerdata.Data, obj map[string]any) []byte
 }
+
+// rememberedKey is the private state key of Kind.Remember's value.
+const rememberedKey = "remembered"
 
 // PlanContext is what a Kind's Plan hook sees.
 type PlanContext struct {
@@ -68,6 +74,10 @@ type PlanContext struct {
 	Diags *diag.Diagnostics
 	// AttributePath maps a Kubernetes field path to the attribute it is written in.
 	AttributePath func(k8sPath string) (path.Path, bool)
+	// Changing says that the object is created or updated by this plan.
+	Changing bool
+	// Remembered is what Kind.Remember kept at the last write (nil if nothing).
+	Remembered []byte
 }
 
 // GVR is the kind's resource.

@@ -2,6 +2,7 @@ package nodepool
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -12,10 +13,12 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdresource"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/providerdata"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/tfcrd"
 )
@@ -113,17 +116,81 @@ func planChecks(ctx context.Context, pc *crdresource.PlanContext) {
 	}
 	settings := readChecks(pc.Values["checks"])
 	opts := solver.Options{Region: pc.Data.Region, LargestPod: settings.largestPod}
-	name := pool.NodeClassName()
-	nodeClass := "defaults assumed (AKSNodeClass " + name + " is not planned in this configuration)"
-	if nc, ok := pc.Data.NodeClass(name); ok && pool.Spec.Template.Spec.NodeClassRef.Kind == "AKSNodeClass" {
-		opts.NodeClass = nc
-		nodeClass = "AKSNodeClass " + name + " as planned"
-	} else {
-		opts.NodeClass, opts.NodeClassAssumed = instancetype.NodeClass{}, true
-	}
+	source := nodeClassFor(pc, pool)
+	opts.NodeClass, opts.NodeClassAssumed = source.stable, source.assumed
 	a := s.Analyze(pool, opts)
-	report(pc, a, settings.suppress, nodeClass)
-	pc.Values["analysis"] = analysisValue(ctx, a, nodeClass)
+	pc.Values["analysis"] = analysisValue(ctx, a, source.label)
+	if source.accurate != nil {
+		// The diagnostics use the node class as planned now, even where the analysis attribute
+		// cannot (see nodeClassFor).
+		opts.NodeClass, opts.NodeClassAssumed = *source.accurate, false
+		a = s.Analyze(pool, opts)
+		source.label = "AKSNodeClass " + pool.NodeClassName() + " as planned"
+	}
+	report(pc, a, settings.suppress, source.label)
+}
+
+// classSource says which AKSNodeClass settings a pool's analysis uses.
+type classSource struct {
+	stable   instancetype.NodeClass
+	assumed  bool
+	label    string
+	accurate *instancetype.NodeClass // better settings for diagnostics only
+}
+
+// nodeClassFor picks the node class settings for the analysis attribute so that Terraform's
+// plan during apply computes the same value: it plans again only the resources that change,
+// so the settings of a node class that does not change this run are not recorded then. Those
+// come from what this pool remembered at its last write instead; diagnostics, which need no
+// such consistency, use the settings planned now.
+func nodeClassFor(pc *crdresource.PlanContext, pool *solver.Pool) classSource {
+	name := pool.NodeClassName()
+	isAKS := pool.Spec.Template.Spec.NodeClassRef != nil && pool.Spec.Template.Spec.NodeClassRef.Kind == "AKSNodeClass"
+	planned, changing, ok := pc.Data.NodeClass(name)
+	if ok && changing && isAKS {
+		return classSource{stable: planned, label: "AKSNodeClass " + name}
+	}
+	if r, found := rememberedClass(pc.Remembered, name); found && isAKS {
+		// The same label as above: the settings, not where they were read, decide the value.
+		src := classSource{stable: r, label: "AKSNodeClass " + name}
+		if ok && planned != r {
+			src.accurate = &planned
+		}
+		return src
+	}
+	src := classSource{assumed: true, label: "defaults assumed (AKSNodeClass " + name + " is not planned with this pool)"}
+	if ok && isAKS {
+		src.accurate = &planned
+	}
+	return src
+}
+
+type rememberedNodeClass struct {
+	Name     string                 `json:"name"`
+	Settings instancetype.NodeClass `json:"settings"`
+}
+
+func rememberedClass(b []byte, name string) (instancetype.NodeClass, bool) {
+	var r rememberedNodeClass
+	if len(b) == 0 || json.Unmarshal(b, &r) != nil || r.Name != name {
+		return instancetype.NodeClass{}, false
+	}
+	return r.Settings, true
+}
+
+// remember keeps the settings of the pool's node class when that node class changed in this
+// run, which is when Terraform plans it during apply too.
+func remember(data *providerdata.Data, obj map[string]any) []byte {
+	if data == nil {
+		return nil
+	}
+	name, _, _ := unstructured.NestedString(obj, "spec", "template", "spec", "nodeClassRef", "name")
+	nc, changing, ok := data.NodeClass(name)
+	if !ok || !changing {
+		return nil
+	}
+	b, _ := json.Marshal(rememberedNodeClass{Name: name, Settings: nc})
+	return b
 }
 
 type checkSettings struct {

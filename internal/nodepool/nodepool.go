@@ -38,6 +38,7 @@ var Kind = &crdresource.Kind{
 	Layout:           layout,
 	ExtraAttributes:  checksAttributes(),
 	Plan:             planChecks,
+	Remember:         remember,
 	DeletionBlockers: blockers,
 	CreateTimeout:    5 * time.Minute,
 	// Deleting a NodePool drains and deletes all its nodes first.

@@ -275,3 +275,51 @@ func TestAccNodePoolInvalidConfigFailsAtPlan(t *testing.T) {
 		})
 	}
 }
+
+// Terraform plans again during apply only the resources that change. A pool updated, or a pool
+// created, next to an AKSNodeClass that does not change must still get the analysis it was
+// planned with (no "inconsistent final plan"), and the plan after each apply is empty.
+func TestAccNodePoolNextToUnchangedNodeClass(t *testing.T) {
+	c := testenv.Get(t)
+	cfg := func(cpu string, second bool) string {
+		s := acctest.ProviderBlock(c.KubeconfigPath) + `
+resource "karpenter_aksnodeclass" "nc" {
+  name         = "acc-stable-class"
+  image_family = "AzureLinux"
+}
+
+resource "karpenter_nodepool" "a" {
+  name = "acc-stable-a"
+  template = {
+    node_class_ref = { group = "karpenter.azure.com", kind = "AKSNodeClass", name = karpenter_aksnodeclass.nc.name }
+    requirements   = [{ key = "karpenter.azure.com/sku-family", operator = "In", values = ["D"] }]
+  }
+  limits     = { cpu = "` + cpu + `" }
+  disruption = { consolidate_after = "1m" }
+}
+`
+		if second {
+			s += `
+resource "karpenter_nodepool" "b" {
+  name = "acc-stable-b"
+  template = {
+    node_class_ref = { group = "karpenter.azure.com", kind = "AKSNodeClass", name = karpenter_aksnodeclass.nc.name }
+    requirements   = [{ key = "karpenter.azure.com/sku-family", operator = "In", values = ["E"] }]
+  }
+  limits     = { cpu = "50" }
+  disruption = { consolidate_after = "1m" }
+}
+`
+		}
+		return s
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories(),
+		CheckDestroy:             checkGone(c, "acc-stable-a"),
+		Steps: []resource.TestStep{
+			{Config: cfg("100", false), Check: resource.TestCheckResourceAttr("karpenter_nodepool.a", "analysis.node_class", "AKSNodeClass acc-stable-class")},
+			{Config: cfg("200", false), Check: resource.TestCheckResourceAttr("karpenter_nodepool.a", "analysis.node_class", "AKSNodeClass acc-stable-class")},
+			{Config: cfg("200", true)},
+		},
+	})
+}

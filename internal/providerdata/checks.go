@@ -25,7 +25,7 @@ type planState struct {
 	solverErr  error
 
 	mu          sync.Mutex
-	nodeClasses map[string]instancetype.NodeClass
+	nodeClasses map[string]recordedNodeClass
 }
 
 // Solver returns the solver over the (possibly overridden) catalog, loaded on first use.
@@ -41,21 +41,28 @@ func (d *Data) Solver() (*solver.Solver, error) {
 	return d.plan.solver, d.plan.solverErr
 }
 
+type recordedNodeClass struct {
+	settings instancetype.NodeClass
+	changing bool
+}
+
 // RecordNodeClass remembers the planned settings of an AKSNodeClass, so that NodePools planned
-// after it in the same run are checked against them.
-func (d *Data) RecordNodeClass(name string, nc instancetype.NodeClass) {
+// after it in the same run are checked against them. changing says that the node class itself
+// is created or updated in this run: only then does Terraform plan it again during apply.
+func (d *Data) RecordNodeClass(name string, nc instancetype.NodeClass, changing bool) {
 	d.plan.mu.Lock()
 	defer d.plan.mu.Unlock()
 	if d.plan.nodeClasses == nil {
-		d.plan.nodeClasses = map[string]instancetype.NodeClass{}
+		d.plan.nodeClasses = map[string]recordedNodeClass{}
 	}
-	d.plan.nodeClasses[name] = nc
+	d.plan.nodeClasses[name] = recordedNodeClass{nc, changing}
 }
 
-// NodeClass returns the recorded settings of an AKSNodeClass planned in this run.
-func (d *Data) NodeClass(name string) (instancetype.NodeClass, bool) {
+// NodeClass returns the recorded settings of an AKSNodeClass planned in this run, and whether
+// it changes in this run.
+func (d *Data) NodeClass(name string) (nc instancetype.NodeClass, changing, ok bool) {
 	d.plan.mu.Lock()
 	defer d.plan.mu.Unlock()
-	nc, ok := d.plan.nodeClasses[name]
-	return nc, ok
+	r, ok := d.plan.nodeClasses[name]
+	return r.settings, r.changing, ok
 }
