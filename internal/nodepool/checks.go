@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	corev1 "k8s.io/api/core/v1"
@@ -50,7 +51,7 @@ func checksAttributes() map[string]schema.Attribute {
 			MarkdownDescription: "Settings of this pool's plan-time provisioning checks. Not part of the Kubernetes object.",
 			Attributes: map[string]schema.Attribute{
 				"suppress": schema.SetAttribute{
-					Optional: true, ElementType: types.StringType,
+					Optional: true, ElementType: types.StringType, Validators: []validator.Set{knownCodes{}},
 					MarkdownDescription: "Finding codes (e.g. `KRP104`) not to report for this pool.",
 				},
 				"largest_pod": schema.MapAttribute{

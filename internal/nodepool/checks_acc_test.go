@@ -254,3 +254,12 @@ resource "karpenter_nodepool" "p" {
 		Steps:                    []resource.TestStep{{Config: cfg, PlanOnly: true, ExpectError: regexp.MustCompile(`(?s)KRP114.*"westeurope"`)}},
 	})
 }
+
+// A misspelt code in checks.suppress is an error naming the known codes, not a silent no-op.
+func TestAccChecksSuppressRejectsUnknownCode(t *testing.T) {
+	body := template(`{ key = "karpenter.azure.com/sku-family", operator = "In", values = ["D"] }`) + "\n  checks = { suppress = [\"KRP14\"] }"
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories(),
+		Steps:                    []resource.TestStep{{Config: pool("", body), PlanOnly: true, ExpectError: regexp.MustCompile(`(?s)Unknown finding code.*"KRP14".*KRP104`)}},
+	})
+}

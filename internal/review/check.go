@@ -2,6 +2,7 @@ package review
 
 import (
 	"context"
+	"slices"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 )
@@ -43,12 +44,17 @@ type Finding struct {
 	Location
 	// Related are other places involved, e.g. the pool a pool competes with.
 	Related []Location `json:"related,omitempty"`
+
+	// suppressedHere: the object itself asks not to report this code (a karpenter_nodepool's
+	// checks.suppress in a plan), as the provider's plan-time checks do not.
+	suppressedHere bool
 }
 
 // Finding reports code about field of o (a Kubernetes field path; "" for the whole object),
 // with the registry's severity.
 func (o *Object) Finding(code findings.Code, field, message, fix string) Finding {
 	return Finding{
+		suppressedHere: slices.Contains(o.Suppress, code),
 		Code:     code,
 		Severity: findings.MustLookup(code).Severity,
 		Message:  message,

@@ -5,6 +5,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/tfcrd"
 )
 
@@ -17,6 +18,9 @@ type Object struct {
 	Body map[string]any
 	// Source says where the object was read.
 	Source Source
+	// Suppress are codes the object's own configuration silences (checks.suppress of a
+	// karpenter_nodepool in a plan).
+	Suppress []findings.Code
 }
 
 // Source is where an object was read: a document in a file, or a resource in a plan.

@@ -181,6 +181,14 @@ func planObject(file string, r plannedResource, kind *crdresource.Kind, attrs ma
 	body["kind"] = kind.GVK.Kind
 	o := &Object{GVK: kind.GVK, Body: body, Source: Source{File: file, Address: r.address, tree: tree}}
 	o.Name, _ = o.Get("metadata", "name").(string)
+	if checks, ok := attrs["checks"].(map[string]any); ok {
+		list, _ := checks["suppress"].([]any)
+		for _, c := range list {
+			if s, ok := c.(string); ok {
+				o.Suppress = append(o.Suppress, findings.Code(strings.ToUpper(s)))
+			}
+		}
+	}
 	if _, unknown := o.Get("metadata", "name").(tfcrd.Unknown); unknown {
 		o.Name = unknownName
 	}

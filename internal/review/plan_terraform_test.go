@@ -243,3 +243,16 @@ func TestPlanFromAnotherProviderVersion(t *testing.T) {
 		}
 	}
 }
+
+// A pool's own checks.suppress in the plan silences the code in the review too, and only for
+// that pool.
+func TestPlanHonoursPoolSuppressions(t *testing.T) {
+	plan := realPlan(t, filepath.Join("testdata", "plan-suppress"))
+	out := runJSON(t, "", ExitClean, "--fail-on", "error", plan)
+	sameLines(t, briefPlan(out, plan), []string{
+		"plan.json: karpenter_nodepool.loud KRP104 NodePool/loud spec.limits (limits)",
+	})
+	if out.Suppressed != 1 {
+		t.Errorf("suppressed = %d, want 1 (quiet's KRP104)", out.Suppressed)
+	}
+}

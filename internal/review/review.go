@@ -277,7 +277,7 @@ func finish(all []Finding, cfg *Config, opts Options) ([]Finding, int) {
 }
 
 func isSuppressed(f Finding, cfg *Config, flag []findings.Code) bool {
-	if slices.Contains(flag, f.Code) {
+	if f.suppressedHere || slices.Contains(flag, f.Code) {
 		return true
 	}
 	if cfg == nil {

@@ -1,0 +1,42 @@
+package nodepool
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
+)
+
+// knownCodes rejects suppressions of codes the registry does not know, so that a typo does not
+// silently suppress nothing (the review command's --suppress does the same).
+type knownCodes struct{}
+
+func (knownCodes) Description(context.Context) string {
+	return "each element must be a finding code such as KRP104"
+}
+
+func (v knownCodes) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (knownCodes) ValidateSet(_ context.Context, req validator.SetRequest, resp *validator.SetResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	for _, e := range req.ConfigValue.Elements() {
+		s, ok := e.(types.String)
+		if !ok || s.IsNull() || s.IsUnknown() {
+			continue
+		}
+		if _, err := findings.ParseCodes(s.ValueString()); err != nil || strings.Contains(s.ValueString(), ",") {
+			var codes []string
+			for _, r := range findings.All() {
+				codes = append(codes, string(r.Code))
+			}
+			resp.Diagnostics.AddAttributeError(req.Path.AtSetValue(s), "Unknown finding code",
+				fmt.Sprintf("%q is not a finding code. Known codes: %s (see the plan-time findings guide).", s.ValueString(), strings.Join(codes, ", ")))
+		}
+	}
+}
