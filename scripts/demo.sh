@@ -48,9 +48,19 @@ step "terraform apply"
 "$tf" apply -compact-warnings plan.out
 step "Second plan: nothing to change"
 "$tf" plan -compact-warnings -detailed-exitcode "${vars[@]}" && echo "No changes, as expected."
-step "State"
+step "State and each pool's plan-time analysis"
 "$tf" state list
 "$tf" output
+
+step "The same checks for a CI or GitOps pipeline: terraform-provider-karpenter review plan.json"
+"$tf" show -json plan.out > plan.json
+"$root/terraform-provider-karpenter" review --color never plan.json || true
+
+step "What Karpenter would launch for a sample workload (karpenter_provisioning_simulation)"
+mkdir -p "$work/simulation"
+cp "$root/examples/data-sources/karpenter_provisioning_simulation/data-source.tf" "$work/simulation/"
+printf 'terraform {\n  required_providers {\n    karpenter = { source = "karpenter-iac/karpenter" }\n  }\n}\n' > "$work/simulation/versions.tf"
+(cd "$work/simulation" && "$tf" apply -compact-warnings -auto-approve >/dev/null && "$tf" output)
 step "terraform destroy"
-"$tf" destroy -compact-warnings -auto-approve "${vars[@]}"
+"$tf" destroy -compact-warnings -auto-approve "${vars[@]}" | tail -n 3
 step "Demo finished; the local API server is stopped."
