@@ -55,12 +55,12 @@ type Finding struct {
 func (o *Object) Finding(code findings.Code, field, message, fix string) Finding {
 	return Finding{
 		suppressedHere: slices.Contains(o.Suppress, code),
-		Code:     code,
-		Severity: findings.MustLookup(code).Severity,
-		Message:  message,
-		Fix:      fix,
-		Object:   o.Label(),
-		Location: o.At(field),
+		Code:           code,
+		Severity:       findings.MustLookup(code).Severity,
+		Message:        message,
+		Fix:            fix,
+		Object:         o.Label(),
+		Location:       o.At(field),
 	}
 }
 

@@ -27,7 +27,7 @@ var (
 func TestMain(m *testing.M) {
 	code := m.Run()
 	if providerDir != "" {
-		os.RemoveAll(providerDir)
+		_ = os.RemoveAll(providerDir)
 	}
 	os.Exit(code)
 }

@@ -41,6 +41,7 @@ func checkSimulation(t testing.TB, s *Solver, in SimulationInput, sim *Simulatio
 		it := s.types(in.Region, sp.NodeClass).byName[n.SKU]
 		if it == nil {
 			t.Fatalf("node %d: unknown SKU %s", i, n.SKU)
+			return
 		}
 		priced := false
 		for _, o := range it.Offerings {

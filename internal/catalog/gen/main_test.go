@@ -28,7 +28,7 @@ func TestGenerateFromAPIResponses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	c, err := catalog.Decode(f)
 	if err != nil {
 		t.Fatal(err)
