@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -14,12 +13,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/azure"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crds"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kube"
 )
 
 // privateKey holds, in the resource's private state, the role assignments this resource
@@ -287,34 +282,6 @@ func summarize(d diag.Diagnostics) string {
 	return strings.Join(s, "; ")
 }
 
-// grant makes sure the principal holds Network Contributor at each scope. It returns the
-// assignments to track and those it created in this call.
-func (r *Resource) grant(ctx context.Context, c *clients, scopes []string, principal string, prior []azure.RoleAssignment, diags *diag.Diagnostics) (tracked, created []azure.RoleAssignment, ok bool) {
-	tracked = append(tracked, prior...)
-	sort.Strings(scopes)
-	for _, scope := range scopes {
-		if hasGrant(tracked, scope, principal) {
-			continue
-		}
-		rc, err := c.role(scope)
-		if err == nil {
-			var ra azure.RoleAssignment
-			ra, err = rc.EnsureNetworkContributor(ctx, scope, principal)
-			if err == nil {
-				tflog.Info(ctx, "network contributor grant", map[string]any{"scope": scope, "id": ra.ID, "created": ra.Created})
-				tracked = append(tracked, ra)
-				if ra.Created {
-					created = append(created, ra)
-				}
-				continue
-			}
-		}
-		diags.AddAttributeError(path.Root("network_contributor_scopes"), "Cannot grant Network Contributor", err.Error())
-		return r.rollback(ctx, c, tracked, created, diags), nil, false
-	}
-	return tracked, created, true
-}
-
 func hasGrant(t []azure.RoleAssignment, scope, principal string) bool {
 	for _, ra := range t {
 		if strings.EqualFold(strings.TrimSuffix(ra.Scope, "/"), strings.TrimSuffix(scope, "/")) && strings.EqualFold(ra.PrincipalID, principal) {
@@ -322,58 +289,6 @@ func hasGrant(t []azure.RoleAssignment, scope, principal string) bool {
 		}
 	}
 	return false
-}
-
-// rollback deletes the assignments created in this apply and returns tracked without them.
-// What cannot be deleted stays tracked and is named, so that nothing is left behind unseen.
-func (r *Resource) rollback(ctx context.Context, c *clients, tracked, created []azure.RoleAssignment, diags *diag.Diagnostics) []azure.RoleAssignment {
-	// The apply's own context may be what ran out; cleaning up deserves its own short budget.
-	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), defaultReadTimeout)
-	defer cancel()
-	gone := map[string]bool{}
-	for _, ra := range created {
-		rc, err := c.role(ra.Scope)
-		if err == nil {
-			err = rc.Delete(cctx, ra.ID)
-		}
-		if err != nil {
-			diags.AddError("Role assignment left behind", fmt.Sprintf("The apply failed after creating role assignment %s, and removing it failed too: %v. Delete it by hand or run the apply again.", ra.ID, err))
-			continue
-		}
-		tflog.Info(ctx, "removed the role assignment created by the failed apply", map[string]any{"id": ra.ID})
-		gone[strings.ToLower(ra.ID)] = true
-	}
-	var out []azure.RoleAssignment
-	for _, ra := range tracked {
-		if !gone[strings.ToLower(ra.ID)] {
-			out = append(out, ra)
-		}
-	}
-	return out
-}
-
-// revokeStale forgets tracked grants no longer wanted (scope dropped, or the cluster identity
-// changed), deleting those this resource created.
-func (r *Resource) revokeStale(ctx context.Context, c *clients, tracked []azure.RoleAssignment, scopes []string, principal string, diags *diag.Diagnostics) []azure.RoleAssignment {
-	var keep []azure.RoleAssignment
-	for _, ra := range tracked {
-		wanted := strings.EqualFold(ra.PrincipalID, principal) && slicesContainsFold(scopes, ra.Scope)
-		if wanted {
-			keep = append(keep, ra)
-			continue
-		}
-		if ra.Created {
-			rc, err := c.role(ra.Scope)
-			if err == nil {
-				err = rc.Delete(ctx, ra.ID)
-			}
-			if err != nil {
-				diags.AddError("Cannot remove a role assignment", fmt.Sprintf("Role assignment %s (scope %s) is no longer wanted but could not be deleted: %v.", ra.ID, ra.Scope, err))
-				keep = append(keep, ra)
-			}
-		}
-	}
-	return keep
 }
 
 func slicesContainsFold(list []string, s string) bool {
@@ -391,76 +306,6 @@ func assignmentMap(t []azure.RoleAssignment) types.Map {
 		m[ra.Scope] = types.StringValue(ra.ID)
 	}
 	return types.MapValueMust(types.StringType, m)
-}
-
-// crds installs the CRDs when asked and waits until they are Established.
-func (r *Resource) crds(ctx context.Context, manage bool) error {
-	cfg, err := r.data.RESTConfig(ctx)
-	if err != nil {
-		return fmt.Errorf("the CRDs are checked through the provider's kubernetes connection, which is not usable: %w. "+
-			"Configure the provider's kubernetes block (e.g. kubernetes = { aks_cluster_id = ... }), or set wait_for_crds = false", err)
-	}
-	cc, err := kube.NewCRDClient(cfg)
-	if err != nil {
-		return err
-	}
-	cc.PollInterval = r.data.DeletePollInterval
-	names := append([]string(nil), kube.KarpenterCRDs...)
-	if manage {
-		all := crds.All()
-		if err := cc.Apply(ctx, all); err != nil {
-			return err
-		}
-		names = names[:0]
-		for _, c := range all {
-			names = append(names, c.Name)
-		}
-	}
-	return cc.WaitEstablished(ctx, names, func(msg string) { tflog.Info(ctx, msg) })
-}
-
-var (
-	nodesGVR      = schema.GroupVersionResource{Version: "v1", Resource: "nodes"}
-	nodeClaimsGVR = schema.GroupVersionResource{Group: "karpenter.sh", Version: "v1", Resource: "nodeclaims"}
-)
-
-// checkNoNAPNodes reports the nodes and NodeClaims that keep AKS from leaving Auto mode.
-func (r *Resource) checkNoNAPNodes(ctx context.Context, cluster string, diags *diag.Diagnostics) bool {
-	fail := func(detail string) bool {
-		diags.AddError("Cannot switch node provisioning back to Manual", detail)
-		return false
-	}
-	kc, err := r.data.Kube(ctx)
-	if err != nil {
-		return fail(fmt.Sprintf("AKS refuses to leave Auto mode while nodes provisioned by NAP exist, and the provider cannot look for them: %v. "+
-			"Configure the provider's kubernetes connection, or set switch_back_to_manual_on_destroy = false to leave NAP enabled.", err))
-	}
-	nodes, err := kc.List(ctx, nodesGVR, "karpenter.sh/nodepool")
-	if err != nil {
-		return fail("Listing the cluster's nodes failed: " + err.Error())
-	}
-	claims, err := kc.List(ctx, nodeClaimsGVR, "")
-	if apierrors.IsNotFound(err) {
-		claims, err = nil, nil // no NodeClaim CRD: Karpenter never ran here
-	}
-	if err != nil {
-		return fail("Listing the cluster's NodeClaims failed: " + err.Error())
-	}
-	if len(nodes) == 0 && len(claims) == 0 {
-		return true
-	}
-	var what []string
-	for _, n := range nodes {
-		what = append(what, fmt.Sprintf("node %s (NodePool %s)", n.GetName(), n.GetLabels()["karpenter.sh/nodepool"]))
-	}
-	for _, c := range claims {
-		what = append(what, "NodeClaim "+c.GetName())
-	}
-	sort.Strings(what)
-	return fail(fmt.Sprintf("AKS refuses to set the node provisioning mode of %s to Manual while nodes provisioned by NAP exist. Still present: %s.\n\n"+
-		"Delete the NodePools that own them (the karpenter_nodepool resources, and AKS's default pools by setting default_node_pools = \"None\"), "+
-		"wait until Karpenter has drained and removed the nodes, then try again. Or set switch_back_to_manual_on_destroy = false to leave NAP enabled.",
-		cluster, strings.Join(what, ", ")))
 }
 
 func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -538,29 +383,6 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &st)...)
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKey, encodeTracked(kept))...)
-}
-
-func (r *Resource) crdsEstablished(ctx context.Context, manage bool) (bool, error) {
-	cfg, err := r.data.RESTConfig(ctx)
-	if err != nil {
-		return false, err
-	}
-	cc, err := kube.NewCRDClient(cfg)
-	if err != nil {
-		return false, err
-	}
-	names := kube.KarpenterCRDs
-	if manage {
-		names = nil
-		for _, c := range crds.All() {
-			names = append(names, c.Name)
-		}
-	}
-	m, err := cc.States(ctx, names)
-	if err != nil {
-		return false, err
-	}
-	return kube.AllEstablished(m), nil
 }
 
 func (r *Resource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
