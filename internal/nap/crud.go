@@ -6,11 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -110,42 +113,36 @@ func clusterReadError(c *clients, err error) (string, string) {
 }
 
 func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan model
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	timeout, d := plan.Timeouts.Create(ctx, defaultWriteTimeout)
-	resp.Diagnostics.Append(d...)
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	tracked, ok := r.apply(ctx, &plan, nil, &resp.Diagnostics)
-	if !ok {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKey, encodeTracked(tracked))...)
+	r.write(ctx, req.Plan, nil, timeouts.Value.Create, &resp.State, resp.Private, &resp.Diagnostics)
 }
 
 func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan model
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	prior := loadTracked(ctx, req.Private, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
+	r.write(ctx, req.Plan, prior, timeouts.Value.Update, &resp.State, resp.Private, &resp.Diagnostics)
+}
+
+// write runs apply within the operation's timeout and records the result. The tracked grants
+// are kept in private state also when apply fails, so that a later apply or destroy can find
+// what Azure still holds (after a failed create Terraform keeps no state, and no grant).
+func (r *Resource) write(ctx context.Context, p tfsdk.Plan, prior []azure.RoleAssignment,
+	timeout func(timeouts.Value, context.Context, time.Duration) (time.Duration, diag.Diagnostics),
+	state *tfsdk.State, private interface {
+		SetKey(context.Context, string, []byte) diag.Diagnostics
+	}, diags *diag.Diagnostics) {
+	var plan model
+	diags.Append(p.Get(ctx, &plan)...)
+	if diags.HasError() {
 		return
 	}
-	timeout, d := plan.Timeouts.Update(ctx, defaultWriteTimeout)
-	resp.Diagnostics.Append(d...)
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	d, dd := timeout(plan.Timeouts, ctx, defaultWriteTimeout)
+	diags.Append(dd...)
+	ctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
-	tracked, ok := r.apply(ctx, &plan, prior, &resp.Diagnostics)
-	if !ok {
-		// Keep what Azure still holds on record, so a later apply or destroy can find it.
-		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKey, encodeTracked(tracked))...)
-		return
+	tracked, ok := r.apply(ctx, &plan, prior, diags)
+	if ok {
+		diags.Append(state.Set(ctx, &plan)...)
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKey, encodeTracked(tracked))...)
+	diags.Append(private.SetKey(ctx, privateKey, encodeTracked(tracked))...)
 }
 
 // apply makes the cluster match plan and fills plan's computed attributes. It returns the
