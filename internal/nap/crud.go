@@ -305,21 +305,27 @@ func assignmentMap(t []azure.RoleAssignment) types.Map {
 	return types.MapValueMust(types.StringType, m)
 }
 
+// stored reads what a Read or Delete starts from: the state, the tracked grants and the
+// clients for the cluster; ok is false when any of them failed (diagnostics say why).
+func (r *Resource) stored(ctx context.Context, state tfsdk.State, private privateState, diags *diag.Diagnostics) (st model, tracked []azure.RoleAssignment, c *clients, ok bool) {
+	diags.Append(state.Get(ctx, &st)...)
+	tracked = loadTracked(ctx, private, diags)
+	if diags.HasError() {
+		return st, nil, nil, false
+	}
+	c = r.clients(st.ClusterID.ValueString(), diags)
+	return st, tracked, c, c != nil
+}
+
 func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var st model
-	resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
-	tracked := loadTracked(ctx, req.Private, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
+	st, tracked, c, ok := r.stored(ctx, req.State, req.Private, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	timeout, d := st.Timeouts.Read(ctx, defaultReadTimeout)
 	resp.Diagnostics.Append(d...)
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	c := r.clients(st.ClusterID.ValueString(), &resp.Diagnostics)
-	if c == nil {
-		return
-	}
 	cl, err := c.cluster.Get(ctx)
 	if azure.NotFound(err) {
 		resp.State.RemoveResource(ctx)
@@ -383,20 +389,14 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 }
 
 func (r *Resource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var st model
-	resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
-	tracked := loadTracked(ctx, req.Private, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
+	st, tracked, c, ok := r.stored(ctx, req.State, req.Private, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	timeout, d := st.Timeouts.Delete(ctx, defaultWriteTimeout)
 	resp.Diagnostics.Append(d...)
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	c := r.clients(st.ClusterID.ValueString(), &resp.Diagnostics)
-	if c == nil {
-		return
-	}
 	switchBack := st.SwitchBackToManualOnDestroy.ValueBool()
 	mode := st.EffectiveMode.ValueString()
 	if switchBack {
