@@ -44,7 +44,7 @@ func (pb *problem) lowerBound() (float64, []BoundGroup) {
 	if len(groups) == 0 {
 		return 0, nil
 	}
-	cols := pb.boundColumns(groups)
+	cols := pb.boundColumns(groups, pb.pools)
 	bound, err := pb.solveBound(groups, cols, true)
 	if errors.Is(err, errInfeasible) {
 		// The placement found is feasible, so this is rounding in the simplex; the bound
@@ -53,6 +53,9 @@ func (pb *problem) lowerBound() (float64, []BoundGroup) {
 	}
 	if err != nil {
 		bound = 0
+	}
+	if pb.configBound {
+		bound = math.Max(bound, pb.configurationBound(groups, cols))
 	}
 	var out []BoundGroup
 	for gi, g := range groups {
@@ -81,26 +84,28 @@ func (pb *problem) lowerBound() (float64, []BoundGroup) {
 func (pb *problem) boundGroups() []*boundGroup {
 	var groups []*boundGroup
 	for _, u := range pb.units {
-		placed := u.count - u.rem
-		if placed == 0 {
-			continue
+		if placed := u.count - u.rem; placed > 0 {
+			groups = append(groups, pb.boundGroup(u, placed))
 		}
-		sw := pb.workloads[u.w]
-		g := &boundGroup{u: u, class: sw.class, zone: u.zone, demand: make([]float64, len(pb.dims)), pods: placed}
-		for d, v := range sw.d {
-			g.demand[d] = float64(v) * float64(placed)
-		}
-		groups = append(groups, g)
 	}
 	return groups
 }
 
+func (pb *problem) boundGroup(u *unit, pods int) *boundGroup {
+	sw := pb.workloads[u.w]
+	g := &boundGroup{u: u, class: sw.class, zone: u.zone, demand: make([]float64, len(pb.dims)), pods: pods}
+	for d, v := range sw.d {
+		g.demand[d] = float64(v) * float64(pods)
+	}
+	return g
+}
+
 // boundColumns lists the node offerings any group may use, merging offerings of a type that
-// cost the same and serve the same groups (zones, mostly), and dropping, in pools without
-// limits, offerings that a cheaper one with at least as much of every resource dominates.
-func (pb *problem) boundColumns(groups []*boundGroup) []boundColumn {
+// cost the same and serve the same groups (zones, mostly), and dropping offerings that a
+// cheaper one of the pool dominates: at least as much of every resource, no more of any limit.
+func (pb *problem) boundColumns(groups []*boundGroup, pools []*simPool) []boundColumn {
 	var cols []boundColumn
-	for _, p := range pb.pools {
+	for _, p := range pools {
 		var pool []boundColumn
 		for t, pt := range p.types {
 			if !pt.usable {
@@ -140,10 +145,7 @@ func (pb *problem) boundColumns(groups []*boundGroup) []boundColumn {
 				pool = append(pool, boundColumn{pool: p, t: t, price: pt.price[j], members: members})
 			}
 		}
-		if len(p.limits) == 0 {
-			pool = pb.pareto(pool)
-		}
-		cols = append(cols, pool...)
+		cols = append(cols, pb.pareto(pool)...)
 	}
 	return cols
 }
@@ -154,13 +156,19 @@ func (pb *problem) pareto(cols []boundColumn) []boundColumn {
 	byMembers := map[string][]int{}
 	for _, c := range cols {
 		key := string(bitsetKey(c.members))
-		alloc := c.pool.types[c.t].alloc
+		pt := c.pool.types[c.t]
 		dominated := false
 		for _, k := range byMembers[key] {
-			o := c.pool.types[keep[k].t].alloc
+			o := c.pool.types[keep[k].t]
 			ge := true
-			for r := range alloc {
-				if o[r] < alloc[r] {
+			for r := range pt.alloc {
+				if o.alloc[r] < pt.alloc[r] {
+					ge = false
+					break
+				}
+			}
+			for l := range pt.capLimit {
+				if o.capLimit[l] > pt.capLimit[l] {
 					ge = false
 					break
 				}

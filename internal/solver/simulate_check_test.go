@@ -120,7 +120,7 @@ func checkSimulation(t testing.TB, s *Solver, in SimulationInput, sim *Simulatio
 // families, architectures, capacity types, zones, weights, limits, taints, GPUs, selectors,
 // zone spread and daemon overhead.
 func randomInput(rng *rand.Rand) SimulationInput {
-	in := SimulationInput{Region: []string{"westeurope", "eastus"}[rng.IntN(2)], Seed: rng.Uint64()}
+	in := SimulationInput{Region: []string{"westeurope", "eastus"}[rng.IntN(2)], Seed: rng.Uint64(), ConfigurationBound: rng.IntN(2) == 0}
 	menu := []karpv1.NodeSelectorRequirementWithMinValues{
 		{Key: "karpenter.azure.com/sku-family", Operator: corev1.NodeSelectorOpIn, Values: []string{"D"}},
 		{Key: "karpenter.azure.com/sku-family", Operator: corev1.NodeSelectorOpIn, Values: []string{"B", "E", "F"}},
@@ -181,8 +181,9 @@ func randomInput(rng *rand.Rand) SimulationInput {
 	return in
 }
 
-// TestSimulateInvariants: on seeded random inputs every invariant holds, the LP bound never
-// exceeds the cost, and the same input always gives the same result.
+// TestSimulateInvariants: on seeded random inputs every invariant holds, the lower bound (the
+// LP's or, for half the inputs, the configuration LP's) never exceeds the cost, and the same
+// input always gives the same result.
 func TestSimulateInvariants(t *testing.T) {
 	for seed := uint64(1); seed <= 40; seed++ {
 		in := randomInput(rand.New(rand.NewPCG(seed, 7)))

@@ -20,6 +20,8 @@ type problem struct {
 	s      *Solver
 	region string
 	seed   uint64
+	// configBound asks the report for the configuration LP bound.
+	configBound bool
 	// dims are the resources packed: cpu (millicores), memory (bytes), pods, then any other
 	// resource a pod or the daemon overhead requests, by name.
 	dims      []corev1.ResourceName
@@ -103,7 +105,7 @@ type unit struct {
 }
 
 func (s *Solver) compile(region string, in SimulationInput) *problem {
-	pb := &problem{s: s, region: region, seed: in.Seed, classByShape: map[string]int{}}
+	pb := &problem{s: s, region: region, seed: in.Seed, configBound: in.ConfigurationBound, classByShape: map[string]int{}}
 	pb.dims = []corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceMemory, corev1.ResourcePods}
 	extra := map[corev1.ResourceName]bool{}
 	for _, w := range in.Workloads {

@@ -11,24 +11,28 @@ import (
 // of lightly used nodes are merged onto one node when that is cheaper than both.
 func (pb *problem) improve() {
 	for _, p := range pb.pools {
-		var nodes []*simNode
-		for _, n := range pb.nodes {
-			if n.pool == p {
-				nodes = append(nodes, n)
-			}
+		pb.improvePool(p)
+	}
+}
+
+func (pb *problem) improvePool(p *simPool) {
+	var nodes []*simNode
+	for _, n := range pb.nodes {
+		if n.pool == p {
+			nodes = append(nodes, n)
 		}
-		if len(nodes) == 0 {
-			continue
-		}
-		for _, n := range nodes {
+	}
+	if len(nodes) == 0 {
+		return
+	}
+	for _, n := range nodes {
+		pb.retype(n)
+	}
+	pb.drain(nodes)
+	pb.merge(nodes)
+	for _, n := range nodes {
+		if !n.dead {
 			pb.retype(n)
-		}
-		pb.drain(nodes)
-		pb.merge(nodes)
-		for _, n := range nodes {
-			if !n.dead {
-				pb.retype(n)
-			}
 		}
 	}
 	live := pb.nodes[:0]
