@@ -107,3 +107,66 @@ data "karpenter_provisioning_simulation" "s" {
 		Steps:                    []resource.TestStep{{Config: cfg, ExpectError: regexp.MustCompile(`(?s)Attribute nodepools\[0\]:.*restricted`)}},
 	})
 }
+
+// lower_bound_method = "configuration" reports the solver's configuration LP bound, which is
+// tighter than the default for the same packing; an unknown method fails on the attribute.
+func TestAccSimulationConfigurationBound(t *testing.T) {
+	obj := map[string]any{}
+	if err := yaml.Unmarshal([]byte(pool), &obj); err != nil {
+		t.Fatal(err)
+	}
+	p, err := solver.PoolFromObject(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := solver.SimulationInput{
+		Region: "westeurope", Seed: 1, Pools: []solver.SimPool{{Pool: p}},
+		Workloads: []solver.Workload{
+			{Name: "api", Count: 7, Requests: corev1.ResourceList{corev1.ResourceCPU: k8sresource.MustParse("1500m"), corev1.ResourceMemory: k8sresource.MustParse("3Gi")}},
+			{Name: "cache", Count: 3, Requests: corev1.ResourceList{corev1.ResourceCPU: k8sresource.MustParse("250m"), corev1.ResourceMemory: k8sresource.MustParse("6Gi")}},
+		},
+	}
+	s := solver.New(catalog.Default())
+	lp, err := s.Simulate(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.ConfigurationBound = true
+	conf, err := s.Simulate(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(conf.LowerBound > lp.LowerBound && conf.LowerBound <= conf.HourlyCost) {
+		t.Fatalf("fixture: want LP bound %v < configuration bound %v ≤ cost %v", lp.LowerBound, conf.LowerBound, conf.HourlyCost)
+	}
+	cfg := func(method string) string {
+		return fmt.Sprintf(`
+data "karpenter_provisioning_simulation" "s" {
+  region             = "westeurope"
+  nodepools          = [%q]
+  lower_bound_method = %q
+  workloads = [
+    { name = "api", count = 7, requests = { cpu = "1500m", memory = "3Gi" } },
+    { name = "cache", count = 3, requests = { cpu = "250m", memory = "6Gi" } },
+  ]
+}
+`, pool, method)
+	}
+	addr := "data.karpenter_provisioning_simulation.s"
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories(),
+		Steps: []resource.TestStep{
+			{Config: cfg("lp"), Check: resource.TestCheckResourceAttr(addr, "lower_bound", fmt.Sprint(lp.LowerBound))},
+			{Config: cfg("configuration"), Check: resource.ComposeAggregateTestCheckFunc(
+				resource.TestCheckResourceAttr(addr, "lower_bound", fmt.Sprint(conf.LowerBound)),
+				resource.TestCheckResourceAttr(addr, "hourly_cost", fmt.Sprint(lp.HourlyCost)),
+			)},
+		},
+	})
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories(),
+		Steps: []resource.TestStep{
+			{Config: cfg("exact"), ExpectError: regexp.MustCompile(`(?s)lower_bound_method.*must be one of: \["lp" "configuration"\]`)},
+		},
+	})
+}

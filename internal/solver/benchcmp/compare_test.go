@@ -22,6 +22,7 @@ type row struct {
 	profile                      string
 	pods                         int
 	ours, upstream, bound        float64
+	configBound                  float64
 	oursNs, upstreamNs           time.Duration
 	oursNodes, upstreamNodes     int
 	oursUnsched, upstreamUnsched int
@@ -50,7 +51,8 @@ const seed = 42
 // BenchmarkSolverVsUpstream schedules the same pods on the same NodePools and instance types
 // (the embedded catalog's westeurope sizes and list prices) with the solver and with
 // Karpenter's scheduler, and reports each side's hourly cost, node count, unschedulable pods
-// and, for the solver, the LP lower bound. TestMain prints the side-by-side table.
+// and, for the solver, its two lower bounds (the default LP bound and the configuration LP
+// bound). TestMain prints the side-by-side table.
 func BenchmarkSolverVsUpstream(b *testing.B) {
 	cat := catalog.Default()
 	s := solver.New(cat)
@@ -82,12 +84,21 @@ func BenchmarkSolverVsUpstream(b *testing.B) {
 				for _, u := range sim.Unschedulable {
 					unsched += u.Count
 				}
+				// The configuration LP bound is the yardstick of the packing's quality; it is
+				// opt-in and slower, so it is computed once, outside the timed loop.
+				in.ConfigurationBound = true
+				tight, err := s.Simulate(in)
+				if err != nil || tight.HourlyCost != sim.HourlyCost {
+					b.Fatalf("the configuration bound changed the simulation: %v", err)
+				}
 				b.ReportMetric(sim.HourlyCost, "$/h")
 				b.ReportMetric(sim.LowerBound, "bound-$/h")
+				b.ReportMetric(tight.LowerBound, "config-bound-$/h")
 				b.ReportMetric(float64(len(sim.Nodes)), "nodes")
 				b.ReportMetric(float64(unsched), "unschedulable")
 				note(prof.name, n, func(r *row) {
 					r.ours, r.bound, r.oursNodes, r.oursUnsched = sim.HourlyCost, sim.LowerBound, len(sim.Nodes), unsched
+					r.configBound = tight.LowerBound
 					r.oursNs = b.Elapsed() / time.Duration(b.N)
 				})
 			})
@@ -134,19 +145,21 @@ func printTable() {
 	}
 	sort.Strings(keys)
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "profile\tpods\tours $/h\tupstream $/h\tLP bound $/h\tours/upstream\tours/bound\tours nodes\tupstream nodes\tunsched ours/upstream\tours ns/op\tupstream ns/op\tspeed-up\t")
-	var gaps []float64
+	fmt.Fprintln(tw, "profile\tpods\tours $/h\tupstream $/h\tLP bound $/h\tconfig bound $/h\tours/upstream\tours/LP bound\tours/config bound\tours nodes\tupstream nodes\tunsched ours/upstream\tours ns/op\tupstream ns/op\tspeed-up\t")
+	var gaps, lpGaps []float64
 	for _, k := range keys {
 		r := rows[k]
-		gap := r.ours / r.bound
+		gap := r.ours / r.configBound
 		gaps = append(gaps, gap)
-		fmt.Fprintf(tw, "%s\t%d\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%d\t%d\t%d/%d\t%d\t%d\t%.0fx\t\n",
-			r.profile, r.pods, r.ours, r.upstream, r.bound, r.ours/r.upstream, gap,
+		lpGaps = append(lpGaps, r.ours/r.bound)
+		fmt.Fprintf(tw, "%s\t%d\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%d\t%d\t%d/%d\t%d\t%d\t%.0fx\t\n",
+			r.profile, r.pods, r.ours, r.upstream, r.bound, r.configBound, r.ours/r.upstream, r.ours/r.bound, gap,
 			r.oursNodes, r.upstreamNodes, r.oursUnsched, r.upstreamUnsched,
 			r.oursNs.Nanoseconds(), r.upstreamNs.Nanoseconds(), float64(r.upstreamNs)/float64(r.oursNs))
 	}
 	tw.Flush()
 	sort.Float64s(gaps)
-	fmt.Printf("median ours/bound: %.4f over %d scenarios\n", gaps[len(gaps)/2], len(gaps))
+	sort.Float64s(lpGaps)
+	fmt.Printf("median ours/config bound: %.4f, ours/LP bound: %.4f, over %d scenarios\n", gaps[len(gaps)/2], lpGaps[len(lpGaps)/2], len(gaps))
 	fmt.Println(strings.Repeat("-", 20))
 }
