@@ -23,8 +23,8 @@ type SimulationInput struct {
 	Seed uint64
 	// ConfigurationBound asks for the configuration LP bound (see Simulation.LowerBound):
 	// within a few per cent of the optimum where the default bound may be 10 % below it, but
-	// it takes tens of milliseconds for a handful of pod shapes and up to seconds for hundreds
-	// of shapes over hundreds of node types.
+	// it takes tens of milliseconds to seconds, and beyond maxPatternGroups pod groups the
+	// default bound is reported.
 	ConfigurationBound bool
 }
 

@@ -66,6 +66,12 @@ type cgBudget struct {
 
 var defaultCGBudget = cgBudget{iterations: 400, pivots: 20000, columns: 100, nodes: 2000, cells: 1 << 15}
 
+// maxPatternGroups caps the pod groups (distinct requests and options) of a configuration LP.
+// Its master problem has a row per group and its pricing a knapsack item per group, and
+// both cost the square of the rows or worse: past a few dozen groups a run takes seconds, so
+// larger inputs keep the greedy packing and the default bound.
+const maxPatternGroups = 64
+
 // cgTolerance is how much a pattern must be worth above its target for the search to report
 // it: proving that no pattern beats its target by more than 0.3 % prunes far more of the
 // search than proving none beats it at all, and costs the bound at most 0.3 %.
@@ -145,6 +151,9 @@ func (pb *problem) newColumnGeneration(groups []*boundGroup, cols []boundColumn)
 		cg.groups[k].pods += bg.pods
 		orig[g] = k
 		cg.groupOf[bg.u] = k
+	}
+	if len(cg.groups) > maxPatternGroups {
+		return nil
 	}
 	G := len(cg.groups)
 	limitRow := map[*simPool]int{}

@@ -14,7 +14,8 @@ var lpPackBudget = cgBudget{iterations: 20, pivots: 5000, columns: 50}
 // the proportions that cost least, which a node-by-node greedy does not see), the pods the
 // rounding leaves are packed by the greedy into their free room and new nodes, and the
 // result replaces the pool's nodes when it is cheaper. Pods stay in their pool: which pool a
-// pod goes to is Karpenter's order, not a cost decision.
+// pod goes to is Karpenter's order, not a cost decision. Pools with more than
+// maxPatternGroups pod groups keep the greedy's nodes.
 func (pb *problem) repackFromLP() {
 	for _, p := range pb.pools {
 		var old []*simNode
