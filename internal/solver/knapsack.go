@@ -19,6 +19,8 @@ type knapsack struct {
 	// shares of each resource), the search order; byDim the same per single resource.
 	order []int
 	byDim [][]int
+	share []float64 // per item, Σ_r weight_r/cap_r
+	zero  []int64
 	// lambda prices each resource (per unit) at the optimum of the knapsack's LP relaxation;
 	// frac is that optimum's item counts.
 	lambda []float64
@@ -27,8 +29,9 @@ type knapsack struct {
 }
 
 func newKnapsack(capacity []int64, weight [][]int64, value []float64, count []int) *knapsack {
-	ks := &knapsack{cap: capacity, weight: weight, value: value, count: count}
+	ks := &knapsack{cap: capacity, weight: weight, value: value, count: count, zero: make([]int64, len(capacity))}
 	share := make([]float64, len(value))
+	ks.share = share
 	for i, w := range weight {
 		for r, v := range w {
 			if v > 0 {
@@ -54,43 +57,154 @@ func (ks *knapsack) dimOrders() {
 	}
 }
 
-// solveLP solves the LP relaxation of the knapsack through its dual, a covering program
-// over resource prices λ and per-item surpluses ν,
+// solveLP solves the LP relaxation of the knapsack,
 //
-//	minimise Σ_r λ_r·cap_r + Σ_i count_i·ν_i  s.t.  λ·weight_i + ν_i ≥ value_i,  λ, ν ≥ 0,
+//	maximise Σ_i value_i·a_i  s.t.  Σ_i weight_i·a_i ≤ cap,  0 ≤ a_i ≤ count_i,
 //
-// in units of the node's capacity so that every coefficient is of order one. Any λ ≥ 0 gives
-// an upper bound (see lagrangian); the LP's gives the tightest.
+// by the bounded-variable primal simplex method: a row per resource, so the basis is tiny
+// and each step costs one pass over the items. Weights are counted in shares of the node's
+// capacity so that every coefficient is of order one. λ, the basis's resource prices, make
+// the Lagrangian bound (see lagrangian) equal to the LP optimum; frac is the optimum.
 func (ks *knapsack) solveLP() {
 	n, dims := len(ks.value), len(ks.cap)
-	lp := &coverLP{A: make([][]float64, n), b: ks.value, c: make([]float64, dims+n)}
-	for r := range dims {
-		if ks.cap[r] > 0 {
-			lp.c[r] = 1
-		}
-	}
+	w := make([][]float64, n) // w[i][r]: item i's share of resource r
 	for i := range n {
-		lp.c[dims+i] = float64(ks.count[i])
-		row := make([]float64, dims+n)
-		for r, w := range ks.weight[i] {
+		w[i] = make([]float64, dims)
+		for r, v := range ks.weight[i] {
 			if ks.cap[r] > 0 {
-				row[r] = float64(w) / float64(ks.cap[r])
+				w[i][r] = float64(v) / float64(ks.cap[r])
+			} else if v > 0 {
+				w[i][r] = math.Inf(1) // cannot fit; count is 0 anyway
 			}
 		}
-		row[dims+i] = 1
-		lp.A[i] = row
+	}
+	// Variables 0..n-1 are items, n..n+dims-1 the resources' slacks (capacity 1 each).
+	upper := func(j int) float64 {
+		if j < n {
+			return float64(ks.count[j])
+		}
+		return math.Inf(1)
+	}
+	col := func(j, r int) float64 {
+		if j < n {
+			return w[j][r]
+		}
+		if j-n == r {
+			return 1
+		}
+		return 0
+	}
+	cost := func(j int) float64 {
+		if j < n {
+			return ks.value[j]
+		}
+		return 0
+	}
+	x := make([]float64, n+dims)
+	basis := make([]int, dims)
+	binv := make([][]float64, dims)
+	for r := range dims {
+		basis[r] = n + r
+		x[n+r] = 1
+		binv[r] = make([]float64, dims)
+		binv[r][r] = 1
+	}
+	inBasis := make([]bool, n+dims)
+	for _, j := range basis {
+		inBasis[j] = true
+	}
+	lambda := make([]float64, dims)
+	alpha := make([]float64, dims)
+	for iter := 0; iter < 20*(n+dims); iter++ {
+		bland := iter > 5*(n+dims)
+		for r := range lambda {
+			lambda[r] = 0
+			for k, j := range basis {
+				lambda[r] += cost(j) * binv[k][r]
+			}
+		}
+		// Entering: a nonbasic variable at its lower bound with positive reduced value, or at
+		// its upper bound with negative.
+		q, dir, best := -1, 0.0, 1e-12
+		for j := range n + dims {
+			if inBasis[j] || upper(j) <= 0 {
+				continue // basic, or fixed at 0
+			}
+			d := cost(j)
+			for r := range dims {
+				d -= lambda[r] * col(j, r)
+			}
+			atUpper := x[j] >= upper(j)-1e-12
+			score := d
+			if atUpper {
+				score = -d
+			}
+			if score > best && (!atUpper || d < 0) {
+				q, best = j, score
+				dir = 1
+				if atUpper {
+					dir = -1
+				}
+				if bland {
+					break
+				}
+			}
+		}
+		if q < 0 {
+			break
+		}
+		for k := range dims {
+			alpha[k] = 0
+			for r := range dims {
+				alpha[k] += binv[k][r] * col(q, r)
+			}
+		}
+		// Largest step t ≥ 0 moving x_q by dir·t and each basic x_B[k] by −dir·t·alpha[k].
+		t, leave := upper(q), -1
+		for k, j := range basis {
+			delta := -dir * alpha[k]
+			var room float64
+			switch {
+			case delta < -1e-12:
+				room = x[j] / -delta
+			case delta > 1e-12:
+				room = (upper(j) - x[j]) / delta
+			default:
+				continue
+			}
+			if room < t-1e-12 || (room <= t+1e-12 && leave >= 0 && basis[leave] > j) {
+				t, leave = room, k
+			}
+		}
+		if math.IsInf(t, 1) {
+			break // cannot happen: every item's weight or count is bounded
+		}
+		x[q] += dir * t
+		for k, j := range basis {
+			x[j] = math.Min(math.Max(x[j]-dir*t*alpha[k], 0), upper(j))
+		}
+		if leave < 0 {
+			continue // the entering variable went from one bound to the other
+		}
+		// Pivot on alpha[leave].
+		p := alpha[leave]
+		scaleRow(binv[leave], 1/p)
+		for k := range dims {
+			if k != leave && alpha[k] != 0 {
+				axpy(binv[k], binv[leave], -alpha[k])
+			}
+		}
+		inBasis[basis[leave]] = false
+		inBasis[q] = true
+		basis[leave] = q
 	}
 	ks.lambda = make([]float64, dims)
-	res, err := lp.solve()
-	if err != nil {
-		return
-	}
 	for r := range dims {
 		if ks.cap[r] > 0 {
-			ks.lambda[r] = res.X[r] / float64(ks.cap[r])
+			ks.lambda[r] = math.Max(0, lambda[r]) / float64(ks.cap[r])
 		}
 	}
-	ks.frac = res.Y
+	ks.frac = x[:n]
 }
 
 // lagrangian is the upper bound λ·rem + Σ_i open_i·max(0, value_i − λ·weight_i), valid for
@@ -134,7 +248,7 @@ func (ks *knapsack) greedy() ([]int, float64) {
 	take := make([]int, len(ks.value))
 	var v float64
 	for i, f := range ks.frac {
-		k := min(int(math.Floor(f+1e-9)), maxFit(rem, make([]int64, len(rem)), ks.weight[i], ks.count[i]))
+		k := min(int(math.Floor(f+1e-9)), maxFit(rem, ks.zero, ks.weight[i], ks.count[i]))
 		if k <= 0 {
 			continue
 		}
@@ -145,7 +259,7 @@ func (ks *knapsack) greedy() ([]int, float64) {
 		}
 	}
 	for _, i := range ks.order {
-		k := maxFit(rem, make([]int64, len(rem)), ks.weight[i], ks.count[i]-take[i])
+		k := maxFit(rem, ks.zero, ks.weight[i], ks.count[i]-take[i])
 		if k <= 0 {
 			continue
 		}
@@ -163,10 +277,9 @@ func (ks *knapsack) greedy() ([]int, float64) {
 // resource and of their sum weighted by capacity, all relaxations of the node's constraints.
 func (ks *knapsack) relaxation(pos int, rem []int64) float64 {
 	// Counts capped to what fits in rem on its own.
-	zero := make([]int64, len(rem))
 	open := make([]int, len(ks.value))
 	for _, i := range ks.order[pos:] {
-		open[i] = maxFit(rem, zero, ks.weight[i], ks.count[i])
+		open[i] = maxFit(rem, ks.zero, ks.weight[i], ks.count[i])
 	}
 	best := math.Inf(1)
 	for r, order := range ks.byDim { // once dimOrders ran
@@ -199,12 +312,7 @@ func (ks *knapsack) relaxation(pos int, rem []int64) float64 {
 		if open[i] == 0 {
 			continue
 		}
-		var s float64
-		for r, w := range ks.weight[i] {
-			if w > 0 {
-				s += float64(w) / float64(max(ks.cap[r], 1))
-			}
-		}
+		s := ks.share[i]
 		if s*float64(open[i]) <= room {
 			room -= s * float64(open[i])
 			v += ks.value[i] * float64(open[i])

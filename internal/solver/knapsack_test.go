@@ -224,3 +224,72 @@ func TestKnapsackGreedyMixes(t *testing.T) {
 		t.Fatalf("solve: %v worth %v, bound %v; want [2 2], 12.2 and 12.2", take, v, upper)
 	}
 }
+
+// solveLP's bounded simplex reaches the LP relaxation's optimum: its solution is feasible and
+// worth what the dense covering simplex finds for the same LP (through its dual), on small
+// instances and on larger ones (40 items, 3 resources) where ties and degeneracy abound.
+func TestKnapsackLPMatchesCoverLP(t *testing.T) {
+	for seed := uint64(0); seed < 400; seed++ {
+		var ks *knapsack
+		if seed < 300 {
+			ks = randomKnapsack(seed)
+		} else {
+			rng := rand.New(rand.NewPCG(seed, 11))
+			capacity := []int64{1000 + rng.Int64N(9000), 1000 + rng.Int64N(9000), 250}
+			var weight [][]int64
+			var value []float64
+			var count []int
+			for range 40 {
+				weight = append(weight, []int64{int64(50 * (1 + rng.IntN(40))), int64(64 * (1 + rng.IntN(60))), 1})
+				value = append(value, float64(1+rng.IntN(5)))
+				count = append(count, rng.IntN(6))
+			}
+			ks = newKnapsack(capacity, weight, value, count)
+		}
+		ks.solveLP()
+		var got float64
+		used := make([]float64, len(ks.cap))
+		for i, a := range ks.frac {
+			if a < -1e-9 || a > float64(ks.count[i])+1e-9 {
+				t.Fatalf("seed %d: item %d at %v outside [0, %d]", seed, i, a, ks.count[i])
+			}
+			got += a * ks.value[i]
+			for r, w := range ks.weight[i] {
+				used[r] += a * float64(w)
+			}
+		}
+		for r, u := range used {
+			if u > float64(ks.cap[r])*(1+1e-9)+1e-9 {
+				t.Fatalf("seed %d: resource %d used %v > %d", seed, r, u, ks.cap[r])
+			}
+		}
+		n, dims := len(ks.value), len(ks.cap)
+		dual := &coverLP{b: ks.value, c: make([]float64, dims+n)}
+		for r := range dims {
+			dual.c[r] = float64(ks.cap[r])
+		}
+		for i := range n {
+			dual.c[dims+i] = float64(ks.count[i])
+			row := make([]float64, dims+n)
+			for r, w := range ks.weight[i] {
+				row[r] = float64(w)
+			}
+			row[dims+i] = 1
+			dual.A = append(dual.A, row)
+		}
+		res, err := dual.solve()
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		var want float64
+		for i, y := range res.Y {
+			want += y * ks.value[i]
+		}
+		if math.Abs(got-want) > 1e-7*math.Max(1, want) {
+			t.Fatalf("seed %d: LP optimum %v, covering dual says %v", seed, got, want)
+		}
+		if lb := ks.lagrangian(ks.cap, ks.count); lb < got-1e-7*math.Max(1, got) || lb > got+1e-6*math.Max(1, got) {
+			t.Fatalf("seed %d: Lagrangian bound at the LP's prices %v, LP optimum %v", seed, lb, got)
+		}
+	}
+}

@@ -105,6 +105,7 @@ type cgOffer struct {
 	price   float64
 	alloc   []int64
 	members []int
+	fit     []int // per member, how many of its pods one node holds
 	caps    map[int]float64
 }
 
@@ -181,6 +182,10 @@ func (pb *problem) newColumnGeneration(groups []*boundGroup, cols []boundColumn)
 			}
 		})
 		sort.Ints(o.members)
+		zero := make([]int64, len(o.alloc))
+		for _, g := range o.members {
+			o.fit = append(o.fit, maxFit(o.alloc, zero, cg.groups[g].d, cg.groups[g].pods))
+		}
 		if usable {
 			cg.offers = append(cg.offers, o)
 		}
@@ -361,13 +366,12 @@ func (cg *columnGeneration) knapsack(j int, pi []float64) *knapsack {
 	weight := make([][]int64, n)
 	value := make([]float64, n)
 	count := make([]int, n)
-	zero := make([]int64, len(o.alloc))
 	any := false
 	for i, g := range o.members {
 		weight[i] = cg.groups[g].d
 		if pi[g] > 1e-12 {
 			value[i] = pi[g]
-			count[i] = maxFit(o.alloc, zero, weight[i], cg.groups[g].pods)
+			count[i] = o.fit[i]
 			any = any || count[i] > 0
 		}
 	}
@@ -377,8 +381,9 @@ func (cg *columnGeneration) knapsack(j int, pi []float64) *knapsack {
 	return newKnapsack(o.alloc, weight, value, count)
 }
 
-// price looks for patterns worth more than their offering's target: by rounding the LP
-// relaxation, or (thorough) by search and by dynamic programming over rounded-up weights.
+// price looks for patterns worth more than their offering's target, cheapest means first:
+// filling the node greedily; then, unless a bound rules the offering out, rounding its LP
+// relaxation; and (thorough) by search and by dynamic programming over rounded-up weights.
 func (cg *columnGeneration) price(pi, mu []float64, thorough bool, budget cgBudget) []cgPattern {
 	var out []cgPattern
 	for j := range cg.offers {
@@ -387,10 +392,16 @@ func (cg *columnGeneration) price(pi, mu []float64, thorough bool, budget cgBudg
 		if ks == nil || ks.relaxation(0, ks.cap) <= want {
 			continue
 		}
-		if ks.solveLP(); ks.relaxation(0, ks.cap) <= want {
-			continue
-		}
 		take, v := ks.greedy()
+		if v <= want {
+			if ks.dimOrders(); ks.relaxation(0, ks.cap) <= want {
+				continue
+			}
+			if ks.solveLP(); ks.relaxation(0, ks.cap) <= want {
+				continue
+			}
+			take, v = ks.greedy()
+		}
 		if thorough && v <= want {
 			take, v, _ = ks.solve(want, budget.nodes)
 			if take == nil {
