@@ -29,8 +29,8 @@ spec:
   limits: {cpu: "64"}
 `
 
-// The data source reports exactly what the solver's simulation computes for the same input.
-func TestAccSimulationMatchesSolver(t *testing.T) {
+func fixturePool(t *testing.T) *solver.Pool {
+	t.Helper()
 	obj := map[string]any{}
 	if err := yaml.Unmarshal([]byte(pool), &obj); err != nil {
 		t.Fatal(err)
@@ -39,6 +39,12 @@ func TestAccSimulationMatchesSolver(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return p
+}
+
+// The data source reports exactly what the solver's simulation computes for the same input.
+func TestAccSimulationMatchesSolver(t *testing.T) {
+	p := fixturePool(t)
 	want, err := solver.New(catalog.Default()).Simulate(solver.SimulationInput{
 		Region: "westeurope", Seed: 1, Pools: []solver.SimPool{{Pool: p}},
 		Workloads: []solver.Workload{
@@ -111,14 +117,7 @@ data "karpenter_provisioning_simulation" "s" {
 // lower_bound_method = "configuration" reports the solver's configuration LP bound, which is
 // tighter than the default for the same packing; an unknown method fails on the attribute.
 func TestAccSimulationConfigurationBound(t *testing.T) {
-	obj := map[string]any{}
-	if err := yaml.Unmarshal([]byte(pool), &obj); err != nil {
-		t.Fatal(err)
-	}
-	p, err := solver.PoolFromObject(obj)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := fixturePool(t)
 	in := solver.SimulationInput{
 		Region: "westeurope", Seed: 1, Pools: []solver.SimPool{{Pool: p}},
 		Workloads: []solver.Workload{
