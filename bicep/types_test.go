@@ -103,9 +103,9 @@ func TestTypesMirrorTerraformSchema(t *testing.T) {
 					if prefix != "" {
 						path = prefix + "." + name
 					}
-					// id and timeouts are Terraform's own, and the kind's extra attributes (plan-time
-					// check settings and results) are not part of the Kubernetes object.
-					if _, extra := c.kind.ExtraAttributes[name]; prefix == "" && (extra || name == "id" || name == "timeouts") {
+					// id, timeouts and take_ownership_from are Terraform's own, and the kind's extra
+					// attributes (plan-time check settings and results) are not part of the Kubernetes object.
+					if _, extra := c.kind.ExtraAttributes[name]; prefix == "" && (extra || name == "id" || name == "timeouts" || name == crdresource.TakeOwnershipFrom) {
 						continue
 					}
 					if a.IsComputed() && !a.IsOptional() && !a.IsRequired() {

@@ -652,3 +652,86 @@ resource "karpenter_aksnodeclass" "late" {
 		},
 	})
 }
+
+// A node class that the hashicorp/kubernetes provider's kubernetes_manifest applied (field
+// manager "Terraform", server-side apply), adopted with an import block: the plan is empty,
+// and the fields dropped from the configuration on the first apply are removed.
+func TestAccAKSNodeClassImportTakesOwnershipFromKubernetesManifest(t *testing.T) {
+	c := testenv.Get(t)
+	name := "acc-nc-adopt-manifest"
+	existing := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "karpenter.azure.com/v1beta1", "kind": "AKSNodeClass",
+		"metadata": map[string]any{"name": name},
+		"spec":     map[string]any{"imageFamily": "Ubuntu2204", "maxPods": int64(50), "tags": map[string]any{"team": "a", "env": "dev"}},
+	}}
+	if _, err := c.Dynamic.Resource(gvr).Apply(context.Background(), name, existing, metav1.ApplyOptions{FieldManager: "Terraform"}); err != nil {
+		t.Fatalf("apply the node class as kubernetes_manifest: %v", err)
+	}
+	addr := "karpenter_aksnodeclass.adopted"
+	cfg := func(body string) string {
+		return acctest.ProviderBlock(c.KubeconfigPath) + fmt.Sprintf(`
+import {
+  to = %s
+  id = %q
+}
+
+resource "karpenter_aksnodeclass" "adopted" {
+  name         = %q
+  image_family = "Ubuntu2204"
+  %s
+}
+`, addr, name, name, body)
+	}
+	ownsSpec := func(manager string, want bool) resource.TestCheckFunc {
+		return func(*terraform.State) error {
+			obj, err := get(c, gvr, name)
+			if err != nil {
+				return err
+			}
+			for _, mf := range obj.GetManagedFields() {
+				if mf.Manager == manager && mf.Subresource == "" && mf.FieldsV1 != nil && strings.Contains(string(mf.FieldsV1.Raw), `"f:spec"`) {
+					if !want {
+						return fmt.Errorf("%s still owns %s", manager, mf.FieldsV1.Raw)
+					}
+					return nil
+				}
+			}
+			if want {
+				return fmt.Errorf("%s owns no spec field: %+v", manager, obj.GetManagedFields())
+			}
+			return nil
+		}
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories(),
+		CheckDestroy:             checkGone(c, name),
+		Steps: []resource.TestStep{
+			{
+				Config: cfg(`max_pods = 50
+  tags     = { team = "a", env = "dev" }`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: ownsSpec("Terraform", true),
+			},
+			{
+				Config: cfg(`tags = { team = "a" }`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+				},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					checkLive(c, gvr, name, []string{"spec", "maxPods"}, nil),
+					checkLive(c, gvr, name, []string{"spec", "tags"}, map[string]any{"team": "a"}),
+					ownsSpec("Terraform", false),
+					ownsSpec(kube.FieldManager, true),
+				),
+			},
+			{
+				Config: cfg(`tags = { team = "a" }`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+		},
+	})
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -22,6 +23,11 @@ import (
 // importedKey marks in private state that the next Read follows an import and must read the
 // whole object rather than project it onto a prior state.
 const importedKey = "imported"
+
+// adoptKey marks in private state that the object was imported and that the provider has not
+// written it yet: the first update takes over the fields of the managers in take_ownership_from
+// before it applies. It is cleared only once that write succeeds.
+const adoptKey = "adopt"
 
 func (r *Resource) client(ctx context.Context, diags *diag.Diagnostics) *kube.Client {
 	if r.data == nil {
@@ -76,18 +82,29 @@ func (r *Resource) setState(ctx context.Context, state *tfsdk.State, live *unstr
 		base[k] = v
 	}
 	base["id"] = tftypes.NewValue(tftypes.String, live.GetName())
+	if v, ok := base[TakeOwnershipFrom]; !ok || v.IsNull() {
+		// Not in the state after an import: the default, as the plan of a configuration that
+		// does not set it has, so that the plan after an import is empty.
+		base[TakeOwnershipFrom] = defaultTakeOwnershipFrom()
+	}
 	state.Raw = tftypes.NewValue(state.Schema.Type().TerraformType(ctx), base)
 }
 
 func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	if obj := r.write(ctx, req.Plan, &resp.State, &resp.Diagnostics, true); obj != nil {
+	if obj := r.write(ctx, req.Plan, &resp.State, &resp.Diagnostics, true, false); obj != nil {
 		r.remember(ctx, obj, resp.Private, &resp.Diagnostics)
 	}
 }
 
 func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	if obj := r.write(ctx, req.Plan, &resp.State, &resp.Diagnostics, false); obj != nil {
+	adopt, d := req.Private.GetKey(ctx, adoptKey)
+	resp.Diagnostics.Append(d...)
+	if obj := r.write(ctx, req.Plan, &resp.State, &resp.Diagnostics, false, adopt != nil); obj != nil {
 		r.remember(ctx, obj, resp.Private, &resp.Diagnostics)
+		if adopt != nil && resp.Private != nil {
+			// Handed over and applied: later updates leave the managed fields alone.
+			resp.Diagnostics.Append(resp.Private.SetKey(ctx, adoptKey, nil)...)
+		}
 	}
 }
 
@@ -106,7 +123,9 @@ type privateSetter interface {
 }
 
 // write applies the plan and stores the state; it returns the object written, or nil on error.
-func (r *Resource) write(ctx context.Context, plan tfsdk.Plan, state *tfsdk.State, diags *diag.Diagnostics, create bool) map[string]any {
+// adopt takes over the fields of the managers in take_ownership_from first (the first update
+// after an import).
+func (r *Resource) write(ctx context.Context, plan tfsdk.Plan, state *tfsdk.State, diags *diag.Diagnostics, create, adopt bool) map[string]any {
 	var t timeouts.Value
 	diags.Append(plan.GetAttribute(ctx, path.Root("timeouts"), &t)...)
 	timeout, d := t.Create(ctx, r.kind.CreateTimeout)
@@ -123,6 +142,9 @@ func (r *Resource) write(ctx context.Context, plan tfsdk.Plan, state *tfsdk.Stat
 	obj, err := r.object(plan.Raw)
 	if err != nil {
 		diags.AddError("Cannot build "+r.kind.GVK.Kind, err.Error())
+		return nil
+	}
+	if adopt && !r.takeOwnership(ctx, c, plan, obj.GetName(), diags) {
 		return nil
 	}
 	var live *unstructured.Unstructured
@@ -147,6 +169,54 @@ func (r *Resource) write(ctx context.Context, plan tfsdk.Plan, state *tfsdk.Stat
 		return nil
 	}
 	return obj.Object
+}
+
+// takeOwnership hands the fields of the managers in take_ownership_from over to the provider's
+// field manager, so that the forced apply that follows removes those the configuration does
+// not set. It reports whether the apply may go ahead.
+func (r *Resource) takeOwnership(ctx context.Context, c *kube.Client, plan tfsdk.Plan, name string, diags *diag.Diagnostics) bool {
+	var from []string
+	diags.Append(plan.GetAttribute(ctx, path.Root(TakeOwnershipFrom), &from)...)
+	if diags.HasError() {
+		return false
+	}
+	if len(from) == 0 {
+		tflog.Info(ctx, "first apply after import: take_ownership_from is empty, taking no fields over", map[string]any{"kind": r.kind.GVK.Kind, "name": name})
+		return true
+	}
+	taken, err := c.TakeOwnership(ctx, r.kind.GVR(), name, from)
+	if err != nil {
+		why := err.Error()
+		var conflict *kube.ConflictError
+		if errors.As(err, &conflict) {
+			why += "\n\nAnother client (a controller, kubectl, a GitOps tool) wrote the object at the same time."
+		}
+		diags.AddAttributeError(path.Root(TakeOwnershipFrom), "Cannot take over the fields of the previous field managers",
+			fmt.Sprintf("This is the first apply to %s %q since it was imported. Before applying, the provider hands the spec fields "+
+				"that the field managers in take_ownership_from (%s) own over to its own field manager %q, so that a field later removed from the "+
+				"configuration is removed from the object. That failed:\n\n%s\n\nNothing was changed: neither the object nor its "+
+				"managed fields. The hand-over is still pending; run terraform apply again to retry it. To apply without taking "+
+				"any fields over, set take_ownership_from = [].",
+				r.kind.GVK.Kind, name, strings.Join(quoteAll(from), ", "), kube.FieldManager, why))
+		return false
+	}
+	if len(taken) == 0 {
+		tflog.Info(ctx, "first apply after import: none of the field managers in take_ownership_from owns a spec field, nothing to take over",
+			map[string]any{"kind": r.kind.GVK.Kind, "name": name, "take_ownership_from": from})
+		return true
+	}
+	tflog.Info(ctx, "first apply after import: took over the fields of field managers", map[string]any{
+		"kind": r.kind.GVK.Kind, "name": name, "managers": taken, "field_manager": kube.FieldManager,
+	})
+	return true
+}
+
+func quoteAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = strconv.Quote(s)
+	}
+	return out
 }
 
 func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -245,4 +315,5 @@ func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequ
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), req.ID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, importedKey, []byte(`true`))...)
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, adoptKey, []byte(`true`))...)
 }

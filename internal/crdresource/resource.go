@@ -7,18 +7,24 @@ package crdresource
 import (
 	"context"
 	"fmt"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -55,6 +61,46 @@ type Kind struct {
 	// Remember returns what to keep in the resource's private state after a successful write,
 	// for later Plan calls (PlanContext.Remembered); nil keeps what was there.
 	Remember func(data *providerdata.Data, obj map[string]any) []byte
+}
+
+// TakeOwnershipFrom is the attribute naming the field managers whose fields the provider takes
+// over on its first apply after an import. Like id and timeouts, it is not part of the object.
+const TakeOwnershipFrom = "take_ownership_from"
+
+// DefaultTakeOwnershipFrom are the field managers of the tools people migrate from: the
+// hashicorp/kubernetes provider's kubernetes_manifest ("Terraform"), kubectl's server-side and
+// client-side apply, edit, patch, replace and create, and Helm.
+var DefaultTakeOwnershipFrom = []string{
+	"Terraform", "kubectl", "kubectl-client-side-apply", "kubectl-edit", "kubectl-patch", "kubectl-replace", "kubectl-create", "helm",
+}
+
+func takeOwnershipAttribute() schema.ListAttribute {
+	elems := make([]attr.Value, len(DefaultTakeOwnershipFrom))
+	quoted := make([]string, len(DefaultTakeOwnershipFrom))
+	for i, m := range DefaultTakeOwnershipFrom {
+		elems[i] = types.StringValue(m)
+		quoted[i] = strconv.Quote(m)
+	}
+	return schema.ListAttribute{
+		ElementType: types.StringType,
+		Optional:    true,
+		Computed:    true,
+		Default:     listdefault.StaticValue(types.ListValueMust(types.StringType, elems)),
+		Validators:  []validator.List{listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1))},
+		MarkdownDescription: "Field managers whose fields the provider takes over on its first apply after an import, so that a " +
+			"field later removed from the configuration is removed from the object. Other managers (controllers, AKS) keep " +
+			"their fields. `[]` takes nothing over. Only fields of the spec move; labels and annotations stay with their " +
+			"manager. Not part of the Kubernetes object. Defaults to `[" + strings.Join(quoted, ", ") + "]`.",
+	}
+}
+
+// defaultTakeOwnershipFrom is DefaultTakeOwnershipFrom as a state value.
+func defaultTakeOwnershipFrom() tftypes.Value {
+	elems := make([]tftypes.Value, len(DefaultTakeOwnershipFrom))
+	for i, m := range DefaultTakeOwnershipFrom {
+		elems[i] = tftypes.NewValue(tftypes.String, m)
+	}
+	return tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, elems)
 }
 
 // rememberedKey is the private state key of Kind.Remember's value.
@@ -157,6 +203,7 @@ func (r *Resource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *r
 		Validators:          []validator.String{stringvalidator.LengthBetween(1, 253)},
 	}
 	attrs["timeouts"] = timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true, Delete: true})
+	attrs[TakeOwnershipFrom] = takeOwnershipAttribute()
 	for k, v := range r.kind.ExtraAttributes {
 		attrs[k] = v
 	}

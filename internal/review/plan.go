@@ -28,9 +28,10 @@ var planKinds = map[string]*crdresource.Kind{
 var notObjects = map[string]bool{"karpenter_aks_node_auto_provisioning": true}
 
 // planResourceAttrs are the attributes of the Terraform resources that are not CRD fields:
-// the id, timeouts, and the plan-time provisioning checks' settings and results. A test keeps
-// the list in step with the resources' schemas.
-var planResourceAttrs = []string{"id", "timeouts", "checks", "analysis"}
+// the id, timeouts, the field managers taken over after an import, and the plan-time
+// provisioning checks' settings and results. A test keeps the list in step with the resources'
+// schemas.
+var planResourceAttrs = []string{"id", "timeouts", crdresource.TakeOwnershipFrom, "checks", "analysis"}
 
 // tfPlan is the part of `terraform show -json` plan output the review reads.
 type tfPlan struct {
