@@ -35,11 +35,17 @@ type membership struct {
 	patchKey map[string]map[string]bool
 	isPatch  map[*file]bool
 	skipped  []Skipped
+	// provider keeps, per cluster split from a plan with several karpenter provider
+	// configurations, the configuration key whose objects the plan file contributes;
+	// parent is the cluster it was split from (whose settings in the config it keeps).
+	provider map[string]map[*file]string
+	parent   map[string]string
 }
 
 func newMembership(l *loader) *membership {
 	return &membership{l: l, files: map[string]map[*file]bool{}, patches: map[string][]patchDoc{},
-		patchKey: map[string]map[string]bool{}, isPatch: map[*file]bool{}}
+		patchKey: map[string]map[string]bool{}, isPatch: map[*file]bool{},
+		provider: map[string]map[*file]string{}, parent: map[string]string{}}
 }
 
 func (m *membership) add(cluster string, f *file) {
@@ -86,7 +92,66 @@ func (m *membership) assign(inputs []*file) error {
 			}
 		}
 	}
+	m.splitByProvider()
 	return nil
+}
+
+// splitByProvider turns a cluster that holds a plan with several karpenter provider
+// configurations (aliases, one per cluster) into one cluster per configuration, named
+// after its key ("karpenter.east", or "prod/karpenter.east" within cluster prod). The
+// cluster's other files go with the default configuration's cluster (else the first).
+func (m *membership) splitByProvider() {
+	var clusters []string
+	for _, c := range m.clusters {
+		var keys []string
+		for _, f := range m.l.order {
+			if m.files[c][f] {
+				for _, k := range f.providers() {
+					if !slices.Contains(keys, k) {
+						keys = append(keys, k)
+					}
+				}
+			}
+		}
+		if len(keys) < 2 {
+			clusters = append(clusters, c)
+			continue
+		}
+		home := keys[0]
+		if slices.Contains(keys, defaultProvider) {
+			home = defaultProvider
+		}
+		for _, k := range keys {
+			name := k
+			if c != "" {
+				name = c + "/" + k
+			}
+			clusters = append(clusters, name)
+			m.parent[name] = c
+			m.files[name] = map[*file]bool{}
+			m.provider[name] = map[*file]string{}
+			m.patches[name] = m.patches[c]
+			for f := range m.files[c] {
+				if len(f.providers()) > 0 {
+					m.files[name][f] = true
+					m.provider[name][f] = k
+				} else if k == home {
+					m.files[name][f] = true
+				}
+			}
+		}
+		delete(m.files, c)
+		delete(m.patches, c)
+	}
+	m.clusters = clusters
+}
+
+// configName is the cluster whose settings in the config file apply to cluster name.
+func (m *membership) configName(name string) string {
+	if p, ok := m.parent[name]; ok {
+		return p
+	}
+	return name
 }
 
 // expand adds what a kustomization includes to its clusters and records its patches.
@@ -200,8 +265,11 @@ func (m *membership) build(name string) (*Cluster, []Finding) {
 		if !m.files[name][f] || m.isPatch[f] {
 			continue
 		}
+		key, split := m.provider[name][f]
 		for _, o := range f.objects {
-			objs = append(objs, o.clone())
+			if !split || o.Provider == key {
+				objs = append(objs, o.clone())
+			}
 		}
 	}
 	for _, p := range m.patches[name] {

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -24,8 +25,32 @@ type file struct {
 	kust *kustomization
 	// patchDocs are its documents read as patches, when a kustomization names it as one.
 	docs []yamlDoc
-	// planRegion is the region of the plan's provider configuration.
-	planRegion string
+	// planRegions are the regions of the plan's karpenter provider configurations, by key.
+	planRegions map[string]string
+}
+
+// providers are the provider configuration keys of a plan's objects, in order of appearance.
+func (f *file) providers() []string {
+	var out []string
+	for _, o := range f.objects {
+		if o.Provider != "" && !slices.Contains(out, o.Provider) {
+			out = append(out, o.Provider)
+		}
+	}
+	return out
+}
+
+// planRegion is the region of the provider configuration key, or with no key (the plan uses
+// one configuration) of the configuration its objects use, else of the default one.
+func (f *file) planRegion(key string) string {
+	if key == "" {
+		if ps := f.providers(); len(ps) == 1 {
+			key = ps[0]
+		} else {
+			key = defaultProvider
+		}
+	}
+	return f.planRegions[key]
 }
 
 // loader reads and parses each file once, whether it was named on the command line, found in
@@ -149,7 +174,7 @@ func (l *loader) display(abs string) string {
 func parseFile(display, abs string, data []byte) *file {
 	f := &file{path: display, abs: abs}
 	if looksLikePlan(data) {
-		f.objects, f.planRegion, f.findings = parsePlan(display, data)
+		f.objects, f.planRegions, f.findings = parsePlan(display, data)
 		return f
 	}
 	docs, probs := parseYAMLStream(display, data)

@@ -21,6 +21,9 @@ type Object struct {
 	// Suppress are codes the object's own configuration silences (checks.suppress of a
 	// karpenter_nodepool in a plan).
 	Suppress []findings.Code
+	// Provider is the key of the provider configuration a plan's resource uses ("karpenter",
+	// "karpenter.east"); "" for manifests.
+	Provider string
 }
 
 // Source is where an object was read: a document in a file, or a resource in a plan.

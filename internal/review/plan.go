@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -51,6 +52,7 @@ type tfPlan struct {
 		} `json:"change"`
 	} `json:"resource_changes"`
 	Configuration struct {
+		RootModule     tfConfigModule `json:"root_module"`
 		ProviderConfig map[string]struct {
 			Name        string `json:"name"`
 			Alias       string `json:"alias"`
@@ -64,6 +66,32 @@ type tfPlan struct {
 		Value any `json:"value"`
 	} `json:"variables"`
 }
+
+// tfConfigModule is a module of the plan's configuration: which provider configuration each
+// resource uses (the key into provider_config, resolved through module calls' providers).
+type tfConfigModule struct {
+	Resources []struct {
+		Address           string `json:"address"`
+		ProviderConfigKey string `json:"provider_config_key"`
+	} `json:"resources"`
+	ModuleCalls map[string]struct {
+		Module tfConfigModule `json:"module"`
+	} `json:"module_calls"`
+}
+
+// providerKeys maps each resource's configuration address (module path without instance
+// keys) to its provider configuration key.
+func (m tfConfigModule) providerKeys(prefix string, out map[string]string) {
+	for _, r := range m.Resources {
+		out[prefix+r.Address] = r.ProviderConfigKey
+	}
+	for name, c := range m.ModuleCalls {
+		c.Module.providerKeys(prefix+"module."+name+".", out)
+	}
+}
+
+// instanceKeys are the [0] and ["key"] parts of a resource instance address.
+var instanceKeys = regexp.MustCompile(`\[[^\]]*\]`)
 
 type tfModule struct {
 	Resources []struct {
@@ -97,24 +125,37 @@ type plannedResource struct {
 	after, unknown any
 }
 
-// parsePlan reads the karpenter_* resources that will exist after applying the plan, and
-// the region of the default karpenter provider configuration when it is a constant.
-func parsePlan(file string, data []byte) (objs []*Object, region string, out []Finding) {
+// defaultProvider is the key of the karpenter provider configuration without alias.
+const defaultProvider = "karpenter"
+
+// parsePlan reads the karpenter_* resources that will exist after applying the plan, each
+// with the key of the provider configuration it uses (one cluster per configuration), and
+// the region of each karpenter provider configuration where it is a constant or a variable.
+func parsePlan(file string, data []byte) (objs []*Object, regions map[string]string, out []Finding) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var p tfPlan
 	if err := dec.Decode(&p); err != nil {
-		return nil, "", []Finding{fileFinding(findings.Unparseable, Location{File: file},
+		return nil, nil, []Finding{fileFinding(findings.Unparseable, Location{File: file},
 			"not a Terraform JSON plan this review can read: "+err.Error(), "Produce it with terraform show -json PLANFILE.")}
 	}
-	if pc, ok := p.Configuration.ProviderConfig["karpenter"]; ok {
+	regions = map[string]string{}
+	for key, pc := range p.Configuration.ProviderConfig {
+		if pc.Name != defaultProvider {
+			continue
+		}
 		e := pc.Expressions["region"]
-		region, _ = e.ConstantValue.(string)
+		region, _ := e.ConstantValue.(string)
 		// region = var.region: the plan records the variable's value.
 		if len(e.References) == 1 && strings.HasPrefix(e.References[0], "var.") {
 			region, _ = p.Variables[strings.TrimPrefix(e.References[0], "var.")].Value.(string)
 		}
+		if region != "" {
+			regions[key] = region
+		}
 	}
+	keys := map[string]string{}
+	p.Configuration.RootModule.providerKeys("", keys)
 	for _, r := range plannedResources(&p) {
 		if !strings.HasPrefix(r.typ, "karpenter_") || notObjects[r.typ] {
 			continue
@@ -131,10 +172,14 @@ func parsePlan(file string, data []byte) (objs []*Object, region string, out []F
 			continue
 		}
 		o, f := planObject(file, r, kind, attrs)
+		o.Provider = keys[instanceKeys.ReplaceAllString(r.address, "")]
+		if o.Provider == "" {
+			o.Provider = defaultProvider
+		}
 		objs = append(objs, o)
 		out = append(out, f...)
 	}
-	return objs, region, out
+	return objs, regions, out
 }
 
 // plannedResources are the managed resources of the plan that still exist after it, with

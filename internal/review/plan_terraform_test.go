@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -87,15 +88,25 @@ func realPlan(t *testing.T, configDir string, vars ...string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tfs, _ := filepath.Glob(filepath.Join(configDir, "*.tf"))
-	for _, f := range tfs {
-		data, err := os.ReadFile(f)
+	// The .tf files, with those of local modules in their subdirectories.
+	modules := false
+	err = filepath.WalkDir(configDir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || filepath.Ext(path) != ".tf" {
+			return err
+		}
+		rel, _ := filepath.Rel(configDir, path)
+		modules = modules || filepath.Dir(rel) != "."
+		data, err := os.ReadFile(path)
 		if err != nil {
-			t.Fatal(err)
+			return err
 		}
-		if err := os.WriteFile(filepath.Join(work, filepath.Base(f)), data, 0o644); err != nil {
-			t.Fatal(err)
+		if err := os.MkdirAll(filepath.Join(work, filepath.Dir(rel)), 0o755); err != nil {
+			return err
 		}
+		return os.WriteFile(filepath.Join(work, rel), data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 	cli := filepath.Join(work, "cli.tfrc")
 	// The provider source's short form, for terraform and OpenTofu alike.
@@ -118,6 +129,9 @@ func realPlan(t *testing.T, configDir string, vars ...string) string {
 			t.Fatalf("%s %s: %v\n%s\n%s", tf, strings.Join(args, " "), err, stdout.String(), stderr.String())
 		}
 		return stdout.Bytes()
+	}
+	if modules {
+		tfRun("get", "-no-color") // installs the local modules (init would look up the provider in the registry)
 	}
 	args := []string{"plan", "-input=false", "-lock=false", "-refresh=false", "-no-color", "-out=plan.out"}
 	for _, v := range vars {
@@ -254,5 +268,39 @@ func TestPlanHonoursPoolSuppressions(t *testing.T) {
 	})
 	if out.Suppressed != 1 {
 		t.Errorf("suppressed = %d, want 1 (quiet's KRP104)", out.Suppressed)
+	}
+}
+
+// A plan with two karpenter provider configurations (two clusters, one alias each, one of
+// them given to a module) is reviewed as two clusters: each in its provider's region, and the
+// east cluster's spot-only pools find no fallback in the west cluster's on-demand pool.
+func TestPlanWithProviderAliases(t *testing.T) {
+	plan := realPlan(t, filepath.Join("testdata", "plan-aliases"))
+	out := runJSON(t, "", ExitFindings, plan)
+	var clusters []string
+	for _, c := range out.Clusters {
+		clusters = append(clusters, fmt.Sprintf("%s@%s:%d", c.Name, c.Region, c.NodePools))
+	}
+	if got := strings.Join(clusters, ","); got != "karpenter@westeurope:1,karpenter.east@eastus:2" {
+		t.Errorf("clusters %s", got)
+	}
+	var pools []string
+	for _, p := range out.Pools {
+		pools = append(pools, p.Cluster+":"+p.Location.Address)
+	}
+	slices.Sort(pools)
+	want := []string{"karpenter.east:karpenter_nodepool.spot", "karpenter.east:module.edge[0].karpenter_nodepool.batch[\"batch\"]", "karpenter:karpenter_nodepool.general"}
+	if !slices.Equal(pools, want) {
+		t.Errorf("pools %v, want %v", pools, want)
+	}
+	var spot []string
+	for _, f := range out.Findings {
+		if f.Code == "KRP110" {
+			spot = append(spot, f.Cluster+":"+f.Object)
+		}
+	}
+	slices.Sort(spot)
+	if !slices.Equal(spot, []string{"karpenter.east:NodePool/batch", "karpenter.east:NodePool/spot"}) {
+		t.Errorf("KRP110 findings %v, want both east pools", spot)
 	}
 }

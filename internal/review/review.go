@@ -132,7 +132,7 @@ func Review(ctx context.Context, opts Options) (*Report, error) {
 		var regionProblems []Finding
 		c.Region, regionProblems = clusterRegion(cfg, name, m, region)
 		dups = append(dups, regionProblems...)
-		c.ExternalNodeClasses = externalNodeClasses(cfg, name)
+		c.ExternalNodeClasses = externalNodeClasses(cfg, m.configName(name))
 		for _, d := range dups {
 			d.Cluster = name
 			all = append(all, d)
@@ -200,24 +200,35 @@ func (m *membership) clustersOfFile(f *file) []string {
 }
 
 // clusterRegion: the cluster's own region in the config, else the region the plan's provider
-// configuration sets (what the provider checks at plan time), else --region, else the
-// config's default. A plan region the catalog does not know is reported (KRP114), as the
+// configuration sets (what the provider checks at plan time; for a cluster split by provider
+// configuration, this comes first), else --region, else the config's default. A plan region the catalog does not know is reported (KRP114), as the
 // provider reports it at plan time.
 func clusterRegion(cfg *Config, name string, m *membership, flag string) (string, []Finding) {
-	if cl := cfg.cluster(name); cl != nil && cl.Region != "" {
+	// A cluster split from a plan by provider configuration has its configuration's region,
+	// which says more than the region of the cluster it was split from.
+	_, split := m.parent[name]
+	if cl := cfg.cluster(m.configName(name)); cl != nil && cl.Region != "" && !split {
 		return cl.Region, nil
 	}
 	var out []Finding
 	for _, f := range m.l.order {
-		if !m.files[name][f] || f.planRegion == "" {
+		key := m.provider[name][f]
+		region := f.planRegion(key)
+		if !m.files[name][f] || region == "" {
 			continue
 		}
-		r, err := NormalizeRegion(f.planRegion)
+		r, err := NormalizeRegion(region)
 		if err == nil {
 			return r, out
 		}
-		out = append(out, fileFinding(findings.UnknownRegion, Location{File: f.path, Attribute: "provider.karpenter.region"},
+		if key == "" {
+			key = defaultProvider
+		}
+		out = append(out, fileFinding(findings.UnknownRegion, Location{File: f.path, Attribute: "provider." + key + ".region"},
 			err.Error()+" in the plan's provider configuration", "Set region in the karpenter provider block to the region's ARM name, e.g. westeurope."))
+	}
+	if cl := cfg.cluster(m.configName(name)); cl != nil && cl.Region != "" {
+		return cl.Region, out
 	}
 	if flag != "" {
 		return flag, out
