@@ -199,7 +199,7 @@ type SetResult struct {
 func (c *ClusterClient) SetNodeProvisioning(ctx context.Context, want NodeProvisioning, check func(*Cluster) error, progress Progress) (SetResult, error) {
 	var res SetResult
 	for {
-		cl, err := c.Get(ctx)
+		cl, err := c.GetSettled(ctx, progress)
 		if err != nil {
 			return res, err
 		}
@@ -233,6 +233,52 @@ func (c *ClusterClient) SetNodeProvisioning(ctx context.Context, want NodeProvis
 		res.Cluster = after
 		return res, nil
 	}
+}
+
+// GetSettled reads the cluster once no operation is running on it: an update that an earlier
+// apply stopped waiting for (after its timeout) goes on in Azure, and AKS refuses a new write
+// until it ends. Waiting resumes that apply: if the running update was the mode switch, the
+// cluster then already has the mode and nothing is written again.
+func (c *ClusterClient) GetSettled(ctx context.Context, progress Progress) (*Cluster, error) {
+	start := time.Now()
+	for {
+		cl, err := c.Get(ctx)
+		if err != nil {
+			return nil, err
+		}
+		state := cl.ProvisioningState()
+		if !operationRunning(state) {
+			return cl, nil
+		}
+		if progress != nil {
+			progress(fmt.Sprintf("AKS cluster %s is %s: waiting for the running operation to finish (%s elapsed)", c.id.Name, state, time.Since(start).Round(time.Second)))
+		}
+		t := time.NewTimer(c.PollInterval)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, &TimeoutError{Cluster: c.id.Name, Elapsed: time.Since(start).Round(time.Second), Err: ctx.Err()}
+		case <-t.C:
+		}
+	}
+}
+
+// ProvisioningState is the cluster's properties.provisioningState ("" when absent).
+func (cl *Cluster) ProvisioningState() string {
+	if p := cl.Typed.Properties; p != nil && p.ProvisioningState != nil {
+		return *p.ProvisioningState
+	}
+	return ""
+}
+
+// operationRunning says whether a provisioning state is that of an operation in progress;
+// the terminal ones are Succeeded, Failed and Canceled (a failed cluster can be written again).
+func operationRunning(state string) bool {
+	switch strings.ToLower(state) {
+	case "", "succeeded", "failed", "canceled", "cancelled":
+		return false
+	}
+	return true
 }
 
 func (c *ClusterClient) write(ctx context.Context, cl *Cluster, want NodeProvisioning, progress Progress) error {

@@ -277,6 +277,49 @@ func TestSetNodeProvisioningTimeout(t *testing.T) {
 	}
 }
 
+// An update that an earlier apply stopped waiting for is still running (AKS reports
+// Updating and refuses writes): the next switch waits for it. When it was the same switch,
+// nothing is written again; otherwise the write follows once the cluster is settled; and the
+// wait itself ends at the deadline with a TimeoutError.
+func TestSetNodeProvisioningWaitsForRunningOperation(t *testing.T) {
+	w := napWorld(t, armfake.NAP{Mode: "Manual"})
+	w.Running = &armfake.Running{Reads: 3, Then: func(_ *armcontainerservice.ManagedCluster, nap *armfake.NAP) {
+		*nap = armfake.NAP{Mode: "Auto", DefaultNodePools: "Auto"}
+	}}
+	var waits int
+	res, err := clusterClient(t, w).SetNodeProvisioning(context.Background(), autoAuto, nil, func(msg string) {
+		if strings.Contains(msg, "is Updating: waiting for the running operation") {
+			waits++
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Wrote || w.Writes() != 0 || waits != 3 || w.OperationRunning() {
+		t.Fatalf("wrote=%v writes=%d waits=%d running=%v; want no write after 3 waits", res.Wrote, w.Writes(), waits, w.OperationRunning())
+	}
+
+	w = napWorld(t, armfake.NAP{Mode: "Manual"})
+	w.Running = &armfake.Running{Reads: 2}
+	res, err = clusterClient(t, w).SetNodeProvisioning(context.Background(), autoAuto, nil, nil)
+	if err != nil || !res.Wrote || w.Writes() != 1 {
+		t.Fatalf("after another operation: wrote=%v writes=%d err=%v; want one write", res.Wrote, w.Writes(), err)
+	}
+	if _, nap := w.Cluster(); nap.Mode != "Auto" {
+		t.Fatalf("mode %q after the write", nap.Mode)
+	}
+
+	w = napWorld(t, armfake.NAP{Mode: "Manual"})
+	w.Running = &armfake.Running{Reads: 1 << 20}
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	_, err = clusterClient(t, w).SetNodeProvisioning(ctx, autoAuto, nil, nil)
+	var te *azure.TimeoutError
+	if !errors.As(err, &te) || w.Writes() != 0 {
+		t.Fatalf("err = %v, writes = %d; want a TimeoutError and no write", err, w.Writes())
+	}
+}
+
 func TestClusterGetNotFound(t *testing.T) {
 	w := napWorld(t, armfake.NAP{})
 	w.RemoveCluster()

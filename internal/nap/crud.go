@@ -155,8 +155,15 @@ func (r *Resource) apply(ctx context.Context, plan *model, prior []azure.RoleAss
 	if c == nil {
 		return prior, false
 	}
-	cl, err := c.cluster.Get(ctx)
+	// A running operation (one an earlier apply stopped waiting for) is waited for: until it
+	// ends, the mode AKS reports is only the one requested.
+	cl, err := c.cluster.GetSettled(ctx, func(msg string) { tflog.Info(ctx, msg, map[string]any{"cluster_id": plan.ClusterID.ValueString()}) })
 	if err != nil {
+		var te *azure.TimeoutError
+		if errors.As(err, &te) {
+			diags.AddError("Timed out waiting for AKS", te.Error()+". Apply again, with larger timeouts if needed.")
+			return prior, false
+		}
 		s, d := clusterReadError(c, err)
 		diags.AddError(s, d)
 		return prior, false
@@ -205,8 +212,13 @@ func (r *Resource) apply(ctx context.Context, plan *model, prior []azure.RoleAss
 		if err != nil {
 			var te *azure.TimeoutError
 			if errors.As(err, &te) {
-				return fail("Timed out waiting for AKS", te.Error()+". Raise the timeouts of this resource, check the cluster's provisioning state in Azure, and apply again; "+
-					"an apply finds a cluster that already has the requested mode and does not write it again.")
+				// The update goes on in Azure and NAP needs the grants from its first node on,
+				// so they stay; they carry deterministic names, and the next apply takes them
+				// over as its own.
+				diags.AddError("Timed out waiting for AKS", te.Error()+". The Network Contributor grants made for the update stay, since NAP needs them if it completes. "+
+					"Apply again, with larger timeouts if needed: the apply waits for the running operation to finish, does not write a mode the cluster already has, "+
+					"and takes the grants over.")
+				return tracked, false
 			}
 			return fail("Cannot set the node provisioning mode", err.Error())
 		}

@@ -424,24 +424,46 @@ func TestAccNAPRetriesThrottlingAndServerErrors(t *testing.T) {
 	})
 }
 
-// The configured timeout ends the wait for AKS with an explanation, and the grant made before
-// the write is removed again.
-func TestAccNAPTimeout(t *testing.T) {
+// The configured timeout ends the wait for AKS with an explanation and keeps the grant made
+// for the update, which goes on in Azure. The next apply waits while AKS still reports the
+// operation running, finds the mode already switched (no second write) and takes the grant
+// over as its own (not created again).
+func TestAccNAPTimeoutThenResume(t *testing.T) {
 	h := newHarness(t, armfake.NAP{Mode: "Manual"}, false)
 	h.w.LRO.InProgress = 1 << 20
+	grant := fmt.Sprintf("  network_contributor_scopes = [%q]\n  wait_for_crds = false\n", subnet)
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: h.factories(),
-		Steps: []resource.TestStep{{
-			Config:      h.config(fmt.Sprintf("  network_contributor_scopes = [%q]\n  wait_for_crds = false\n  timeouts = { create = \"2s\" }", subnet)),
-			ExpectError: regexp.MustCompile(`(?s)Timed out waiting for AKS.*may\s+still\s+be\s+running`),
-		}},
+		Steps: []resource.TestStep{
+			{
+				Config:      h.config(grant + "  timeouts = { create = \"2s\" }"),
+				ExpectError: regexp.MustCompile(`(?s)Timed out waiting for AKS.*may\s+still\s+be\s+running.*grants.*stay`),
+			},
+			{
+				PreConfig: func() {
+					after(t, checkAssignments(h.w, ownID(subnet)), checkWrites(h.w, 1))
+					h.w.LRO.InProgress = 0
+					h.w.Running = &armfake.Running{Reads: 3}
+				},
+				Config: h.config(grant + "  timeouts = { create = \"30s\" }"),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					checkNAP(h.w, armfake.NAP{Mode: "Auto", DefaultNodePools: "Auto"}),
+					checkWrites(h.w, 1),
+					checkAssignments(h.w, ownID(subnet)),
+					resource.TestCheckResourceAttr(addr, "role_assignment_ids."+subnet, ownID(subnet)),
+					check(func() error {
+						if n := h.w.Count("RoleAssignmentsClient.Create", ""); n != 1 {
+							return fmt.Errorf("%d grants created; the resumed apply should take over the first", n)
+						}
+						if h.w.OperationRunning() {
+							return fmt.Errorf("the apply did not wait for the running operation")
+						}
+						return nil
+					}),
+				),
+			},
+		},
 	})
-	after(t, checkAssignments(h.w), check(func() error {
-		if n := h.w.Count("RoleAssignmentsClient.Create", ""); n != 1 {
-			return fmt.Errorf("%d grants created; the test needs one made and rolled back", n)
-		}
-		return nil
-	}))
 }
 
 // Destroy with switch_back_to_manual_on_destroy: refused, naming the node, while a NAP node

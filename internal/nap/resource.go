@@ -97,7 +97,10 @@ const description = "Makes an existing AKS cluster ready for Karpenter-managed n
 	"Karpenter (`mode = \"Manual\"`) it can install or upgrade the CRDs.\n\n" +
 	"A cluster that already runs in the configured mode (for example because `azurerm_kubernetes_cluster` sets " +
 	"`node_provisioning_profile`) is not written at all. Destroying the resource leaves NAP enabled unless " +
-	"`switch_back_to_manual_on_destroy` is set. Import with the cluster's resource ID."
+	"`switch_back_to_manual_on_destroy` is set. Import with the cluster's resource ID.\n\n" +
+	"When the update outlasts `timeouts`, the apply fails but the update goes on in Azure, so the grants made for it stay; " +
+	"the next apply waits for the running operation (AKS refuses writes until it ends), does not write a mode the cluster " +
+	"already has, and takes the grants over."
 
 func (r *Resource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{

@@ -68,9 +68,27 @@ type LRO struct {
 	FailCode   string
 }
 
+// Running is an operation already running on the cluster when the test starts (one an
+// earlier apply stopped waiting for): the next Reads reads report provisioningState
+// Updating, then Then is applied and the cluster is Succeeded.
+type Running struct {
+	Reads int
+	Then  func(c *armcontainerservice.ManagedCluster, nap *NAP)
+}
+
+// OperationRunning says whether the Running operation has not ended yet.
+func (w *World) OperationRunning() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.Running != nil
+}
+
 // World is the fake Azure.
 type World struct {
 	mu sync.Mutex
+
+	// Running, when set, is an operation in progress on the cluster.
+	Running *Running
 
 	SubscriptionID, ResourceGroup, Name string
 
@@ -434,6 +452,19 @@ func (w *World) wire() {
 			errResp.SetResponseError(http.StatusNotFound, "ResourceNotFound")
 			return
 		}
+		if r := w.Running; r != nil && w.cluster.Properties != nil {
+			if r.Reads > 0 {
+				r.Reads--
+				w.cluster.Properties.ProvisioningState = to.Ptr("Updating")
+			} else {
+				if r.Then != nil {
+					r.Then(w.cluster, &w.nap)
+				}
+				w.cluster.Properties.ProvisioningState = to.Ptr("Succeeded")
+				w.Running = nil
+				w.etag++
+			}
+		}
 		c := w.copyLocked()
 		c.ETag = to.Ptr(w.etagLocked())
 		resp.SetResponse(http.StatusOK, armcontainerservice.ManagedClustersClientGetResponse{ManagedCluster: c}, nil)
@@ -455,6 +486,10 @@ func (w *World) wire() {
 		}
 		if opts != nil && opts.IfMatch != nil && *opts.IfMatch != w.etagLocked() {
 			errResp.SetResponseError(http.StatusPreconditionFailed, "PreconditionFailed")
+			return
+		}
+		if w.Running != nil {
+			errResp.SetResponseError(http.StatusConflict, "OperationNotAllowed")
 			return
 		}
 		for i := 0; i < w.LRO.InProgress; i++ {
