@@ -1,7 +1,8 @@
 # What would Karpenter launch for 40 web pods and 4 batch pods across two pools, and how far is
 # that from the cheapest possible packing?
 data "karpenter_provisioning_simulation" "peak" {
-  region = "westeurope"
+  region             = "westeurope"
+  lower_bound_method = "configuration" # the tighter bound; this input has few pod shapes
   nodepools = [
     yamlencode({
       apiVersion = "karpenter.sh/v1"
