@@ -42,6 +42,8 @@ type CRDState struct {
 	Established bool
 	// Reason explains a CRD that is present but not Established (the condition's message).
 	Reason string
+	// Annotations are the CRD's annotations.
+	Annotations map[string]string
 }
 
 // States returns the state of each named CRD.
@@ -57,6 +59,9 @@ func (c *CRDClient) States(ctx context.Context, names []string) (map[string]CRDS
 			return nil, fmt.Errorf("reading CRD %s: %w", n, err)
 		}
 		out[n] = state(crd)
+		s := out[n]
+		s.Annotations = crd.Annotations
+		out[n] = s
 	}
 	return out, nil
 }

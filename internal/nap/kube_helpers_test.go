@@ -12,6 +12,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crds"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kube"
@@ -110,4 +111,23 @@ func crdManagedBy(c *testenv.Cluster, name, manager string) error {
 		}
 	}
 	return fmt.Errorf("CRD %s has no apply entry of %s in its managed fields", name, manager)
+}
+
+// setCRDBundle stamps a CRD as installed from another bundle, as an older provider version
+// would have left it.
+func setCRDBundle(t *testing.T, c *testenv.Cluster, name, bundle string) {
+	t.Helper()
+	patch := fmt.Sprintf(`{"metadata":{"annotations":{%q:%q}}}`, crds.BundleAnnotation, bundle)
+	if _, err := crdClient(c).ApiextensionsV1().CustomResourceDefinitions().Patch(context.Background(), name, types.MergePatchType, []byte(patch), metav1.PatchOptions{FieldManager: "older-provider"}); err != nil {
+		t.Fatalf("stamp CRD %s: %v", name, err)
+	}
+}
+
+func crdBundle(t *testing.T, c *testenv.Cluster, name string) string {
+	t.Helper()
+	crd, err := crdClient(c).ApiextensionsV1().CustomResourceDefinitions().Get(context.Background(), name, metav1.GetOptions{})
+	if err != nil {
+		t.Fatalf("read CRD %s: %v", name, err)
+	}
+	return crd.Annotations[crds.BundleAnnotation]
 }

@@ -33,6 +33,12 @@ func (r *Resource) crds(ctx context.Context, manage bool) error {
 	names := append([]string(nil), kube.KarpenterCRDs...)
 	if manage {
 		all := crds.All()
+		for _, c := range all {
+			if c.Annotations == nil {
+				c.Annotations = map[string]string{}
+			}
+			c.Annotations[crds.BundleAnnotation] = crds.Bundle()
+		}
 		if err := cc.Apply(ctx, all); err != nil {
 			return err
 		}
@@ -107,6 +113,16 @@ func (r *Resource) crdsEstablished(ctx context.Context, manage bool) (bool, erro
 	m, err := cc.States(ctx, names)
 	if err != nil {
 		return false, err
+	}
+	if manage {
+		// CRDs from another provider version count as not ready, so that the plan shows the
+		// upgrade and the apply installs this version's.
+		for name, s := range m {
+			if s.Annotations[crds.BundleAnnotation] != crds.Bundle() {
+				tflog.Info(ctx, "CRD is not the version this provider ships", map[string]any{"crd": name, "bundle": s.Annotations[crds.BundleAnnotation], "want": crds.Bundle()})
+				return false, nil
+			}
+		}
 	}
 	return kube.AllEstablished(m), nil
 }

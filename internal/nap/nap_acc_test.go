@@ -22,6 +22,7 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/acctest"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/azure"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/azure/armfake"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crds"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/provider"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/providerdata"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/testenv"
@@ -552,6 +553,20 @@ func TestAccNAPManualModeManagesCRDs(t *testing.T) {
 					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
 				}},
 				Check: check(func() error { return crdEstablished(h.c, crd) }),
+			},
+			{
+				// CRDs another provider version installed (another bundle) are upgraded.
+				PreConfig: func() { setCRDBundle(t, h.c, crd, "older") },
+				Config:    h.config(grant + "\n  mode = \"Manual\"\n  manage_crds = true"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+				}},
+				Check: check(func() error {
+					if got := crdBundle(t, h.c, crd); got != crds.Bundle() {
+						return fmt.Errorf("CRD %s bundle %q after the apply, want %q", crd, got, crds.Bundle())
+					}
+					return nil
+				}),
 			},
 		},
 	})

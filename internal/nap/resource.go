@@ -184,8 +184,9 @@ func (r *Resource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *r
 			},
 			"crds_established": schema.BoolAttribute{
 				Computed: true,
-				MarkdownDescription: "Whether the Karpenter CRDs were found Established. Null when neither `wait_for_crds` nor " +
-					"`manage_crds` is set, since the cluster is then not asked.",
+				MarkdownDescription: "Whether the Karpenter CRDs were found Established; with `manage_crds`, also whether they are the " +
+					"version this provider ships, so that after a provider upgrade the plan shows the change and the apply upgrades them. " +
+					"Null when neither `wait_for_crds` nor `manage_crds` is set, since the cluster is then not asked.",
 			},
 			"timeouts": timeouts.Attributes(ctx, timeouts.Opts{Create: true, Read: true, Update: true, Delete: true}),
 		},
