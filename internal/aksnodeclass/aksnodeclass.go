@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdresource"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kube"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/nodepool"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
@@ -36,7 +37,7 @@ var Kind = &crdresource.Kind{
 		"Attributes mirror the spec in snake_case; the configuration is checked at plan time, offline, against the " +
 		"CRD's OpenAPI and CEL rules, and written with server-side apply.",
 	DeletionBlockers: blockers,
-	Plan:             recordForPools,
+	Plan:             plan,
 	CreateTimeout:    5 * time.Minute,
 	DeleteTimeout:    30 * time.Minute,
 }
@@ -44,9 +45,10 @@ var Kind = &crdresource.Kind{
 // New is the resource constructor for the provider.
 func New() resource.Resource { return crdresource.New(Kind)() }
 
-// recordForPools remembers the planned settings, so that NodePools that reference this node
-// class in the same configuration are checked against them rather than against defaults.
-func recordForPools(_ context.Context, pc *crdresource.PlanContext) {
+// plan remembers the planned settings, so that NodePools that reference this node class in
+// the same configuration are checked against them rather than against defaults, and checks
+// the subnet against the Network Contributor grants planned in the same run.
+func plan(_ context.Context, pc *crdresource.PlanContext) {
 	if pc.Data == nil {
 		return
 	}
@@ -56,6 +58,53 @@ func recordForPools(_ context.Context, pc *crdresource.PlanContext) {
 	if err == nil && name != "" {
 		pc.Data.RecordNodeClass(name, nc, pc.Changing)
 	}
+	if !pc.Data.Checks.Disabled {
+		checkSubnetGranted(pc, known)
+	}
+}
+
+// checkSubnetGranted reports a vnetSubnetID that the grants of the NAP resources planned
+// before this node class cover neither directly nor through its VNet, resource group or
+// subscription (KRP116). Without a NAP resource in the run, or with grants not known until
+// apply, there is nothing to compare with.
+func checkSubnetGranted(pc *crdresource.PlanContext, obj map[string]any) {
+	subnet, _, _ := unstructured.NestedString(obj, "spec", "vnetSubnetID")
+	scopes, ok := pc.Data.GrantScopes()
+	if subnet == "" || !ok {
+		return
+	}
+	norm := func(id string) string { return strings.ToLower(strings.Trim(id, "/")) }
+	for _, s := range scopes {
+		if n := norm(s); n != "" && (norm(subnet) == n || strings.HasPrefix(norm(subnet), n+"/")) {
+			return
+		}
+	}
+	r, _ := findings.Lookup(findings.SubnetNotGranted)
+	summary := fmt.Sprintf("%s: %s", r.Code, strings.TrimSuffix(r.Title, "."))
+	detail := fmt.Sprintf("NAP creates this node class's node network interfaces in %s as the cluster identity, which needs Network Contributor there; "+
+		"the karpenter_aks_node_auto_provisioning network_contributor_scopes planned in this configuration are %s.\n\n"+
+		"Fix: add the subnet or its VNet to network_contributor_scopes, unless the role is granted elsewhere.", subnet, scopeList(scopes))
+	p, ok := pc.AttributePath("spec.vnetSubnetID")
+	if ok {
+		detail = fmt.Sprintf("Attribute %s: %s", p, detail)
+	}
+	switch {
+	case pc.Data.Checks.Strict && ok:
+		pc.Diags.AddAttributeError(p, summary, detail)
+	case pc.Data.Checks.Strict:
+		pc.Diags.AddError(summary, detail)
+	case ok:
+		pc.Diags.AddAttributeWarning(p, summary, detail)
+	default:
+		pc.Diags.AddWarning(summary, detail)
+	}
+}
+
+func scopeList(scopes []string) string {
+	if len(scopes) == 0 {
+		return "empty"
+	}
+	return strings.Join(scopes, ", ")
 }
 
 // blockers names what still uses the node class: Karpenter keeps an AKSNodeClass while

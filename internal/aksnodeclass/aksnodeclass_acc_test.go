@@ -3,6 +3,7 @@ package aksnodeclass_test
 import (
 	"context"
 	"fmt"
+	"path"
 	"regexp"
 	"strings"
 	"testing"
@@ -731,6 +732,48 @@ resource "karpenter_aksnodeclass" "adopted" {
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
+			},
+		},
+	})
+}
+
+// A node class subnet that the Network Contributor grants of the NAP resource planned before
+// it cover neither directly nor through the VNet is reported on vnet_subnet_id (KRP116; an
+// error under checks.strict), offline; a grant on the VNet covers it.
+func TestAccAKSNodeClassSubnetNotGranted(t *testing.T) {
+	vnet := strings.TrimSuffix(subnet, "/subnets/"+path.Base(subnet))
+	other := vnet + "/subnets/pods"
+	cfg := func(scope string) string {
+		return fmt.Sprintf(`
+provider "karpenter" {
+  region = "westeurope"
+  checks = { strict = true }
+}
+
+resource "karpenter_aks_node_auto_provisioning" "this" {
+  cluster_id                 = "/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/rg/providers/Microsoft.ContainerService/managedClusters/aks"
+  network_contributor_scopes = [%q]
+}
+
+resource "karpenter_aksnodeclass" "nodes" {
+  name           = "nodes"
+  vnet_subnet_id = %q
+  depends_on     = [karpenter_aks_node_auto_provisioning.this]
+}
+`, scope, subnet)
+	}
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories(),
+		Steps: []resource.TestStep{
+			{
+				Config:      cfg(other),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)KRP116.*Attribute\s+vnet_subnet_id.*Network\s+Contributor`),
+			},
+			{
+				Config:             cfg(vnet),
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
 			},
 		},
 	})

@@ -27,6 +27,7 @@ const (
 	NodeClassAssumed     Code = "KRP113"
 	UnknownRegion        Code = "KRP114"
 	OnlyPenaltyPricedSKU Code = "KRP115"
+	SubnetNotGranted     Code = "KRP116"
 
 	// Checks across the objects of one cluster.
 	NodeClassNotFound  Code = "KRP201"
@@ -174,6 +175,15 @@ var rules = []Rule{
 		Title: "The admissible VM sizes have no price in the region.",
 		Help: "Karpenter gives sizes without a known price a penalty price and avoids them, so the pool rarely gets " +
 			"the sizes it allows. Allow sizes that are priced in the region.",
+	},
+	{
+		Code: SubnetNotGranted, Name: "SubnetNotGranted", Severity: Warning,
+		Title: "The AKSNodeClass uses a subnet that the NAP resource's Network Contributor grants do not cover.",
+		Help: "NAP creates the node network interfaces in the node class's vnetSubnetID as the cluster identity, which " +
+			"needs Network Contributor on the subnet or its VNet; without it nodes fail to launch. Reported by the provider " +
+			"when a karpenter_aks_node_auto_provisioning resource of the same provider configuration is planned before the " +
+			"node class (depends_on) and its network_contributor_scopes cover neither. Add the subnet or its VNet to the scopes, " +
+			"unless the role is granted elsewhere.",
 	},
 	{
 		Code: NodeClassNotFound, Name: "NodeClassNotFound", Severity: Error,

@@ -79,6 +79,19 @@ func (m *model) scopes(ctx context.Context) []string {
 	return out
 }
 
+// scopesKnown says whether the scopes are known at plan time, every element included.
+func (m *model) scopesKnown() bool {
+	if m.NetworkContributorScopes.IsUnknown() {
+		return false
+	}
+	for _, e := range m.NetworkContributorScopes.Elements() {
+		if e.IsUnknown() {
+			return false
+		}
+	}
+	return true
+}
+
 func (m *model) want() azure.NodeProvisioning {
 	return azure.NodeProvisioning{Mode: m.Mode.ValueString(), DefaultNodePools: m.DefaultNodePools.ValueString()}
 }
@@ -248,6 +261,9 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 	}
 	if !plan.Mode.IsUnknown() {
 		plan.EffectiveMode = plan.Mode
+	}
+	if r.data != nil && plan.Mode.ValueString() != azure.ModeManual {
+		r.data.RecordGrantScopes(plan.scopes(ctx), plan.scopesKnown() && !plan.Mode.IsUnknown())
 	}
 	checksCRDs := plan.WaitForCRDs.ValueBool() || plan.ManageCRDs.ValueBool()
 	switch {

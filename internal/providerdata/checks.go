@@ -26,6 +26,11 @@ type planState struct {
 
 	mu          sync.Mutex
 	nodeClasses map[string]recordedNodeClass
+	// grants are the Network Contributor scopes of the NAP resources planned so far;
+	// grantsUnknown is set when one of them is not known until apply.
+	grants        []string
+	grantsPlanned bool
+	grantsUnknown bool
 }
 
 // Solver returns the solver over the (possibly overridden) catalog, loaded on first use.
@@ -65,4 +70,23 @@ func (d *Data) NodeClass(name string) (nc instancetype.NodeClass, changing, ok b
 	defer d.plan.mu.Unlock()
 	r, ok := d.plan.nodeClasses[name]
 	return r.settings, r.changing, ok
+}
+
+// RecordGrantScopes remembers the Network Contributor scopes a karpenter_aks_node_auto_provisioning
+// resource plans (known false: not known until apply), so that node classes planned after it
+// can check that their subnet is covered.
+func (d *Data) RecordGrantScopes(scopes []string, known bool) {
+	d.plan.mu.Lock()
+	defer d.plan.mu.Unlock()
+	d.plan.grantsPlanned = true
+	d.plan.grantsUnknown = d.plan.grantsUnknown || !known
+	d.plan.grants = append(d.plan.grants, scopes...)
+}
+
+// GrantScopes returns the scopes recorded in this run; ok is false when no NAP resource was
+// planned yet or one of them has scopes not known until apply.
+func (d *Data) GrantScopes() (scopes []string, ok bool) {
+	d.plan.mu.Lock()
+	defer d.plan.mu.Unlock()
+	return append([]string(nil), d.plan.grants...), d.plan.grantsPlanned && !d.plan.grantsUnknown
 }

@@ -52,6 +52,9 @@ var reportedBy = map[findings.Code]where{
 	findings.UnknownRegion: {Plan: true, Review: true, Note: "The review command rejects an unknown `--region` or `region:` in " +
 		"`.karpenter-review.yaml` as a usage error (exit code 2); it reports KRP114 for a region read from a plan's provider configuration."},
 	findings.OnlyPenaltyPricedSKU: {Plan: true, Review: true},
+	findings.SubnetNotGranted: {Plan: true, Note: "On `karpenter_aksnodeclass.vnet_subnet_id`, when a " +
+		"`karpenter_aks_node_auto_provisioning` resource of the same provider configuration is planned before the node " +
+		"class (`depends_on`) with `network_contributor_scopes` known at plan time. The review command does not see grants."},
 
 	findings.NodeClassNotFound: {Review: true, Note: "In Terraform, reference the node class resource " +
 		"(`name = karpenter_aksnodeclass.default.name`); a missing one is then a configuration error."},
