@@ -243,6 +243,10 @@ func (c *ClusterClient) GetSettled(ctx context.Context, progress Progress) (*Clu
 	start := time.Now()
 	for {
 		cl, err := c.Get(ctx)
+		if err != nil && ctx.Err() != nil {
+			// A read that the deadline cut short is the wait timing out, as a poll would be.
+			return nil, &TimeoutError{Cluster: c.id.Name, Elapsed: time.Since(start).Round(time.Second), Err: ctx.Err()}
+		}
 		if err != nil {
 			return nil, err
 		}
