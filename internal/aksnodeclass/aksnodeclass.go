@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/azure"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdresource"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kube"
@@ -73,9 +74,8 @@ func checkSubnetGranted(pc *crdresource.PlanContext, obj map[string]any) {
 	if subnet == "" || !ok {
 		return
 	}
-	norm := func(id string) string { return strings.ToLower(strings.Trim(id, "/")) }
 	for _, s := range scopes {
-		if n := norm(s); n != "" && (norm(subnet) == n || strings.HasPrefix(norm(subnet), n+"/")) {
+		if azure.ScopeCovers(s, subnet) {
 			return
 		}
 	}
@@ -84,20 +84,7 @@ func checkSubnetGranted(pc *crdresource.PlanContext, obj map[string]any) {
 	detail := fmt.Sprintf("NAP creates this node class's node network interfaces in %s as the cluster identity, which needs Network Contributor there; "+
 		"the karpenter_aks_node_auto_provisioning network_contributor_scopes planned in this configuration are %s.\n\n"+
 		"Fix: add the subnet or its VNet to network_contributor_scopes, unless the role is granted elsewhere.", subnet, scopeList(scopes))
-	p, ok := pc.AttributePath("spec.vnetSubnetID")
-	if ok {
-		detail = fmt.Sprintf("Attribute %s: %s", p, detail)
-	}
-	switch {
-	case pc.Data.Checks.Strict && ok:
-		pc.Diags.AddAttributeError(p, summary, detail)
-	case pc.Data.Checks.Strict:
-		pc.Diags.AddError(summary, detail)
-	case ok:
-		pc.Diags.AddAttributeWarning(p, summary, detail)
-	default:
-		pc.Diags.AddWarning(summary, detail)
-	}
+	pc.Report("spec.vnetSubnetID", pc.Data.Checks.Strict, summary, detail)
 }
 
 func scopeList(scopes []string) string {

@@ -90,6 +90,13 @@ func sameScope(a, b string) bool {
 	return strings.EqualFold(strings.Trim(a, "/"), strings.Trim(b, "/"))
 }
 
+// ScopeCovers says whether a role assigned at scope applies to the resource id: the same
+// resource, or one below it (a subnet below its VNet, resource group or subscription).
+func ScopeCovers(scope, id string) bool {
+	s, r := strings.ToLower(strings.Trim(scope, "/")), strings.ToLower(strings.Trim(id, "/"))
+	return s != "" && (r == s || strings.HasPrefix(r, s+"/"))
+}
+
 // EnsureNetworkContributor makes sure that principalID holds Network Contributor at exactly
 // scope. An identical assignment (same principal, role and scope) under any name is adopted
 // rather than duplicated; otherwise one is created under the deterministic name.

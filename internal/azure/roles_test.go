@@ -151,3 +151,22 @@ func TestParseNetworkScope(t *testing.T) {
 		}
 	}
 }
+
+func TestScopeCovers(t *testing.T) {
+	vnet := "/subscriptions/s/resourceGroups/rg/providers/Microsoft.Network/virtualNetworks/vnet"
+	for _, tc := range []struct {
+		scope, id string
+		want      bool
+	}{
+		{vnet + "/subnets/a", vnet + "/subnets/a", true},
+		{strings.ToUpper(vnet) + "/", vnet + "/subnets/a", true},
+		{"/subscriptions/s", vnet + "/subnets/a", true},
+		{vnet + "/subnets/a", vnet + "/subnets/ab", false},
+		{vnet + "/subnets/b", vnet + "/subnets/a", false},
+		{"", vnet, false},
+	} {
+		if got := azure.ScopeCovers(tc.scope, tc.id); got != tc.want {
+			t.Errorf("ScopeCovers(%q, %q) = %v, want %v", tc.scope, tc.id, got, tc.want)
+		}
+	}
+}

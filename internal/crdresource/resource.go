@@ -126,6 +126,26 @@ type PlanContext struct {
 	Remembered []byte
 }
 
+// Report adds a plan-time finding about the Kubernetes field k8sPath: on the attribute it is
+// written in (named in the detail too, since Terraform shows the configuration line only),
+// or on the resource when no attribute holds it; as an error or a warning.
+func (pc *PlanContext) Report(k8sPath string, isError bool, summary, detail string) {
+	p, ok := pc.AttributePath(k8sPath)
+	if ok {
+		detail = fmt.Sprintf("Attribute %s: %s", p, detail)
+	}
+	switch {
+	case isError && ok:
+		pc.Diags.AddAttributeError(p, summary, detail)
+	case isError:
+		pc.Diags.AddError(summary, detail)
+	case ok:
+		pc.Diags.AddAttributeWarning(p, summary, detail)
+	default:
+		pc.Diags.AddWarning(summary, detail)
+	}
+}
+
 // GVR is the kind's resource.
 func (k *Kind) GVR() k8sschema.GroupVersionResource {
 	return k.GVK.GroupVersion().WithResource(k.Resource)

@@ -244,21 +244,7 @@ func report(pc *crdresource.PlanContext, a *solver.Analysis, suppress map[string
 		summary := fmt.Sprintf("%s: %s", f.Code, title(f))
 		detail := fmt.Sprintf("%s\n\nFix: %s.\n\nChecked offline against %s with %s. Silence this for the pool with checks = { suppress = [%q] }.",
 			f.Message, f.Fix, a.Summary.Scope, nodeClass, f.Code)
-		p, ok := pc.AttributePath(f.Path)
-		if ok {
-			detail = fmt.Sprintf("Attribute %s: %s", p, detail)
-		}
-		isError := f.Severity == findings.Error || pc.Data.Checks.Strict
-		switch {
-		case isError && ok:
-			pc.Diags.AddAttributeError(p, summary, detail)
-		case isError:
-			pc.Diags.AddError(summary, detail)
-		case ok:
-			pc.Diags.AddAttributeWarning(p, summary, detail)
-		default:
-			pc.Diags.AddWarning(summary, detail)
-		}
+		pc.Report(f.Path, f.Severity == findings.Error || pc.Data.Checks.Strict, summary, detail)
 	}
 }
 
