@@ -28,6 +28,11 @@ var findingType = types.ObjectType{AttrTypes: map[string]attr.Type{
 	"code": types.StringType, "severity": types.StringType, "path": types.StringType, "message": types.StringType,
 }}
 
+var capacityChoiceType = types.ObjectType{AttrTypes: map[string]attr.Type{
+	"sku": types.StringType, "hourly_price": types.Float64Type, "price_source": types.StringType,
+	"price_estimated": types.BoolType, "monthly_cost_at_limits": types.Float64Type,
+}}
+
 var analysisAttrTypes = map[string]attr.Type{
 	"scope":                  types.StringType,
 	"node_class":             types.StringType,
@@ -36,6 +41,8 @@ var analysisAttrTypes = map[string]attr.Type{
 	"cheapest_capacity_type": types.StringType,
 	"cheapest_hourly_price":  types.Float64Type,
 	"price_estimated":        types.BoolType,
+	"price_source":           types.StringType,
+	"capacity_types":         types.MapType{ElemType: capacityChoiceType},
 	"largest_sku":            types.StringType,
 	"largest_vcpu":           types.Int64Type,
 	"largest_memory_gib":     types.Float64Type,
@@ -66,18 +73,32 @@ func checksAttributes() map[string]schema.Attribute {
 				"in the provider's `region`: admissible sizes, the cheapest and largest, whether the limits allow one node, and every finding. " +
 				"Shown in `terraform plan` and in `terraform show -json` for policy tools.",
 			Attributes: map[string]schema.Attribute{
-				"scope":                  schema.StringAttribute{Computed: true, MarkdownDescription: "The region checked, or that no region was set."},
-				"node_class":             schema.StringAttribute{Computed: true, MarkdownDescription: "Which AKSNodeClass settings were used: planned in this configuration, or defaults assumed."},
-				"admissible_skus":        schema.Int64Attribute{Computed: true, MarkdownDescription: "Number of VM sizes the pool can launch."},
-				"cheapest_sku":           schema.StringAttribute{Computed: true, MarkdownDescription: "Cheapest admissible VM size."},
-				"cheapest_capacity_type": schema.StringAttribute{Computed: true, MarkdownDescription: "`spot` or `on-demand`."},
-				"cheapest_hourly_price":  schema.Float64Attribute{Computed: true, MarkdownDescription: "Its hourly list price in USD."},
-				"price_estimated":        schema.BoolAttribute{Computed: true, MarkdownDescription: "True when the price is not the region's own list price (spot prices fall back to on-demand, as Karpenter does)."},
-				"largest_sku":            schema.StringAttribute{Computed: true, MarkdownDescription: "Largest admissible VM size (by vCPU, then memory)."},
-				"largest_vcpu":           schema.Int64Attribute{Computed: true, MarkdownDescription: "Its vCPUs."},
-				"largest_memory_gib":     schema.Float64Attribute{Computed: true, MarkdownDescription: "Its memory in GiB."},
-				"limits_allow_one_node":  schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the limits leave room for at least one admissible node."},
-				"monthly_cost_at_limits": schema.Float64Attribute{Computed: true, MarkdownDescription: "Cheapest monthly cost (730 h) of running the pool at its CPU limit."},
+				"scope":           schema.StringAttribute{Computed: true, MarkdownDescription: "The region checked, or that no region was set."},
+				"node_class":      schema.StringAttribute{Computed: true, MarkdownDescription: "Which AKSNodeClass settings were used: planned in this configuration, or defaults assumed."},
+				"admissible_skus": schema.Int64Attribute{Computed: true, MarkdownDescription: "Number of VM sizes the pool can launch."},
+				"cheapest_sku":    schema.StringAttribute{Computed: true, MarkdownDescription: "The VM size Karpenter would launch first: the cheapest admissible offering, ranked as the Azure provider's allocation strategy ranks them (lowest price, then spot before on-demand, then zonal before regional)."},
+				"cheapest_capacity_type": schema.StringAttribute{Computed: true, MarkdownDescription: "The capacity type Karpenter would launch, `spot` or `on-demand`. A pool that allows both (or has no " +
+					"`karpenter.sh/capacity-type` requirement) launches spot whenever spot is cheaper, which it nearly always is."},
+				"cheapest_hourly_price": schema.Float64Attribute{Computed: true, MarkdownDescription: "Its hourly price in USD."},
+				"price_estimated":       schema.BoolAttribute{Computed: true, MarkdownDescription: "True when that price is not a list (or override) price of the region: see `price_source`."},
+				"price_source": schema.StringAttribute{Computed: true, MarkdownDescription: "Where that price comes from: `list YYYY-MM-DD` (a list price of the embedded snapshot of that day), " +
+					"`override…` (from `checks.catalog_path`), or `estimated: …` saying how it was estimated (e.g. a spot price from the on-demand price and the spot/on-demand ratio of the same size in regions with spot list prices)."},
+				"capacity_types": schema.MapNestedAttribute{
+					Computed: true, MarkdownDescription: "Per capacity type the pool allows (`spot`, `on-demand`): its cheapest offering and cost at the limits, so that both sides of a spot pool with on-demand fallback are visible.",
+					NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+						"sku":                    schema.StringAttribute{Computed: true, MarkdownDescription: "Cheapest admissible VM size of this capacity type."},
+						"hourly_price":           schema.Float64Attribute{Computed: true, MarkdownDescription: "Its hourly price in USD."},
+						"price_source":           schema.StringAttribute{Computed: true, MarkdownDescription: "Provenance of the price, as `price_source`."},
+						"price_estimated":        schema.BoolAttribute{Computed: true, MarkdownDescription: "True when the price is an estimate."},
+						"monthly_cost_at_limits": schema.Float64Attribute{Computed: true, MarkdownDescription: "As `monthly_cost_at_limits`, at this capacity type's prices; null when no limit binds."},
+					}},
+				},
+				"largest_sku":           schema.StringAttribute{Computed: true, MarkdownDescription: "Largest admissible VM size (by vCPU, then memory)."},
+				"largest_vcpu":          schema.Int64Attribute{Computed: true, MarkdownDescription: "Its vCPUs."},
+				"largest_memory_gib":    schema.Float64Attribute{Computed: true, MarkdownDescription: "Its memory in GiB."},
+				"limits_allow_one_node": schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the limits leave room for at least one admissible node."},
+				"monthly_cost_at_limits": schema.Float64Attribute{Computed: true, MarkdownDescription: "Cheapest monthly cost (730 h) of the pool filled to its limits: per admissible size, its cheapest price times the nodes " +
+					"the binding limit (`cpu`, `memory`, `nvidia.com/gpu`, `nodes`, ...) admits, the least over the sizes. Null when no limit binds a size that fits one node (no limits, or limits on resources the sizes lack): the cost is then unbounded, not zero."},
 				"findings": schema.ListNestedAttribute{
 					Computed: true, MarkdownDescription: "Every finding, including suppressed ones and notes.",
 					NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
@@ -286,11 +307,13 @@ func analysisValue(ctx context.Context, a *solver.Analysis, nodeClass string) tf
 		"cheapest_capacity_type": str(s.CheapestCapacity),
 		"cheapest_hourly_price":  num(s.CheapestHourlyPrice),
 		"price_estimated":        types.BoolValue(s.PriceEstimated),
+		"price_source":           str(s.PriceSource),
+		"capacity_types":         capacityChoices(s.CapacityTypes),
 		"largest_sku":            str(s.LargestSKU),
 		"largest_vcpu":           types.Int64Value(s.LargestVCPU),
 		"largest_memory_gib":     num(s.LargestMemoryGiB),
 		"limits_allow_one_node":  types.BoolValue(s.LimitsAllowOneNode),
-		"monthly_cost_at_limits": num(s.MonthlyCostAtLimits),
+		"monthly_cost_at_limits": optNum(s.MonthlyCostAtLimits),
 		"findings":               types.ListValueMust(findingType, list),
 	})
 	v, _ := obj.ToTerraformValue(ctx)
@@ -298,3 +321,22 @@ func analysisValue(ctx context.Context, a *solver.Analysis, nodeClass string) tf
 }
 
 func rootPath(name string) path.Path { return path.Root(name) }
+
+func optNum(f *float64) attr.Value {
+	if f == nil {
+		return types.Float64Null()
+	}
+	return types.Float64Value(*f)
+}
+
+func capacityChoices(m map[string]solver.CapacityChoice) attr.Value {
+	elems := make(map[string]attr.Value, len(m))
+	for ct, c := range m {
+		elems[ct] = types.ObjectValueMust(capacityChoiceType.AttrTypes, map[string]attr.Value{
+			"sku": types.StringValue(c.SKU), "hourly_price": types.Float64Value(c.HourlyPrice),
+			"price_source": types.StringValue(c.PriceSource), "price_estimated": types.BoolValue(c.PriceEstimated),
+			"monthly_cost_at_limits": optNum(c.MonthlyCostAtLimits),
+		})
+	}
+	return types.MapValueMust(capacityChoiceType, elems)
+}

@@ -156,6 +156,30 @@ func TestAccChecksAnalysisSummary(t *testing.T) {
 	})
 }
 
+// A pool that allows spot and on-demand launches spot at the 2026-08-22 list
+// price and shows the on-demand side next to it; without limits the cost at
+// the limits is null, not 0 ("free").
+func TestAccChecksAnalysisSpotAndOnDemand(t *testing.T) {
+	body := template(`{ key = "node.kubernetes.io/instance-type", operator = "In", values = ["Standard_D2s_v5", "Standard_D4s_v5"] },
+      { key = "karpenter.sh/capacity-type", operator = "In", values = ["spot", "on-demand"] }`)
+	spot, _ := catalog.Default().Quote(checkRegion, "Standard_D2s_v5", catalog.Spot)
+	od, _ := catalog.Default().Quote(checkRegion, "Standard_D2s_v5", catalog.OnDemand)
+	addr := "karpenter_nodepool.p"
+	analysis := tfjsonpath.New("analysis")
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories(),
+		Steps: []resource.TestStep{planStep(pool("", body),
+			plancheck.ExpectKnownValue(addr, analysis.AtMapKey("cheapest_capacity_type"), knownvalue.StringExact("spot")),
+			plancheck.ExpectKnownValue(addr, analysis.AtMapKey("cheapest_hourly_price"), knownvalue.Float64Exact(spot.Price)),
+			plancheck.ExpectKnownValue(addr, analysis.AtMapKey("price_source"), knownvalue.StringExact("list 2026-08-22")),
+			plancheck.ExpectKnownValue(addr, analysis.AtMapKey("price_estimated"), knownvalue.Bool(false)),
+			plancheck.ExpectKnownValue(addr, analysis.AtMapKey("capacity_types").AtMapKey("on-demand").AtMapKey("hourly_price"), knownvalue.Float64Exact(od.Price)),
+			plancheck.ExpectKnownValue(addr, analysis.AtMapKey("capacity_types").AtMapKey("spot").AtMapKey("sku"), knownvalue.StringExact("Standard_D2s_v5")),
+			plancheck.ExpectKnownValue(addr, analysis.AtMapKey("monthly_cost_at_limits"), knownvalue.Null()),
+		)},
+	})
+}
+
 func roundTo4(f float64) float64 { return float64(int64(f*10000+0.5)) / 10000 }
 
 // An AKSNodeClass planned in the same configuration changes which sizes qualify: with

@@ -3,6 +3,8 @@ package review
 import (
 	"context"
 	"fmt"
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
@@ -99,6 +101,11 @@ func CheckProvisioning(_ context.Context, c *Cluster) []Finding {
 	return out
 }
 
+// priceFact renders an hourly price with its provenance.
+func priceFact(price float64, source string) string {
+	return fmt.Sprintf("$%s/h (%s)", strconv.FormatFloat(price, 'f', -1, 64), source)
+}
+
 // ProvisioningFacts adds the solver's summary of a pool to the review's summary.
 func ProvisioningFacts(_ context.Context, c *Cluster, pool *Object) []Fact {
 	a := shared.analyse(c, pool)
@@ -113,14 +120,31 @@ func ProvisioningFacts(_ context.Context, c *Cluster, pool *Object) []Fact {
 	if s.AdmissibleSKUs == 0 {
 		return out
 	}
-	price := fmt.Sprintf("%s, %s, $%.4f/h", s.CheapestSKU, s.CheapestCapacity, s.CheapestHourlyPrice)
-	if s.PriceEstimated {
-		price += " (estimated)"
+	out = append(out, Fact{"cheapest", fmt.Sprintf("%s, %s, %s", s.CheapestSKU, s.CheapestCapacity, priceFact(s.CheapestHourlyPrice, s.PriceSource))})
+	if len(s.CapacityTypes) > 1 {
+		out = append(out, Fact{"Karpenter launches", s.CheapestCapacity + " (the Azure provider ranks offerings by price, then spot before on-demand)"})
 	}
-	out = append(out, Fact{"cheapest", price},
-		Fact{"largest node", fmt.Sprintf("%s (%d vCPU, %.0f GiB)", s.LargestSKU, s.LargestVCPU, s.LargestMemoryGiB)})
-	if s.MonthlyCostAtLimits > 0 {
-		out = append(out, Fact{"monthly cost at the CPU limit", fmt.Sprintf("$%.0f", s.MonthlyCostAtLimits)})
+	// Both sides of a pool that allows both capacity types, so that the spot
+	// price and the on-demand fallback's are visible together.
+	for _, ct := range []string{"spot", "on-demand"} {
+		if c, ok := s.CapacityTypes[ct]; ok && len(s.CapacityTypes) > 1 {
+			out = append(out, Fact{"cheapest " + ct, fmt.Sprintf("%s, %s", c.SKU, priceFact(c.HourlyPrice, c.PriceSource))})
+		}
+	}
+	out = append(out, Fact{"largest node", fmt.Sprintf("%s (%d vCPU, %.0f GiB)", s.LargestSKU, s.LargestVCPU, s.LargestMemoryGiB)})
+	// No fact at all when no limit binds: a cost the pool cannot have must not read as one.
+	if s.MonthlyCostAtLimits != nil {
+		v := fmt.Sprintf("$%.0f", *s.MonthlyCostAtLimits)
+		if len(s.CapacityTypes) > 1 {
+			var parts []string
+			for _, ct := range []string{"spot", "on-demand"} {
+				if c := s.CapacityTypes[ct]; c.MonthlyCostAtLimits != nil {
+					parts = append(parts, fmt.Sprintf("%s $%.0f", ct, *c.MonthlyCostAtLimits))
+				}
+			}
+			v += " (" + strings.Join(parts, ", ") + ")"
+		}
+		out = append(out, Fact{"monthly cost at the limits", v})
 	}
 	return out
 }
