@@ -123,3 +123,17 @@ func TestListCodes(t *testing.T) {
 		t.Errorf("--list-codes:\n%s", r.stdout)
 	}
 }
+
+// --version dates the prices every cost in a report is computed from.
+func TestVersionPrintsPriceSnapshots(t *testing.T) {
+	r := run(t, "", "--version")
+	for _, want := range []string{
+		"terraform-provider-karpenter ",
+		"on-demand prices: list 2026-06-18 (57 regions, 67497 prices), list 2026-08-22 (4 regions, 175 prices)",
+		"spot prices: list 2026-08-22 (5 regions, 6332 prices); elsewhere estimated",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("--version lacks %q:\n%s", want, r.stdout)
+		}
+	}
+}
