@@ -28,6 +28,7 @@ const (
 	UnknownRegion        Code = "KRP114"
 	OnlyPenaltyPricedSKU Code = "KRP115"
 	SubnetNotGranted     Code = "KRP116"
+	SpotSavings          Code = "KRP117"
 
 	// Checks across the objects of one cluster.
 	NodeClassNotFound  Code = "KRP201"
@@ -184,6 +185,16 @@ var rules = []Rule{
 			"when a karpenter_aks_node_auto_provisioning resource of the same provider configuration is planned before the " +
 			"node class (depends_on) and its network_contributor_scopes cover neither. Add the subnet or its VNet to the scopes, " +
 			"unless the role is granted elsewhere.",
+	},
+	{
+		Code: SpotSavings, Name: "SpotSavings", Severity: Note,
+		Title: "An on-demand-only pool would cost less as spot with on-demand fallback.",
+		Help: "The pool allows only on-demand capacity, yet its sizes have spot offerings. The note prices the same sizes " +
+			"with spot allowed too: the Azure provider then launches spot whenever it is cheaper and on-demand when spot is " +
+			"unavailable. It assumes that the pool's pods may be interrupted (no karpenter.sh/do-not-disrupt annotation, " +
+			"disruption budgets that allow eviction, tolerations of any taint a spot pool carries), which the plan cannot see; " +
+			"spot VMs can be evicted at 30 seconds' notice. Not reported when another pool of the cluster already allows spot " +
+			"for the same pods (review), for static pools, or when the pool's nodes are marked do-not-disrupt.",
 	},
 	{
 		Code: NodeClassNotFound, Name: "NodeClassNotFound", Severity: Error,

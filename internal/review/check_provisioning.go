@@ -73,6 +73,14 @@ func CheckProvisioning(_ context.Context, c *Cluster) []Finding {
 	var out []Finding
 	var pools []*solver.Pool
 	byName := map[string]*Object{}
+	var all []*solver.Pool
+	for _, p := range c.NodePools {
+		if known, unknown := tfcrd.StripUnknown(p.Body); len(unknown) == 0 {
+			if sp, err := solver.PoolFromObject(known); err == nil {
+				all = append(all, sp)
+			}
+		}
+	}
 	for _, p := range c.NodePools {
 		a := shared.analyse(c, p)
 		if a == nil {
@@ -81,6 +89,9 @@ func CheckProvisioning(_ context.Context, c *Cluster) []Finding {
 		for _, f := range a.Findings {
 			if f.Code == findings.NodeClassAssumed {
 				continue // KRP201 reports a missing node class; the summary says when defaults were assumed
+			}
+			if f.Code == findings.SpotSavings && spotServed(p, all) {
+				continue // a spot pool of the cluster can take these pods: this pool is its fallback
 			}
 			fd := p.Finding(f.Code, f.Path, f.Message, f.Fix+".")
 			fd.Severity = f.Severity
@@ -99,6 +110,16 @@ func CheckProvisioning(_ context.Context, c *Cluster) []Finding {
 		}
 	}
 	return out
+}
+
+// spotServed reports whether another pool of the cluster allows spot for pods the pool accepts.
+func spotServed(p *Object, pools []*solver.Pool) bool {
+	for _, sp := range pools {
+		if sp.Name == p.Name {
+			return solver.SpotServed(sp, pools)
+		}
+	}
+	return false
 }
 
 // priceFact renders an hourly price with its provenance.

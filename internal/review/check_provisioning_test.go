@@ -152,3 +152,27 @@ spec:
 		}
 	}
 }
+
+// A lone on-demand pool gets the spot savings note; the same pool as the
+// fallback of a spot pool does not (TestProvisioningSummaryInReview).
+func TestSpotSavingsNoteInReview(t *testing.T) {
+	in := `apiVersion: karpenter.azure.com/v1beta1
+kind: AKSNodeClass
+metadata: {name: default}
+spec: {imageFamily: AzureLinux}
+---
+apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: {name: steady}
+spec:
+  template:
+    spec:
+      nodeClassRef: {group: karpenter.azure.com, kind: AKSNodeClass, name: default}
+      requirements:
+        - {key: karpenter.sh/capacity-type, operator: In, values: [on-demand]}
+        - {key: karpenter.azure.com/sku-family, operator: In, values: [D]}
+  limits: {cpu: "100"}
+`
+	out := runJSON(t, in, ExitClean, "--region", "westeurope", "-")
+	sameLines(t, out.brief(), []string{"stdin:14:59 KRP117 NodePool/steady spec.template.spec.requirements[0].values"})
+}

@@ -128,6 +128,7 @@ func (s *Solver) Analyze(p *Pool, o Options) *Analysis {
 	checkLimits(p, a)
 	checkShape(p, o, a)
 	a.summarise(p)
+	checkSpotSavings(p, a)
 	sort.SliceStable(a.Findings, func(i, j int) bool { return rank(a.Findings[i].Severity) < rank(a.Findings[j].Severity) })
 	return a
 }

@@ -124,3 +124,42 @@ func TestMonthlyCostAtLimits(t *testing.T) {
 		})
 	}
 }
+
+// An on-demand-only pool gets a note with what the same sizes would cost as
+// spot with on-demand fallback, stating the assumption; a pool that allows spot
+// already, or whose nodes are do-not-disrupt, does not.
+func TestSpotSavingsNote(t *testing.T) {
+	onDemand := req("karpenter.sh/capacity-type", corev1.NodeSelectorOpIn, "on-demand")
+	a := testSolver.Analyze(pool(someLimits, dSizes, onDemand), Options{Region: "westeurope"})
+	var note *Finding
+	for i, f := range a.Findings {
+		if f.Code == "KRP117" {
+			note = &a.Findings[i]
+		}
+	}
+	if note == nil {
+		t.Fatalf("no spot savings note: %v", codes(a))
+	}
+	for _, want := range []string{
+		"Karpenter would launch Standard_D2s_v5 as spot at $0.021252/h (list 2026-08-22) instead of Standard_D2s_v5 at $0.115/h (list 2026-06-18), 82 % less",
+		"at the limits $",
+		"This assumes the pool's pods may be interrupted: none carries karpenter.sh/do-not-disrupt",
+	} {
+		if !strings.Contains(note.Message, want) {
+			t.Errorf("note lacks %q: %s", want, note.Message)
+		}
+	}
+	if note.Severity.String() != "note" || note.Path != "spec.template.spec.requirements[1].values" {
+		t.Errorf("note %+v", note)
+	}
+	both := testSolver.Analyze(pool(someLimits, dSizes), Options{Region: "westeurope"})
+	marked := pool(someLimits, dSizes, onDemand)
+	marked.Spec.Template.ObjectMeta.Annotations = map[string]string{"karpenter.sh/do-not-disrupt": "true"}
+	for name, a := range map[string]*Analysis{"spot allowed": both, "do-not-disrupt": testSolver.Analyze(marked, Options{Region: "westeurope"})} {
+		for _, f := range a.Findings {
+			if f.Code == "KRP117" {
+				t.Errorf("%s: unexpected note %s", name, f.Message)
+			}
+		}
+	}
+}

@@ -55,6 +55,8 @@ var reportedBy = map[findings.Code]where{
 	findings.SubnetNotGranted: {Plan: true, Note: "On `karpenter_aksnodeclass.vnet_subnet_id`, when a " +
 		"`karpenter_aks_node_auto_provisioning` resource of the same provider configuration is planned before the node " +
 		"class (`depends_on`) with `network_contributor_scopes` known at plan time. The review command does not see grants."},
+	findings.SpotSavings: {Plan: true, Review: true, Note: "A note: in `terraform plan` it is listed in `analysis.findings`, not shown as " +
+		"a diagnostic. The review command leaves it out when another NodePool of the cluster allows spot for the same pods."},
 
 	findings.NodeClassNotFound: {Review: true, Note: "In Terraform, reference the node class resource " +
 		"(`name = karpenter_aksnodeclass.default.name`); a missing one is then a configuration error."},
