@@ -284,3 +284,22 @@ func TestCacheComputesOncePerInput(t *testing.T) {
 		t.Fatal("no instance types in westcentralus")
 	}
 }
+
+// belgiumcentral has spot list prices but no on-demand ones: on-demand falls
+// back to eastus's table, as upstream's static pricing does, and says so, while
+// spot keeps the region's own list price.
+func TestSpotOnlyRegionPricing(t *testing.T) {
+	cat := catalog.Default()
+	s, _ := cat.SKU("Standard_D4s_v5")
+	it, reasons := New(cat, "belgiumcentral", s, NodeClass{}, Cluster{})
+	if it == nil {
+		t.Fatalf("dropped: %v", reasons)
+	}
+	if it.OnDemand.Value != 0.192 || it.OnDemand.Basis != PriceFromFallbackRegion ||
+		it.OnDemand.Source != "estimated: the eastus list 2026-06-18 price (belgiumcentral has no on-demand prices; Karpenter's static table falls back to eastus)" {
+		t.Errorf("on-demand %+v", it.OnDemand)
+	}
+	if it.Spot.Value != 0.042504 || it.Spot.Basis != PriceListed || it.Spot.Source != "list 2026-08-22" {
+		t.Errorf("spot %+v", it.Spot)
+	}
+}

@@ -64,8 +64,8 @@ func skuPrices(cat *catalog.Catalog, region string, s *catalog.SKU) (onDemand, s
 	if q, ok := cat.Quote(odRegion, s.Name, catalog.OnDemand); ok {
 		onDemand = Price{q.Price, basis, q.Source}
 		if basis == PriceFromFallbackRegion {
-			onDemand.Source = fmt.Sprintf("estimated: the %s %s price (%s has no on-demand prices; Karpenter's static table falls back to %s)",
-				priceFallbackRegion, q.Source, region, priceFallbackRegion)
+			onDemand.Source = fmt.Sprintf("estimated: the %s %s price (%s; Karpenter's static table falls back to %s)",
+				priceFallbackRegion, q.Source, noPricesIn(region), priceFallbackRegion)
 		}
 	}
 	if q, ok := cat.Quote(region, s.Name, catalog.Spot); ok && !q.Estimated {
@@ -74,12 +74,19 @@ func skuPrices(cat *catalog.Catalog, region string, s *catalog.SKU) (onDemand, s
 	if q, ok := cat.Quote(odRegion, s.Name, catalog.Spot); ok {
 		spot = Price{q.Price, PriceSpotEstimated, q.Source}
 		if odRegion != region {
-			spot.Source += fmt.Sprintf(", applied to the %s on-demand price (%s has none)", odRegion, region)
+			spot.Source += fmt.Sprintf(", applied to the %s on-demand price (%s)", odRegion, noPricesIn(region))
 		}
 		if !q.Estimated {
 			// A listed eastus spot price standing in for a region without prices.
-			spot = Price{q.Price, PriceFromFallbackRegion, fmt.Sprintf("estimated: the %s %s price (%s has no prices)", priceFallbackRegion, q.Source, region)}
+			spot = Price{q.Price, PriceFromFallbackRegion, fmt.Sprintf("estimated: the %s %s price (%s)", priceFallbackRegion, q.Source, noPricesIn(region))}
 		}
 	}
 	return onDemand, spot
+}
+
+func noPricesIn(region string) string {
+	if region == "" {
+		return "no region is set"
+	}
+	return region + " has no on-demand prices"
 }
