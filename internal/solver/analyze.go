@@ -71,21 +71,22 @@ type Summary struct {
 	CheapestCapacity    string  `json:"cheapest_capacity_type,omitempty"`
 	CheapestHourlyPrice float64 `json:"cheapest_hourly_price,omitempty"`
 	PriceEstimated      bool    `json:"price_estimated"`
-	// PriceSource is the provenance of CheapestHourlyPrice ("list 2026-08-22",
-	// "estimated: …"). The Cheapest* fields are the offering Karpenter launches.
-	PriceSource string `json:"price_source,omitempty"`
-	// CapacityTypes holds, per capacity type the pool allows ("spot",
-	// "on-demand"), its cheapest offering and cost at the limits.
-	CapacityTypes      map[string]CapacityChoice `json:"capacity_types,omitempty"`
-	LargestSKU         string                    `json:"largest_sku,omitempty"`
-	LargestVCPU        int64                     `json:"largest_vcpu,omitempty"`
-	LargestMemoryGiB   float64                   `json:"largest_memory_gib,omitempty"`
-	LimitsAllowOneNode bool                      `json:"limits_allow_one_node"`
+	LargestSKU          string  `json:"largest_sku,omitempty"`
+	LargestVCPU         int64   `json:"largest_vcpu,omitempty"`
+	LargestMemoryGiB    float64 `json:"largest_memory_gib,omitempty"`
+	LimitsAllowOneNode  bool    `json:"limits_allow_one_node"`
 	// MonthlyCostAtLimits is the cheapest cost of running the pool filled to its limits
 	// for a month (730 h): per admissible size, its cheapest price times the nodes that
 	// the binding limit (cpu, memory, GPUs, nodes, ...) admits, the least over the sizes.
 	// nil when no limit binds any size that fits one node: unbounded, or never launched.
 	MonthlyCostAtLimits *float64 `json:"monthly_cost_at_limits,omitempty"`
+
+	// PriceSource is the provenance of CheapestHourlyPrice ("list 2026-08-22",
+	// "estimated: …"). The Cheapest* fields are the offering Karpenter launches.
+	PriceSource string `json:"price_source,omitempty"`
+	// CapacityTypes holds, per capacity type the pool allows ("spot",
+	// "on-demand"), its cheapest offering and cost at the limits.
+	CapacityTypes map[string]CapacityChoice `json:"capacity_types,omitempty"`
 }
 
 // HoursPerMonth is the convention Azure pricing uses.
