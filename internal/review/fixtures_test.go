@@ -147,6 +147,9 @@ spec:
 	out := runJSON(t, stream, ExitFindings, "--region", "West Europe", "-")
 	sameLines(t, out.brief(), []string{
 		"stdin:22:45 KRP001 NodePool/general spec.template.spec.requirements[0].operator",
+		// The namespace Kustomize added is ignored by the API server: a note each.
+		"stdin:8:7 KRP009 AKSNodeClass/default metadata.namespace",
+		"stdin:16:3 KRP009 NodePool/general metadata.namespace",
 	})
 	if out.Clusters[0].Region != "westeurope" || out.Pools[0].Region != "westeurope" {
 		t.Errorf("region: %+v", out.Clusters)

@@ -99,6 +99,9 @@ func (o *Object) String(path ...string) string {
 type pos struct {
 	file         string
 	line, column int
+	// yaml11Bool is the plain scalar as written when YAML 1.2 reads it as a string but
+	// kubectl's YAML 1.1 reader as a boolean (N, yes, off...); "" otherwise.
+	yaml11Bool string
 }
 
 // positions maps a field path (segments joined by a separator no field name contains) to

@@ -1,8 +1,11 @@
 package review
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 )
@@ -32,16 +35,27 @@ func objectsOf(file string, d yamlDoc) ([]*Object, []Finding) {
 		}
 		return objs, out
 	}
-	v := classify(apiVersion, kind)
-	if !v.review && v.problem == "" {
-		return nil, nil
-	}
 	docLoc := func(field string) Location {
 		loc := Location{File: file, Line: d.line, Field: field}
 		if p, ok := d.fields.lookup([]string{field}); ok {
 			loc.Line, loc.Column = p.line, p.column
 		}
 		return loc
+	}
+	if gv, err := schema.ParseGroupVersion(apiVersion); err == nil && strings.HasSuffix(kind, "NodeClass") {
+		if cloud, ok := otherClouds[gv.Group]; ok {
+			meta, _ := m["metadata"].(map[string]any)
+			name, _ := meta["name"].(string)
+			f := fileFinding(findings.OtherCloud, docLoc("kind"),
+				fmt.Sprintf("%s %q (%s) is a node class of Karpenter on %s; it was skipped", kind, name, gv.Group, cloud),
+				"Nothing to change for a cluster on "+cloud+"; on AKS, use an AKSNodeClass (karpenter.azure.com/v1beta1).")
+			f.Object = kind + "/" + name
+			return nil, []Finding{f}
+		}
+	}
+	v := classify(apiVersion, kind)
+	if !v.review && v.problem == "" {
+		return nil, nil
 	}
 	if d.template {
 		return nil, []Finding{templateFinding(file, docLoc("").Line)}

@@ -102,8 +102,8 @@ func (s *Solver) Analyze(p *Pool, o Options) *Analysis {
 	}
 	if o.NodeClassAssumed {
 		a.add(Finding{Code: findings.NodeClassAssumed, Severity: findings.Note, Path: "spec.template.spec.nodeClassRef",
-			Message: fmt.Sprintf("AKSNodeClass %q is not part of this configuration; its defaults (Ubuntu, 128 GB OS disk) are assumed", p.NodeClassName()),
-			Fix:     "manage the AKSNodeClass in the same configuration so its settings are used"})
+			Message: fmt.Sprintf("the settings of AKSNodeClass %q were not available to this check (it is not planned before this pool: managed elsewhere, or referenced by a literal name); its defaults (Ubuntu, 128 GB OS disk) are assumed", p.NodeClassName()),
+			Fix:     "manage the AKSNodeClass in the same configuration and reference it by attribute (name = karpenter_aksnodeclass.x.name), so that it is planned first and its settings are used"})
 	}
 	for _, region := range a.Regions {
 		rt := s.types(region, o.NodeClass)

@@ -29,6 +29,11 @@ var reportedBy = map[findings.Code]where{
 	findings.UnrenderedTemplate: {Review: true},
 	findings.PlanSchemaMismatch: {Review: true},
 	findings.DuplicateObject:    {Review: true},
+	findings.NamespaceIgnored:   {Review: true, Note: "Terraform resources have no namespace attribute for cluster-scoped kinds."},
+	findings.UnknownField: {Review: true, Note: "Terraform resources have an attribute for every field the CRD defines and " +
+		"no other, so an unknown field is a configuration error there."},
+	findings.OtherCloud: {Review: true, Note: "`terraform plan` fails on a `karpenter_nodepool` whose `template.node_class_ref` " +
+		"names another kind than AKSNodeClass: this provider targets AKS."},
 
 	findings.NoInstanceType:   {Plan: true, Review: true},
 	findings.FewInstanceTypes: {Plan: true, Review: true},
@@ -56,8 +61,12 @@ var reportedBy = map[findings.Code]where{
 		"`karpenter_aks_node_auto_provisioning` resource of the same provider configuration is planned before the node " +
 		"class (`depends_on`) with `network_contributor_scopes` known at plan time. The review command does not see grants."},
 
-	findings.NodeClassNotFound: {Review: true, Note: "In Terraform, reference the node class resource " +
-		"(`name = karpenter_aksnodeclass.default.name`); a missing one is then a configuration error."},
+	findings.NodeClassNotFound: {Plan: true, Review: true, Note: "In Terraform, reference the node class resource " +
+		"(`name = karpenter_aksnodeclass.default.name`); a missing one is then a configuration error. With a literal name, " +
+		"`terraform plan` fails when `template.node_class_ref` names another group or kind than `karpenter.azure.com`/`AKSNodeClass`, " +
+		"and warns when no `karpenter_aksnodeclass` planned before the pool has the name and it is not `default` " +
+		"(the class may exist in the cluster). The review treats `default` as created by AKS Node Auto Provisioning unless " +
+		"`.karpenter-review.yaml` says `selfHosted: true` or the input defines it."},
 	findings.EqualWeightOverlap: {Review: true},
 }
 

@@ -1,0 +1,138 @@
+package review
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// Cases found by reviewing real-world Azure Karpenter manifests and comparing every verdict
+// with a kube-apiserver carrying the same CRDs.
+
+// briefOf is brief() restricted to some codes.
+func briefOf(out jsonOut, codes ...string) []string {
+	var keep []string
+	for _, l := range out.brief() {
+		for _, c := range codes {
+			if strings.Contains(l, " "+c+" ") {
+				keep = append(keep, l)
+			}
+		}
+	}
+	return keep
+}
+
+func messageOf(t *testing.T, out jsonOut, code string) (string, string) {
+	t.Helper()
+	for _, f := range out.Findings {
+		if f.Code == code {
+			return f.Message, f.Fix
+		}
+	}
+	t.Fatalf("no %s among %v", code, out.brief())
+	return "", ""
+}
+
+// AKS Node Auto Provisioning creates the `default` AKSNodeClass (NAP's own system-surge pool
+// uses it): a pool referencing it is not an error unless the cluster runs self-hosted
+// Karpenter.
+func TestNAPDefaultNodeClass(t *testing.T) {
+	out := runJSON(t, "", ExitClean, "testdata/realworld/nap")
+	sameLines(t, out.brief(), nil)
+	if len(out.Pools) != 1 || !hasFact(out.Pools[0].Facts, "node class settings", "defaults assumed (the default class AKS Node Auto Provisioning creates)") {
+		t.Errorf("pools %+v", out.Pools)
+	}
+
+	out = runJSON(t, "", ExitFindings, "testdata/realworld/selfhosted")
+	sameLines(t, out.brief(), []string{
+		"testdata/realworld/selfhosted/system-surge.yaml:19:9 KRP201 NodePool/system-surge spec.template.spec.nodeClassRef.name",
+	})
+	if m, _ := messageOf(t, out, "KRP201"); !strings.Contains(m, "self-hosted") || !strings.Contains(m, "not part of the reviewed input") {
+		t.Errorf("KRP201 message %q", m)
+	}
+}
+
+// A namespace on a cluster-scoped NodePool is ignored by the API server; the pool is checked
+// as any other, and a note says so.
+func TestNamespacedNodePoolIsChecked(t *testing.T) {
+	out := runJSON(t, "", ExitFindings, "testdata/realworld/namespace.yaml")
+	sameLines(t, out.brief(), []string{
+		"testdata/realworld/namespace.yaml:6:3 KRP009 NodePool/batch metadata.namespace",
+		"testdata/realworld/namespace.yaml:7:1 KRP104 NodePool/batch spec.limits",
+		"testdata/realworld/namespace.yaml:14:7 KRP101 NodePool/batch spec.template.spec.requirements",
+		"testdata/realworld/namespace.yaml:17:9 KRP107 NodePool/batch spec.template.spec.requirements[0].values",
+	})
+}
+
+// Fields the CRD does not define are pruned by the API server with only a warning: the review
+// reports each, found by the API server's own pruning, and says where a v1beta1 field went.
+func TestUnknownFields(t *testing.T) {
+	out := runJSON(t, "", ExitClean, "testdata/realworld/unknown-fields.yaml")
+	sameLines(t, briefOf(out, "KRP001", "KRP010"), []string{
+		"testdata/realworld/unknown-fields.yaml:10:5 KRP010 NodePool/general spec.disruption.expireAfter",
+		"testdata/realworld/unknown-fields.yaml:30:3 KRP010 AKSNodeClass/pinned spec.imageVersion",
+		"testdata/realworld/unknown-fields.yaml:31:3 KRP010 AKSNodeClass/pinned spec.osDiskDiskEncryptionSetID",
+	})
+	for _, f := range out.Findings {
+		if f.Code == "KRP010" && f.Field == "spec.disruption.expireAfter" && !strings.Contains(f.Fix, "spec.template.spec.expireAfter") {
+			t.Errorf("the v1beta1 leftover should say where it moved: %q", f.Fix)
+		}
+	}
+}
+
+// An EKS repository: the NodePool targets Karpenter on AWS, so it gets one note and no Azure
+// findings; the file holding only an EC2NodeClass says it was skipped.
+func TestOtherCloud(t *testing.T) {
+	out := runJSON(t, "", ExitClean, "testdata/realworld/eks")
+	sameLines(t, out.brief(), []string{
+		"testdata/realworld/eks/ec2nodeclass.yaml:2:1 KRP011 EC2NodeClass/default kind",
+		"testdata/realworld/eks/nodepool.yaml:9:7 KRP011 NodePool/gpu spec.template.spec.nodeClassRef",
+	})
+	for _, p := range out.Pools {
+		if slices.ContainsFunc(p.Facts, func(f Fact) bool { return f.Name == "cheapest" || f.Name == "admissible SKUs" }) {
+			t.Errorf("an AWS pool gets no Azure facts: %+v", p.Facts)
+		}
+	}
+	if m, _ := messageOf(t, out, "KRP011"); !strings.Contains(m, "skipped") {
+		t.Errorf("KRP011 on the EC2NodeClass: %q", m)
+	}
+}
+
+// A typo in a key of Karpenter's own domains gets the API server's "restricted" error and the
+// key the author probably meant.
+func TestRestrictedKeyTypoSuggestion(t *testing.T) {
+	out := runJSON(t, "", ExitFindings, "testdata/realworld/typos.yaml")
+	sameLines(t, out.brief(), []string{
+		"testdata/realworld/typos.yaml:16:9 KRP001 NodePool/typos spec.template.spec.requirements[0].key",
+		"testdata/realworld/typos.yaml:19:9 KRP001 NodePool/typos spec.template.spec.requirements[1].key",
+	})
+	want := map[string]string{
+		"spec.template.spec.requirements[0].key": `"karpenter.azure.com/sku-family"`,
+		"spec.template.spec.requirements[1].key": `"karpenter.sh/capacity-type"`,
+	}
+	for _, f := range out.Findings {
+		if !strings.Contains(f.Fix, "Did you mean "+want[f.Field]) || !strings.Contains(f.Message, "restricted") {
+			t.Errorf("%s: message %q fix %q", f.Field, f.Message, f.Fix)
+		}
+	}
+}
+
+// values: [N] is the boolean false for kubectl; the rejection says to quote it.
+func TestYAML11BooleanHint(t *testing.T) {
+	out := runJSON(t, "", ExitFindings, "testdata/realworld/yaml11-bool.yaml")
+	sameLines(t, out.brief(), []string{
+		"testdata/realworld/yaml11-bool.yaml:18:18 KRP001 NodePool/bool spec.template.spec.requirements[0].values[0]",
+	})
+	if m, fix := messageOf(t, out, "KRP001"); !strings.Contains(m, "unquoted N is read as a boolean") || fix != `Quote the value: "N".` {
+		t.Errorf("message %q fix %q", m, fix)
+	}
+}
+
+// "Required value" alone names neither the field nor the rule.
+func TestRequiredValueNamesField(t *testing.T) {
+	out := runJSON(t, "", ExitFindings, "testdata/realworld/required.yaml")
+	m, fix := messageOf(t, out, "KRP001")
+	if !strings.HasPrefix(m, "spec.template.spec.nodeClassRef is required: the CRD lists it as required in spec.template.spec") || fix != "Set spec.template.spec.nodeClassRef." {
+		t.Errorf("message %q fix %q", m, fix)
+	}
+}
