@@ -1,6 +1,7 @@
 package review
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -85,6 +86,15 @@ func TestMultiClusterRepository(t *testing.T) {
 	if out.Suppressed != 2 {
 		t.Errorf("suppressed = %d, want 2", out.Suppressed)
 	}
+	// The JSON report lists what was suppressed, not only how much.
+	var suppressed []string
+	for _, f := range out.SuppressedFindings {
+		suppressed = append(suppressed, fmt.Sprintf("%s %s %s [%s]", placeOf(f.Location), f.Code, f.Object, f.Cluster))
+	}
+	sameLines(t, suppressed, []string{
+		"testdata/multi/base/general.yaml:5:1 KRP104 NodePool/general [dev-eus]",
+		"testdata/multi/clusters/dev-eus/spot.yaml:5:1 KRP104 NodePool/spot [dev-eus]",
+	})
 	got := map[string]string{}
 	for _, c := range out.Clusters {
 		got[c.Name] = c.Region
