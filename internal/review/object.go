@@ -39,6 +39,10 @@ type Source struct {
 
 	// fields maps Kubernetes field paths to the place they were written (YAML only).
 	fields positions
+	// patched maps the paths of maps that a Kustomize patch merged into (keeping the base's
+	// position in fields) to where the patch wrote them: a finding about such a map as a
+	// whole is probably about what the patch added.
+	patched positions
 	// tree maps Kubernetes field paths to Terraform attribute paths (plans only).
 	tree *tfcrd.Node
 }
@@ -66,6 +70,9 @@ func (o *Object) At(field string) Location {
 	loc := Location{File: o.Source.File, Line: o.Source.Line, Column: o.Source.Column, Address: o.Source.Address, Field: field}
 	segs := tfcrd.ParseFieldPath(field)
 	if p, ok := o.Source.fields.lookup(segs); ok {
+		loc.File, loc.Line, loc.Column = p.file, p.line, p.column
+	}
+	if p, ok := o.Source.patched[posKey(segs)]; ok && field != "" {
 		loc.File, loc.Line, loc.Column = p.file, p.line, p.column
 	}
 	if o.Source.tree != nil && field != "" {

@@ -136,3 +136,13 @@ func TestRequiredValueNamesField(t *testing.T) {
 		t.Errorf("message %q fix %q", m, fix)
 	}
 }
+
+// A rejection caused by what an overlay's patch merged into a map of the base (a label in a
+// restricted domain, replicas next to limits) points at the patch, not at the base's line.
+func TestOverlayPatchLocation(t *testing.T) {
+	out := runJSON(t, "", ExitFindings, "testdata/realworld/overlay/prod")
+	sameLines(t, out.brief(), []string{
+		"testdata/realworld/overlay/prod/pool-patch.yaml:7:1 KRP001 NodePool/general spec",
+		"testdata/realworld/overlay/prod/pool-patch.yaml:11:7 KRP001 NodePool/general spec.template.metadata.labels",
+	})
+}
