@@ -50,7 +50,10 @@ var rules = []Rule{
 		Title: "The API version is not served by the Karpenter CRDs AKS installs.",
 		Help: "Older Karpenter API versions (for example karpenter.sh/v1beta1) were removed; the API server " +
 			"answers `no matches for kind`. Migrate the object to the served version (NodePool: karpenter.sh/v1, " +
-			"AKSNodeClass: karpenter.azure.com/v1beta1) following the Karpenter v1 migration guide.",
+			"AKSNodeClass: karpenter.azure.com/v1beta1) following the Karpenter v1 migration guide. A karpenter.sh/v1beta1 " +
+			"NodePool is checked as Karpenter's v1 conversion turns it into v1 (expireAfter moves into the template, " +
+			"WhenUnderutilized becomes WhenEmptyOrUnderutilized with consolidateAfter 0s, nodeClassRef names a group, kubelet " +
+			"settings move to the AKSNodeClass), so the message lists what moves and the other findings are about the converted pool.",
 	},
 	{
 		Code: VersionDeprecated, Name: "APIVersionDeprecated", Severity: Warning,

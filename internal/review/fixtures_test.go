@@ -15,7 +15,7 @@ func TestSingleClusterRepository(t *testing.T) {
 	sameLines(t, out.brief(), []string{
 		"testdata/single/chart/templates/pool.yaml:1 KRP006 ",
 		"testdata/single/legacy.yaml:1:1 KRP002 NodePool/old apiVersion",
-		"testdata/single/legacy.yaml:11:1 KRP003 AKSNodeClass/legacy apiVersion",
+		"testdata/single/legacy.yaml:14:1 KRP003 AKSNodeClass/legacy apiVersion",
 		"testdata/single/malformed.yaml:4 KRP005 ",
 		"testdata/single/malformed.yaml:13:3 KRP001 AKSNodeClass/after-the-bad-one spec.osDiskSizeGB",
 		"testdata/single/pools.yaml:30:3 KRP202 NodePool/batch spec.weight",
@@ -48,13 +48,14 @@ func TestSingleClusterRepository(t *testing.T) {
 	if out.Summary.Errors != 6 || out.Summary.Warnings != 2 || out.Summary.Notes != 1 {
 		t.Errorf("summary %+v", out.Summary)
 	}
-	// 4 pools: general, batch, arm (requirements exclusive of both), broken; the pass-over files
-	// (other.yaml, the hidden workflow) contribute nothing.
+	// 5 pools: old (karpenter.sh/v1beta1, checked as converted to v1), general, batch, arm
+	// (requirements exclusive of both), broken; the pass-over files (other.yaml, the hidden
+	// workflow) contribute nothing.
 	var pools []string
 	for _, p := range out.Pools {
 		pools = append(pools, p.Name)
 	}
-	if strings.Join(pools, ",") != "general,batch,arm,broken" {
+	if strings.Join(pools, ",") != "old,general,batch,arm,broken" {
 		t.Errorf("pools %v", pools)
 	}
 	if out.Files != 7 {

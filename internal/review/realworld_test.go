@@ -1,6 +1,7 @@
 package review
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -145,4 +146,64 @@ func TestOverlayPatchLocation(t *testing.T) {
 		"testdata/realworld/overlay/prod/pool-patch.yaml:7:1 KRP001 NodePool/general spec",
 		"testdata/realworld/overlay/prod/pool-patch.yaml:11:7 KRP001 NodePool/general spec.template.metadata.labels",
 	})
+}
+
+// A karpenter.sh/v1beta1 NodePool is checked as Karpenter's v1 migration converts it: the
+// mistakes behind KRP002 (a zone "1", a size name as a family) are reported at the lines the
+// author wrote, and KRP002 says what the migration moves.
+func TestV1beta1NodePoolIsConverted(t *testing.T) {
+	out := runJSON(t, "", ExitFindings, "--region", "westeurope", "testdata/realworld/v1beta1.yaml")
+	sameLines(t, out.brief(), []string{
+		"testdata/realworld/v1beta1.yaml:3:1 KRP002 NodePool/gpu apiVersion",
+		"testdata/realworld/v1beta1.yaml:23:7 KRP101 NodePool/gpu spec.template.spec.requirements",
+		"testdata/realworld/v1beta1.yaml:26:9 KRP107 NodePool/gpu spec.template.spec.requirements[0].values",
+		"testdata/realworld/v1beta1.yaml:29:9 KRP107 NodePool/gpu spec.template.spec.requirements[1].values",
+	})
+	m, _ := messageOf(t, out, "KRP002")
+	for _, want := range []string{"spec.disruption.expireAfter → spec.template.spec.expireAfter", "WhenEmptyOrUnderutilized",
+		"nodeClassRef.apiVersion → nodeClassRef.group", "spec.template.spec.kubelet → the AKSNodeClass's spec.kubelet"} {
+		if !strings.Contains(m, want) {
+			t.Errorf("KRP002 lacks %q: %s", want, m)
+		}
+	}
+	for _, f := range out.Findings {
+		if f.Code == "KRP107" && f.Field == "spec.template.spec.requirements[0].values" && !strings.Contains(f.Message, `did you mean "westeurope-1"`) {
+			t.Errorf("zone 1 should suggest westeurope-1: %s", f.Message)
+		}
+	}
+}
+
+// The conversion itself, field by field, on a v1beta1 object that relies on its defaults.
+func TestConvertV1beta1NodePool(t *testing.T) {
+	in := map[string]any{"apiVersion": "karpenter.sh/v1beta1", "kind": "NodePool", "metadata": map[string]any{"name": "p"},
+		"spec": map[string]any{
+			"disruption": map[string]any{"expireAfter": "Never"},
+			"template": map[string]any{"spec": map[string]any{
+				"nodeClassRef": map[string]any{"name": "default"},
+				"kubelet":      map[string]any{"maxPods": int64(110)},
+				"resources":    map[string]any{"requests": map[string]any{"cpu": "1"}},
+				"requirements": []any{},
+			}}}}
+	fields := positions{posKey([]string{"spec", "disruption", "expireAfter"}): pos{line: 7}}
+	got, pos, moved := convertV1beta1NodePool(in, fields)
+	want := map[string]any{"apiVersion": "karpenter.sh/v1", "kind": "NodePool", "metadata": map[string]any{"name": "p"},
+		"spec": map[string]any{
+			"disruption": map[string]any{"consolidationPolicy": "WhenEmptyOrUnderutilized", "consolidateAfter": "0s"},
+			"template": map[string]any{"spec": map[string]any{
+				"expireAfter":  "Never",
+				"nodeClassRef": map[string]any{"name": "default", "group": "karpenter.azure.com", "kind": "AKSNodeClass"},
+				"requirements": []any{},
+			}}}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("converted\n%#v\nwant\n%#v", got, want)
+	}
+	if p := pos[posKey([]string{"spec", "template", "spec", "expireAfter"})]; p.line != 7 {
+		t.Errorf("expireAfter keeps the line it was written at: %+v", pos)
+	}
+	if len(moved) != 5 {
+		t.Errorf("moved %v", moved)
+	}
+	if _, ok := in["spec"].(map[string]any)["disruption"].(map[string]any)["expireAfter"]; !ok {
+		t.Error("the input was modified")
+	}
 }

@@ -329,7 +329,16 @@ func (s *Solver) checkLabels(p *Pool, o Options, a *Analysis) {
 				continue
 			}
 			msg := fmt.Sprintf("no instance type in %s has %s=%q", a.Summary.Scope, r.Key, v)
-			if sug := suggest(v, sortedKeys(vals)); len(sug) > 0 {
+			sug := suggest(v, sortedKeys(vals))
+			if r.Key == corev1.LabelTopologyZone && len(sug) == 0 {
+				// Zones are written "westeurope-1"; "1" is the number Azure shows elsewhere.
+				for _, z := range sortedKeys(vals) {
+					if strings.HasSuffix(z, "-"+v) {
+						sug = append(sug, z)
+					}
+				}
+			}
+			if len(sug) > 0 {
 				msg += "; did you mean " + quoteAll(sug) + "?"
 			}
 			a.add(Finding{Code: findings.UnknownLabelValue, Severity: findings.Warning, Path: requirementPath(i, "values"), Message: msg,
