@@ -289,3 +289,19 @@ func TestAccChecksNodeClassRef(t *testing.T) {
 		},
 	})
 }
+
+// A typo in a key of Karpenter's own domains: the CRD rejects it (the domain is restricted) and
+// the plan also names the key that was probably meant.
+func TestAccChecksRestrictedKeyTypo(t *testing.T) {
+	for key, want := range map[string]string{
+		"karpenter.azure.com/sku-familly": `karpenter\.azure\.com/sku-family`,
+		"karpenter.sh/capacity-typ":       `karpenter\.sh/capacity-type`,
+	} {
+		body := template(fmt.Sprintf(`{ key = %q, operator = "In", values = ["D"] }`, key)) + limits
+		resource.UnitTest(t, resource.TestCase{
+			ProtoV6ProviderFactories: acctest.Factories(),
+			Steps: []resource.TestStep{{Config: pool("", body), PlanOnly: true,
+				ExpectError: regexp.MustCompile(`(?s)KRP106.*did\s+you\s+mean\s+"` + want + `"`)}},
+		})
+	}
+}

@@ -2,11 +2,15 @@ package nodepool
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdresource"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/tfcrd"
 )
 
@@ -47,4 +51,29 @@ func checkNodeClassRef(pc *crdresource.PlanContext, suppress map[string]bool) {
 			"Provisioning creates. If the cluster has no such AKSNodeClass, Karpenter keeps the pool NotReady and launches nothing.\n\n"+
 			"Fix: reference the node class resource (name = karpenter_aksnodeclass.x.name) if it is in this configuration, "+
 			"or make sure it exists in the cluster. Silence this for the pool with checks = { suppress = [%q] }.", name, napNodeClass, code))
+}
+
+// hint names the well-known key a requirement key rejected for its restricted domain
+// (karpenter.azure.com/sku-familly) probably meant: the CRD only says the domain is restricted.
+func hint(obj map[string]any, e *field.Error) string {
+	segs := tfcrd.ParseFieldPath(e.Field)
+	if len(segs) != 6 || strings.Join(segs[:4], ".") != "spec.template.spec.requirements" || segs[5] != "key" {
+		return ""
+	}
+	i, err := strconv.Atoi(segs[4])
+	reqs, _, _ := unstructured.NestedSlice(obj, "spec", "template", "spec", "requirements")
+	if err != nil || i < 0 || i >= len(reqs) {
+		return ""
+	}
+	r, _ := reqs[i].(map[string]any)
+	key, _ := r["key"].(string)
+	sug := solver.SuggestLabelKey(key)
+	if len(sug) == 0 {
+		return ""
+	}
+	q := make([]string, len(sug))
+	for j, s := range sug {
+		q[j] = strconv.Quote(s)
+	}
+	return fmt.Sprintf("%s: %s is not a well-known label key; did you mean %s?", findings.UnknownLabelKey, key, strings.Join(q, " or "))
 }
