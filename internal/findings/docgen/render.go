@@ -228,8 +228,9 @@ accepted. Pools state what they accept and what they must be able to run:
 
 A pool silences codes with ` + "`checks = { suppress = [\"KRP104\"] }`" + `: they are no longer diagnostics, not even in strict
 mode, but stay in ` + "`analysis.findings`" + `. The review command takes ` + "`--suppress KRP104`" + `, or ` + "`suppress: [KRP104]`" + ` per
-cluster in ` + "`.karpenter-review.yaml`" + `; a review of a plan does not read the pools' ` + "`checks.suppress`" + `, so pass the same
-codes there. ` + "`checks = { enabled = false }`" + ` in the provider block turns the provisioning checks
+cluster in ` + "`.karpenter-review.yaml`" + `; a review of a plan also honours each pool's own ` + "`checks.suppress`" + `, for that pool
+only. The JSON report counts what suppressions dropped (` + "`suppressed`" + `) and lists those findings (` + "`suppressedFindings`" + `).
+` + "`checks = { enabled = false }`" + ` in the provider block turns the provisioning checks
 off; the CRD validation always runs.
 
 ## All codes
