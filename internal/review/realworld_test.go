@@ -78,6 +78,9 @@ func TestUnknownFields(t *testing.T) {
 		if f.Code == "KRP010" && f.Field == "spec.disruption.expireAfter" && !strings.Contains(f.Fix, "spec.template.spec.expireAfter") {
 			t.Errorf("the v1beta1 leftover should say where it moved: %q", f.Fix)
 		}
+		if f.Code == "KRP010" && f.Field == "spec.osDiskDiskEncryptionSetID" && !strings.Contains(f.Fix, "--node-osdisk-diskencryptionset-id") {
+			t.Errorf("the disk encryption set is an operator setting: %q", f.Fix)
+		}
 	}
 }
 
