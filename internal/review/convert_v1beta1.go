@@ -69,13 +69,17 @@ func convertV1beta1NodePool(obj map[string]any, fields positions) (map[string]an
 	return out, pos, moved
 }
 
-// child returns the map at key of m, creating it when missing.
+// child returns the map at key of m, creating it when missing. A value that is not a map is
+// left for the schema check to reject, and a detached map returned.
 func child(m map[string]any, key string) map[string]any {
-	c, ok := m[key].(map[string]any)
-	if !ok {
-		c = map[string]any{}
-		m[key] = c
+	if v, ok := m[key]; ok {
+		if c, isMap := v.(map[string]any); isMap {
+			return c
+		}
+		return map[string]any{}
 	}
+	c := map[string]any{}
+	m[key] = c
 	return c
 }
 

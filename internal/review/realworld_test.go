@@ -210,3 +210,18 @@ func TestConvertV1beta1NodePool(t *testing.T) {
 		t.Error("the input was modified")
 	}
 }
+
+// A v1beta1 NodePool of the wrong shape is converted as far as it goes; the schema check
+// reports the rest, and nothing panics.
+func TestV1beta1MalformedShapes(t *testing.T) {
+	for _, doc := range []string{
+		"apiVersion: karpenter.sh/v1beta1\nkind: NodePool\nmetadata: {name: a}\nspec: nope\n",
+		"apiVersion: karpenter.sh/v1beta1\nkind: NodePool\nmetadata: {name: b}\nspec: {disruption: [1], template: {spec: {nodeClassRef: x, kubelet: 3}}}\n",
+		"apiVersion: karpenter.sh/v1beta1\nkind: NodePool\nmetadata: {name: c}\n",
+	} {
+		out := runJSON(t, doc, ExitFindings, "-")
+		if len(briefOf(out, "KRP001")) == 0 || len(briefOf(out, "KRP002")) != 1 {
+			t.Errorf("%q: %v", doc, out.brief())
+		}
+	}
+}
