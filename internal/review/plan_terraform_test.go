@@ -305,3 +305,19 @@ func TestPlanWithProviderAliases(t *testing.T) {
 		t.Errorf("KRP110 findings %v, want both east pools", spot)
 	}
 }
+
+// A plan that sets Node Auto Provisioning to Manual runs self-hosted Karpenter: AKS creates no
+// `default` node class, so a pool that references it without defining it is KRP201.
+func TestPlanSelfHostedHasNoDefaultNodeClass(t *testing.T) {
+	plan := realPlan(t, filepath.Join("testdata", "plan-selfhosted"))
+	out := runJSON(t, "", ExitFindings, plan)
+	var got []string
+	for _, l := range briefPlan(out, plan) {
+		if strings.Contains(l, " KRP201 ") {
+			got = append(got, l)
+		}
+	}
+	sameLines(t, got, []string{
+		"plan.json: karpenter_nodepool.general KRP201 NodePool/general spec.template.spec.nodeClassRef.name (template.node_class_ref.name)",
+	})
+}

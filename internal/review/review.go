@@ -135,7 +135,7 @@ func Review(ctx context.Context, opts Options) (*Report, error) {
 		c.Region, regionProblems = clusterRegion(cfg, name, m, region)
 		dups = append(dups, regionProblems...)
 		c.ExternalNodeClasses = externalNodeClasses(cfg, m.configName(name))
-		c.SelfHosted = cfg.selfHosted(m.configName(name))
+		c.SelfHosted = cfg.selfHosted(m.configName(name)) || m.planSelfHosted(name)
 		for _, d := range dups {
 			d.Cluster = name
 			all = append(all, d)
@@ -191,6 +191,16 @@ func clusterOrder(cfg *Config, names []string) []string {
 	out := slices.Clone(names)
 	slices.SortStableFunc(out, func(a, b string) int { return cmp.Compare(rank(a), rank(b)) })
 	return out
+}
+
+// planSelfHosted reports whether a plan of the cluster sets it to self-hosted Karpenter.
+func (m *membership) planSelfHosted(name string) bool {
+	for _, f := range m.l.order {
+		if m.files[name][f] && f.planIsSelfHosted(m.provider[name][f]) {
+			return true
+		}
+	}
+	return false
 }
 
 func (m *membership) clustersOfFile(f *file) []string {

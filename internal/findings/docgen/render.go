@@ -66,7 +66,8 @@ var reportedBy = map[findings.Code]where{
 		"`terraform plan` fails when `template.node_class_ref` names another group or kind than `karpenter.azure.com`/`AKSNodeClass`, " +
 		"and warns when no `karpenter_aksnodeclass` planned before the pool has the name and it is not `default` " +
 		"(the class may exist in the cluster). The review treats `default` as created by AKS Node Auto Provisioning unless " +
-		"`.karpenter-review.yaml` says `selfHosted: true` or the input defines it."},
+		"`.karpenter-review.yaml` says `selfHosted: true`, a reviewed plan sets `karpenter_aks_node_auto_provisioning` to " +
+		"`mode = \"Manual\"`, or the input defines it."},
 	findings.EqualWeightOverlap: {Review: true},
 }
 
