@@ -293,6 +293,15 @@ func (m *membership) build(name string) (*Cluster, []Finding) {
 			continue
 		}
 		key := o.GVK.Kind + "/" + o.Name
+		if first, dup := seen[key]; dup && (o.converted || first.converted) {
+			// A v1beta1 copy of a pool the input also has in v1 (KRP002 says it is not served):
+			// the cluster can only ever hold the v1 one, so that one is checked.
+			if first.converted && !o.converted {
+				seen[key] = o
+				c.NodePools[slices.Index(c.NodePools, first)] = o
+			}
+			continue
+		}
 		if first, dup := seen[key]; dup && o.Name != "" && o.Name != unknownName {
 			f := o.Finding(findings.DuplicateObject, "metadata.name",
 				fmt.Sprintf("%s is defined twice in %s", key, clusterPhrase(name)),

@@ -24,6 +24,9 @@ type Object struct {
 	// Provider is the key of the provider configuration a plan's resource uses ("karpenter",
 	// "karpenter.east"); "" for manifests.
 	Provider string
+	// converted: the object was written as karpenter.sh/v1beta1 and is checked as converted
+	// to v1 (KRP002).
+	converted bool
 }
 
 // Source is where an object was read: a document in a file, or a resource in a plan.

@@ -225,3 +225,33 @@ func TestV1beta1MalformedShapes(t *testing.T) {
 		}
 	}
 }
+
+// A repository that keeps a v1beta1 copy of a pool next to its v1 version: the cluster can
+// only hold the v1 one, so the copy gets KRP002 and no duplicate finding, and the v1 pool is
+// the one checked.
+func TestV1beta1CopyOfV1Pool(t *testing.T) {
+	stream := `apiVersion: karpenter.sh/v1beta1
+kind: NodePool
+metadata: {name: general}
+spec:
+  template:
+    spec:
+      nodeClassRef: {name: default}
+      requirements: [{key: karpenter.azure.com/sku-family, operator: In, values: [D]}]
+---
+apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: {name: general}
+spec:
+  limits: {cpu: "10"}
+  template:
+    spec:
+      nodeClassRef: {group: karpenter.azure.com, kind: AKSNodeClass, name: default}
+      requirements: [{key: karpenter.azure.com/sku-family, operator: In, values: [E]}]
+`
+	out := runJSON(t, stream, ExitFindings, "-")
+	sameLines(t, out.brief(), []string{"stdin:1:1 KRP002 NodePool/general apiVersion"})
+	if len(out.Pools) != 1 || out.Pools[0].Location.Line != 10 {
+		t.Errorf("pools %+v", out.Pools)
+	}
+}
