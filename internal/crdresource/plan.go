@@ -27,6 +27,11 @@ func (r *Resource) ValidateConfig(ctx context.Context, req resource.ValidateConf
 	for _, f := range r.Findings(ctx, obj) {
 		summary := fmt.Sprintf("Invalid %s: %s", r.kind.GVK.Kind, f.Error.Type)
 		detail := fmt.Sprintf("%s\n\nThe Kubernetes API server would reject this %s at %s.", f.Error.ErrorBody(), r.kind.GVK.Kind, f.Error.Field)
+		if r.kind.Hint != nil {
+			if h := r.kind.Hint(obj, f.Error); h != "" {
+				detail += "\n\n" + h
+			}
+		}
 		if f.HasPath {
 			// Terraform cannot always point into nested object expressions, so say it too.
 			detail = fmt.Sprintf("Attribute %s: %s", f.Path, detail)

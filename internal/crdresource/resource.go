@@ -29,6 +29,7 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	k8sschema "k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kube"
@@ -58,6 +59,9 @@ type Kind struct {
 	// Plan runs at the end of ModifyPlan, offline, and may add diagnostics and set extra
 	// attributes. It also runs on the first read after an import, with no configuration.
 	Plan func(ctx context.Context, pc *PlanContext)
+	// Hint, when set, adds advice to a rejection by the CRD's validation (e.g. the label key
+	// a typo in a restricted domain probably meant); "" adds none.
+	Hint func(obj map[string]any, e *field.Error) string
 	// Remember returns what to keep in the resource's private state after a successful write,
 	// for later Plan calls (PlanContext.Remembered); nil keeps what was there.
 	Remember func(data *providerdata.Data, obj map[string]any) []byte

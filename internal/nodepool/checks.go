@@ -116,6 +116,7 @@ func checksAttributes() map[string]schema.Attribute {
 // planChecks runs the solver on the planned NodePool and reports its findings.
 func planChecks(ctx context.Context, pc *crdresource.PlanContext) {
 	unknownAnalysis := tftypes.NewValue(pc.Types["analysis"], tftypes.UnknownValue)
+	checkNodeClassRef(pc, readChecks(pc.Values["checks"]).suppress)
 	if pc.Data == nil || pc.Data.Checks.Disabled {
 		pc.Values["analysis"] = tftypes.NewValue(pc.Types["analysis"], nil)
 		return

@@ -287,3 +287,45 @@ func TestAccChecksSuppressRejectsUnknownCode(t *testing.T) {
 		Steps:                    []resource.TestStep{{Config: pool("", body), PlanOnly: true, ExpectError: regexp.MustCompile(`(?s)Unknown finding code.*"KRP14".*KRP104`)}},
 	})
 }
+
+// node_class_ref: the CRD accepts any group and kind, but on AKS only AKSNodeClass launches
+// nodes (an error at plan); a literal name no planned node class has, other than NAP's
+// default, is a warning (it may exist in the cluster).
+func TestAccChecksNodeClassRef(t *testing.T) {
+	ref := func(group, kind, name string) string {
+		return fmt.Sprintf(`template = {
+    node_class_ref = { group = %q, kind = %q, name = %q }
+    requirements   = [{ key = "karpenter.azure.com/sku-family", operator = "In", values = ["D"] }]
+  }
+  `, group, kind, name) + limits
+	}
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories(),
+		Steps: []resource.TestStep{
+			{Config: pool("", ref("karpenter.k8s.aws", "EC2NodeClass", "default")), PlanOnly: true,
+				ExpectError: regexp.MustCompile(`(?s)KRP201.*Attribute template\.node_class_ref:.*"EC2NodeClass".*targets\s+AKS`)},
+			// NAP's default is created by AKS: no warning, even in strict mode.
+			{Config: pool(`checks = { strict = true }`, ref("karpenter.azure.com", "AKSNodeClass", "default")), PlanOnly: true, ExpectNonEmptyPlan: true},
+			// Any other name no planned node class has: a warning, an error in strict mode.
+			{Config: pool(`checks = { strict = true }`, ref("karpenter.azure.com", "AKSNodeClass", "nowhere")), PlanOnly: true,
+				ExpectError: regexp.MustCompile(`(?s)KRP201.*Attribute template\.node_class_ref\.name:.*"nowhere"`)},
+			{Config: pool("", ref("karpenter.azure.com", "AKSNodeClass", "nowhere")), PlanOnly: true, ExpectNonEmptyPlan: true},
+		},
+	})
+}
+
+// A typo in a key of Karpenter's own domains: the CRD rejects it (the domain is restricted) and
+// the plan also names the key that was probably meant.
+func TestAccChecksRestrictedKeyTypo(t *testing.T) {
+	for key, want := range map[string]string{
+		"karpenter.azure.com/sku-familly": `karpenter\.azure\.com/sku-family`,
+		"karpenter.sh/capacity-typ":       `karpenter\.sh/capacity-type`,
+	} {
+		body := template(fmt.Sprintf(`{ key = %q, operator = "In", values = ["D"] }`, key)) + limits
+		resource.UnitTest(t, resource.TestCase{
+			ProtoV6ProviderFactories: acctest.Factories(),
+			Steps: []resource.TestStep{{Config: pool("", body), PlanOnly: true,
+				ExpectError: regexp.MustCompile(`(?s)KRP106.*did\s+you\s+mean\s+"` + want + `"`)}},
+		})
+	}
+}

@@ -38,6 +38,7 @@ var Kind = &crdresource.Kind{
 	Layout:           layout,
 	ExtraAttributes:  checksAttributes(),
 	Plan:             planChecks,
+	Hint:             hint,
 	Remember:         remember,
 	DeletionBlockers: blockers,
 	CreateTimeout:    5 * time.Minute,

@@ -190,32 +190,36 @@ resource "karpenter_nodepool" "min" {
 	})
 }
 
-// Replacing on an immutable field rather than failing at apply.
+// Replacing on an immutable field rather than failing at apply: a pool cannot switch between
+// dynamic and static (has(self.replicas) == has(oldSelf.replicas)). (The other immutable
+// fields, node_class_ref's group and kind, can only be karpenter.azure.com/AKSNodeClass on AKS,
+// which the plan-time checks enforce.)
 func TestAccNodePoolImmutableFieldReplaces(t *testing.T) {
 	c := testenv.Get(t)
-	cfg := func(kind string) string {
+	cfg := func(replicas string) string {
 		return acctest.ProviderBlock(c.KubeconfigPath) + fmt.Sprintf(`
 resource "karpenter_nodepool" "r" {
   name = "acc-replace"
   template = {
-    node_class_ref = { group = "karpenter.azure.com", kind = %q, name = "default" }
+    node_class_ref = { group = "karpenter.azure.com", kind = "AKSNodeClass", name = "default" }
     requirements   = [{ key = "kubernetes.io/arch", operator = "In", values = ["amd64"] }]
   }
   disruption = { consolidate_after = "5m" }
+  %s
 }
-`, kind)
+`, replicas)
 	}
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.Factories(),
 		CheckDestroy:             checkGone(c, "acc-replace"),
 		Steps: []resource.TestStep{
-			{Config: cfg("AKSNodeClass")},
+			{Config: cfg("")},
 			{
-				Config: cfg("OtherNodeClass"),
+				Config: cfg("replicas = 1"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction("karpenter_nodepool.r", plancheck.ResourceActionDestroyBeforeCreate)},
 				},
-				Check: checkLive(c, "acc-replace", []string{"spec", "template", "spec", "nodeClassRef", "kind"}, "OtherNodeClass"),
+				Check: checkLive(c, "acc-replace", []string{"spec", "replicas"}, 1),
 			},
 		},
 	})

@@ -39,8 +39,14 @@ func (p *provisioning) analyse(c *Cluster, pool *Object) *solver.Analysis {
 	}
 	var a *solver.Analysis
 	// Only objects the API server would accept are analysed: for the others KRP001 says what
-	// to fix first, and provisioning findings about a rejected object would be noise.
-	if known, unknown := tfcrd.StripUnknown(pool.Body); len(unknown) == 0 && len(crdvalidate.MustFor(nodepool.GVK).Validate(context.Background(), known)) == 0 {
+	// to fix first, and provisioning findings about a rejected object would be noise. The
+	// namespace of a cluster-scoped object is ignored by the API server, and so here (KRP009).
+	// A pool of another cloud's Karpenter is not judged against Azure's catalog (KRP011).
+	if _, foreign := otherCloud(pool); foreign {
+		p.analyses[pool] = nil
+		return nil
+	}
+	if known, unknown := tfcrd.StripUnknown(withoutNamespace(pool.Body)); len(unknown) == 0 && len(crdvalidate.MustFor(nodepool.GVK).Validate(context.Background(), known)) == 0 {
 		if sp, err := solver.PoolFromObject(known); err == nil {
 			nc, assumed := nodeClassOf(c, pool)
 			a = p.solver.Analyze(sp, solver.Options{Region: c.Region, NodeClass: nc, NodeClassAssumed: assumed})
@@ -82,6 +88,9 @@ func CheckProvisioning(_ context.Context, c *Cluster) []Finding {
 		}
 	}
 	for _, p := range c.NodePools {
+		if _, foreign := otherCloud(p); foreign {
+			continue
+		}
 		a := shared.analyse(c, p)
 		if a == nil {
 			continue
@@ -97,7 +106,7 @@ func CheckProvisioning(_ context.Context, c *Cluster) []Finding {
 			fd.Severity = f.Severity
 			out = append(out, fd)
 		}
-		if known, unknown := tfcrd.StripUnknown(p.Body); len(unknown) == 0 {
+		if known, unknown := tfcrd.StripUnknown(withoutNamespace(p.Body)); len(unknown) == 0 {
 			if sp, err := solver.PoolFromObject(known); err == nil {
 				pools = append(pools, sp)
 				byName[sp.Name] = p
@@ -136,7 +145,11 @@ func ProvisioningFacts(_ context.Context, c *Cluster, pool *Object) []Fact {
 	s := a.Summary
 	out := []Fact{{"checked against", s.Scope}, {"admissible SKUs", fmt.Sprint(s.AdmissibleSKUs)}}
 	if _, assumed := nodeClassOf(c, pool); assumed {
-		out = append(out, Fact{"node class settings", "defaults assumed (not in the input)"})
+		v := "defaults assumed (not in the input)"
+		if pool.String("spec", "template", "spec", "nodeClassRef", "name") == NAPNodeClass && !c.SelfHosted {
+			v = "defaults assumed (the default class AKS Node Auto Provisioning creates)"
+		}
+		out = append(out, Fact{"node class settings", v})
 	}
 	if s.AdmissibleSKUs == 0 {
 		return out

@@ -176,3 +176,55 @@ spec:
 	out := runJSON(t, in, ExitClean, "--region", "westeurope", "-")
 	sameLines(t, out.brief(), []string{"stdin:14:59 KRP117 NodePool/steady spec.template.spec.requirements[0].values"})
 }
+
+// KRP110 and taints: pods of a tainted spot pool tolerate into an untainted on-demand pool,
+// and a PreferNoSchedule taint on the on-demand pool keeps no pod off it, so both have a
+// fallback; a NoSchedule taint the spot pool lacks does keep its pods off.
+func TestSpotFallbackTaints(t *testing.T) {
+	pools := func(spotTaint, fallbackTaint string) string {
+		return `apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: {name: spot}
+spec:
+  weight: 50
+  template:
+    spec:
+      nodeClassRef: {group: karpenter.azure.com, kind: AKSNodeClass, name: default}
+      taints: [` + spotTaint + `]
+      requirements:
+        - {key: karpenter.sh/capacity-type, operator: In, values: [spot]}
+        - {key: karpenter.azure.com/sku-family, operator: In, values: [D]}
+  limits: {cpu: "100"}
+---
+apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: {name: ondemand}
+spec:
+  template:
+    spec:
+      nodeClassRef: {group: karpenter.azure.com, kind: AKSNodeClass, name: default}
+      taints: [` + fallbackTaint + `]
+      requirements:
+        - {key: karpenter.sh/capacity-type, operator: In, values: [on-demand]}
+        - {key: karpenter.azure.com/sku-family, operator: In, values: [D]}
+  limits: {cpu: "100"}
+`
+	}
+	const spotTaint = "{key: kubernetes.azure.com/scalesetpriority, value: spot, effect: NoSchedule}"
+	for _, tc := range []struct {
+		name, spot, fallback string
+		want                 bool
+	}{
+		{"tainted spot, untainted on-demand", spotTaint, "", false},
+		{"on-demand prefers not to schedule", "", "{key: cost, value: high, effect: PreferNoSchedule}", false},
+		{"on-demand taint the spot pods lack", spotTaint, "{key: dedicated, value: db, effect: NoSchedule}", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := runJSON(t, pools(tc.spot, tc.fallback), ExitClean, "--region", "westeurope", "-")
+			got := len(briefOf(out, "KRP110")) > 0
+			if got != tc.want {
+				t.Errorf("KRP110 reported %v, want %v: %v", got, tc.want, out.brief())
+			}
+		})
+	}
+}

@@ -91,9 +91,10 @@ func TestTextReport(t *testing.T) {
 		"    fix: Change spec.template.spec.requirements[0].key so that it satisfies the rule quoted in the message.\n",
 		"testdata/single/pools.yaml:30:3: warning KRP202 NodePool/batch:",
 		"see testdata/single/pools.yaml:6:3",
-		"NodePools\n  cluster (default) · no region given\n    general  testdata/single/pools.yaml:1:1  ok\n",
+		"NodePools\n  cluster (unnamed) · no region given\n    old  testdata/single/legacy.yaml:1:1  1 error\n",
+		"    general  testdata/single/pools.yaml:1:1  ok\n",
 		"    broken  testdata/single/pools.yaml:67:1  2 errors\n      weight 0 · node class missing · limits none\n",
-		"6 errors, 2 warnings, 1 note in 7 files: 1 cluster, 4 NodePools, 3 AKSNodeClasses\n",
+		"6 errors, 2 warnings, 1 note in 7 files: 1 cluster, 5 NodePools, 3 AKSNodeClasses\n",
 	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("text report lacks %q:\n%s", want, r.stdout)

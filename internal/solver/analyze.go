@@ -111,8 +111,8 @@ func (s *Solver) Analyze(p *Pool, o Options) *Analysis {
 	}
 	if o.NodeClassAssumed {
 		a.add(Finding{Code: findings.NodeClassAssumed, Severity: findings.Note, Path: "spec.template.spec.nodeClassRef",
-			Message: fmt.Sprintf("AKSNodeClass %q is not part of this configuration; its defaults (Ubuntu, 128 GB OS disk) are assumed", p.NodeClassName()),
-			Fix:     "manage the AKSNodeClass in the same configuration so its settings are used"})
+			Message: fmt.Sprintf("the settings of AKSNodeClass %q were not available to this check (it is not planned before this pool: managed elsewhere, or referenced by a literal name); its defaults (Ubuntu, 128 GB OS disk) are assumed", p.NodeClassName()),
+			Fix:     "manage the AKSNodeClass in the same configuration and reference it by attribute (name = karpenter_aksnodeclass.x.name), so that it is planned first and its settings are used"})
 	}
 	for _, region := range a.Regions {
 		rt := s.types(region, o.NodeClass)
@@ -339,7 +339,16 @@ func (s *Solver) checkLabels(p *Pool, o Options, a *Analysis) {
 				continue
 			}
 			msg := fmt.Sprintf("no instance type in %s has %s=%q", a.Summary.Scope, r.Key, v)
-			if sug := suggest(v, sortedKeys(vals)); len(sug) > 0 {
+			sug := suggest(v, sortedKeys(vals))
+			if r.Key == corev1.LabelTopologyZone && len(sug) == 0 {
+				// Zones are written "westeurope-1"; "1" is the number Azure shows elsewhere.
+				for _, z := range sortedKeys(vals) {
+					if strings.HasSuffix(z, "-"+v) {
+						sug = append(sug, z)
+					}
+				}
+			}
+			if len(sug) > 0 {
 				msg += "; did you mean " + quoteAll(sug) + "?"
 			}
 			a.add(Finding{Code: findings.UnknownLabelValue, Severity: findings.Warning, Path: requirementPath(i, "values"), Message: msg,

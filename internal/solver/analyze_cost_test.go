@@ -155,7 +155,13 @@ func TestSpotSavingsNote(t *testing.T) {
 	both := testSolver.Analyze(pool(someLimits, dSizes), Options{Region: "westeurope"})
 	marked := pool(someLimits, dSizes, onDemand)
 	marked.Spec.Template.ObjectMeta.Annotations = map[string]string{"karpenter.sh/do-not-disrupt": "true"}
-	for name, a := range map[string]*Analysis{"spot allowed": both, "do-not-disrupt": testSolver.Analyze(marked, Options{Region: "westeurope"})} {
+	system := pool(someLimits, dSizes, onDemand)
+	system.Spec.Template.Spec.Taints = []corev1.Taint{{Key: "CriticalAddonsOnly", Value: "true", Effect: corev1.TaintEffectNoSchedule}}
+	for name, a := range map[string]*Analysis{
+		"spot allowed":             both,
+		"do-not-disrupt":           testSolver.Analyze(marked, Options{Region: "westeurope"}),
+		"system add-ons (no spot)": testSolver.Analyze(system, Options{Region: "westeurope"}),
+	} {
 		for _, f := range a.Findings {
 			if f.Code == "KRP117" {
 				t.Errorf("%s: unexpected note %s", name, f.Message)

@@ -21,13 +21,25 @@ func allowsOnlyOnDemand(p *Pool) bool {
 	return ct.Has(karpv1.CapacityTypeOnDemand) && !ct.Has(karpv1.CapacityTypeSpot)
 }
 
+// runsSystemPods reports whether the pool is for system add-ons: a CriticalAddonsOnly taint (as
+// NAP's own system-surge pool carries) or the AKS system mode label. AKS does not run system
+// pools on spot ("System node pools can't be spot"), and evicting critical add-ons is no saving.
+func runsSystemPods(p *Pool) bool {
+	for _, t := range p.Spec.Template.Spec.Taints {
+		if t.Key == "CriticalAddonsOnly" {
+			return true
+		}
+	}
+	return p.Spec.Template.ObjectMeta.Labels["kubernetes.azure.com/mode"] == "system"
+}
+
 // checkSpotSavings notes what an on-demand-only pool would cost as a spot pool
 // with on-demand fallback over the same sizes: spot added to its capacity-type
 // requirement, everything else unchanged. Pods are not known at plan time, so
 // the note states its assumption that they may be interrupted.
 func checkSpotSavings(p *Pool, a *Analysis) {
 	if !allowsOnlyOnDemand(p) || p.Spec.Replicas != nil || len(a.Admissible) == 0 ||
-		p.Spec.Template.ObjectMeta.Annotations[karpv1.DoNotDisruptAnnotationKey] == "true" {
+		p.Spec.Template.ObjectMeta.Annotations[karpv1.DoNotDisruptAnnotationKey] == "true" || runsSystemPods(p) {
 		return
 	}
 	reqs := withoutKey(p.Requirements, karpv1.CapacityTypeLabelKey)

@@ -29,6 +29,11 @@ var reportedBy = map[findings.Code]where{
 	findings.UnrenderedTemplate: {Review: true},
 	findings.PlanSchemaMismatch: {Review: true},
 	findings.DuplicateObject:    {Review: true},
+	findings.NamespaceIgnored:   {Review: true, Note: "Terraform resources have no namespace attribute for cluster-scoped kinds."},
+	findings.UnknownField: {Review: true, Note: "Terraform resources have an attribute for every field the CRD defines and " +
+		"no other, so an unknown field is a configuration error there."},
+	findings.OtherCloud: {Review: true, Note: "`terraform plan` fails on a `karpenter_nodepool` whose `template.node_class_ref` " +
+		"names another kind than AKSNodeClass: this provider targets AKS."},
 
 	findings.NoInstanceType:   {Plan: true, Review: true},
 	findings.FewInstanceTypes: {Plan: true, Review: true},
@@ -58,8 +63,13 @@ var reportedBy = map[findings.Code]where{
 	findings.SpotSavings: {Plan: true, Review: true, Note: "A note: in `terraform plan` it is listed in `analysis.findings`, not shown as " +
 		"a diagnostic. The review command leaves it out when another NodePool of the cluster allows spot for the same pods."},
 
-	findings.NodeClassNotFound: {Review: true, Note: "In Terraform, reference the node class resource " +
-		"(`name = karpenter_aksnodeclass.default.name`); a missing one is then a configuration error."},
+	findings.NodeClassNotFound: {Plan: true, Review: true, Note: "In Terraform, reference the node class resource " +
+		"(`name = karpenter_aksnodeclass.default.name`); a missing one is then a configuration error. With a literal name, " +
+		"`terraform plan` fails when `template.node_class_ref` names another group or kind than `karpenter.azure.com`/`AKSNodeClass`, " +
+		"and warns when no `karpenter_aksnodeclass` planned before the pool has the name and it is not `default` " +
+		"(the class may exist in the cluster). The review treats `default` as created by AKS Node Auto Provisioning unless " +
+		"`.karpenter-review.yaml` says `selfHosted: true`, a reviewed plan sets `karpenter_aks_node_auto_provisioning` to " +
+		"`mode = \"Manual\"`, or the input defines it."},
 	findings.EqualWeightOverlap: {Review: true},
 }
 
@@ -221,8 +231,9 @@ accepted. Pools state what they accept and what they must be able to run:
 
 A pool silences codes with ` + "`checks = { suppress = [\"KRP104\"] }`" + `: they are no longer diagnostics, not even in strict
 mode, but stay in ` + "`analysis.findings`" + `. The review command takes ` + "`--suppress KRP104`" + `, or ` + "`suppress: [KRP104]`" + ` per
-cluster in ` + "`.karpenter-review.yaml`" + `; a review of a plan does not read the pools' ` + "`checks.suppress`" + `, so pass the same
-codes there. ` + "`checks = { enabled = false }`" + ` in the provider block turns the provisioning checks
+cluster in ` + "`.karpenter-review.yaml`" + `; a review of a plan also honours each pool's own ` + "`checks.suppress`" + `, for that pool
+only. The JSON report counts what suppressions dropped (` + "`suppressed`" + `) and lists those findings (` + "`suppressedFindings`" + `).
+` + "`checks = { enabled = false }`" + ` in the provider block turns the provisioning checks
 off; the CRD validation always runs.
 
 ## All codes
