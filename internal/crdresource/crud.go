@@ -91,16 +91,18 @@ func (r *Resource) setState(ctx context.Context, state *tfsdk.State, live *unstr
 }
 
 func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	if obj := r.write(ctx, req.Plan, &resp.State, &resp.Diagnostics, true, false); obj != nil {
-		r.remember(ctx, obj, resp.Private, &resp.Diagnostics)
+	if live := r.write(ctx, req.Plan, &resp.State, &resp.Diagnostics, true, false); live != nil {
+		r.observeWrite(ctx, live, nil, &resp.State, resp.Private, &resp.Diagnostics)
 	}
 }
 
 func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	adopt, d := req.Private.GetKey(ctx, adoptKey)
 	resp.Diagnostics.Append(d...)
-	if obj := r.write(ctx, req.Plan, &resp.State, &resp.Diagnostics, false, adopt != nil); obj != nil {
-		r.remember(ctx, obj, resp.Private, &resp.Diagnostics)
+	remembered, d := req.Private.GetKey(ctx, rememberedKey)
+	resp.Diagnostics.Append(d...)
+	if live := r.write(ctx, req.Plan, &resp.State, &resp.Diagnostics, false, adopt != nil); live != nil {
+		r.observeWrite(ctx, live, remembered, &resp.State, resp.Private, &resp.Diagnostics)
 		if adopt != nil && resp.Private != nil {
 			// Handed over and applied: later updates leave the managed fields alone.
 			resp.Diagnostics.Append(resp.Private.SetKey(ctx, adoptKey, nil)...)
@@ -108,24 +110,63 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 	}
 }
 
-// remember keeps Kind.Remember's value in private state, where the next plan finds it.
-func (r *Resource) remember(ctx context.Context, obj map[string]any, private privateSetter, diags *diag.Diagnostics) {
-	if r.kind.Remember == nil || private == nil {
+// observe runs Kind.Observe on the object read or written and keeps its value in private
+// state; it returns what is remembered now.
+func (r *Resource) observe(ctx context.Context, live *unstructured.Unstructured, remembered []byte, private privateSetter, diags *diag.Diagnostics) []byte {
+	if r.kind.Observe == nil || private == nil {
+		return remembered
+	}
+	c := r.client(ctx, diags)
+	if c == nil {
+		return remembered
+	}
+	v := r.kind.Observe(ctx, &ObserveContext{Data: r.data, Client: c, Object: live.UnstructuredContent(), Remembered: remembered})
+	if v == nil {
+		return remembered
+	}
+	diags.Append(private.SetKey(ctx, rememberedKey, v)...)
+	return v
+}
+
+// observeWrite observes the object just written and fills the extra attributes the final plan
+// left unknown (a pool's analysis, when its node class could not be seen the same way in both
+// of Terraform's walks) with what the plan hook computes from it. Known values stay as planned:
+// the state must equal them.
+func (r *Resource) observeWrite(ctx context.Context, live *unstructured.Unstructured, remembered []byte, state *tfsdk.State, private privateSetter, diags *diag.Diagnostics) {
+	remembered = r.observe(ctx, live, remembered, private, diags)
+	values := attributes(state.Raw)
+	var open []string
+	for k := range r.kind.ExtraAttributes {
+		if v, ok := values[k]; ok && !v.IsFullyKnown() {
+			open = append(open, k)
+		}
+	}
+	if len(open) == 0 {
 		return
 	}
-	if v := r.kind.Remember(r.data, obj); v != nil {
-		diags.Append(private.SetKey(ctx, rememberedKey, v)...)
+	computed := attributes(state.Raw)
+	var ignored diag.Diagnostics // reported by the plan already
+	r.runPlanHook(ctx, live.DeepCopy().UnstructuredContent(), state.Raw.Type(), computed, &ignored, planFlags{changing: true}, remembered)
+	for _, k := range open {
+		v := computed[k]
+		if !v.IsFullyKnown() {
+			// Nothing better is known now; a value after apply must be known.
+			v = tftypes.NewValue(v.Type(), nil)
+		}
+		values[k] = v
 	}
+	state.Raw = tftypes.NewValue(state.Raw.Type(), values)
 }
 
 type privateSetter interface {
 	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
 }
 
-// write applies the plan and stores the state; it returns the object written, or nil on error.
+// write applies the plan and stores the state; it returns the object as the API server
+// returned it, or nil on error.
 // adopt takes over the fields of the managers in take_ownership_from first (the first update
 // after an import).
-func (r *Resource) write(ctx context.Context, plan tfsdk.Plan, state *tfsdk.State, diags *diag.Diagnostics, create, adopt bool) map[string]any {
+func (r *Resource) write(ctx context.Context, plan tfsdk.Plan, state *tfsdk.State, diags *diag.Diagnostics, create, adopt bool) *unstructured.Unstructured {
 	var t timeouts.Value
 	diags.Append(plan.GetAttribute(ctx, path.Root("timeouts"), &t)...)
 	timeout, d := t.Create(ctx, r.kind.CreateTimeout)
@@ -168,7 +209,7 @@ func (r *Resource) write(ctx context.Context, plan tfsdk.Plan, state *tfsdk.Stat
 	if diags.HasError() {
 		return nil
 	}
-	return obj.Object
+	return live
 }
 
 // takeOwnership hands the fields of the managers in take_ownership_from over to the provider's
@@ -237,17 +278,25 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 	if live == nil {
 		tflog.Info(ctx, r.kind.GVK.Kind+" was deleted outside Terraform; it will be created again", map[string]any{"name": name})
 		resp.State.RemoveResource(ctx)
+		// What was remembered of the deleted object is no input to the plan that creates it.
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, rememberedKey, nil)...)
 		return
 	}
 	imported, d := req.Private.GetKey(ctx, importedKey)
 	resp.Diagnostics.Append(d...)
+	remembered, d := req.Private.GetKey(ctx, rememberedKey)
+	resp.Diagnostics.Append(d...)
 	r.setState(ctx, &resp.State, live, req.State.Raw, imported != nil, &resp.Diagnostics)
-	if imported != nil && !resp.Diagnostics.HasError() {
-		// Fill the plan-time results too, so that the plan after an import is empty. Findings
-		// are reported by the plan that follows, not here.
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	remembered = r.observe(ctx, live, remembered, resp.Private, &resp.Diagnostics)
+	if imported != nil {
+		// Fill the plan-time results too, from what the plan that follows will see, so that it
+		// is empty. Findings are reported by that plan, not here.
 		values := attributes(resp.State.Raw)
 		var ignored diag.Diagnostics
-		r.runPlanHook(ctx, live.UnstructuredContent(), resp.State.Raw.Type(), values, &ignored, false, nil)
+		r.runPlanHook(ctx, live.DeepCopy().UnstructuredContent(), resp.State.Raw.Type(), values, &ignored, planFlags{}, remembered)
 		resp.State.Raw = tftypes.NewValue(resp.State.Raw.Type(), values)
 	}
 	if imported != nil {

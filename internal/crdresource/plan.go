@@ -79,6 +79,12 @@ func (r *Resource) Findings(ctx context.Context, obj map[string]any) []Finding {
 // state value unless the object really changes.
 func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
+		var name string
+		if !req.State.Raw.IsNull() && r.kind.PlanDelete != nil && r.data != nil {
+			if v, ok := attributes(req.State.Raw)["name"]; ok && v.As(&name) == nil {
+				r.kind.PlanDelete(r.data, name)
+			}
+		}
 		return
 	}
 	obj, err := r.toObject(req.Config.Raw)
@@ -110,13 +116,23 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 			}
 		}
 	}
-	remembered, d := req.Private.GetKey(ctx, rememberedKey)
-	resp.Diagnostics.Append(d...)
-	r.runPlanHook(ctx, obj, req.Plan.Raw.Type(), planned, &resp.Diagnostics, changing, remembered)
+	creating := req.State.Raw.IsNull()
+	var remembered []byte
+	if !creating {
+		// A create gets no private state in Terraform's plan during apply, but its plan walk may
+		// get the private state of an object deleted outside Terraform (or, for the create half
+		// of a replace, the one just planned): neither describes the object to create.
+		var d diag.Diagnostics
+		remembered, d = req.Private.GetKey(ctx, rememberedKey)
+		resp.Diagnostics.Append(d...)
+	}
+	r.runPlanHook(ctx, obj, req.Plan.Raw.Type(), planned, &resp.Diagnostics, planFlags{changing: changing, creating: creating}, remembered)
 	resp.Plan.Raw = tftypes.NewValue(req.Plan.Raw.Type(), planned)
 }
 
-func (r *Resource) runPlanHook(ctx context.Context, obj map[string]any, typ tftypes.Type, values map[string]tftypes.Value, diags *diag.Diagnostics, changing bool, remembered []byte) {
+type planFlags struct{ changing, creating bool }
+
+func (r *Resource) runPlanHook(ctx context.Context, obj map[string]any, typ tftypes.Type, values map[string]tftypes.Value, diags *diag.Diagnostics, flags planFlags, remembered []byte) {
 	if r.kind.Plan == nil {
 		return
 	}
@@ -127,7 +143,8 @@ func (r *Resource) runPlanHook(ctx context.Context, obj map[string]any, typ tfty
 		Values:     values,
 		Types:      typ.(tftypes.Object).AttributeTypes,
 		Diags:      diags,
-		Changing:   changing,
+		Changing:   flags.changing,
+		Creating:   flags.creating,
 		Remembered: remembered,
 		AttributePath: func(k8sPath string) (path.Path, bool) {
 			return r.root.AttributePath(tfcrd.ParseFieldPath(k8sPath))

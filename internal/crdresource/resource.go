@@ -58,9 +58,15 @@ type Kind struct {
 	// Plan runs at the end of ModifyPlan, offline, and may add diagnostics and set extra
 	// attributes. It also runs on the first read after an import, with no configuration.
 	Plan func(ctx context.Context, pc *PlanContext)
-	// Remember returns what to keep in the resource's private state after a successful write,
-	// for later Plan calls (PlanContext.Remembered); nil keeps what was there.
-	Remember func(data *providerdata.Data, obj map[string]any) []byte
+	// PlanDelete runs when a plan deletes the object (it is no longer configured), offline.
+	PlanDelete func(data *providerdata.Data, name string)
+	// Observe runs after every read and successful write of the object, online, and returns
+	// what to keep in the resource's private state for later Plan calls (PlanContext.Remembered);
+	// nil keeps what was there. Terraform's plan during apply gets the private state of the
+	// refresh, so whatever Plan derives from it is the same in both of Terraform's walks, unlike
+	// what other resources record in providerdata.Data during a walk. After a write, Plan runs
+	// again with the new value to fill the extra attributes that were unknown in the plan.
+	Observe func(ctx context.Context, oc *ObserveContext) []byte
 }
 
 // TakeOwnershipFrom is the attribute naming the field managers whose fields the provider takes
@@ -103,7 +109,7 @@ func defaultTakeOwnershipFrom() tftypes.Value {
 	return tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, elems)
 }
 
-// rememberedKey is the private state key of Kind.Remember's value.
+// rememberedKey is the private state key of Kind.Observe's value.
 const rememberedKey = "remembered"
 
 // PlanContext is what a Kind's Plan hook sees.
@@ -122,7 +128,22 @@ type PlanContext struct {
 	AttributePath func(k8sPath string) (path.Path, bool)
 	// Changing says that the object is created or updated by this plan.
 	Changing bool
-	// Remembered is what Kind.Remember kept at the last write (nil if nothing).
+	// Creating says that the plan creates the object (also the create half of a replace, and a
+	// re-creation after a delete outside Terraform): Remembered is then nil, as it is in the plan
+	// Terraform makes during apply, even where the plan walk still had the old object's.
+	Creating bool
+	// Remembered is what Kind.Observe kept at the last read or write (nil if nothing).
+	Remembered []byte
+}
+
+// ObserveContext is what a Kind's Observe hook sees.
+type ObserveContext struct {
+	// Data is the provider's data; nil when the provider is not configured.
+	Data   *providerdata.Data
+	Client *kube.Client
+	// Object is the object as the API server returned it.
+	Object map[string]any
+	// Remembered is what Observe kept before (nil if nothing).
 	Remembered []byte
 }
 

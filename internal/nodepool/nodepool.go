@@ -24,6 +24,9 @@ var GVK = schema.GroupVersionKind{Group: "karpenter.sh", Version: "v1", Kind: "N
 // NodeClaims are the nodes a NodePool owns; they hold its deletion until drained.
 var NodeClaims = schema.GroupVersionResource{Group: "karpenter.sh", Version: "v1", Resource: "nodeclaims"}
 
+// aksNodeClasses are what node_class_ref names on AKS; a pool's analysis reads its own.
+var aksNodeClasses = schema.GroupVersionResource{Group: "karpenter.azure.com", Version: "v1beta1", Resource: "aksnodeclasses"}
+
 // Kind configures the generic CRD resource for NodePools.
 var Kind = &crdresource.Kind{
 	TypeSuffix: "nodepool",
@@ -38,7 +41,7 @@ var Kind = &crdresource.Kind{
 	Layout:           layout,
 	ExtraAttributes:  checksAttributes(),
 	Plan:             planChecks,
-	Remember:         remember,
+	Observe:          observe,
 	DeletionBlockers: blockers,
 	CreateTimeout:    5 * time.Minute,
 	// Deleting a NodePool drains and deletes all its nodes first.
