@@ -18,6 +18,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kube"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/tfcrd"
 )
 
 // importedKey marks in private state that the next Read follows an import and must read the
@@ -82,10 +83,10 @@ func (r *Resource) setState(ctx context.Context, state *tfsdk.State, live *unstr
 		base[k] = v
 	}
 	base["id"] = tftypes.NewValue(tftypes.String, live.GetName())
-	if v, ok := base[TakeOwnershipFrom]; !ok || v.IsNull() {
-		// Not in the state after an import: the default, as the plan of a configuration that
-		// does not set it has, so that the plan after an import is empty.
-		base[TakeOwnershipFrom] = defaultTakeOwnershipFrom()
+	if v, ok := base[TakeOwnershipFrom]; !ok || !v.IsKnown() {
+		// Not in the state after an import: null, as the plan of a configuration that does not
+		// set it has, so that the plan after an import is empty.
+		base[TakeOwnershipFrom] = tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, nil)
 	}
 	state.Raw = tftypes.NewValue(state.Schema.Type().TerraformType(ctx), base)
 }
@@ -209,15 +210,28 @@ func (r *Resource) write(ctx context.Context, plan tfsdk.Plan, state *tfsdk.Stat
 	if diags.HasError() {
 		return nil
 	}
+	keepPlannedStatus(state, plan.Raw, r.root)
 	return live
+}
+
+// keepPlannedStatus stores the read-only attributes as the plan has them when it knows them
+// (an update plans the status last read: the write does not touch the status subresource), so
+// that a controller reporting in the meantime does not make the state differ from the plan.
+func keepPlannedStatus(state *tfsdk.State, plan tftypes.Value, root *tfcrd.Node) {
+	values, planned := attributes(state.Raw), attributes(plan)
+	for _, c := range root.Children {
+		if v, ok := planned[c.Name]; c.Computed && ok && v.IsFullyKnown() {
+			values[c.Name] = v
+		}
+	}
+	state.Raw = tftypes.NewValue(state.Raw.Type(), values)
 }
 
 // takeOwnership hands the fields of the managers in take_ownership_from over to the provider's
 // field manager, so that the forced apply that follows removes those the configuration does
 // not set. It reports whether the apply may go ahead.
 func (r *Resource) takeOwnership(ctx context.Context, c *kube.Client, plan tfsdk.Plan, name string, diags *diag.Diagnostics) bool {
-	var from []string
-	diags.Append(plan.GetAttribute(ctx, path.Root(TakeOwnershipFrom), &from)...)
+	from := takeOwnershipFrom(ctx, plan, diags)
 	if diags.HasError() {
 		return false
 	}

@@ -27,10 +27,13 @@ func (r *Resource) ValidateConfig(ctx context.Context, req resource.ValidateConf
 	for _, f := range r.Findings(ctx, obj) {
 		summary := fmt.Sprintf("Invalid %s: %s", r.kind.GVK.Kind, f.Error.Type)
 		detail := fmt.Sprintf("%s\n\nThe Kubernetes API server would reject this %s at %s.", f.Error.ErrorBody(), r.kind.GVK.Kind, f.Error.Field)
+		if f.Deferred {
+			detail += " It reports this once the other errors of the object are fixed: it checks the CEL rules only of an object that passes its OpenAPI schema."
+		}
 		if f.HasPath {
 			// Terraform cannot always point into nested object expressions, so say it too.
 			detail = fmt.Sprintf("Attribute %s: %s", f.Path, detail)
-			resp.Diagnostics.AddAttributeError(f.Path, summary, detail)
+			resp.Diagnostics.AddAttributeError(ShownPath(f.Path), summary, detail)
 		} else {
 			resp.Diagnostics.AddError(summary, detail)
 		}
@@ -42,6 +45,9 @@ type Finding struct {
 	Error   *field.Error
 	Path    path.Path
 	HasPath bool
+	// Deferred is set for a rejection the API server reports only once the object's blocking
+	// errors are fixed (see deferredErrors).
+	Deferred bool
 }
 
 // namedPath is the field path at the end of an OpenAPI validation error that the API server
@@ -53,8 +59,13 @@ var namedPath = regexp.MustCompile(` in ((?:spec|metadata)(?:[.\[]\S*)?)$`)
 func (r *Resource) Findings(ctx context.Context, obj map[string]any) []Finding {
 	known, unknown := tfcrd.StripUnknown(obj)
 	errs := r.validator.Validate(ctx, known)
+	deferred := r.deferredErrors(ctx, known, errs)
+	if len(deferred) > 0 {
+		// "some rules were not checked": these are what they are.
+		errs = slices.DeleteFunc(slices.Clone(errs), func(e *field.Error) bool { return e.Field == "<nil>" || e.Field == "" })
+	}
 	var out []Finding
-	for _, e := range errs {
+	for i, e := range append(errs, deferred...) {
 		segs := tfcrd.ParseFieldPath(e.Field)
 		if e.Field == "<nil>" || e.Field == "" {
 			if m := namedPath.FindStringSubmatch(e.Detail); m != nil {
@@ -69,7 +80,7 @@ func (r *Resource) Findings(ctx context.Context, obj map[string]any) []Finding {
 			continue
 		}
 		p, ok := r.root.AttributePath(segs)
-		out = append(out, Finding{Error: e, Path: p, HasPath: ok})
+		out = append(out, Finding{Error: e, Path: p, HasPath: ok, Deferred: i >= len(errs)})
 	}
 	return out
 }
@@ -107,12 +118,12 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 	changing := true
 	if !req.State.Raw.IsNull() {
 		state := attributes(req.State.Raw)
-		if r.sameSpec(planned, state) {
-			changing = false
-			for _, c := range r.root.Children {
-				if c.Computed {
-					planned[c.Name] = state[c.Name]
-				}
+		changing = !r.sameSpec(planned, state)
+		// The status as last read, also when the spec changes: writes go to the main resource
+		// and never change the status subresource, so "known after apply" would only be noise.
+		for _, c := range r.root.Children {
+			if c.Computed {
+				planned[c.Name] = state[c.Name]
 			}
 		}
 	}

@@ -62,12 +62,15 @@ func checksAttributes() map[string]schema.Attribute {
 		},
 		"analysis": schema.SingleNestedAttribute{
 			Computed: true,
-			MarkdownDescription: "What Karpenter on AKS could launch for this pool, worked out at plan time from the embedded SKU catalog " +
+			MarkdownDescription: "What Karpenter on AKS could launch for this pool, worked out offline from the embedded SKU catalog " +
 				"in the provider's `region`: admissible sizes, the cheapest and largest, whether the limits allow one node, and every finding. " +
-				"Shown in `terraform plan` and in `terraform show -json` for policy tools.",
+				"Shown in `terraform plan` and in `terraform show -json` for policy tools. It uses the AKSNodeClass as the pool's last refresh " +
+				"or write saw it (planned before the pool in the same run, or else read from the cluster), because Terraform plans a second " +
+				"time during apply and both plans must agree; so a new pool's analysis, and one whose `node_class_ref` changes, is known after " +
+				"apply, computed then from the node class as applied. The plan's diagnostics always use the node class planned in the same run.",
 			Attributes: map[string]schema.Attribute{
 				"scope":                  schema.StringAttribute{Computed: true, MarkdownDescription: "The region checked, or that no region was set."},
-				"node_class":             schema.StringAttribute{Computed: true, MarkdownDescription: "Which AKSNodeClass settings were used: planned in this configuration, or defaults assumed."},
+				"node_class":             schema.StringAttribute{Computed: true, MarkdownDescription: "Which AKSNodeClass settings were used (`AKSNodeClass <name>`), or that its defaults were assumed and why (not an AKSNodeClass, does not exist)."},
 				"admissible_skus":        schema.Int64Attribute{Computed: true, MarkdownDescription: "Number of VM sizes the pool can launch."},
 				"cheapest_sku":           schema.StringAttribute{Computed: true, MarkdownDescription: "Cheapest admissible VM size."},
 				"cheapest_capacity_type": schema.StringAttribute{Computed: true, MarkdownDescription: "`spot` or `on-demand`."},

@@ -36,8 +36,9 @@ var Kind = &crdresource.Kind{
 		"or self-hosted Karpenter. Attributes mirror the NodePool spec in snake_case, with `spec` and the template's " +
 		"`metadata`/`spec` wrappers flattened away. The configuration is checked at plan time, offline, against the " +
 		"same OpenAPI and CEL rules the API server enforces, and written with server-side apply. Plan-time provisioning checks " +
-		"(the `analysis` attribute) use the settings of the AKSNodeClass this pool references when that node class is managed in " +
-		"the same configuration and referenced by attribute (`name = karpenter_aksnodeclass.x.name`), which makes Terraform plan it first.",
+		"use the settings of the AKSNodeClass this pool references: as planned in the same configuration when it is referenced by " +
+		"attribute (`name = karpenter_aksnodeclass.x.name`), which makes Terraform plan it first, or else as read from the cluster " +
+		"(see the `analysis` attribute).",
 	Layout:           layout,
 	ExtraAttributes:  checksAttributes(),
 	Plan:             planChecks,
