@@ -7,6 +7,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/acctest"
@@ -89,6 +90,52 @@ func TestAccNodePoolLiteralNodeClassRefIsConsistent(t *testing.T) {
 				ImportStateId:           pool,
 				ImportStateVerify:       true,
 				ImportStateVerifyIgnore: []string{"timeouts"},
+			},
+		},
+	})
+}
+
+// A provider region known only after apply (here from a terraform_data whose input changes)
+// makes an existing pool's analysis unknown in the plan: the plan walk cannot know the region
+// the apply walk will check against. Before, the plan walk checked all regions and the apply
+// walk the region, and Terraform failed with "inconsistent final plan" on analysis.scope.
+func TestAccNodePoolAnalysisWithRegionKnownAfterApply(t *testing.T) {
+	c := testenv.Get(t)
+	name := "acc-late-region"
+	addr := "karpenter_nodepool.p"
+	cfg := func(region string) string {
+		return fmt.Sprintf(`
+resource "terraform_data" "region" {
+  input = %q
+}
+
+provider "karpenter" {
+  region     = terraform_data.region.output
+  kubernetes = { config_path = %q }
+}
+
+resource "karpenter_nodepool" "p" {
+  name = %q
+  template = {
+    node_class_ref = { group = "karpenter.azure.com", kind = "AKSNodeClass", name = "default" }
+    requirements   = [{ key = "karpenter.azure.com/sku-family", operator = "In", values = ["D"] }]
+  }
+  limits     = { cpu = "100" }
+  disruption = { consolidate_after = "1m" }
+}
+`, region, c.KubeconfigPath, name)
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories(),
+		CheckDestroy:             checkGone(c, name),
+		Steps: []resource.TestStep{
+			{Config: cfg("westeurope"), Check: resource.TestCheckResourceAttr(addr, "analysis.scope", "westeurope")},
+			{
+				Config: cfg("northeurope"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectUnknownValue(addr, tfjsonpath.New("analysis"))},
+				},
+				Check: resource.TestCheckResourceAttr(addr, "analysis.scope", "northeurope"),
 			},
 		},
 	})
