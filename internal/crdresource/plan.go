@@ -116,6 +116,15 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 		}
 	}
 	changing := true
+	if req.State.Raw.IsNull() && r.validator.StatusSubresource() {
+		// The API server drops the status of an object created through the main resource, so
+		// the object a create returns has none.
+		for _, c := range r.root.Children {
+			if c.Computed {
+				planned[c.Name] = tftypes.NewValue(c.Type(), nil)
+			}
+		}
+	}
 	if !req.State.Raw.IsNull() {
 		state := attributes(req.State.Raw)
 		changing = !r.sameSpec(planned, state)
