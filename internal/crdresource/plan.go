@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -60,9 +61,20 @@ func (r *Resource) Findings(ctx context.Context, obj map[string]any) []Finding {
 	known, unknown := tfcrd.StripUnknown(obj)
 	errs := r.validator.Validate(ctx, known)
 	deferred := r.deferredErrors(ctx, known, errs)
+	// The note on deferred findings is owed only when the configuration itself holds what
+	// blocks them, not merely a value known after apply (stripped, so missing).
+	blockedByConfig := false
 	if len(deferred) > 0 {
-		// "some rules were not checked": these are what they are.
-		errs = slices.DeleteFunc(slices.Clone(errs), func(e *field.Error) bool { return e.Field == "<nil>" || e.Field == "" })
+		// "some rules were not checked": deferred says which.
+		errs = slices.DeleteFunc(slices.Clone(errs), func(e *field.Error) bool {
+			return strings.HasPrefix(e.Detail, "some validation rules were not checked")
+		})
+		for _, e := range errs {
+			segs := tfcrd.ParseFieldPath(e.Field)
+			if blocksCEL(e) && !slices.ContainsFunc(unknown, func(u []string) bool { return tfcrd.Related(u, segs) }) {
+				blockedByConfig = true
+			}
+		}
 	}
 	var out []Finding
 	for i, e := range append(errs, deferred...) {
@@ -80,7 +92,7 @@ func (r *Resource) Findings(ctx context.Context, obj map[string]any) []Finding {
 			continue
 		}
 		p, ok := r.root.AttributePath(segs)
-		out = append(out, Finding{Error: e, Path: p, HasPath: ok, Deferred: i >= len(errs)})
+		out = append(out, Finding{Error: e, Path: p, HasPath: ok, Deferred: i >= len(errs) && blockedByConfig})
 	}
 	return out
 }
