@@ -132,18 +132,24 @@ func planChecks(ctx context.Context, pc *crdresource.PlanContext) {
 	opts := solver.Options{Region: pc.Data.Region, LargestPod: settings.largestPod}
 
 	snap, usable := snapshotFor(pc.Remembered, pool)
-	if usable && !pc.Creating {
+	usable = usable && !pc.Creating
+	var a *solver.Analysis
+	if usable {
 		opts.NodeClass, opts.NodeClassAssumed = snap.Settings, !snap.Found
-		pc.Values["analysis"] = analysisValue(ctx, s.Analyze(pool, opts), snap.label())
+		a = s.Analyze(pool, opts)
+		pc.Values["analysis"] = analysisValue(ctx, a, snap.label())
 	} else {
 		// A create, a pool that now references another node class, or a node class with
-		// settings known only after apply: see observeWrite.
+		// settings known only after apply: crdresource fills it in after the write.
 		pc.Values["analysis"] = unknownAnalysis
 	}
 
-	source := diagnosticClass(pc, pool, snap, usable && !pc.Creating)
-	opts.NodeClass, opts.NodeClassAssumed = source.settings, source.assumed
-	report(pc, s.Analyze(pool, opts), settings.suppress, source.label)
+	source := diagnosticClass(pc, pool, snap, usable)
+	if a == nil || source.settings != opts.NodeClass || source.assumed != opts.NodeClassAssumed {
+		opts.NodeClass, opts.NodeClassAssumed = source.settings, source.assumed
+		a = s.Analyze(pool, opts)
+	}
+	report(pc, a, settings.suppress, source.label)
 }
 
 // classSource is the node class the diagnostics are checked with, and how to name it.
