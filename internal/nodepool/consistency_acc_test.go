@@ -17,14 +17,19 @@ import (
 // literalRefConfig is a node class and a pool that names it by a literal string, as
 // `terraform plan -generate-config-out` and the YAML migration write it: Terraform sees no
 // dependency between them and plans them in any order, in both of its walks.
+// An empty pool name leaves the pool out.
 func literalRefConfig(kubeconfig, class, pool, team, cpu string) string {
-	return acctest.ProviderBlock(kubeconfig) + fmt.Sprintf(`
+	classCfg := acctest.ProviderBlock(kubeconfig) + fmt.Sprintf(`
 resource "karpenter_aksnodeclass" "nc" {
   name         = %q
   image_family = "AzureLinux"
   tags         = { team = %q }
 }
-
+`, class, team)
+	if pool == "" {
+		return classCfg
+	}
+	return classCfg + fmt.Sprintf(`
 resource "karpenter_nodepool" "p" {
   name = %q
   template = {
@@ -34,7 +39,7 @@ resource "karpenter_nodepool" "p" {
   limits     = { cpu = %q }
   disruption = { consolidate_after = "1m" }
 }
-`, class, team, pool, class, cpu)
+`, pool, class, cpu)
 }
 
 // Issue 13 item 1: a pool whose node_class_ref.name is a literal string, deleted outside
@@ -52,6 +57,12 @@ func TestAccNodePoolLiteralNodeClassRefIsConsistent(t *testing.T) {
 		CheckDestroy:             checkGone(c, pool),
 		Steps: []resource.TestStep{
 			{
+				// The class first. (Created in the same run, a class Terraform happens to apply
+				// after the pool reaches the pool's analysis in the next plan, without error.)
+				Config: literalRefConfig(c.KubeconfigPath, class, "", "a", ""),
+			},
+			{
+				// Created next to the unchanged class.
 				Config:           literalRefConfig(c.KubeconfigPath, class, pool, "a", "100"),
 				ConfigPlanChecks: empty,
 				Check:            resource.TestCheckResourceAttr(addr, "analysis.node_class", "AKSNodeClass "+class),
