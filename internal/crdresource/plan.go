@@ -128,6 +128,10 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 		}
 	}
 	changing := true
+	if name := planned["name"]; req.State.Raw.IsNull() && name.IsKnown() && !name.IsNull() {
+		// The id is the name: known at plan, not "known after apply".
+		planned["id"] = name
+	}
 	if req.State.Raw.IsNull() && r.validator.StatusSubresource() {
 		// The API server drops the status of an object created through the main resource, so
 		// the object a create returns has none.

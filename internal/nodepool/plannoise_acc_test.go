@@ -15,8 +15,8 @@ import (
 )
 
 // quietPlan fails when a planned change of addr shows what does not change: the default
-// take_ownership_from list, or a status "known after apply" (a create returns no status, an
-// update does not change it).
+// take_ownership_from list, or a status or id "known after apply" (a create returns no status,
+// an update does not change it; the id is the name).
 type quietPlan string
 
 func (q quietPlan) CheckPlan(_ context.Context, req plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
@@ -29,8 +29,11 @@ func (q quietPlan) CheckPlan(_ context.Context, req plancheck.CheckPlanRequest, 
 			resp.Error = fmt.Errorf("%s plans take_ownership_from = %v, want it unset", q, v)
 			return
 		}
-		if unknown, _ := rc.Change.AfterUnknown.(map[string]any); unknown["status"] != nil {
-			resp.Error = fmt.Errorf("%s plans status as known after apply (%v)", q, rc.Change.Actions)
+		unknown, _ := rc.Change.AfterUnknown.(map[string]any)
+		for _, a := range []string{"status", "id"} {
+			if unknown[a] != nil {
+				resp.Error = fmt.Errorf("%s plans %s as known after apply (%v)", q, a, rc.Change.Actions)
+			}
 		}
 		return
 	}
