@@ -7,8 +7,10 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -285,11 +287,15 @@ func TestAccNodePoolInvalidConfigFailsAtPlan(t *testing.T) {
 // planned with (no "inconsistent final plan"), and the plan after each apply is empty.
 func TestAccNodePoolNextToUnchangedNodeClass(t *testing.T) {
 	c := testenv.Get(t)
-	cfg := func(cpu string, second bool) string {
+	cfg := func(cpu string, second bool, classExtra ...string) string {
+		disk := ""
+		if len(classExtra) > 0 {
+			disk = "\n  " + classExtra[0]
+		}
 		s := acctest.ProviderBlock(c.KubeconfigPath) + `
 resource "karpenter_aksnodeclass" "nc" {
   name         = "acc-stable-class"
-  image_family = "AzureLinux"
+  image_family = "AzureLinux"` + disk + `
 }
 
 resource "karpenter_nodepool" "a" {
@@ -317,6 +323,7 @@ resource "karpenter_nodepool" "b" {
 		}
 		return s
 	}
+	const secure = "security = { encryption_at_host = true }"
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.Factories(),
 		CheckDestroy:             checkGone(c, "acc-stable-a"),
@@ -324,6 +331,27 @@ resource "karpenter_nodepool" "b" {
 			{Config: cfg("100", false), Check: resource.TestCheckResourceAttr("karpenter_nodepool.a", "analysis.node_class", "AKSNodeClass acc-stable-class")},
 			{Config: cfg("200", false), Check: resource.TestCheckResourceAttr("karpenter_nodepool.a", "analysis.node_class", "AKSNodeClass acc-stable-class")},
 			{Config: cfg("200", true)},
+			{
+				// The class changes in a setting the analysis uses (sizes without encryption at host
+				// drop out), the pools do not: their analysis follows in the same run.
+				Config: cfg("200", true, secure),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction("karpenter_nodepool.a", plancheck.ResourceActionUpdate),
+						plancheck.ExpectKnownValue("karpenter_nodepool.a", tfjsonpath.New("analysis").AtMapKey("node_class"), knownvalue.StringExact("AKSNodeClass acc-stable-class")),
+					},
+				},
+			},
+			{
+				// Deleted outside Terraform: created again, next to the unchanged class.
+				PreConfig: func() {
+					if err := c.Dynamic.Resource(gvr).Delete(context.Background(), "acc-stable-b", metav1.DeleteOptions{}); err != nil {
+						t.Fatalf("delete outside Terraform: %v", err)
+					}
+				},
+				Config: cfg("200", true, secure),
+				Check:  resource.TestCheckResourceAttr("karpenter_nodepool.b", "analysis.node_class", "AKSNodeClass acc-stable-class"),
+			},
 		},
 	})
 }

@@ -1,6 +1,7 @@
 package nodepool
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -43,7 +44,13 @@ func checkNodeClassRef(pc *crdresource.PlanContext, suppress map[string]bool) {
 	if !hasName || name == napNodeClass || pc.Data == nil || pc.Data.Checks.Disabled || suppress[code] {
 		return
 	}
-	if _, _, ok := pc.Data.NodeClass(name); ok {
+	if _, _, _, ok := pc.Data.NodeClass(name); ok {
+		return
+	}
+	// The pool's last refresh or write found the class in the cluster (observe): it exists,
+	// whether or not a resource of this configuration is planned before the pool.
+	var snap nodeClassSnapshot
+	if json.Unmarshal(pc.Remembered, &snap) == nil && snap.Found && snap.Name == name {
 		return
 	}
 	pc.Report(refPath+".name", pc.Data.Checks.Strict, code+": the referenced AKSNodeClass may not exist",

@@ -180,7 +180,8 @@ Checked offline against westeurope with AKSNodeClass default as planned.
 Silence this for the pool with checks = { suppress = ["KRP104"] }.
 ` + "```" + `
 
-**In the ` + "`analysis`" + ` attribute** of each ` + "`karpenter_nodepool`" + `, computed at plan time. ` + "`analysis.findings`" + ` lists every
+**In the ` + "`analysis`" + ` attribute** of each ` + "`karpenter_nodepool`" + `, computed at plan time for an existing pool and after
+apply for a new one (Terraform plans again during apply, and both plans must agree on it). ` + "`analysis.findings`" + ` lists every
 finding (` + "`code`, `severity`, `path`" + ` as a Kubernetes field path, ` + "`message`" + `), including notes and suppressed codes,
 next to the number of admissible sizes, the cheapest and the largest size and the monthly cost at the CPU limit. It is part
 of ` + "`terraform show -json`" + ` output, for policy tools, and can feed outputs:
@@ -208,8 +209,11 @@ terraform-provider-karpenter review plan.json   # checked against the region of 
 * **The region.** The provider's ` + "`region`" + ` selects the sizes offered there, their zones and prices. Without it every size
   of the catalog counts, with Karpenter's fallback prices, and the zone and region checks (KRP108, KRP111) are skipped.
 * **The node class.** A pool is checked with the settings of the AKSNodeClass it references (image family, OS disk
-  size, max pods, FIPS and GPU mode, encryption at host) when that node class is planned in the same configuration and referenced as
-  ` + "`name = karpenter_aksnodeclass.default.name`" + `; otherwise the CRD defaults are assumed (KRP113).
+  size, max pods, FIPS and GPU mode, encryption at host): as planned in the same configuration when referenced as
+  ` + "`name = karpenter_aksnodeclass.default.name`" + ` (Terraform then plans it first), otherwise as the cluster has it;
+  when there is no such node class, the CRD defaults are assumed (KRP113). The diagnostics use the node class as planned
+  in this run; ` + "`analysis`" + ` uses it as the pool's last refresh or write saw it, the same in both of Terraform's plans,
+  so a class changed in the same run without a reference reaches a pool's ` + "`analysis`" + ` in the next plan.
 * **Known values only.** When part of a pool is known only after apply, ` + "`analysis`" + ` is unknown and nothing is reported
   for that pool in this plan.
 * **One pool at a time.** Checks across pools (KRP110, KRP202) are made by the review command, which sees all of them.
