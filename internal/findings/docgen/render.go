@@ -59,6 +59,10 @@ var reportedBy = map[findings.Code]where{
 	findings.NodeClassNotFound: {Review: true, Note: "In Terraform, reference the node class resource " +
 		"(`name = karpenter_aksnodeclass.default.name`); a missing one is then a configuration error."},
 	findings.EqualWeightOverlap: {Review: true},
+
+	findings.MalformedWorkload:  {Review: true, Note: "Only where workloads are read: `simulate` and `review --workloads`."},
+	findings.PodWithoutRequests: {Review: true, Note: "Only where workloads are read: `simulate` and `review --workloads`."},
+	findings.WorkloadSkipped:    {Review: true, Note: "Only where workloads are read: `simulate` and `review --workloads`."},
 }
 
 func (w where) Text() string {
