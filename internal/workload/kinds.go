@@ -123,6 +123,9 @@ func templateField(kind string) string {
 	return "spec.template.spec"
 }
 
+// OwnerAnnotation on a pod the reader made names its workload (Deployment/web), for reports.
+const OwnerAnnotation = "simulate.karpenter-iac.io/workload"
+
 // replica is the i-th pod of a workload, named as its controller would name it closely
 // enough to be unique: StatefulSets web-0, web-1; others web-<i>.
 func replica(w Workload, i int) *corev1.Pod {
@@ -131,5 +134,9 @@ func replica(w Workload, i int) *corev1.Pod {
 		p.Name = fmt.Sprintf("%s-%d", w.Name, i)
 	}
 	p.UID = typesUID(w, i)
+	if p.Annotations == nil {
+		p.Annotations = map[string]string{}
+	}
+	p.Annotations[OwnerAnnotation] = w.Label()
 	return p
 }

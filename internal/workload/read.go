@@ -111,7 +111,7 @@ func Read(docs []Document, opts Options) *Set {
 		}
 		if w.Kind == "DaemonSet" {
 			s.Workloads = append(s.Workloads, w)
-			s.DaemonSets = append(s.DaemonSets, w.Pod)
+			s.DaemonSets = append(s.DaemonSets, replica(w, 0))
 			continue
 		}
 		s.requestsFinding(d, w)

@@ -57,7 +57,7 @@ func (s *Set) requestsFinding(d Document, w Workload) {
 	s.Findings = append(s.Findings, Finding{Code: findings.PodWithoutRequests, File: d.File, Line: d.lineOf(splitField(field)), Field: field,
 		Object: w.Label(),
 		Message: fmt.Sprintf("the pods of %s request no %s: Karpenter packs them as needing none, so nodes are sized without them",
-			w.Label(), strings.Join(missing, " and ")),
+			w.Label(), strings.Join(missing, " or ")),
 		Fix: "Set resources.requests for cpu and memory on its containers (a LimitRange in the namespace may set defaults the simulation does not see)."})
 }
 

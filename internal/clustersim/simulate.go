@@ -1,0 +1,282 @@
+package clustersim
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/aksnodeclass"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/nodepool"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/workload"
+)
+
+// Modes.
+const (
+	Karpenter = "karpenter" // Karpenter's own scheduling decisions
+	Optimal   = "optimal"   // the cheapest packing the solver finds, and a lower bound
+	Both      = "both"
+)
+
+// Modes lists the valid modes.
+var Modes = []string{Karpenter, Optimal, Both}
+
+// ErrModeUnavailable is returned for a mode this build cannot run.
+var ErrModeUnavailable = errors.New("the karpenter mode (Karpenter's own scheduler) is not available in this build; use --mode optimal")
+
+// Input is one cluster.
+type Input struct {
+	Region string
+	// NodePools and NodeClasses are the objects' bodies, values unknown until apply removed.
+	NodePools, NodeClasses []map[string]any
+	Pods, DaemonSets       []*corev1.Pod
+}
+
+// Result is the outcome in the modes asked for; a mode not asked for is nil.
+type Result struct {
+	Karpenter, Optimal *solver.Simulation
+	// Pools are the NodePools simulated, by name; Skipped says why others were not.
+	Pools   []string
+	Skipped []string
+	// Assumptions say where the result is not what Karpenter would do, and how.
+	Assumptions []string
+}
+
+// LowerBound is the proven lower bound on the hourly cost (from the optimal mode when it ran).
+func (r *Result) LowerBound() float64 {
+	for _, s := range []*solver.Simulation{r.Optimal, r.Karpenter} {
+		if s != nil {
+			return s.LowerBound
+		}
+	}
+	return 0
+}
+
+// Primary is the result a single figure should come from: Karpenter's when it ran.
+func (r *Result) Primary() (string, *solver.Simulation) {
+	if r.Karpenter != nil {
+		return Karpenter, r.Karpenter
+	}
+	return Optimal, r.Optimal
+}
+
+// Simulate runs the cluster in the mode.
+func Simulate(ctx context.Context, s *solver.Solver, in Input, mode string) (*Result, error) {
+	if !slices.Contains(Modes, mode) {
+		return nil, fmt.Errorf("unknown mode %q (want %s)", mode, strings.Join(Modes, ", "))
+	}
+	res := &Result{}
+	classes := map[string]instancetype.NodeClass{}
+	for _, body := range in.NodeClasses {
+		obj := deepCopy(body)
+		crdvalidate.MustFor(aksnodeclass.GVK).Default(obj)
+		nc, err := solver.NodeClassFromObject(obj)
+		name := nameOf(obj)
+		if err != nil {
+			res.Skipped = append(res.Skipped, fmt.Sprintf("AKSNodeClass/%s: %v (pools using it get the defaults)", name, err))
+			continue
+		}
+		classes[name] = nc
+	}
+	var pools []solver.SimPool
+	for _, body := range in.NodePools {
+		obj := deepCopy(body)
+		v := crdvalidate.MustFor(nodepool.GVK)
+		if errs := v.Validate(ctx, obj); len(errs) > 0 {
+			res.Skipped = append(res.Skipped, fmt.Sprintf("NodePool/%s: the API server would reject it", nameOf(obj)))
+			continue
+		}
+		v.Default(obj)
+		p, err := solver.PoolFromObject(obj)
+		if err != nil {
+			res.Skipped = append(res.Skipped, fmt.Sprintf("NodePool/%s: %v", nameOf(obj), err))
+			continue
+		}
+		nc, ok := classes[p.NodeClassName()]
+		if !ok {
+			res.Assumptions = append(res.Assumptions, fmt.Sprintf("NodePool/%s: AKSNodeClass %q is not in the input; its defaults are assumed", p.Name, p.NodeClassName()))
+		}
+		pools = append(pools, solver.SimPool{Pool: p, NodeClass: nc})
+		res.Pools = append(res.Pools, p.Name)
+	}
+	if err := run(ctx, s, mode, in, pools, res); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// run dispatches on the mode. The karpenter mode is solver.Predict (Karpenter's scheduler
+// run in-process) where the build has it; the optimal mode is solver.Simulate.
+func run(_ context.Context, s *solver.Solver, mode string, in Input, pools []solver.SimPool, res *Result) error {
+	if mode == Karpenter || mode == Both {
+		return ErrModeUnavailable
+	}
+	sim, err := s.Simulate(optimalInput(in, pools, res))
+	if err != nil {
+		return err
+	}
+	res.Optimal = sim
+	return nil
+}
+
+// optimalInput turns pods into the solver's workloads. The solver reads one container's
+// requests, so each pod is given one with what Kubernetes counts for the whole pod (init
+// and sidecar containers, overhead); it models node affinity's first term and zone spread,
+// and the assumptions say what else it leaves out.
+func optimalInput(in Input, pools []solver.SimPool, res *Result) solver.SimulationInput {
+	var owners []string
+	byOwner := map[string][]*corev1.Pod{}
+	var podAffinity, otherSpread, moreTerms []string
+	for _, p := range in.Pods {
+		n := p.DeepCopy()
+		name := ownerName(p)
+		n.Spec.InitContainers, n.Spec.Overhead = nil, nil
+		n.Spec.Containers = []corev1.Container{{Name: "pod", Resources: corev1.ResourceRequirements{Requests: workload.Requests(p)}}}
+		if a := p.Spec.Affinity; a != nil {
+			if a.PodAffinity != nil || a.PodAntiAffinity != nil {
+				podAffinity = appendOnce(podAffinity, name)
+			}
+			if na := a.NodeAffinity; na != nil && na.RequiredDuringSchedulingIgnoredDuringExecution != nil && len(na.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms) > 1 {
+				moreTerms = appendOnce(moreTerms, name)
+			}
+		}
+		for _, c := range p.Spec.TopologySpreadConstraints {
+			if c.TopologyKey != corev1.LabelTopologyZone || c.WhenUnsatisfiable != corev1.DoNotSchedule {
+				otherSpread = appendOnce(otherSpread, name)
+			}
+		}
+		if _, ok := byOwner[name]; !ok {
+			owners = append(owners, name)
+		}
+		byOwner[name] = append(byOwner[name], n)
+	}
+	note := func(names []string, what string) {
+		if len(names) > 0 {
+			res.Assumptions = append(res.Assumptions, fmt.Sprintf("optimal mode ignores %s (%s)", what, strings.Join(names, ", ")))
+		}
+	}
+	note(podAffinity, "pod affinity and anti-affinity")
+	note(otherSpread, "topology spread other than DoNotSchedule over zones")
+	note(moreTerms, "node affinity terms after the first")
+	out := solver.SimulationInput{Region: in.Region, Pools: pools, Seed: 1}
+	// Grouped per workload, so that results name workloads as the input does.
+	for _, o := range owners {
+		ws := solver.WorkloadsFromPods(byOwner[o])
+		for i := range ws {
+			ws[i].Name = o
+			if i > 0 {
+				ws[i].Name = fmt.Sprintf("%s#%d", o, i+1)
+			}
+		}
+		out.Workloads = append(out.Workloads, ws...)
+	}
+	out.DaemonOverhead = daemonOverhead(in.DaemonSets, pools, res)
+	return out
+}
+
+// ownerName names a pod's workload in results (Deployment/web): the annotation the reader
+// sets, else the pod's own name.
+func ownerName(p *corev1.Pod) string {
+	if o := p.Annotations[workload.OwnerAnnotation]; o != "" {
+		return o
+	}
+	return p.Name
+}
+
+// daemonOverhead is what the DaemonSet pods that would run on a pool's nodes request, as
+// Karpenter decides it (taints tolerated, requirements compatible). The solver takes one
+// overhead for every node: when pools differ, the largest is used and said so.
+func daemonOverhead(daemons []*corev1.Pod, pools []solver.SimPool, res *Result) corev1.ResourceList {
+	var max corev1.ResourceList
+	var perPool []string
+	distinct := map[string]bool{}
+	for _, sp := range pools {
+		var on []*corev1.Pod
+		for _, d := range daemons {
+			if daemonRunsOn(sp.Pool, d) {
+				on = append(on, d)
+			}
+		}
+		sum := corev1.ResourceList{}
+		for _, d := range on {
+			for k, v := range workload.Requests(d) {
+				q := sum[k]
+				q.Add(v)
+				sum[k] = q
+			}
+		}
+		key := fmt.Sprintf("cpu %s, memory %s", qty(sum, corev1.ResourceCPU), qty(sum, corev1.ResourceMemory))
+		distinct[key] = true
+		perPool = append(perPool, sp.Pool.Name+": "+key)
+		max = maxList(max, sum)
+		if len(on) > 0 {
+			// The DaemonSet pods also take pod slots.
+			max = maxList(max, corev1.ResourceList{corev1.ResourcePods: *resource.NewQuantity(int64(len(on)), resource.DecimalSI)})
+		}
+	}
+	if len(distinct) > 1 {
+		res.Assumptions = append(res.Assumptions, "optimal mode charges every node the largest DaemonSet overhead of any pool ("+strings.Join(perPool, "; ")+")")
+	}
+	return max
+}
+
+func qty(l corev1.ResourceList, n corev1.ResourceName) string {
+	q := l[n]
+	return q.String()
+}
+
+func maxList(a, b corev1.ResourceList) corev1.ResourceList {
+	out := maps.Clone(a)
+	if out == nil {
+		out = corev1.ResourceList{}
+	}
+	for k, v := range b {
+		if cur, ok := out[k]; !ok || v.Cmp(cur) > 0 {
+			out[k] = v.DeepCopy()
+		}
+	}
+	return out
+}
+
+func appendOnce(s []string, v string) []string {
+	if slices.Contains(s, v) {
+		return s
+	}
+	return append(s, v)
+}
+
+func nameOf(obj map[string]any) string {
+	meta, _ := obj["metadata"].(map[string]any)
+	n, _ := meta["name"].(string)
+	return n
+}
+
+func deepCopy(m map[string]any) map[string]any {
+	return deepCopyValue(m).(map[string]any)
+}
+
+func deepCopyValue(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = deepCopyValue(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = deepCopyValue(e)
+		}
+		return out
+	}
+	return v
+}
