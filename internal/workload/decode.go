@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -48,6 +50,9 @@ func (s *Set) decodeError(d Document, kind string, err error) {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
 		field = te.Field
+		if key := offendingKey(d.Body, splitField(field), te.Value); key != "" {
+			field += "." + key
+		}
 		msg = fmt.Sprintf("%s is a %s, but the API wants a %s (kubectl apply fails the same way)", field, te.Value, te.Type)
 		if te.Type.Kind().String() == "string" && (te.Value == "bool" || te.Value == "number") {
 			fix = "Quote the value: YAML 1.1, which kubectl reads, takes unquoted yes/no/on/off/true/false as booleans " +
@@ -55,6 +60,51 @@ func (s *Set) decodeError(d Document, kind string, err error) {
 		}
 	}
 	s.malformed(d, kind, field, msg, fix)
+}
+
+// offendingKey names the entry of a map (labels, a node selector) whose value has the JSON
+// type the decoder rejected: encoding/json's path stops at the map.
+func offendingKey(body map[string]any, at []string, jsonType string) string {
+	var cur any = body
+	for _, seg := range at {
+		switch x := cur.(type) {
+		case map[string]any:
+			cur = x[seg]
+		case []any:
+			i, err := strconv.Atoi(seg)
+			if err != nil || i < 0 || i >= len(x) {
+				return ""
+			}
+			cur = x[i]
+		default:
+			return ""
+		}
+	}
+	m, ok := cur.(map[string]any)
+	if !ok {
+		return ""
+	}
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		switch m[k].(type) {
+		case bool:
+			if jsonType == "bool" {
+				return k
+			}
+		case int64, float64:
+			if jsonType == "number" {
+				return k
+			}
+		case map[string]any:
+			if jsonType == "object" {
+				return k
+			}
+		case []any:
+			if jsonType == "array" {
+				return k
+			}
+		}
+	}
+	return ""
 }
 
 // quantities checks every resource quantity of the object's pod spec before decoding, so that

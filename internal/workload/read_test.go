@@ -243,7 +243,7 @@ spec:
       containers: [{name: a}]`,
 			check: func(t *testing.T, s *Set) {
 				f := s.Findings[0]
-				if !strings.HasPrefix(f.Field, "spec.template.spec.nodeSelector") || !strings.Contains(f.Fix, "Quote the value") {
+				if f.Field != "spec.template.spec.nodeSelector.ssd" || !strings.Contains(f.Fix, "Quote the value") {
 					t.Errorf("finding = %+v", f)
 				}
 			}},
