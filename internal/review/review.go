@@ -47,6 +47,8 @@ type Report struct {
 	Skipped  []Skipped        `json:"skipped,omitempty"`
 	// Suppressed counts the findings that suppressions dropped.
 	Suppressed int `json:"suppressed"`
+	// Costs are the predicted costs per cluster (review --workloads).
+	Costs []ClusterCost `json:"costs,omitempty"`
 }
 
 // ClusterSummary says what a cluster holds.
