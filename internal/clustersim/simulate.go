@@ -127,15 +127,24 @@ func run(_ context.Context, s *solver.Solver, mode string, in Input, pools []sol
 	return nil
 }
 
-// optimalInput turns pods into the solver's workloads. The solver reads one container's
-// requests, so each pod is given one with what Kubernetes counts for the whole pod (init
-// and sidecar containers, overhead); it models node affinity's first term and zone spread,
-// and the assumptions say what else it leaves out.
+// optimalInput is the solver's input for the optimal mode.
 func optimalInput(in Input, pools []solver.SimPool, res *Result) solver.SimulationInput {
+	ws, notes := SolverWorkloads(in.Pods)
+	overhead, more := DaemonOverhead(in.DaemonSets, pools)
+	res.Assumptions = append(append(res.Assumptions, notes...), more...)
+	return solver.SimulationInput{Region: in.Region, Pools: pools, Workloads: ws, DaemonOverhead: overhead, Seed: 1}
+}
+
+// SolverWorkloads turns pods into the solver's workloads, grouped per workload so that
+// results name them as the input does. The solver reads one container's requests, so each
+// pod is given one with what Kubernetes counts for the whole pod (init and sidecar
+// containers, overhead). It models node affinity's first term and zone spread; the notes say
+// what else it leaves out.
+func SolverWorkloads(in []*corev1.Pod) ([]solver.Workload, []string) {
 	var owners []string
 	byOwner := map[string][]*corev1.Pod{}
 	var podAffinity, otherSpread, moreTerms []string
-	for _, p := range in.Pods {
+	for _, p := range in {
 		n := p.DeepCopy()
 		name := ownerName(p)
 		n.Spec.InitContainers, n.Spec.Overhead = nil, nil
@@ -158,16 +167,16 @@ func optimalInput(in Input, pools []solver.SimPool, res *Result) solver.Simulati
 		}
 		byOwner[name] = append(byOwner[name], n)
 	}
+	var notes []string
 	note := func(names []string, what string) {
 		if len(names) > 0 {
-			res.Assumptions = append(res.Assumptions, fmt.Sprintf("optimal mode ignores %s (%s)", what, strings.Join(names, ", ")))
+			notes = append(notes, fmt.Sprintf("optimal mode ignores %s (%s)", what, strings.Join(names, ", ")))
 		}
 	}
 	note(podAffinity, "pod affinity and anti-affinity")
 	note(otherSpread, "topology spread other than DoNotSchedule over zones")
 	note(moreTerms, "node affinity terms after the first")
-	out := solver.SimulationInput{Region: in.Region, Pools: pools, Seed: 1}
-	// Grouped per workload, so that results name workloads as the input does.
+	var out []solver.Workload
 	for _, o := range owners {
 		ws := solver.WorkloadsFromPods(byOwner[o])
 		for i := range ws {
@@ -176,10 +185,9 @@ func optimalInput(in Input, pools []solver.SimPool, res *Result) solver.Simulati
 				ws[i].Name = fmt.Sprintf("%s#%d", o, i+1)
 			}
 		}
-		out.Workloads = append(out.Workloads, ws...)
+		out = append(out, ws...)
 	}
-	out.DaemonOverhead = daemonOverhead(in.DaemonSets, pools, res)
-	return out
+	return out, notes
 }
 
 // ownerName names a pod's workload in results (Deployment/web): the annotation the reader
@@ -191,10 +199,10 @@ func ownerName(p *corev1.Pod) string {
 	return p.Name
 }
 
-// daemonOverhead is what the DaemonSet pods that would run on a pool's nodes request, as
+// DaemonOverhead is what the DaemonSet pods that would run on a pool's nodes request, as
 // Karpenter decides it (taints tolerated, requirements compatible). The solver takes one
-// overhead for every node: when pools differ, the largest is used and said so.
-func daemonOverhead(daemons []*corev1.Pod, pools []solver.SimPool, res *Result) corev1.ResourceList {
+// overhead for every node: when pools differ, the largest is used and the note says so.
+func DaemonOverhead(daemons []*corev1.Pod, pools []solver.SimPool) (corev1.ResourceList, []string) {
 	var max corev1.ResourceList
 	var perPool []string
 	distinct := map[string]bool{}
@@ -223,9 +231,9 @@ func daemonOverhead(daemons []*corev1.Pod, pools []solver.SimPool, res *Result) 
 		}
 	}
 	if len(distinct) > 1 {
-		res.Assumptions = append(res.Assumptions, "optimal mode charges every node the largest DaemonSet overhead of any pool ("+strings.Join(perPool, "; ")+")")
+		return max, []string{"optimal mode charges every node the largest DaemonSet overhead of any pool (" + strings.Join(perPool, "; ") + ")"}
 	}
-	return max
+	return max, nil
 }
 
 func qty(l corev1.ResourceList, n corev1.ResourceName) string {

@@ -98,13 +98,12 @@ func TestDaemonOverheadPerPool(t *testing.T) {
 			t.Errorf("%s on %s (tainted %v): %v, want %v", tc.pod.Name, tc.pool.Name, tc.pool.HasTaint(), got, tc.want)
 		}
 	}
-	res := &Result{}
-	got := daemonOverhead([]*corev1.Pod{everywhere, untolerating}, []solver.SimPool{{Pool: p}, {Pool: plain}}, res)
+	got, notes := DaemonOverhead([]*corev1.Pod{everywhere, untolerating}, []solver.SimPool{{Pool: p}, {Pool: plain}})
 	if got.Cpu().Cmp(resource.MustParse("200m")) != 0 || got.Pods().Value() != 2 {
 		t.Errorf("overhead = %v", got)
 	}
-	if len(res.Assumptions) != 1 || !strings.Contains(res.Assumptions[0], "largest DaemonSet overhead") {
-		t.Errorf("assumptions = %v", res.Assumptions)
+	if len(notes) != 1 || !strings.Contains(notes[0], "largest DaemonSet overhead") {
+		t.Errorf("notes = %v", notes)
 	}
 }
 

@@ -116,3 +116,16 @@ func WorkloadFindings(in []workload.Finding) []Finding {
 	}
 	return out
 }
+
+// WorkloadDocuments parses a YAML or JSON stream as the review parses a file (documents
+// split at their markers, each parsed on its own, kind: List expanded) into the documents
+// workload readers take; syntax problems are findings at their lines. NodePools and
+// AKSNodeClasses are left out.
+func WorkloadDocuments(name string, data []byte) ([]workload.Document, []Finding) {
+	docs, out := parseYAMLStream(name, data)
+	var wd []workload.Document
+	for _, d := range docs {
+		wd = append(wd, flatten(name, d, &out)...)
+	}
+	return wd, out
+}

@@ -53,7 +53,7 @@ func (s *Set) decodeError(d Document, kind string, err error) {
 		if key := offendingKey(d.Body, splitField(field), te.Value); key != "" {
 			field += "." + key
 		}
-		msg = fmt.Sprintf("%s is a %s, but the API wants a %s (kubectl apply fails the same way)", field, te.Value, te.Type)
+		msg = fmt.Sprintf("%s is a %s where the API takes %s (kubectl apply fails the same way)", field, te.Value, te.Type)
 		if te.Type.Kind().String() == "string" && (te.Value == "bool" || te.Value == "number") {
 			fix = "Quote the value: YAML 1.1, which kubectl reads, takes unquoted yes/no/on/off/true/false as booleans " +
 				"and 1.10, 0755 or 1e3 as numbers."
