@@ -17,6 +17,10 @@ type where struct {
 	Note   string // Markdown: anything a reader of that section needs to know beyond the help text
 }
 
+// workloadsNote says where workloads are read from manifests.
+const workloadsNote = "Only where workloads are read from manifests: the `simulate` command, `review --workloads` and the " +
+	"`workloads_yaml` attribute of `karpenter_provisioning_simulation`."
+
 var reportedBy = map[findings.Code]where{
 	findings.APIServerRejects: {Review: true, Note: "In Terraform the same validation runs on every `karpenter_nodepool` and " +
 		"`karpenter_aksnodeclass`, where the plan fails with `Invalid NodePool` or `Invalid AKSNodeClass` on the " +
@@ -60,9 +64,9 @@ var reportedBy = map[findings.Code]where{
 		"(`name = karpenter_aksnodeclass.default.name`); a missing one is then a configuration error."},
 	findings.EqualWeightOverlap: {Review: true},
 
-	findings.MalformedWorkload:  {Review: true, Note: "Only where workloads are read: `simulate` and `review --workloads`."},
-	findings.PodWithoutRequests: {Review: true, Note: "Only where workloads are read: `simulate` and `review --workloads`."},
-	findings.WorkloadSkipped:    {Review: true, Note: "Only where workloads are read: `simulate` and `review --workloads`."},
+	findings.MalformedWorkload:  {Review: true, Note: workloadsNote + " In Terraform it is an error on the element of `workloads_yaml`."},
+	findings.PodWithoutRequests: {Review: true, Note: workloadsNote + " In Terraform it is a warning on the element of `workloads_yaml`."},
+	findings.WorkloadSkipped:    {Review: true, Note: workloadsNote + " The data source does not show notes."},
 }
 
 func (w where) Text() string {
