@@ -2,7 +2,8 @@
 // ReplicaSets, StatefulSets, ReplicationControllers, Jobs, CronJobs (one run), Pods and
 // DaemonSets, with replica counts as written (or an HPA's maxReplicas) and requests as the
 // API server defaults them (requests from limits) and Kubernetes sums them
-// (k8s.io/component-helpers/resource: containers, init and sidecar containers, overhead).
+// (Karpenter's resources.Ceiling over k8s.io/component-helpers/resource: containers, init and
+// sidecar containers, overhead).
 //
 // It reads documents that a caller has already split and parsed (internal/review reads files,
 // directories, Kustomize overlays and Helm output); it knows nothing of Terraform. Problems are

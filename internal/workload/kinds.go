@@ -70,6 +70,11 @@ func (s *Set) workload(d Document, obj any, scalers map[scaleKey]scaler, opts Op
 			"Add the pod's containers.")
 		return Workload{}, false
 	}
+	if len(tmpl.Spec.SchedulingGates) > 0 {
+		s.note(d, kind, fmt.Sprintf("%s/%s has scheduling gates (%s): its pods wait for them to be removed, and Karpenter provisions no node for a gated pod",
+			kind, meta.Name, tmpl.Spec.SchedulingGates[0].Name), "Remove spec.schedulingGates to simulate the pods as they are once released.")
+		return Workload{}, false
+	}
 	n := 1
 	if replicas != nil {
 		n = int(*replicas)

@@ -357,3 +357,49 @@ spec:
 		t.Fatal("replicas share their spec")
 	}
 }
+
+// Karpenter provisions no node for a pod held by scheduling gates.
+func TestSchedulingGatedPodsAreSkipped(t *testing.T) {
+	s := Read(docs(t, `
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: gated}
+spec:
+  replicas: 2
+  template:
+    spec:
+      schedulingGates: [{name: example.com/quota}]
+      containers: [{name: a, resources: {requests: {cpu: "1", memory: 1Gi}}}]`), Options{})
+	if len(s.Pods) != 0 || len(s.Findings) != 1 || s.Findings[0].Code != findings.WorkloadSkipped {
+		t.Fatalf("pods %d, findings %+v", len(s.Pods), s.Findings)
+	}
+}
+
+// Whatever shape a document has, the reader reports it and never panics.
+func TestReadOddShapes(t *testing.T) {
+	for _, body := range []string{
+		`{apiVersion: apps/v1, kind: Deployment, metadata: {name: a}, spec: [1, 2]}`,
+		`{apiVersion: apps/v1, kind: Deployment, metadata: {name: a}, spec: {template: {spec: {containers: "x"}}}}`,
+		`{apiVersion: apps/v1, kind: Deployment, metadata: {name: a}, spec: {template: {spec: {containers: [{name: a, resources: {requests: [1]}}]}}}}`,
+		`{apiVersion: apps/v1, kind: Deployment, metadata: {name: a}, spec: {template: {spec: {containers: [{name: a, resources: {requests: {cpu: [1]}}}]}}}}`,
+		`{apiVersion: apps/v1, kind: Deployment, metadata: {name: a}, spec: {replicas: -1, template: {spec: {containers: [{name: a}]}}}}`,
+		`{apiVersion: batch/v1, kind: Job, metadata: "x"}`,
+		`{apiVersion: v1, kind: Pod}`,
+		`{apiVersion: autoscaling/v2, kind: HorizontalPodAutoscaler, metadata: {name: h}, spec: {maxReplicas: 0}}`,
+		`{apiVersion: "a/b/c", kind: Deployment}`,
+		`{kind: Deployment}`,
+	} {
+		s := Read(docs(t, body), Options{HPAMaxReplicas: true})
+		if len(s.Pods) != 0 {
+			t.Errorf("%s: %d pods", body, len(s.Pods))
+		}
+		for _, f := range s.Findings {
+			if f.Message == "" || f.Code == "" {
+				t.Errorf("%s: empty finding %+v", body, f)
+			}
+		}
+		if len(s.Findings) == 0 && body != `{apiVersion: "a/b/c", kind: Deployment}` && body != `{kind: Deployment}` {
+			t.Errorf("%s: no finding", body)
+		}
+	}
+}

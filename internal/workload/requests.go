@@ -6,7 +6,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
-	resourcehelper "k8s.io/component-helpers/resource"
+	"sigs.k8s.io/karpenter/pkg/utils/resources"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 )
@@ -34,10 +34,12 @@ func defaultRequests(p *corev1.Pod) {
 	}
 }
 
-// Requests is what one pod requests as the scheduler and Karpenter count it: the larger of
-// the containers' sum (with sidecars) and each init container, plus the pod overhead.
+// Requests is what one pod requests as Karpenter counts it (resources.Ceiling, which is
+// k8s.io/component-helpers' PodRequests as the scheduler uses it): pod-level resources when
+// set, else the larger of the containers' sum (with sidecars) and each init container, plus
+// the pod overhead.
 func Requests(p *corev1.Pod) corev1.ResourceList {
-	return resourcehelper.PodRequests(p, resourcehelper.PodResourcesOptions{})
+	return resources.Ceiling(p).Requests
 }
 
 // requestsFinding reports a pod that requests no CPU or no memory: Karpenter packs it as
