@@ -1,0 +1,105 @@
+package workload
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/testenv"
+)
+
+func TestMain(m *testing.M) { testenv.Main(m) }
+
+var (
+	podsGVR        = schema.GroupVersionResource{Version: "v1", Resource: "pods"}
+	deploymentsGVR = schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}
+)
+
+// The API server is the oracle for the requests of a pod: each pod goes to the real
+// kube-apiserver (dry run), and the requests it holds after its defaulting must be the ones
+// the reader computed, container by container.
+func TestRequestsMatchAPIServerDefaulting(t *testing.T) {
+	c := testenv.Get(t)
+	ctx := context.Background()
+	for _, text := range []string{
+		`{apiVersion: v1, kind: Pod, metadata: {name: limits-only}, spec: {containers: [{name: a, image: x, resources: {limits: {cpu: "2", memory: 1Gi}}}]}}`,
+		`{apiVersion: v1, kind: Pod, metadata: {name: partial}, spec: {containers: [{name: a, image: x, resources: {requests: {cpu: 100m}, limits: {cpu: "2", memory: 1Gi}}}]}}`,
+		`{apiVersion: v1, kind: Pod, metadata: {name: init-limits}, spec: {initContainers: [{name: i, image: x, resources: {limits: {cpu: "3", memory: 64Mi}}}], containers: [{name: a, image: x, resources: {requests: {cpu: 500m, memory: 1Gi}}}]}}`,
+		`{apiVersion: v1, kind: Pod, metadata: {name: sidecar}, spec: {initContainers: [{name: mesh, image: x, restartPolicy: Always, resources: {requests: {cpu: 200m}, limits: {memory: 256Mi}}}], containers: [{name: a, image: x, resources: {requests: {cpu: 500m, memory: 1Gi}}}]}}`,
+		`{apiVersion: v1, kind: Pod, metadata: {name: none}, spec: {containers: [{name: a, image: x}]}}`,
+		`{apiVersion: v1, kind: Pod, metadata: {name: extended}, spec: {containers: [{name: a, image: x, resources: {limits: {nvidia.com/gpu: "1", ephemeral-storage: 1Gi}}}]}}`,
+	} {
+		d := docs(t, text)
+		s := Read(d, Options{})
+		if len(s.Pods) != 1 {
+			t.Fatalf("%s: %d pods, findings %+v", text, len(s.Pods), s.Findings)
+		}
+		ours := s.Pods[0]
+		got, err := c.Dynamic.Resource(podsGVR).Namespace("default").Create(ctx, &unstructured.Unstructured{Object: d[0].Body}, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
+		if err != nil {
+			t.Fatalf("%s: the API server rejects it: %v", ours.Name, err)
+		}
+		var server corev1.Pod
+		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(got.Object, &server); err != nil {
+			t.Fatal(err)
+		}
+		for i, sc := range append(server.Spec.InitContainers, server.Spec.Containers...) {
+			oc := append(ours.Spec.InitContainers, ours.Spec.Containers...)[i]
+			if !equalLists(sc.Resources.Requests, oc.Resources.Requests) {
+				t.Errorf("%s container %s: API server requests %v, reader %v", ours.Name, sc.Name, sc.Resources.Requests, oc.Resources.Requests)
+			}
+		}
+		if !equalLists(Requests(&server), Requests(ours)) {
+			t.Errorf("%s: pod requests %v on the server, %v read", ours.Name, Requests(&server), Requests(ours))
+		}
+	}
+}
+
+func equalLists(a, b corev1.ResourceList) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || v.Cmp(w) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// What the reader calls malformed, the API server rejects; what it reads, the server accepts.
+func TestMalformedMatchesAPIServer(t *testing.T) {
+	c := testenv.Get(t)
+	ctx := context.Background()
+	deployment := func(name, replicas, labels, nodeSelector, requests string) string {
+		return `{apiVersion: apps/v1, kind: Deployment, metadata: {name: ` + name + `}, spec: {replicas: ` + replicas +
+			`, selector: {matchLabels: {app: x}}, template: {metadata: {labels: {app: x` + labels + `}}, spec: {nodeSelector: {` + nodeSelector +
+			`}, containers: [{name: a, image: x, resources: {requests: {` + requests + `}}}]}}}}`
+	}
+	for _, tc := range []struct {
+		text      string
+		malformed bool
+	}{
+		{deployment("good", "2", "", "ssd: \"yes\"", "cpu: 1, memory: 1Gi"), false},
+		{deployment("float-cpu", "2", "", "", "cpu: 0.5, memory: 1e9"), false},
+		{deployment("string-replicas", `"2"`, "", "", "cpu: 1"), true},
+		{deployment("bool-selector", "2", "", "ssd: yes", "cpu: 1"), true},
+		{deployment("number-label", "2", ", version: 1.10", "", "cpu: 1"), true},
+		{deployment("bad-quantity", "2", "", "", "cpu: 2 cores"), true},
+	} {
+		d := docs(t, tc.text)
+		s := Read(d, Options{})
+		malformed := len(s.Findings) > 0 && s.Findings[0].Code == findings.MalformedWorkload
+		_, err := c.Dynamic.Resource(deploymentsGVR).Namespace("default").Create(ctx, &unstructured.Unstructured{Object: d[0].Body}, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
+		if rejected := err != nil; rejected != tc.malformed || malformed != tc.malformed {
+			t.Errorf("%s: reader malformed %v (%+v), API server rejects %v (%v); want %v", strings.SplitN(tc.text, "name: ", 2)[1][:14], malformed, s.Findings, rejected, err, tc.malformed)
+		}
+	}
+}
