@@ -132,7 +132,7 @@ func parseFlags(args []string, stderr io.Writer) (*cliOptions, error) {
 	})
 	fs.StringVar(&o.config, "config", "", "config file (default: .karpenter-review.yaml upward from the first path)")
 	fs.BoolVar(&o.listCodes, "list-codes", false, "list the finding codes with their severity and title, and exit")
-	fs.Func("workloads", "read workloads (Deployments, Jobs, ...) from this path and add each cluster's predicted hourly cost (repeatable; \"-\" is standard input)", func(s string) error {
+	fs.Func("workloads", "read workloads (Deployments, Jobs, ...) from this path and add each cluster's predicted hourly cost: workloads the config maps to a cluster count there, the others in every cluster (repeatable; \"-\" is standard input)", func(s string) error {
 		o.workloads = append(o.workloads, s)
 		return nil
 	})

@@ -165,12 +165,25 @@ func readWorkloadDocs(ctx context.Context, opts Options, paths []string, stdin i
 
 // docsFor is a cluster's documents: its own inputs', and the workloads the config maps to it,
 // else the default cluster's.
+// A document both sets hold (--workloads naming a path that is also reviewed) counts once.
 func docsFor(name string, own, wl map[string][]workload.Document) []workload.Document {
-	docs := slices.Clone(own[name])
-	if ws, ok := wl[name]; ok {
-		return append(docs, ws...)
+	ws, ok := wl[name]
+	if !ok {
+		ws = wl[""]
 	}
-	return append(docs, wl[""]...)
+	type at struct {
+		file string
+		line int
+	}
+	seen := map[at]bool{}
+	var docs []workload.Document
+	for _, d := range append(slices.Clone(own[name]), ws...) {
+		if k := (at{d.File, d.Line}); !seen[k] {
+			seen[k] = true
+			docs = append(docs, d)
+		}
+	}
+	return docs
 }
 
 // clusterCost simulates a cluster: with Karpenter's scheduler where the build has it, else

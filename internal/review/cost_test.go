@@ -118,6 +118,13 @@ func TestReviewWorkloadsAndBaseline(t *testing.T) {
 		t.Errorf("per-pool deltas = %v (head %v, baseline %v)", pools, c.HourlyCost, *c.BaselineHourlyCost)
 	}
 
+	// A workload path that is also reviewed counts its workloads once.
+	again := run(t, "", "--format", "json", "--region", "westeurope", "--workloads", "apps", "pools", "apps")
+	var twice costJSON
+	if err := json.Unmarshal([]byte(again.stdout), &twice); err != nil || twice.Costs[0].HourlyCost != only.Costs[0].HourlyCost {
+		t.Errorf("apps reviewed and read as workloads: %v %+v, want cost %v", err, twice.Costs, only.Costs[0].HourlyCost)
+	}
+
 	text := run(t, "", "--region", "westeurope", "--workloads", "apps", "--baseline", "../base", "pools")
 	if !strings.Contains(text.stdout, "Predicted cost of cluster (default) (optimal): $") || !strings.Contains(text.stdout, ", change +") {
 		t.Errorf("text report:\n%s", text.stdout)

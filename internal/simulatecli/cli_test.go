@@ -50,6 +50,7 @@ type report struct {
 
 type sim struct {
 	Nodes []struct {
+		Cluster      string         `json:"cluster"`
 		Pool         string         `json:"pool"`
 		InstanceType string         `json:"instanceType"`
 		CapacityType string         `json:"capacityType"`
