@@ -113,18 +113,32 @@ func Simulate(ctx context.Context, s *solver.Solver, in Input, mode string) (*Re
 	return res, nil
 }
 
-// run dispatches on the mode. The karpenter mode is solver.Predict (Karpenter's scheduler
-// run in-process) where the build has it; the optimal mode is solver.Simulate.
+// run dispatches on the mode: karpenter is Karpenter's scheduler run in-process
+// (runKarpenter), optimal the solver's packing (solver.Simulate).
 func run(_ context.Context, s *solver.Solver, mode string, in Input, pools []solver.SimPool, res *Result) error {
 	if mode == Karpenter || mode == Both {
-		return ErrModeUnavailable
+		if err := runKarpenter(s, in, pools, res); err != nil {
+			return err
+		}
 	}
-	sim, err := s.Simulate(optimalInput(in, pools, res))
-	if err != nil {
-		return err
+	if mode == Optimal || mode == Both {
+		sim, err := s.Simulate(optimalInput(in, pools, res))
+		if err != nil {
+			return err
+		}
+		res.Optimal = sim
 	}
-	res.Optimal = sim
 	return nil
+}
+
+// runKarpenter is where solver.Predict goes once the build has it:
+//
+//	sim, err := s.Predict(solver.PredictionInput{Region: in.Region, Pools: pools, Pods: in.Pods, DaemonSets: in.DaemonSets})
+//	res.Karpenter = sim
+//
+// Until then the mode is unavailable, and says so.
+func runKarpenter(_ *solver.Solver, _ Input, _ []solver.SimPool, _ *Result) error {
+	return ErrModeUnavailable
 }
 
 // optimalInput is the solver's input for the optimal mode.
