@@ -83,7 +83,7 @@ func Read(docs []Document, opts Options) *Set {
 			continue
 		}
 		if !known {
-			if !passive(gk) {
+			if !passive(gk) && mayCreatePods(d.Body) {
 				s.note(d, kind, fmt.Sprintf("%s %s is not read as a workload: pods it creates are not simulated", apiVersion, kind),
 					"Render it to the Deployments, StatefulSets, Jobs or Pods it creates (e.g. kubectl get -o yaml) to include its pods.")
 			}
@@ -121,6 +121,38 @@ func Read(docs []Document, opts Options) *Set {
 		}
 	}
 	return s
+}
+
+// mayCreatePods tells a custom resource that runs pods (an Argo Rollout, a database operator's
+// cluster) from one that does not (an ExternalSecret): it names containers, a pod template or
+// a replica count somewhere in its spec.
+func mayCreatePods(body map[string]any) bool {
+	var walk func(v any, depth int) bool
+	walk = func(v any, depth int) bool {
+		if depth > 12 {
+			return false
+		}
+		switch x := v.(type) {
+		case map[string]any:
+			for k, e := range x {
+				switch k {
+				case "containers", "template", "podTemplate", "jobTemplate", "replicas", "instances":
+					return true
+				}
+				if walk(e, depth+1) {
+					return true
+				}
+			}
+		case []any:
+			for _, e := range x {
+				if walk(e, depth+1) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return walk(body["spec"], 0)
 }
 
 // passive kinds create no pods of their own, or are Karpenter's: they are passed over quietly.

@@ -231,7 +231,12 @@ spec: {replicas: 3}
 ---
 apiVersion: v1
 kind: Service
-metadata: {name: quiet}`},
+metadata: {name: quiet}
+---
+apiVersion: external-secrets.io/v1beta1
+kind: ExternalSecret
+metadata: {name: quiet}
+spec: {refreshInterval: 1h, target: {name: db}}`},
 		{name: "unquoted yes in a node selector", pods: 0, codes: []findings.Code{findings.MalformedWorkload}, yaml: `
 apiVersion: apps/v1
 kind: Deployment
