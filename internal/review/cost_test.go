@@ -58,6 +58,7 @@ func writeCheckout(t *testing.T, dir, pool, family, replicas string) {
 type costJSON struct {
 	Costs []struct {
 		Cluster, Method    string
+		Region             string
 		HourlyCost         float64  `json:"hourlyCost"`
 		LowerBound         float64  `json:"lowerBound"`
 		BaselineHourlyCost *float64 `json:"baselineHourlyCost"`
@@ -150,5 +151,34 @@ func TestReviewWorkloadFindings(t *testing.T) {
 	}
 	if r := run(t, "", "--baseline", "missing", "--workloads", "apps", "pools"); r.code != ExitUsage {
 		t.Errorf("missing baseline: exit %d", r.code)
+	}
+}
+
+// Pools from a real Terraform plan: the cluster is priced in the region of the plan's
+// provider configuration, a pool with a value known only after apply is left out and said so.
+func TestReviewWorkloadsOnPlan(t *testing.T) {
+	plan := realPlan(t, filepath.Join("testdata", "plan"))
+	apps := filepath.Join(t.TempDir(), "apps.yaml")
+	if err := os.WriteFile(apps, []byte(strings.ReplaceAll(costApp, "%REPLICAS%", "4")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, "", "--format", "json", "--workloads", apps, plan)
+	if r.code != ExitFindings { // the plan's own findings (KRP201)
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	var out costJSON
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil || len(out.Costs) != 1 {
+		t.Fatalf("%v: %s", err, r.stdout)
+	}
+	c := out.Costs[0]
+	pools := map[string]int{}
+	for _, p := range c.Pools {
+		pools[p.Pool] = p.Nodes
+	}
+	if c.Region != "northeurope" || c.HourlyCost <= 0 || pools["general"]+pools["batch"] == 0 {
+		t.Errorf("cost %+v", c)
+	}
+	if _, ok := pools["late"]; ok || !strings.Contains(strings.Join(c.Notes, "\n"), "NodePool/late is left out: values known only after apply") {
+		t.Errorf("late pool: pools %v, notes %v", pools, c.Notes)
 	}
 }
