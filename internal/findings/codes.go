@@ -211,7 +211,8 @@ var rules = []Rule{
 		Title: "A workload manifest is not a valid object of its kind.",
 		Help: "A Deployment, StatefulSet, Job, Pod or other workload has a field of the wrong type (often an unquoted " +
 			"YAML 1.1 value such as `yes` or `1.10` where the API wants a string), a quantity that is not one, an API " +
-			"version Kubernetes no longer serves, or lacks a required field. `kubectl apply` would fail; the simulation " +
+			"version Kubernetes no longer serves, lacks a required field, or sets a pod overhead its RuntimeClass does not " +
+			"define. `kubectl apply` would fail; the simulation " +
 			"leaves the object out and reads the rest.",
 	},
 	{

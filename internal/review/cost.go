@@ -227,6 +227,7 @@ func clusterCost(ctx context.Context, c *Cluster, set *workload.Set) ClusterCost
 		cc.Pools = append(cc.Pools, PoolCost{Pool: p.Pool, Nodes: p.Nodes, HourlyCost: p.HourlyCost})
 	}
 	cc.Notes = append(cc.Notes, res.Skipped...)
+	cc.Notes = append(cc.Notes, set.Assumptions...)
 	cc.Notes = append(cc.Notes, res.Assumptions...)
 	return cc
 }

@@ -98,6 +98,7 @@ func Simulate(ctx context.Context, o Options) (*Report, error) {
 			return
 		}
 		res.Skipped = append(skipped, res.Skipped...)
+		res.Assumptions = append(set.Assumptions, res.Assumptions...)
 		cr.Result = res
 		rep.Clusters = append(rep.Clusters, cr)
 	}

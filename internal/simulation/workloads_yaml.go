@@ -46,6 +46,9 @@ func manifestWorkloads(texts []string, diags *diag.Diagnostics) ([]solver.Worklo
 			}
 			report(diags, at, f.Code, where+": "+f.Message, f.Fix)
 		}
+		for _, a := range set.Assumptions {
+			diags.AddAttributeWarning(at, "Simulation assumption", a)
+		}
 		pods = append(pods, set.Pods...)
 		daemons = append(daemons, set.DaemonSets...)
 	}

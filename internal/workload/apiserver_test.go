@@ -18,8 +18,9 @@ import (
 func TestMain(m *testing.M) { testenv.Main(m) }
 
 var (
-	podsGVR        = schema.GroupVersionResource{Version: "v1", Resource: "pods"}
-	deploymentsGVR = schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}
+	runtimeClassesGVR = schema.GroupVersionResource{Group: "node.k8s.io", Version: "v1", Resource: "runtimeclasses"}
+	podsGVR           = schema.GroupVersionResource{Version: "v1", Resource: "pods"}
+	deploymentsGVR    = schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}
 )
 
 // The API server is the oracle for the requests of a pod: each pod goes to the real
@@ -100,6 +101,51 @@ func TestMalformedMatchesAPIServer(t *testing.T) {
 		_, err := c.Dynamic.Resource(deploymentsGVR).Namespace("default").Create(ctx, &unstructured.Unstructured{Object: d[0].Body}, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
 		if rejected := err != nil; rejected != tc.malformed || malformed != tc.malformed {
 			t.Errorf("%s: reader malformed %v (%+v), API server rejects %v (%v); want %v", strings.SplitN(tc.text, "name: ", 2)[1][:14], malformed, s.Findings, rejected, err, tc.malformed)
+		}
+	}
+}
+
+// The RuntimeClass admission plugin is the oracle for overhead and scheduling: with the same
+// RuntimeClass in the API server and in the input, a pod's requests, node selector and
+// tolerations after admission are the reader's, and what it rejects the reader calls malformed.
+func TestRuntimeClassMatchesAPIServer(t *testing.T) {
+	c := testenv.Get(t)
+	ctx := context.Background()
+	class := `{apiVersion: node.k8s.io/v1, kind: RuntimeClass, metadata: {name: sandboxed}, handler: kata, overhead: {podFixed: {cpu: 250m, memory: 160Mi}}, scheduling: {nodeSelector: {sandbox: "true"}, tolerations: [{key: sandbox, operator: Exists, effect: NoSchedule}]}}`
+	rc := docs(t, class)[0]
+	if _, err := c.Dynamic.Resource(runtimeClassesGVR).Create(ctx, &unstructured.Unstructured{Object: rc.Body}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Dynamic.Resource(runtimeClassesGVR).Delete(ctx, "sandboxed", metav1.DeleteOptions{}) })
+	for _, tc := range []struct {
+		pod      string
+		rejected bool
+	}{
+		{`{apiVersion: v1, kind: Pod, metadata: {name: sandboxed}, spec: {runtimeClassName: sandboxed, containers: [{name: a, image: x, resources: {requests: {cpu: 500m, memory: 1Gi}}}]}}`, false},
+		{`{apiVersion: v1, kind: Pod, metadata: {name: same-overhead}, spec: {runtimeClassName: sandboxed, overhead: {cpu: 250m, memory: 160Mi}, containers: [{name: a, image: x}]}}`, false},
+		{`{apiVersion: v1, kind: Pod, metadata: {name: other-overhead}, spec: {runtimeClassName: sandboxed, overhead: {cpu: 1}, containers: [{name: a, image: x}]}}`, true},
+		{`{apiVersion: v1, kind: Pod, metadata: {name: no-class}, spec: {overhead: {cpu: 1}, containers: [{name: a, image: x}]}}`, true},
+		{`{apiVersion: v1, kind: Pod, metadata: {name: conflict}, spec: {runtimeClassName: sandboxed, nodeSelector: {sandbox: "false"}, containers: [{name: a, image: x}]}}`, true},
+	} {
+		d := docs(t, tc.pod+"\n---\n"+class)
+		s := Read(d, Options{})
+		got, err := c.Dynamic.Resource(podsGVR).Namespace("default").Create(ctx, &unstructured.Unstructured{Object: d[0].Body}, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
+		if (err != nil) != tc.rejected || (len(s.Pods) == 0) != tc.rejected {
+			t.Errorf("%s: API server error %v; reader pods %d, findings %+v", tc.pod[40:70], err, len(s.Pods), s.Findings)
+			continue
+		}
+		if tc.rejected {
+			continue
+		}
+		var server corev1.Pod
+		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(got.Object, &server); err != nil {
+			t.Fatal(err)
+		}
+		ours := s.Pods[0]
+		if !equalLists(Requests(&server), Requests(ours)) || server.Spec.NodeSelector["sandbox"] != ours.Spec.NodeSelector["sandbox"] ||
+			len(server.Spec.Tolerations) == 0 || len(ours.Spec.Tolerations) == 0 {
+			t.Errorf("%s: server requests %v selector %v tolerations %v; reader %v %v %v", server.Name, Requests(&server), server.Spec.NodeSelector,
+				server.Spec.Tolerations, Requests(ours), ours.Spec.NodeSelector, ours.Spec.Tolerations)
 		}
 	}
 }

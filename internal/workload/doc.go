@@ -3,7 +3,8 @@
 // DaemonSets, with replica counts as written (or an HPA's maxReplicas) and requests as the
 // API server defaults them (requests from limits) and Kubernetes sums them
 // (Karpenter's resources.Ceiling over k8s.io/component-helpers/resource: containers, init and
-// sidecar containers, overhead).
+// sidecar containers, overhead), with the overhead and scheduling of the pod's RuntimeClass as
+// the API server's admission sets them.
 //
 // It reads documents that a caller has already split and parsed (internal/review reads files,
 // directories, Kustomize overlays and Helm output); it knows nothing of Terraform. Problems are

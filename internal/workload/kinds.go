@@ -6,11 +6,12 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	nodev1 "k8s.io/api/node/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // workload reads the pod template and the replica count of a decoded object.
-func (s *Set) workload(d Document, obj any, scalers map[scaleKey]scaler, opts Options) (Workload, bool) {
+func (s *Set) workload(d Document, obj any, scalers map[scaleKey]scaler, classes map[string]*nodev1.RuntimeClass, opts Options) (Workload, bool) {
 	var (
 		meta     metav1.ObjectMeta
 		tmpl     corev1.PodTemplateSpec
@@ -97,6 +98,9 @@ func (s *Set) workload(d Document, obj any, scalers map[scaleKey]scaler, opts Op
 		ObjectMeta: metav1.ObjectMeta{Name: meta.Name, Namespace: ns, Labels: tmpl.Labels, Annotations: tmpl.Annotations},
 		Spec:       *tmpl.Spec.DeepCopy(),
 		Status:     corev1.PodStatus{Phase: corev1.PodPending},
+	}
+	if !s.admitRuntimeClass(d, kind, pod, classes) {
+		return Workload{}, false
 	}
 	defaultRequests(pod)
 	return Workload{Kind: kind, Namespace: ns, Name: meta.Name, File: d.File, Line: d.Line, Replicas: n, ReplicasFrom: from, Pod: pod}, true

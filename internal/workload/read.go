@@ -46,6 +46,9 @@ type Set struct {
 	// every node it launches.
 	DaemonSets []*corev1.Pod
 	Findings   []Finding
+	// Assumptions say where the pods may differ from the cluster's, e.g. a RuntimeClass the
+	// input does not hold.
+	Assumptions []string
 }
 
 // podKinds are the kinds whose pods are read, by group and kind.
@@ -59,6 +62,7 @@ var podKinds = map[schema.GroupKind]func() any{
 	{Group: "", Kind: "Pod"}:                                func() any { return &corev1.Pod{} },
 	{Group: "", Kind: "ReplicationController"}:              func() any { return &corev1.ReplicationController{} },
 	{Group: "autoscaling", Kind: "HorizontalPodAutoscaler"}: nil, // read by hpas
+	{Group: "node.k8s.io", Kind: "RuntimeClass"}:            nil, // read by runtimeClasses
 }
 
 // Read returns the workloads of the documents and the problems found. Documents of kinds that
@@ -68,6 +72,7 @@ var podKinds = map[schema.GroupKind]func() any{
 func Read(docs []Document, opts Options) *Set {
 	s := &Set{}
 	scalers := hpas(docs, s)
+	classes := runtimeClasses(docs, s)
 	for _, d := range docs {
 		apiVersion, _ := d.Body["apiVersion"].(string)
 		kind, _ := d.Body["kind"].(string)
@@ -105,7 +110,7 @@ func Read(docs []Document, opts Options) *Set {
 			s.decodeError(d, kind, err)
 			continue
 		}
-		w, ok := s.workload(d, obj, scalers, opts)
+		w, ok := s.workload(d, obj, scalers, classes, opts)
 		if !ok {
 			continue
 		}

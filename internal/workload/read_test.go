@@ -110,14 +110,61 @@ spec:
   initContainers:
   - {name: mesh, restartPolicy: Always, resources: {requests: {cpu: "1", memory: 512Mi}}}
   containers: [{name: a, resources: {requests: {cpu: 500m, memory: 1Gi}}}]`},
-		{name: "pod overhead", pods: 1, cpu: "750m", memory: "1144Mi", yaml: `
+		{name: "pod overhead from its RuntimeClass", pods: 1, cpu: "750m", memory: "1144Mi", yaml: `
 apiVersion: v1
 kind: Pod
 metadata: {name: kata}
 spec:
   runtimeClassName: kata
-  overhead: {cpu: 250m, memory: 120Mi}
+  containers: [{name: a, resources: {requests: {cpu: 500m, memory: 1Gi}}}]
+---
+apiVersion: node.k8s.io/v1
+kind: RuntimeClass
+metadata: {name: kata}
+handler: kata
+overhead: {podFixed: {cpu: 250m, memory: 120Mi}}
+scheduling:
+  nodeSelector: {kata: "true"}
+  tolerations: [{key: kata, operator: Exists, effect: NoSchedule}]`,
+			check: func(t *testing.T, s *Set) {
+				p := s.Pods[0]
+				if p.Spec.NodeSelector["kata"] != "true" || len(p.Spec.Tolerations) != 1 || len(s.Assumptions) != 0 {
+					t.Errorf("RuntimeClass scheduling not applied: %v %v %v", p.Spec.NodeSelector, p.Spec.Tolerations, s.Assumptions)
+				}
+			}},
+		{name: "overhead without a RuntimeClass that defines it", pods: 0, codes: []findings.Code{findings.MalformedWorkload}, yaml: `
+apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  overhead: {cpu: 250m}
   containers: [{name: a, resources: {requests: {cpu: 500m, memory: 1Gi}}}]`},
+		{name: "overhead that differs from the RuntimeClass", pods: 0, codes: []findings.Code{findings.MalformedWorkload}, yaml: `
+apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  runtimeClassName: kata
+  overhead: {cpu: 100m}
+  containers: [{name: a, resources: {requests: {cpu: 500m, memory: 1Gi}}}]
+---
+apiVersion: node.k8s.io/v1
+kind: RuntimeClass
+metadata: {name: kata}
+handler: kata
+overhead: {podFixed: {cpu: 250m}}`},
+		{name: "RuntimeClass not in the input", pods: 1, cpu: "500m", memory: "1Gi", yaml: `
+apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  runtimeClassName: gvisor
+  containers: [{name: a, resources: {requests: {cpu: 500m, memory: 1Gi}}}]`,
+			check: func(t *testing.T, s *Set) {
+				if len(s.Assumptions) != 1 || !strings.Contains(s.Assumptions[0], `RuntimeClass "gvisor" is not in the input`) {
+					t.Errorf("assumptions = %v", s.Assumptions)
+				}
+			}},
 		{name: "job parallelism bounded by completions", pods: 2, cpu: "1", memory: "1Gi", yaml: `
 apiVersion: batch/v1
 kind: Job
