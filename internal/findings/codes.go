@@ -220,8 +220,8 @@ var rules = []Rule{
 		Title: "A workload's pods request no CPU or no memory.",
 		Help: "Karpenter sizes nodes by requests: a pod without them counts as needing nothing, so nodes are launched " +
 			"too small for what it uses and it competes with its neighbours. Set `resources.requests` for cpu and " +
-			"memory on its containers (a LimitRange default in the namespace, which the simulation does not see, " +
-			"may already set them).",
+			"memory on its containers. A LimitRange of the namespace that is part of the input sets its defaults as the " +
+			"API server would; one that is not is not seen.",
 	},
 	{
 		Code: WorkloadSkipped, Name: "WorkloadSkipped", Severity: Note,

@@ -149,3 +149,49 @@ func TestRuntimeClassMatchesAPIServer(t *testing.T) {
 		}
 	}
 }
+
+// The LimitRanger admission plugin is the oracle for namespace defaults: with the same
+// LimitRange in the API server and in the input, containers' requests after admission are
+// the reader's (the LimitRange's own defaults included: defaultRequest from default, min).
+func TestLimitRangeMatchesAPIServer(t *testing.T) {
+	c := testenv.Get(t)
+	ctx := context.Background()
+	namespaces := schema.GroupVersionResource{Version: "v1", Resource: "namespaces"}
+	limitRangesGVR := schema.GroupVersionResource{Version: "v1", Resource: "limitranges"}
+	ns := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": "limits"}}}
+	if _, err := c.Dynamic.Resource(namespaces).Create(ctx, ns, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Dynamic.Resource(namespaces).Delete(ctx, "limits", metav1.DeleteOptions{}) })
+	lr := `{apiVersion: v1, kind: LimitRange, metadata: {name: defaults, namespace: limits}, spec: {limits: [{type: Container, default: {cpu: 500m}, defaultRequest: {memory: 256Mi}, min: {ephemeral-storage: 1Gi}, max: {memory: 4Gi}}]}}`
+	if _, err := c.Dynamic.Resource(limitRangesGVR).Namespace("limits").Create(ctx, &unstructured.Unstructured{Object: docs(t, lr)[0].Body}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, pod := range []string{
+		`{apiVersion: v1, kind: Pod, metadata: {name: bare, namespace: limits}, spec: {containers: [{name: a, image: x}]}}`,
+		`{apiVersion: v1, kind: Pod, metadata: {name: own-cpu, namespace: limits}, spec: {containers: [{name: a, image: x, resources: {requests: {cpu: 200m}}}]}}`,
+		`{apiVersion: v1, kind: Pod, metadata: {name: limits, namespace: limits}, spec: {containers: [{name: a, image: x, resources: {limits: {cpu: "1", memory: 1Gi}}}]}}`,
+		`{apiVersion: v1, kind: Pod, metadata: {name: init, namespace: limits}, spec: {initContainers: [{name: i, image: x}], containers: [{name: a, image: x, resources: {requests: {memory: 3Gi}}}]}}`,
+	} {
+		d := docs(t, pod+"\n---\n"+lr)
+		s := Read(d, Options{})
+		if len(s.Pods) != 1 {
+			t.Fatalf("%s: findings %+v", pod, s.Findings)
+		}
+		got, err := c.Dynamic.Resource(podsGVR).Namespace("limits").Create(ctx, &unstructured.Unstructured{Object: d[0].Body}, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
+		if err != nil {
+			t.Fatalf("%s: the API server rejects it: %v", pod, err)
+		}
+		var server corev1.Pod
+		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(got.Object, &server); err != nil {
+			t.Fatal(err)
+		}
+		ours := s.Pods[0]
+		for i, sc := range append(server.Spec.InitContainers, server.Spec.Containers...) {
+			oc := append(ours.Spec.InitContainers, ours.Spec.Containers...)[i]
+			if !equalLists(sc.Resources.Requests, oc.Resources.Requests) {
+				t.Errorf("%s container %s: API server requests %v, reader %v", ours.Name, sc.Name, sc.Resources.Requests, oc.Resources.Requests)
+			}
+		}
+	}
+}

@@ -11,7 +11,8 @@ import (
 )
 
 // workload reads the pod template and the replica count of a decoded object.
-func (s *Set) workload(d Document, obj any, scalers map[scaleKey]scaler, classes map[string]*nodev1.RuntimeClass, opts Options) (Workload, bool) {
+func (s *Set) workload(d Document, obj any, scalers map[scaleKey]scaler, classes map[string]*nodev1.RuntimeClass,
+	ranges map[string][]corev1.LimitRange, opts Options) (Workload, bool) {
 	var (
 		meta     metav1.ObjectMeta
 		tmpl     corev1.PodTemplateSpec
@@ -103,6 +104,7 @@ func (s *Set) workload(d Document, obj any, scalers map[scaleKey]scaler, classes
 		return Workload{}, false
 	}
 	defaultRequests(pod)
+	applyLimitRanges(pod, ranges[ns])
 	return Workload{Kind: kind, Namespace: ns, Name: meta.Name, File: d.File, Line: d.Line, Replicas: n, ReplicasFrom: from, Pod: pod}, true
 }
 

@@ -73,6 +73,7 @@ func Read(docs []Document, opts Options) *Set {
 	s := &Set{}
 	scalers := hpas(docs, s)
 	classes := runtimeClasses(docs, s)
+	ranges := limitRanges(docs, s)
 	for _, d := range docs {
 		apiVersion, _ := d.Body["apiVersion"].(string)
 		kind, _ := d.Body["kind"].(string)
@@ -110,7 +111,7 @@ func Read(docs []Document, opts Options) *Set {
 			s.decodeError(d, kind, err)
 			continue
 		}
-		w, ok := s.workload(d, obj, scalers, classes, opts)
+		w, ok := s.workload(d, obj, scalers, classes, ranges, opts)
 		if !ok {
 			continue
 		}

@@ -270,6 +270,24 @@ spec:
 					t.Errorf("finding = %+v", f)
 				}
 			}},
+		{name: "namespace LimitRange defaults", pods: 1, cpu: "250m", memory: "512Mi", yaml: `
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: team}
+spec:
+  template: {spec: {containers: [{name: a}]}}
+---
+apiVersion: v1
+kind: LimitRange
+metadata: {name: defaults, namespace: team}
+spec:
+  limits: [{type: Container, default: {memory: 512Mi}, defaultRequest: {cpu: 250m}}]
+---
+apiVersion: v1
+kind: LimitRange
+metadata: {name: elsewhere, namespace: other}
+spec:
+  limits: [{type: Container, defaultRequest: {cpu: "4"}}]`},
 		{name: "unknown kind is a note", pods: 0, codes: []findings.Code{findings.WorkloadSkipped}, yaml: `
 apiVersion: argoproj.io/v1alpha1
 kind: Rollout

@@ -60,7 +60,7 @@ func (s *Set) requestsFinding(d Document, w Workload) {
 		Object: w.Label(),
 		Message: fmt.Sprintf("the pods of %s request no %s: Karpenter packs them as needing none, so nodes are sized without them",
 			w.Label(), strings.Join(missing, " or ")),
-		Fix: "Set resources.requests for cpu and memory on its containers (a LimitRange in the namespace may set defaults the simulation does not see)."})
+		Fix: "Set resources.requests for cpu and memory on its containers, or include the namespace's LimitRange in the input if one sets defaults."})
 }
 
 func typesUID(w Workload, i int) types.UID {
