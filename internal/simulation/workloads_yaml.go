@@ -22,7 +22,7 @@ var workloadsYAMLAttribute = schema.ListAttribute{
 	MarkdownDescription: "Workload manifests (YAML or JSON streams, several documents each), e.g. `[file(\"apps/web.yaml\"), " +
 		"data.helm_template.app.manifest]`: Deployments, ReplicaSets, StatefulSets, ReplicationControllers, Jobs, CronJobs (one run), " +
 		"Pods and DaemonSets, with replicas as written and requests as Kubernetes computes them (limits for missing requests; " +
-		"init and sidecar containers; pod overhead). DaemonSets add to `daemonset_overhead` on the pools they would run on. " +
+		"init and sidecar containers; the overhead and scheduling of a RuntimeClass and the defaults of a LimitRange given in the same manifests). DaemonSets add to `daemonset_overhead` on the pools they would run on. " +
 		"Their pods join `workloads`, named `Kind/name`. Other kinds are ignored; a malformed workload is an error, a pod " +
 		"without CPU or memory requests a warning (KRP301, KRP302).",
 }
