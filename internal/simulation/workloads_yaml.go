@@ -30,33 +30,36 @@ var workloadsYAMLAttribute = schema.ListAttribute{
 // manifestWorkloads reads the workloads_yaml manifests into the solver's workloads and the
 // DaemonSet pods, reporting problems on the element they come from.
 func manifestWorkloads(texts []string, diags *diag.Diagnostics) ([]solver.Workload, []*corev1.Pod) {
-	var pods, daemons []*corev1.Pod
+	// All elements are read together: a RuntimeClass, LimitRange or HPA in one applies to the
+	// workloads of the others, as in a cluster.
+	var all []workloadreader.Document
+	element := map[string]path.Path{}
 	for i, text := range texts {
 		at := path.Root("workloads_yaml").AtListIndex(i)
 		name := fmt.Sprintf("workloads_yaml[%d]", i)
+		element[name] = at
 		docs, probs := review.WorkloadDocuments(name, []byte(text))
 		for _, p := range probs {
 			report(diags, at, p.Code, fmt.Sprintf("%s line %d: %s", name, p.Line, p.Message), p.Fix)
 		}
-		set := workloadreader.Read(docs, workloadreader.Options{})
-		for _, f := range set.Findings {
-			where := fmt.Sprintf("%s line %d", name, f.Line)
-			if f.Field != "" {
-				where += " (" + f.Object + " " + f.Field + ")"
-			}
-			report(diags, at, f.Code, where+": "+f.Message, f.Fix)
-		}
-		for _, a := range set.Assumptions {
-			diags.AddAttributeWarning(at, "Simulation assumption", a)
-		}
-		pods = append(pods, set.Pods...)
-		daemons = append(daemons, set.DaemonSets...)
+		all = append(all, docs...)
 	}
-	ws, notes := clustersim.SolverWorkloads(pods)
+	set := workloadreader.Read(all, workloadreader.Options{})
+	for _, f := range set.Findings {
+		where := fmt.Sprintf("%s line %d", f.File, f.Line)
+		if f.Field != "" {
+			where += " (" + f.Object + " " + f.Field + ")"
+		}
+		report(diags, element[f.File], f.Code, where+": "+f.Message, f.Fix)
+	}
+	for _, a := range set.Assumptions {
+		diags.AddAttributeWarning(path.Root("workloads_yaml"), "Simulation assumption", a)
+	}
+	ws, notes := clustersim.SolverWorkloads(set.Pods)
 	for _, n := range notes {
 		diags.AddAttributeWarning(path.Root("workloads_yaml"), "Simulation assumption", n)
 	}
-	return ws, daemons
+	return ws, set.DaemonSets
 }
 
 // report adds a finding as a diagnostic of its severity; notes are not shown.

@@ -101,3 +101,36 @@ data "karpenter_provisioning_simulation" "s" {
 		},
 	})
 }
+
+// The elements of workloads_yaml are one cluster: a LimitRange in one gives the pods of a
+// Deployment in another their requests, as the API server would.
+func TestAccSimulationWorkloadsYAMLAcrossElements(t *testing.T) {
+	want, err := solver.New(catalog.Default()).Simulate(solver.SimulationInput{
+		Region: "westeurope", Seed: 1, Pools: []solver.SimPool{{Pool: fixturePool(t)}},
+		Workloads: []solver.Workload{{Name: "Deployment/api", Count: 3,
+			Requests: corev1.ResourceList{corev1.ResourceCPU: k8sresource.MustParse("2"), corev1.ResourceMemory: k8sresource.MustParse("4Gi")}}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	limits := "apiVersion: v1\nkind: LimitRange\nmetadata: {name: defaults}\nspec:\n  limits: [{type: Container, defaultRequest: {cpu: \"2\", memory: 4Gi}}]\n"
+	app := "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: api}\nspec:\n  replicas: 3\n  template: {spec: {containers: [{name: a}]}}\n"
+	cfg := fmt.Sprintf(`
+data "karpenter_provisioning_simulation" "s" {
+  region         = "westeurope"
+  nodepools      = [%q]
+  workloads_yaml = [%q, %q]
+}
+`, pool, limits, app)
+	addr := "data.karpenter_provisioning_simulation.s"
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories(),
+		Steps: []resource.TestStep{{
+			Config: cfg,
+			Check: resource.ComposeAggregateTestCheckFunc(
+				resource.TestCheckResourceAttr(addr, "node_count", strconv.Itoa(len(want.Nodes))),
+				resource.TestCheckResourceAttr(addr, "hourly_cost", fmt.Sprint(want.HourlyCost)),
+			),
+		}},
+	})
+}
