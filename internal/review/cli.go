@@ -50,6 +50,7 @@ type cliOptions struct {
 	// workloads and baseline ask for predicted costs (cost.go).
 	workloads []string
 	baseline  string
+	hpaMax    bool
 }
 
 // Main runs the review command with the arguments after "review" and returns the exit code.
@@ -70,7 +71,7 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	opts := Options{Paths: o.paths, Stdin: stdin, ConfigPath: o.config, Region: o.region, Strict: o.strict, Suppress: o.suppress}
 	var rep *Report
 	if len(o.workloads) > 0 || o.baseline != "" {
-		rep, err = ReviewWithCosts(ctx, opts, CostOptions{Workloads: o.workloads, Baseline: o.baseline})
+		rep, err = ReviewWithCosts(ctx, opts, CostOptions{Workloads: o.workloads, Baseline: o.baseline, HPAMaxReplicas: o.hpaMax})
 	} else {
 		rep, err = Review(ctx, opts)
 	}
@@ -136,6 +137,7 @@ func parseFlags(args []string, stderr io.Writer) (*cliOptions, error) {
 		o.workloads = append(o.workloads, s)
 		return nil
 	})
+	fs.BoolVar(&o.hpaMax, "hpa-max", false, "with --workloads: count workloads an HPA scales at its maxReplicas (the cost at peak)")
 	fs.StringVar(&o.baseline, "baseline", "", "a second checkout (e.g. of the target branch): its costs for the same relative paths are compared, per pool")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usageHead)

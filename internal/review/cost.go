@@ -57,6 +57,8 @@ type CostOptions struct {
 	// Baseline is a second checkout: the review's and the workloads' relative paths are read
 	// below it as well, and the costs compared.
 	Baseline string
+	// HPAMaxReplicas counts workloads an HPA scales at its maxReplicas.
+	HPAMaxReplicas bool
 }
 
 // visited is what Review's Visit hands out, kept for the costs.
@@ -120,7 +122,7 @@ func ReviewWithCosts(ctx context.Context, opts Options, co CostOptions) (*Report
 	}
 	rep.Findings = append(rep.Findings, wlFindings...)
 	for _, c := range head.clusters {
-		set := workload.Read(docsFor(c.Name, head.docs, wl), workload.Options{})
+		set := workload.Read(docsFor(c.Name, head.docs, wl), workload.Options{HPAMaxReplicas: co.HPAMaxReplicas})
 		for _, f := range WorkloadFindings(set.Findings) {
 			f.Cluster = c.Name
 			rep.Findings = append(rep.Findings, f)
@@ -132,7 +134,7 @@ func ReviewWithCosts(ctx context.Context, opts Options, co CostOptions) (*Report
 				cc.Notes = append(cc.Notes, "the baseline has no cluster of this name")
 			} else {
 				b := base.clusters[i]
-				bc := clusterCost(ctx, b, workload.Read(docsFor(b.Name, base.docs, baseWl), workload.Options{}))
+				bc := clusterCost(ctx, b, workload.Read(docsFor(b.Name, base.docs, baseWl), workload.Options{HPAMaxReplicas: co.HPAMaxReplicas}))
 				compare(&cc, bc)
 			}
 		}

@@ -126,6 +126,25 @@ func TestReviewWorkloadsAndBaseline(t *testing.T) {
 		t.Errorf("apps reviewed and read as workloads: %v %+v, want cost %v", err, twice.Costs, only.Costs[0].HourlyCost)
 	}
 
+	// --hpa-max: an HPA's maxReplicas, the cost at peak.
+	hpa := "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: api}\nspec:\n  scaleTargetRef: {kind: Deployment, name: api}\n  maxReplicas: 12\n"
+	if err := os.WriteFile(filepath.Join(root, "head", "apps", "hpa.yaml"), []byte(hpa), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var peak, asWritten costJSON
+	for _, x := range []struct {
+		out  *costJSON
+		args []string
+	}{{&peak, []string{"--hpa-max"}}, {&asWritten, nil}} {
+		r := run(t, "", append([]string{"--format", "json", "--region", "westeurope", "--workloads", "apps", "pools"}, x.args...)...)
+		if err := json.Unmarshal([]byte(r.stdout), x.out); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if asWritten.Costs[0].HourlyCost != only.Costs[0].HourlyCost || peak.Costs[0].HourlyCost <= asWritten.Costs[0].HourlyCost {
+		t.Errorf("--hpa-max cost %v, as written %v (before the HPA %v)", peak.Costs[0].HourlyCost, asWritten.Costs[0].HourlyCost, only.Costs[0].HourlyCost)
+	}
+
 	text := run(t, "", "--region", "westeurope", "--workloads", "apps", "--baseline", "../base", "pools")
 	if !strings.Contains(text.stdout, "Predicted cost of cluster (default) (optimal): $") || !strings.Contains(text.stdout, ", change +") {
 		t.Errorf("text report:\n%s", text.stdout)
