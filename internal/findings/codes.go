@@ -88,7 +88,8 @@ var rules = []Rule{
 		Code: DuplicateObject, Name: "DuplicateObject", Severity: Error,
 		Title: "Two objects of the same kind and name belong to one cluster.",
 		Help: "NodePools and AKSNodeClasses are cluster-scoped, so the second one overwrites the first (or the " +
-			"GitOps tool refuses both). Rename one, or map the files to different clusters in .karpenter-review.yaml.",
+			"GitOps tool refuses both). Rename one, or map the files to different clusters in .karpenter-review.yaml. " +
+			"Workloads read from manifests are the same within a namespace: the first one is simulated.",
 	},
 	{
 		Code: NoInstanceType, Name: "NoInstanceType", Severity: Error,

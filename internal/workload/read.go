@@ -74,6 +74,7 @@ func Read(docs []Document, opts Options) *Set {
 	scalers := hpas(docs, s)
 	classes := runtimeClasses(docs, s)
 	ranges := limitRanges(docs, s)
+	seen := map[string]Workload{}
 	for _, d := range docs {
 		apiVersion, _ := d.Body["apiVersion"].(string)
 		kind, _ := d.Body["kind"].(string)
@@ -115,6 +116,15 @@ func Read(docs []Document, opts Options) *Set {
 		if !ok {
 			continue
 		}
+		key := w.Kind + "/" + w.Namespace + "/" + w.Name
+		if first, dup := seen[key]; dup {
+			s.Findings = append(s.Findings, Finding{Code: findings.DuplicateObject, File: d.File, Line: d.lineOf([]string{"metadata", "name"}),
+				Field: "metadata.name", Object: w.Label(),
+				Message: fmt.Sprintf("%s in namespace %s is defined twice (first at %s:%d): the cluster holds one, so it is simulated once", w.Label(), w.Namespace, first.File, first.Line),
+				Fix:     "Remove one of the two, rename one, or map their files to different clusters in .karpenter-review.yaml."})
+			continue
+		}
+		seen[key] = w
 		if w.Kind == "DaemonSet" {
 			s.Workloads = append(s.Workloads, w)
 			s.DaemonSets = append(s.DaemonSets, replica(w, 0))

@@ -288,6 +288,27 @@ kind: LimitRange
 metadata: {name: elsewhere, namespace: other}
 spec:
   limits: [{type: Container, defaultRequest: {cpu: "4"}}]`},
+		{name: "defined twice counts once", pods: 2, cpu: "1", memory: "1Gi", codes: []findings.Code{findings.DuplicateObject}, yaml: `
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 2
+  template: {spec: {containers: [{name: a, resources: {requests: {cpu: "1", memory: 1Gi}}}]}}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: default}
+spec:
+  replicas: 5
+  template: {spec: {containers: [{name: a, resources: {requests: {cpu: "1", memory: 1Gi}}}]}}
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: web}
+spec:
+  replicas: 0
+  template: {spec: {containers: [{name: a, resources: {requests: {cpu: "1", memory: 1Gi}}}]}}`},
 		{name: "unknown kind is a note", pods: 0, codes: []findings.Code{findings.WorkloadSkipped}, yaml: `
 apiVersion: argoproj.io/v1alpha1
 kind: Rollout
