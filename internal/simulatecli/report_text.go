@@ -3,6 +3,7 @@ package simulatecli
 import (
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 	"text/tabwriter"
 
@@ -16,6 +17,14 @@ func WriteText(w io.Writer, r *Report) error {
 	var b strings.Builder
 	for _, c := range r.Clusters {
 		fmt.Fprintf(&b, "Cluster %s, region %s: %d workloads, %d pools\n", label(c.Name), c.Region, len(c.Workloads), len(c.Result.Pools))
+		if len(c.Workloads) > 0 {
+			tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "\n  WORKLOAD\tNAMESPACE\tPODS\tFROM\tREQUESTS PER POD")
+			for _, w := range c.Workloads {
+				fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", w.Object, w.Namespace, podsOf(w), w.ReplicasFrom, requestsText(w.Requests))
+			}
+			_ = tw.Flush()
+		}
 		for _, m := range []struct {
 			name string
 			sim  *solver.Simulation
@@ -85,4 +94,32 @@ func place(file string, line int) string {
 		return fmt.Sprintf("%s:%d", file, line)
 	}
 	return file
+}
+
+func podsOf(w WorkloadSummary) string {
+	if strings.HasPrefix(w.Object, "DaemonSet/") {
+		return "per node"
+	}
+	return fmt.Sprint(w.Replicas)
+}
+
+// requestsText lists cpu and memory first, then the other resources by name.
+func requestsText(r map[string]string) string {
+	var parts []string
+	for _, k := range []string{"cpu", "memory"} {
+		if v, ok := r[k]; ok {
+			parts = append(parts, k+" "+v)
+		}
+	}
+	var rest []string
+	for k, v := range r {
+		if k != "cpu" && k != "memory" {
+			rest = append(rest, k+" "+v)
+		}
+	}
+	sort.Strings(rest)
+	if parts = append(parts, rest...); len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
 }
