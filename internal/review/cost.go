@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -258,60 +256,9 @@ func compare(cc *ClusterCost, base ClusterCost) {
 	}
 }
 
-// underBaseline maps paths of this checkout to the baseline's: relative paths, and absolute
-// ones below the working directory, are read below the baseline; others as they are.
-func underBaseline(baseline string, paths []string) []string {
-	wd, _ := os.Getwd()
-	out := make([]string, 0, len(paths))
-	for _, p := range paths {
-		rel := p
-		if filepath.IsAbs(p) {
-			r, err := filepath.Rel(wd, p)
-			if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
-				out = append(out, p)
-				continue
-			}
-			rel = r
-		}
-		out = append(out, filepath.Join(baseline, rel))
-	}
-	return out
-}
-
 func pathsOrDot(p []string) []string {
 	if len(p) == 0 {
 		return []string{"."}
 	}
 	return p
-}
-
-// writeCostsText adds the predicted costs to the text report.
-func writeCostsText(w io.Writer, costs []ClusterCost) error {
-	var b strings.Builder
-	for _, c := range costs {
-		fmt.Fprintf(&b, "\nPredicted cost of cluster %s (%s): $%.4f/h", clusterLabel(c.Cluster), c.Method, c.HourlyCost)
-		if c.BaselineHourlyCost != nil {
-			fmt.Fprintf(&b, ", baseline $%.4f/h, change %+.4f/h (%+.0f/month)", *c.BaselineHourlyCost, c.HourlyCost-*c.BaselineHourlyCost,
-				(c.HourlyCost-*c.BaselineHourlyCost)*solver.HoursPerMonth)
-		}
-		if c.LowerBound > 0 {
-			fmt.Fprintf(&b, "; lower bound $%.4f/h", c.LowerBound)
-		}
-		if c.Unschedulable > 0 {
-			fmt.Fprintf(&b, "; %d pods unschedulable", c.Unschedulable)
-		}
-		b.WriteString("\n")
-		for _, p := range c.Pools {
-			fmt.Fprintf(&b, "  %-24s %3d nodes  $%.4f/h", p.Pool, p.Nodes, p.HourlyCost)
-			if p.Delta != nil {
-				fmt.Fprintf(&b, "  (baseline %d nodes $%.4f/h, %+.4f)", *p.BaselineNodes, *p.BaselineHourlyCost, *p.Delta)
-			}
-			b.WriteString("\n")
-		}
-		for _, n := range c.Notes {
-			fmt.Fprintf(&b, "  note: %s\n", n)
-		}
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
 }
