@@ -138,6 +138,14 @@ func ReviewWithCosts(ctx context.Context, opts Options, co CostOptions) (*Report
 		}
 		rep.Costs = append(rep.Costs, cc)
 	}
+	// Workloads the config maps to a cluster the review has no inputs for are not silently dropped.
+	for name := range wl {
+		if name != "" && !slices.ContainsFunc(head.clusters, func(c *Cluster) bool { return c.Name == name }) {
+			rep.Costs = append(rep.Costs, ClusterCost{Cluster: name, Pools: []PoolCost{},
+				Notes: []string{"no cost: the config maps workloads to this cluster, but none of the reviewed paths holds its NodePools"}})
+		}
+	}
+	slices.SortStableFunc(rep.Costs[len(head.clusters):], func(a, b ClusterCost) int { return strings.Compare(a.Cluster, b.Cluster) })
 	// The workload findings get the suppressions and --strict the review's own got.
 	cfg, err := loadConfig(opts.ConfigPath, pathsOrDot(opts.Paths))
 	if err != nil {

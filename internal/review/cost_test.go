@@ -201,3 +201,21 @@ func TestReviewWorkloadsOnPlan(t *testing.T) {
 		t.Errorf("late pool: pools %v, notes %v", pools, c.Notes)
 	}
 }
+
+// Workloads the config maps to a cluster whose pools are not reviewed are reported, not dropped.
+func TestReviewWorkloadsOfAClusterWithoutPools(t *testing.T) {
+	root := t.TempDir()
+	writeCheckout(t, root, "general", "D", "2")
+	if err := os.WriteFile(filepath.Join(root, ".karpenter-review.yaml"), []byte("clusters:\n  - {name: prod, region: westeurope, paths: [\"apps/**\"]}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(root)
+	r := run(t, "", "--format", "json", "--region", "westeurope", "--workloads", "apps", "pools")
+	var out costJSON
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+		t.Fatalf("%v: %s", err, r.stdout)
+	}
+	if len(out.Costs) != 2 || out.Costs[1].Cluster != "prod" || !strings.Contains(strings.Join(out.Costs[1].Notes, ""), "none of the reviewed paths holds its NodePools") {
+		t.Errorf("costs = %+v", out.Costs)
+	}
+}
