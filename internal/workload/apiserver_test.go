@@ -2,6 +2,7 @@ package workload
 
 import (
 	"context"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -36,6 +37,8 @@ func TestRequestsMatchAPIServerDefaulting(t *testing.T) {
 		`{apiVersion: v1, kind: Pod, metadata: {name: sidecar}, spec: {initContainers: [{name: mesh, image: x, restartPolicy: Always, resources: {requests: {cpu: 200m}, limits: {memory: 256Mi}}}], containers: [{name: a, image: x, resources: {requests: {cpu: 500m, memory: 1Gi}}}]}}`,
 		`{apiVersion: v1, kind: Pod, metadata: {name: none}, spec: {containers: [{name: a, image: x}]}}`,
 		`{apiVersion: v1, kind: Pod, metadata: {name: extended}, spec: {containers: [{name: a, image: x, resources: {limits: {nvidia.com/gpu: "1", ephemeral-storage: 1Gi}}}]}}`,
+		`{apiVersion: v1, kind: Pod, metadata: {name: host-net}, spec: {hostNetwork: true, containers: [{name: a, image: x, ports: [{containerPort: 9100}, {containerPort: 53, protocol: UDP}]}]}}`,
+		`{apiVersion: v1, kind: Pod, metadata: {name: ports}, spec: {containers: [{name: a, image: x, ports: [{containerPort: 8080}, {containerPort: 80, hostPort: 8081}]}]}}`,
 	} {
 		d := docs(t, text)
 		s := Read(d, Options{})
@@ -55,6 +58,9 @@ func TestRequestsMatchAPIServerDefaulting(t *testing.T) {
 			oc := append(ours.Spec.InitContainers, ours.Spec.Containers...)[i]
 			if !equalLists(sc.Resources.Requests, oc.Resources.Requests) {
 				t.Errorf("%s container %s: API server requests %v, reader %v", ours.Name, sc.Name, sc.Resources.Requests, oc.Resources.Requests)
+			}
+			if !reflect.DeepEqual(sc.Ports, oc.Ports) {
+				t.Errorf("%s container %s: API server ports %+v, reader %+v", ours.Name, sc.Name, sc.Ports, oc.Ports)
 			}
 		}
 		if !equalLists(Requests(&server), Requests(ours)) {

@@ -104,6 +104,7 @@ func (s *Set) workload(d Document, obj any, scalers map[scaleKey]scaler, classes
 		return Workload{}, false
 	}
 	defaultRequests(pod)
+	defaultPorts(pod)
 	applyLimitRanges(pod, ranges[ns])
 	return Workload{Kind: kind, Namespace: ns, Name: meta.Name, File: d.File, Line: d.Line, Replicas: n, ReplicasFrom: from, Pod: pod}, true
 }

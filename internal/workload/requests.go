@@ -34,6 +34,25 @@ func defaultRequests(p *corev1.Pod) {
 	}
 }
 
+// defaultPorts does what the API server's defaulting of a Pod does to container ports, which
+// Karpenter reads for host port conflicts: the protocol defaults to TCP, and with host
+// networking a port's host port defaults to its container port (SetDefaults_Pod).
+func defaultPorts(p *corev1.Pod) {
+	for _, cs := range [][]corev1.Container{p.Spec.Containers, p.Spec.InitContainers} {
+		for i := range cs {
+			for j := range cs[i].Ports {
+				port := &cs[i].Ports[j]
+				if port.Protocol == "" {
+					port.Protocol = corev1.ProtocolTCP
+				}
+				if p.Spec.HostNetwork && port.HostPort == 0 {
+					port.HostPort = port.ContainerPort
+				}
+			}
+		}
+	}
+}
+
 // Requests is what one pod requests as Karpenter counts it (resources.Ceiling, which is
 // k8s.io/component-helpers' PodRequests as the scheduler uses it): pod-level resources when
 // set, else the larger of the containers' sum (with sidecars) and each init container, plus
