@@ -125,6 +125,9 @@ func TestReviewWorkloadsAndBaseline(t *testing.T) {
 	if err := json.Unmarshal([]byte(again.stdout), &twice); err != nil || twice.Costs[0].HourlyCost != only.Costs[0].HourlyCost {
 		t.Errorf("apps reviewed and read as workloads: %v %+v, want cost %v", err, twice.Costs, only.Costs[0].HourlyCost)
 	}
+	if strings.Contains(again.stdout, `"KRP008"`) {
+		t.Errorf("the same document read twice is reported as defined twice:\n%s", again.stdout)
+	}
 
 	// --hpa-max: an HPA's maxReplicas, the cost at peak.
 	hpa := "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: api}\nspec:\n  scaleTargetRef: {kind: Deployment, name: api}\n  maxReplicas: 12\n"
