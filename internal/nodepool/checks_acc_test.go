@@ -175,25 +175,40 @@ resource "karpenter_nodepool" "p" {
 
 // A pool that allows spot and on-demand launches spot at the 2026-08-22 list
 // price and shows the on-demand side next to it; without limits the cost at
-// the limits is null, not 0 ("free").
+// the limits is null, not 0 ("free"). A create's analysis is known after apply.
 func TestAccChecksAnalysisSpotAndOnDemand(t *testing.T) {
+	c := testenv.Get(t)
 	body := template(`{ key = "node.kubernetes.io/instance-type", operator = "In", values = ["Standard_D2s_v5", "Standard_D4s_v5"] },
       { key = "karpenter.sh/capacity-type", operator = "In", values = ["spot", "on-demand"] }`)
+	cfg := fmt.Sprintf(`
+provider "karpenter" {
+  region     = %q
+  kubernetes = { config_path = %q }
+}
+
+resource "karpenter_nodepool" "p" {
+  name = "acc-spot-od"
+  %s
+}
+`, checkRegion, c.KubeconfigPath, body)
 	spot, _ := catalog.Default().Quote(checkRegion, "Standard_D2s_v5", catalog.Spot)
 	od, _ := catalog.Default().Quote(checkRegion, "Standard_D2s_v5", catalog.OnDemand)
 	addr := "karpenter_nodepool.p"
-	analysis := tfjsonpath.New("analysis")
-	resource.UnitTest(t, resource.TestCase{
+	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.Factories(),
-		Steps: []resource.TestStep{planStep(pool("", body),
-			plancheck.ExpectKnownValue(addr, analysis.AtMapKey("cheapest_capacity_type"), knownvalue.StringExact("spot")),
-			plancheck.ExpectKnownValue(addr, analysis.AtMapKey("cheapest_hourly_price"), knownvalue.Float64Exact(spot.Price)),
-			plancheck.ExpectKnownValue(addr, analysis.AtMapKey("price_source"), knownvalue.StringExact("list 2026-08-22")),
-			plancheck.ExpectKnownValue(addr, analysis.AtMapKey("price_estimated"), knownvalue.Bool(false)),
-			plancheck.ExpectKnownValue(addr, analysis.AtMapKey("capacity_types").AtMapKey("on-demand").AtMapKey("hourly_price"), knownvalue.Float64Exact(od.Price)),
-			plancheck.ExpectKnownValue(addr, analysis.AtMapKey("capacity_types").AtMapKey("spot").AtMapKey("sku"), knownvalue.StringExact("Standard_D2s_v5")),
-			plancheck.ExpectKnownValue(addr, analysis.AtMapKey("monthly_cost_at_limits"), knownvalue.Null()),
-		)},
+		CheckDestroy:             checkGone(c, "acc-spot-od"),
+		Steps: []resource.TestStep{{
+			Config: cfg,
+			Check: resource.ComposeAggregateTestCheckFunc(
+				resource.TestCheckResourceAttr(addr, "analysis.cheapest_capacity_type", "spot"),
+				resource.TestCheckResourceAttr(addr, "analysis.cheapest_hourly_price", fmt.Sprint(spot.Price)),
+				resource.TestCheckResourceAttr(addr, "analysis.price_source", "list 2026-08-22"),
+				resource.TestCheckResourceAttr(addr, "analysis.price_estimated", "false"),
+				resource.TestCheckResourceAttr(addr, "analysis.capacity_types.on-demand.hourly_price", fmt.Sprint(od.Price)),
+				resource.TestCheckResourceAttr(addr, "analysis.capacity_types.spot.sku", "Standard_D2s_v5"),
+				resource.TestCheckNoResourceAttr(addr, "analysis.monthly_cost_at_limits"),
+			),
+		}},
 	})
 }
 
