@@ -149,7 +149,7 @@ func TestReviewWorkloadsAndBaseline(t *testing.T) {
 	}
 
 	text := run(t, "", "--region", "westeurope", "--workloads", "apps", "--baseline", "../base", "pools")
-	if !strings.Contains(text.stdout, "Predicted cost of cluster (default) (optimal): $") || !strings.Contains(text.stdout, ", change +") {
+	if !strings.Contains(text.stdout, "Predicted cost of cluster (unnamed) (optimal): $") || !strings.Contains(text.stdout, ", change +") {
 		t.Errorf("text report:\n%s", text.stdout)
 	}
 }

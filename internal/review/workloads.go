@@ -65,7 +65,7 @@ func (m *membership) documents(name string) ([]workload.Document, []Finding) {
 		}
 		if matched {
 			m.skipped = slices.DeleteFunc(m.skipped, func(s Skipped) bool {
-				return s.File == p.file && s.Line == p.line && s.Reason == fmt.Sprintf("patch of %s/%s matches no object of cluster %s", p.kind, p.name, clusterLabel(name))
+				return s.File == p.file && s.Line == p.line && s.Reason == unmatchedPatch(p.kind, p.name, name)
 			})
 		}
 	}
