@@ -137,7 +137,7 @@ func planChecks(ctx context.Context, pc *crdresource.PlanContext) {
 		return
 	}
 	settings := readChecks(pc.Values["checks"])
-	opts := solver.Options{Region: pc.Data.Region, LargestPod: settings.largestPod}
+	opts := solver.Options{Region: pc.Data.Region, LargestPod: settings.largestPod, Target: pc.Data.Checks.Target}
 	source := nodeClassFor(pc, pool)
 	opts.NodeClass, opts.NodeClassAssumed = source.stable, source.assumed
 	a := s.Analyze(pool, opts)

@@ -19,6 +19,7 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/azure"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kube"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/providerdata"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 )
 
 // The blocks and collections are framework values, not Go structs and slices, because any
@@ -38,10 +39,19 @@ func (c providerModel) checks(ctx context.Context, diags *diag.Diagnostics) prov
 		return providerdata.Checks{}
 	}
 	diags.Append(c.Checks.As(ctx, &m, basetypes.ObjectAsOptions{UnhandledUnknownAsEmpty: true})...)
+	target, err := solver.ParseTarget(m.KarpenterVersion.ValueString(), m.FeatureGates.ValueString())
+	if err != nil {
+		at := path.Root("checks").AtName("feature_gates")
+		if _, verr := solver.ParseTarget(m.KarpenterVersion.ValueString(), ""); verr != nil {
+			at = path.Root("checks").AtName("karpenter_version")
+		}
+		diags.AddAttributeError(at, "Invalid Karpenter target", err.Error())
+	}
 	return providerdata.Checks{
 		Disabled:    !m.Enabled.IsNull() && !m.Enabled.IsUnknown() && !m.Enabled.ValueBool(),
 		Strict:      m.Strict.ValueBool(),
 		CatalogPath: m.CatalogPath.ValueString(),
+		Target:      target,
 	}
 }
 
@@ -49,6 +59,9 @@ type checksModel struct {
 	Enabled     types.Bool   `tfsdk:"enabled"`
 	Strict      types.Bool   `tfsdk:"strict"`
 	CatalogPath types.String `tfsdk:"catalog_path"`
+	// The Karpenter the cluster runs (internal/solver Target).
+	KarpenterVersion types.String `tfsdk:"karpenter_version"`
+	FeatureGates     types.String `tfsdk:"feature_gates"`
 }
 
 type kubernetesModel struct {

@@ -16,6 +16,8 @@ type Checks struct {
 	Strict bool
 	// CatalogPath is an override file applied to the embedded SKU catalog.
 	CatalogPath string
+	// Target is the Karpenter the cluster runs, for the checks of fields it ignores.
+	Target solver.Target
 }
 
 // plan-time state shared between resources of one provider instance during a plan.

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 )
 
 // Cluster is what one cluster will hold once the reviewed inputs are applied: the unit every
@@ -18,6 +19,8 @@ type Cluster struct {
 	// ExternalNodeClasses exist in the cluster but are not part of the input (e.g. the
 	// `default` AKSNodeClass that AKS Node Auto Provisioning creates).
 	ExternalNodeClasses []string
+	// Target is the Karpenter the cluster runs (zero: the pinned release and default gates).
+	Target solver.Target
 }
 
 // Check judges the objects of one cluster. It reports findings with codes from

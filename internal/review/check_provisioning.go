@@ -41,9 +41,12 @@ func (p *provisioning) analyse(c *Cluster, pool *Object) *solver.Analysis {
 	// Only objects the API server would accept are analysed: for the others KRP001 says what
 	// to fix first, and provisioning findings about a rejected object would be noise.
 	if known, unknown := tfcrd.StripUnknown(pool.Body); len(unknown) == 0 && len(crdvalidate.MustFor(nodepool.GVK).Validate(context.Background(), known)) == 0 {
+		// The API server's defaults first, as the provider's plan has them: an absent
+		// expireAfter is 720h, not Never.
+		crdvalidate.MustFor(nodepool.GVK).Default(known)
 		if sp, err := solver.PoolFromObject(known); err == nil {
 			nc, assumed := nodeClassOf(c, pool)
-			a = p.solver.Analyze(sp, solver.Options{Region: c.Region, NodeClass: nc, NodeClassAssumed: assumed})
+			a = p.solver.Analyze(sp, solver.Options{Region: c.Region, NodeClass: nc, NodeClassAssumed: assumed, Target: c.Target})
 		}
 	}
 	p.analyses[pool] = a

@@ -133,6 +133,7 @@ func Review(ctx context.Context, opts Options) (*Report, error) {
 		c.Region, regionProblems = clusterRegion(cfg, name, m, region)
 		dups = append(dups, regionProblems...)
 		c.ExternalNodeClasses = externalNodeClasses(cfg, m.configName(name))
+		c.Target = clusterTarget(cfg, m.configName(name))
 		for _, d := range dups {
 			d.Cluster = name
 			all = append(all, d)

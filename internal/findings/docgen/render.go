@@ -147,7 +147,7 @@ limits leave room for one node, whether a requirement has a typo, whether GPU si
 is a *finding* with a stable code. The ` + "`review`" + ` command of the provider binary reports the same codes for YAML
 manifests and for ` + "`terraform show -json`" + ` plans, so a code means the same thing in a plan, a CI log and a pull request
 annotation. Codes are never reused or renumbered: KRP0xx are input and API server checks, KRP1xx provisioning checks of
-one NodePool, KRP2xx checks across the objects of one cluster.
+one NodePool, KRP2xx checks across the objects of one cluster, KRP4xx disruption and lifecycle checks of one NodePool.
 
 ## Where findings appear
 
