@@ -41,11 +41,11 @@ func (c providerModel) checks(ctx context.Context, diags *diag.Diagnostics) prov
 	diags.Append(c.Checks.As(ctx, &m, basetypes.ObjectAsOptions{UnhandledUnknownAsEmpty: true})...)
 	target, err := solver.ParseTarget(m.KarpenterVersion.ValueString(), m.FeatureGates.ValueString())
 	if err != nil {
-		at := path.Root("checks").AtName("feature_gates")
+		name := "feature_gates"
 		if _, verr := solver.ParseTarget(m.KarpenterVersion.ValueString(), ""); verr != nil {
-			at = path.Root("checks").AtName("karpenter_version")
+			name = "karpenter_version"
 		}
-		diags.AddAttributeError(at, "Invalid Karpenter target", err.Error())
+		diags.AddAttributeError(path.Root("checks").AtName(name), "Invalid checks."+name, err.Error())
 	}
 	return providerdata.Checks{
 		Disabled:    !m.Enabled.IsNull() && !m.Enabled.IsUnknown() && !m.Enabled.ValueBool(),

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"k8s.io/apimachinery/pkg/util/intstr"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
@@ -42,7 +43,7 @@ func checkDisruption(p *Pool, o Options, a *Analysis) {
 				Fix:     "write a standard five-field cron expression in UTC, without a TZ or CRON_TZ prefix"})
 		case activeNever:
 			a.add(Finding{Code: findings.BudgetScheduleIneffective, Severity: findings.Warning, Path: path,
-				Message: fmt.Sprintf("the budget (nodes %q) is never active: schedule %q with duration %s never opens a window in Karpenter's evaluation, so the budget limits nothing", b.Nodes, *b.Schedule, b.Duration.Duration),
+				Message: fmt.Sprintf("the budget (nodes %q) is never active: schedule %q with duration %s never opens a window in Karpenter's evaluation, so the budget limits nothing", b.Nodes, *b.Schedule, shortDuration(b.Duration.Duration)),
 				Fix:     "use a duration above 0 and a schedule that hits, or remove the budget"})
 		case activeAlways:
 			if b.Schedule != nil && !scheduleHits(*b.Schedule) {
@@ -51,7 +52,7 @@ func checkDisruption(p *Pool, o Options, a *Analysis) {
 					Fix:     "use a date that exists, or remove the budget"})
 			} else if b.Schedule != nil {
 				a.add(Finding{Code: findings.BudgetScheduleIneffective, Severity: findings.Warning, Path: path,
-					Message: fmt.Sprintf("the budget (nodes %q) is always active: duration %s covers the whole time between hits of schedule %q, so it is the same as a budget without a schedule", b.Nodes, b.Duration.Duration, *b.Schedule),
+					Message: fmt.Sprintf("the budget (nodes %q) is always active: duration %s covers the whole time between hits of schedule %q, so it is the same as a budget without a schedule", b.Nodes, shortDuration(b.Duration.Duration), *b.Schedule),
 					Fix:     "shorten the duration so that the window closes, or drop schedule and duration"})
 			}
 		}
@@ -137,9 +138,11 @@ func checkWholePool(p *Pool, budgets []karpv1.Budget, capOf map[karpv1.Disruptio
 func checkLifecycle(p *Pool, driftBlocked bool, a *Analysis) {
 	never := p.Spec.Template.Spec.ExpireAfter.Duration == nil
 	if p.Spec.Template.Annotations[karpv1.DoNotDisruptAnnotationKey] == "true" {
-		then := fmt.Sprintf("only expiry (expireAfter %s) replaces them", p.Spec.Template.Spec.ExpireAfter.Duration)
+		then := ""
 		if never {
 			then = "and with expireAfter Never they are never replaced at all"
+		} else {
+			then = fmt.Sprintf("only expiry (expireAfter %s) replaces them", shortDuration(*p.Spec.Template.Spec.ExpireAfter.Duration))
 		}
 		a.add(Finding{Code: findings.NodeDoNotDisrupt, Severity: findings.Warning, Path: "spec.template.metadata.annotations",
 			Message: "every node of the pool carries karpenter.sh/do-not-disrupt=true, which Karpenter never picks for drift or consolidation, with or without terminationGracePeriod; " + then,
@@ -155,6 +158,18 @@ func checkLifecycle(p *Pool, driftBlocked bool, a *Analysis) {
 		}
 		a.add(f)
 	}
+}
+
+// shortDuration writes a duration as people write it in a NodePool ("720h", not "720h0m0s").
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
 }
 
 func containsReason(rs []karpv1.DisruptionReason, r karpv1.DisruptionReason) bool {

@@ -117,7 +117,7 @@ func TestDisruptionChecks(t *testing.T) {
 		}},
 		{name: "node-level do-not-disrupt", edit: func(np *karpv1.NodePool) {
 			np.Spec.Template.Annotations = map[string]string{karpv1.DoNotDisruptAnnotationKey: "true"}
-		}, want: []findings.Code{findings.NodeDoNotDisrupt}, path: "spec.template.metadata.annotations", msg: "only expiry (expireAfter 720h0m0s)"},
+		}, want: []findings.Code{findings.NodeDoNotDisrupt}, path: "spec.template.metadata.annotations", msg: "only expiry (expireAfter 720h)"},
 		{name: "node-level do-not-disrupt, never expiring", edit: func(np *karpv1.NodePool) {
 			np.Spec.Template.Annotations = map[string]string{karpv1.DoNotDisruptAnnotationKey: "true"}
 			np.Spec.Template.Spec.ExpireAfter = never
@@ -173,6 +173,14 @@ func mustTarget(release, gates string) Target {
 		panic(err)
 	}
 	return t
+}
+
+func TestShortDuration(t *testing.T) {
+	for d, want := range map[time.Duration]string{720 * time.Hour: "720h", 90 * time.Minute: "1h30m", 0: "0s", 10 * time.Minute: "10m", 90 * time.Second: "1m30s"} {
+		if got := shortDuration(d); got != want {
+			t.Errorf("shortDuration(%v) = %q, want %q", d, got, want)
+		}
+	}
 }
 
 func TestParseTargetRejects(t *testing.T) {
