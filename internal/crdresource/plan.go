@@ -112,11 +112,20 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 	}
 	remembered, d := req.Private.GetKey(ctx, rememberedKey)
 	resp.Diagnostics.Append(d...)
-	r.runPlanHook(ctx, obj, req.Plan.Raw.Type(), planned, &resp.Diagnostics, changing, remembered)
+	var prior map[string]any
+	if !req.State.Raw.IsNull() {
+		prior, _ = r.toObject(req.State.Raw) // a state that does not convert only loses the change checks
+	}
+	r.planHook(ctx, obj, req.Plan.Raw.Type(), planned, &resp.Diagnostics, changing, remembered, prior)
 	resp.Plan.Raw = tftypes.NewValue(req.Plan.Raw.Type(), planned)
 }
 
 func (r *Resource) runPlanHook(ctx context.Context, obj map[string]any, typ tftypes.Type, values map[string]tftypes.Value, diags *diag.Diagnostics, changing bool, remembered []byte) {
+	r.planHook(ctx, obj, typ, values, diags, changing, remembered, nil)
+}
+
+// planHook runs the Kind's Plan hook; prior is the object in the state (nil when none).
+func (r *Resource) planHook(ctx context.Context, obj map[string]any, typ tftypes.Type, values map[string]tftypes.Value, diags *diag.Diagnostics, changing bool, remembered []byte, prior map[string]any) {
 	if r.kind.Plan == nil {
 		return
 	}
@@ -129,6 +138,7 @@ func (r *Resource) runPlanHook(ctx context.Context, obj map[string]any, typ tfty
 		Diags:      diags,
 		Changing:   changing,
 		Remembered: remembered,
+		Prior:      prior,
 		AttributePath: func(k8sPath string) (path.Path, bool) {
 			return r.root.AttributePath(tfcrd.ParseFieldPath(k8sPath))
 		},

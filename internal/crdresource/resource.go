@@ -124,6 +124,9 @@ type PlanContext struct {
 	Changing bool
 	// Remembered is what Kind.Remember kept at the last write (nil if nothing).
 	Remembered []byte
+	// Prior is the object as the state holds it before this plan (nil on create), for checks
+	// of what a change does.
+	Prior map[string]any
 }
 
 // Report adds a plan-time finding about the Kubernetes field k8sPath: on the attribute it is

@@ -2,7 +2,8 @@ package findings
 
 // Disruption and lifecycle checks of one NodePool (internal/solver/disruption*.go): what its
 // budgets, expiry and annotations let Karpenter do to its nodes, and which of its fields the
-// target Karpenter does not run. Kept in their own list so that other groups can grow without
+// target Karpenter does not run; and updates whose effect on running nodes only the prior state
+// shows (KRP409, KRP410). Kept in their own list so that other groups can grow without
 // touching it.
 const (
 	DisruptionBlocked         Code = "KRP401"
@@ -13,6 +14,10 @@ const (
 	WholePoolDisruption       Code = "KRP406"
 	NeverRightSized           Code = "KRP407"
 	FeatureNotRunByTarget     Code = "KRP408"
+
+	// Changes the provider sees against the prior state at plan time.
+	SubnetChanged           Code = "KRP409"
+	DefaultNodePoolsRemoved Code = "KRP410"
 )
 
 var disruptionRules = []Rule{
@@ -89,5 +94,26 @@ var disruptionRules = []Rule{
 			"charts/karpenter/values.yaml). The target is set with the provider's `checks.karpenter_version` and " +
 			"`checks.feature_gates` or `karpenterVersion` and `featureGates` in .karpenter-review.yaml, and defaults to the " +
 			"pinned Karpenter and the chart's gates.",
+	},
+	{
+		Code: SubnetChanged, Name: "SubnetChanged", Severity: Warning,
+		Title: "The AKSNodeClass moves its nodes to another subnet.",
+		Help: "`vnetSubnetID` is part of the AKSNodeClass hash in the Azure provider (v1.14.2: the field has no " +
+			"`hash:\"ignore\"`), so changing it marks every NodeClaim of the node class drifted (`NodeClassDrift`) and " +
+			"Karpenter replaces all their nodes in the new subnet, as fast as the NodePools' disruption budgets allow. " +
+			"Earlier NAP releases did not support a change between two valid subnets at all: Karpenter reported subnet drift " +
+			"and launched no node until the old subnet was restored (AKS documentation, \"Subnet drift behavior\" in " +
+			"node auto provisioning networking). Grant the cluster identity Network Contributor on the new subnet and make " +
+			"sure it has addresses for every replacement node first, or create a new AKSNodeClass and NodePool in the new " +
+			"subnet and move the workloads.",
+	},
+	{
+		Code: DefaultNodePoolsRemoved, Name: "DefaultNodePoolsRemoved", Severity: Warning,
+		Title: "Switching default_node_pools from Auto to None deletes NAP's default NodePools.",
+		Help: "With `mode = \"Auto\"`, AKS owns the `default` and `system-surge` NodePools while `defaultNodePools` is " +
+			"`Auto`. Changing it to `None` on an existing cluster makes AKS delete them, which drains and deletes their " +
+			"nodes (the AKS API's description of `nodeProvisioningProfile.defaultNodePools`). Pods on those nodes are " +
+			"rescheduled only if another NodePool can take them. Plan the NodePools that replace them first, apply, and " +
+			"switch to `None` once they have capacity.",
 	},
 }

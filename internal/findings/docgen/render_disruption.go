@@ -20,6 +20,10 @@ var disruptionReportedBy = map[findings.Code]where{
 	findings.FeatureNotRunByTarget: {Plan: true, Review: true, Note: "Set the target with the provider's `checks = { karpenter_version = \"1.13.1\", " +
 		"feature_gates = \"StaticCapacity=true\" }` or, in `.karpenter-review.yaml`, `karpenterVersion` and `featureGates` (top level or per " +
 		"cluster). For Node Auto Provisioning, AKS chooses the Karpenter version and its feature gates: set them to what AKS runs."},
+	findings.SubnetChanged: {Plan: true, Note: "On `karpenter_aksnodeclass.vnet_subnet_id`, when an update changes the subnet " +
+		"of a node class in the state (the default subnet included). The review command does not compare with a prior state."},
+	findings.DefaultNodePoolsRemoved: {Plan: true, Note: "On `karpenter_aks_node_auto_provisioning.default_node_pools`, when an " +
+		"update changes it from `Auto` to `None` with `mode = \"Auto\"`. Strict mode makes it an error."},
 }
 
 func init() {
