@@ -96,8 +96,14 @@ func checkDisruption(p *Pool, o Options, a *Analysis) {
 		if len(blocked) == len(disruptionReasons) {
 			what = "voluntary disruption is off for good: drift, image upgrades and consolidation never happen"
 		}
+		var expiry string
+		if d := p.Spec.Template.Spec.ExpireAfter.Duration; d == nil {
+			expiry = "and with expireAfter Never no node is ever replaced"
+		} else {
+			expiry = "only expiry (expireAfter " + shortDuration(*d) + ") still replaces nodes"
+		}
 		a.add(Finding{Code: findings.DisruptionBlocked, Severity: findings.Warning, Path: fmt.Sprintf("spec.disruption.budgets[%d].nodes", i),
-			Message: fmt.Sprintf("budget %d allows %q nodes at all times for %s: %s; only expireAfter still replaces nodes", i, budgets[i].Nodes, strings.Join(blocked, ", "), what),
+			Message: fmt.Sprintf("budget %d allows %q nodes at all times for %s: %s; %s", i, budgets[i].Nodes, strings.Join(blocked, ", "), what, expiry),
 			Fix:     "to allow disruption in a maintenance window only, give the zero budget a schedule and a duration that leave the window open (e.g. schedule \"0 6 * * *\", duration 22h opens 04:00-06:00 UTC)"})
 	}
 	checkWholePool(p, budgets, capOf, a)

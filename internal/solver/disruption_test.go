@@ -70,7 +70,11 @@ func TestDisruptionChecks(t *testing.T) {
 		{name: "empty budgets read as the CRD default", edit: func(np *karpv1.NodePool) { np.Spec.Disruption.Budgets = nil }},
 		{name: "zero budget without schedule", edit: func(np *karpv1.NodePool) {
 			np.Spec.Disruption.Budgets = []karpv1.Budget{budget("0", "", "")}
-		}, want: []findings.Code{findings.DisruptionBlocked}, path: "spec.disruption.budgets[0].nodes", msg: "voluntary disruption is off for good"},
+		}, want: []findings.Code{findings.DisruptionBlocked}, path: "spec.disruption.budgets[0].nodes", msg: "voluntary disruption is off for good: drift, image upgrades and consolidation never happen; only expiry (expireAfter 720h)"},
+		{name: "zero budget and no expiry", edit: func(np *karpv1.NodePool) {
+			np.Spec.Disruption.Budgets = []karpv1.Budget{budget("0", "", "")}
+			np.Spec.Template.Spec.ExpireAfter = never
+		}, want: []findings.Code{findings.DisruptionBlocked}, msg: "no node is ever replaced"},
 		{name: "zero percent without schedule", edit: func(np *karpv1.NodePool) {
 			np.Spec.Disruption.Budgets = []karpv1.Budget{budget("10%", "", ""), budget("0%", "", "")}
 		}, want: []findings.Code{findings.DisruptionBlocked}, path: "spec.disruption.budgets[1].nodes"},
