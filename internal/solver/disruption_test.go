@@ -234,3 +234,44 @@ func TestBudgetActivityAgreesWithIsActive(t *testing.T) {
 		}
 	}
 }
+
+// The verdicts on budgets agree with Karpenter's own NodePool.MustGetAllowedDisruptions (what
+// the disruption controller calls), sampled every 10 minutes over two weeks: "blocked for good"
+// means 0 at every sample, "every node at once" means all nodes at some sample, and a clean
+// pool allows fewer than all nodes at every sample.
+func TestBudgetVerdictsAgreeWithKarpenter(t *testing.T) {
+	const nodes = 50
+	cases := [][]karpv1.Budget{
+		{budget("0", "", "")},
+		{budget("10%", "", ""), budget("0", "0 6 * * *", "22h")},
+		{budget("0", "@daily", "24h")},
+		{budget("100%", "", "")},
+		{budget("1", "", "", karpv1.DisruptionReasonEmpty, karpv1.DisruptionReasonUnderutilized)},
+		{budget("10%", "", ""), budget("0", "", "", karpv1.DisruptionReasonDrifted)},
+		{budget("10%", "", ""), budget("0", "CRON_TZ=Europe/Berlin 0 9 * * 1-5", "8h", karpv1.DisruptionReasonEmpty)},
+		{budget("10%", "", ""), budget("0", "0 0 30 2 *", "1h")},
+		{budget("100%", "0 2 * * *", "2h"), budget("5", "", "")},
+		{budget("5", "0 2 * * *", "2h")},
+	}
+	for i, budgets := range cases {
+		p := disruptionPool(func(np *karpv1.NodePool) { np.Spec.Disruption.Budgets = budgets })
+		got := map[findings.Code]bool{}
+		for _, f := range disruptionFindings(p, Options{}) {
+			got[f.Code] = true
+		}
+		clk := clocktesting.NewFakeClock(scheduleReference)
+		minDrift, maxDrift := nodes+1, -1
+		for m := 0; m < 14*24*60; m += 10 {
+			clk.SetTime(scheduleReference.Add(time.Duration(m) * time.Minute))
+			n := p.MustGetAllowedDisruptions(clk, nodes, karpv1.DisruptionReasonDrifted)
+			minDrift, maxDrift = min(minDrift, n), max(maxDrift, n)
+		}
+		blocked := got[findings.DisruptionBlocked] || got[findings.BudgetScheduleUnparseable]
+		if blocked != (maxDrift == 0) {
+			t.Errorf("case %d: blocked=%v, but Karpenter allows %d..%d drifted nodes", i, blocked, minDrift, maxDrift)
+		}
+		if whole := got[findings.WholePoolDisruption]; whole != (maxDrift >= nodes) {
+			t.Errorf("case %d: whole pool=%v, but Karpenter allows up to %d of %d drifted nodes", i, whole, maxDrift, nodes)
+		}
+	}
+}
