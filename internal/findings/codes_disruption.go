@@ -89,9 +89,9 @@ var disruptionRules = []Rule{
 		Title: "The pool uses a feature the target Karpenter does not run.",
 		Help: "The API server accepts the field, but the Karpenter the cluster runs ignores it or cannot act on it: " +
 			"`consolidationPolicy: Balanced` needs Karpenter 1.14 (kubernetes-sigs/karpenter#2962), the `Gte`/`Lte` " +
-			"operators Karpenter 1.9 (kubernetes-sigs/karpenter#2674), and `spec.replicas` (static capacity) the " +
-			"`StaticCapacity` feature gate, off by default in Karpenter and in the Azure provider's chart (v1.14.2 " +
-			"charts/karpenter/values.yaml). The target is set with the provider's `checks.karpenter_version` and " +
+			"operators Karpenter 1.9 (kubernetes-sigs/karpenter#2674), `spec.replicas` (static capacity) the " +
+			"`StaticCapacity` feature gate and NodeOverlay objects the `NodeOverlay` gate, both off by default in Karpenter " +
+			"(pkg/operator/options) and in the Azure provider's chart (v1.14.2 charts/karpenter/values.yaml). The target is set with the provider's `checks.karpenter_version` and " +
 			"`checks.feature_gates` or `karpenterVersion` and `featureGates` in .karpenter-review.yaml, and defaults to the " +
 			"pinned Karpenter and the chart's gates.",
 	},

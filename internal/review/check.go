@@ -19,6 +19,8 @@ type Cluster struct {
 	// ExternalNodeClasses exist in the cluster but are not part of the input (e.g. the
 	// `default` AKSNodeClass that AKS Node Auto Provisioning creates).
 	ExternalNodeClasses []string
+	// NodeOverlays are judged only for whether the target runs them (check_nodeoverlay.go).
+	NodeOverlays []*Object
 	// Target is the Karpenter the cluster runs (zero: the pinned release and default gates).
 	Target solver.Target
 }
@@ -31,7 +33,7 @@ type Check func(ctx context.Context, c *Cluster) []Finding
 // DefaultChecks are the checks that need no SKU catalog. The provisioning solver adds its
 // own Check next to them.
 func DefaultChecks() []Check {
-	return []Check{CheckSchema, CheckNodeClassRefs, CheckEqualWeights, CheckProvisioning}
+	return []Check{CheckSchema, CheckNodeClassRefs, CheckEqualWeights, CheckProvisioning, CheckNodeOverlays}
 }
 
 // Finding is one problem, located at its source.

@@ -3,6 +3,7 @@ package review
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -116,5 +117,38 @@ func TestDisruptionTargetConfigErrors(t *testing.T) {
 		if _, err := LoadConfig(p); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: error %v, want one mentioning %q", tc.text, err, tc.want)
 		}
+	}
+}
+
+const overlay = `apiVersion: karpenter.sh/v1alpha1
+kind: NodeOverlay
+metadata: {name: discount}
+spec:
+  requirements:
+    - {key: karpenter.sh/capacity-type, operator: In, values: [on-demand]}
+  priceAdjustment: "-10%"
+`
+
+// A NodeOverlay is reported when the target runs without the NodeOverlay gate (the default),
+// and not once featureGates turns it on; it is schema-checked like the other kinds.
+func TestNodeOverlayNeedsItsGate(t *testing.T) {
+	out := runJSON(t, overlay, ExitClean, "--region", "westeurope", "-")
+	sameLines(t, out.brief(), []string{"stdin:2:1 KRP408 NodeOverlay/discount kind"})
+
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "overlay.yaml"), []byte(overlay), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".karpenter-review.yaml"), []byte("featureGates: NodeOverlay=true\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out := runJSON(t, "", ExitClean, dir); len(out.Findings) != 0 {
+		t.Errorf("with the gate on: %v", out.brief())
+	}
+
+	bad := strings.Replace(overlay, `priceAdjustment: "-10%"`, `priceAdjustment: "cheap"`, 1)
+	out = runJSON(t, bad, ExitFindings, "--region", "westeurope", "-")
+	if !slices.ContainsFunc(out.brief(), func(l string) bool { return strings.Contains(l, "KRP001 NodeOverlay/discount") }) {
+		t.Errorf("a NodeOverlay the API server rejects is not reported: %v", out.brief())
 	}
 }

@@ -81,6 +81,10 @@ func (t Target) gateSet() karpoptions.FeatureGates {
 	return t.gates
 }
 
+// RunsNodeOverlay reports whether the target's NodeOverlay feature gate is on: without it
+// Karpenter ignores NodeOverlay objects (the Azure provider's cloudprovider.go checks the gate).
+func (t Target) RunsNodeOverlay() bool { return t.gateSet().NodeOverlay }
+
 // String names the target in messages.
 func (t Target) String() string {
 	s := "Karpenter " + t.release().String()

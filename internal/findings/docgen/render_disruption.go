@@ -17,7 +17,8 @@ var disruptionReportedBy = map[findings.Code]where{
 		"on-demand capacity: the pools the cluster's ordinary workloads land on. Workloads given to the review are not read yet."},
 	findings.NeverRightSized: {Plan: true, Review: true, Note: "A note, or a warning when the budgets block drift for good too. Not " +
 		"reported for static pools (`spec.replicas`), which do not consolidate."},
-	findings.FeatureNotRunByTarget: {Plan: true, Review: true, Note: "Set the target with the provider's `checks = { karpenter_version = \"1.13.1\", " +
+	findings.FeatureNotRunByTarget: {Plan: true, Review: true, Note: "NodeOverlay objects are reported by the review only (the " +
+		"provider has no NodeOverlay resource). Set the target with the provider's `checks = { karpenter_version = \"1.13.1\", " +
 		"feature_gates = \"StaticCapacity=true\" }` or, in `.karpenter-review.yaml`, `karpenterVersion` and `featureGates` (top level or per " +
 		"cluster). For Node Auto Provisioning, AKS chooses the Karpenter version and its feature gates: set them to what AKS runs."},
 	findings.SubnetChanged: {Plan: true, Note: "On `karpenter_aksnodeclass.vnet_subnet_id`, when an update changes the subnet " +
