@@ -84,13 +84,16 @@ func checkDisruption(p *Pool, o Options, a *Analysis) {
 		}
 	}
 	driftBlocked := capOf[karpv1.DisruptionReasonDrifted] == 0
-	if driftBlocked {
-		var blocked []string
-		for _, r := range disruptionReasons {
-			if capOf[r] == 0 {
-				blocked = append(blocked, string(r))
-			}
+	var blocked []string
+	for _, r := range disruptionReasons {
+		if capOf[r] == 0 {
+			blocked = append(blocked, string(r))
 		}
+	}
+	// Blocking drift alone while nodes still expire is a deliberate pattern (upgrades arrive
+	// with expiry, e.g. for long training jobs); blocking every reason, or drift on nodes that
+	// never expire, means the nodes never change.
+	if driftBlocked && (len(blocked) == len(disruptionReasons) || p.Spec.Template.Spec.ExpireAfter.Duration == nil) {
 		i := zeroAt[karpv1.DisruptionReasonDrifted]
 		what := "drifted nodes are never replaced (a new node image, or a change of the pool's template or node class, never rolls out)"
 		if len(blocked) == len(disruptionReasons) {

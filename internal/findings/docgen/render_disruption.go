@@ -5,8 +5,10 @@ import "github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 // Where the disruption and lifecycle checks (KRP4xx) are reported; kept apart from reportedBy
 // so that the groups of codes grow independently.
 var disruptionReportedBy = map[findings.Code]where{
-	findings.DisruptionBlocked: {Plan: true, Review: true, Note: "Reported when Drifted is blocked for good (then image upgrades " +
-		"never roll); a zero budget for Underutilized or Empty only is a deliberate choice and is not reported."},
+	findings.DisruptionBlocked: {Plan: true, Review: true, Note: "Reported when every reason is blocked for good, or Drifted is on " +
+		"nodes that never expire (`expireAfter: Never`: image upgrades then never reach them). Blocking only consolidation, or only " +
+		"drift on nodes that still expire (upgrades then arrive with expiry, a pattern for long-running jobs), is a deliberate choice " +
+		"and not reported."},
 	findings.BudgetScheduleIneffective: {Plan: true, Review: true, Note: "A schedule that never hits (such as February 30) is, " +
 		"to Karpenter, always active, so a zero budget on it blocks disruption for good (KRP401)."},
 	findings.BudgetScheduleUnparseable: {Plan: true, Review: true},
@@ -24,7 +26,7 @@ var disruptionReportedBy = map[findings.Code]where{
 	findings.SubnetChanged: {Plan: true, Note: "On `karpenter_aksnodeclass.vnet_subnet_id`, when an update changes the subnet " +
 		"of a node class in the state (the default subnet included). The review command does not compare with a prior state."},
 	findings.DefaultNodePoolsRemoved: {Plan: true, Note: "On `karpenter_aks_node_auto_provisioning.default_node_pools`, when an " +
-		"update changes it from `Auto` to `None` with `mode = \"Auto\"`. Strict mode makes it an error."},
+		"update changes it from `Auto` to `None` with `mode = \"Auto\"`. Strict mode makes it an error; `checks = { enabled = false }` turns it off."},
 }
 
 func init() {
