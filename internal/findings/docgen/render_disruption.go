@@ -23,9 +23,9 @@ var disruptionReportedBy = map[findings.Code]where{
 		"provider has no NodeOverlay resource). Set the target with the provider's `checks = { karpenter_version = \"1.13.1\", " +
 		"feature_gates = \"StaticCapacity=true\" }` or, in `.karpenter-review.yaml`, `karpenterVersion` and `featureGates` (top level or per " +
 		"cluster). For Node Auto Provisioning, AKS chooses the Karpenter version and its feature gates: set them to what AKS runs."},
-	findings.SubnetChanged: {Plan: true, Note: "On `karpenter_aksnodeclass.vnet_subnet_id`, when an update changes the subnet " +
+	findings.SubnetChanged: {Plan: true, Resource: "karpenter_aksnodeclass", Note: "On `karpenter_aksnodeclass.vnet_subnet_id`, when an update changes the subnet " +
 		"of a node class in the state (the default subnet included). The review command does not compare with a prior state."},
-	findings.DefaultNodePoolsRemoved: {Plan: true, Note: "On `karpenter_aks_node_auto_provisioning.default_node_pools`, when an " +
+	findings.DefaultNodePoolsRemoved: {Plan: true, Resource: "karpenter_aks_node_auto_provisioning", Note: "On `karpenter_aks_node_auto_provisioning.default_node_pools`, when an " +
 		"update changes it from `Auto` to `None` with `mode = \"Auto\"`. Strict mode makes it an error; `checks = { enabled = false }` turns it off."},
 }
 
