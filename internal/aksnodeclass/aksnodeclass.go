@@ -64,6 +64,7 @@ func plan(_ context.Context, pc *crdresource.PlanContext) {
 	}
 	if !pc.Data.Checks.Disabled {
 		checkSubnetGranted(pc, known)
+		checkSubnetChange(pc, known)
 	}
 }
 

@@ -158,6 +158,10 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 		}
 	}
 	creating := req.State.Raw.IsNull()
+	var prior map[string]any
+	if !creating {
+		prior, _ = r.toObject(req.State.Raw) // a state that does not convert only loses the change checks
+	}
 	var remembered []byte
 	if !creating {
 		// A create gets no private state in Terraform's plan during apply, but its plan walk may
@@ -167,11 +171,15 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 		remembered, d = req.Private.GetKey(ctx, rememberedKey)
 		resp.Diagnostics.Append(d...)
 	}
-	r.runPlanHook(ctx, obj, req.Plan.Raw.Type(), planned, &resp.Diagnostics, planFlags{changing: changing, creating: creating}, remembered)
+	r.runPlanHook(ctx, obj, req.Plan.Raw.Type(), planned, &resp.Diagnostics, planFlags{changing: changing, creating: creating, prior: prior}, remembered)
 	resp.Plan.Raw = tftypes.NewValue(req.Plan.Raw.Type(), planned)
 }
 
-type planFlags struct{ changing, creating bool }
+// planFlags say what the plan does; prior is the object in the state (nil when none).
+type planFlags struct {
+	changing, creating bool
+	prior              map[string]any
+}
 
 func (r *Resource) runPlanHook(ctx context.Context, obj map[string]any, typ tftypes.Type, values map[string]tftypes.Value, diags *diag.Diagnostics, flags planFlags, remembered []byte) {
 	if r.kind.Plan == nil {
@@ -187,6 +195,7 @@ func (r *Resource) runPlanHook(ctx context.Context, obj map[string]any, typ tfty
 		Changing:   flags.changing,
 		Creating:   flags.creating,
 		Remembered: remembered,
+		Prior:      flags.prior,
 		AttributePath: func(k8sPath string) (path.Path, bool) {
 			return r.root.AttributePath(tfcrd.ParseFieldPath(k8sPath))
 		},

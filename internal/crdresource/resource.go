@@ -164,6 +164,9 @@ type PlanContext struct {
 	Creating bool
 	// Remembered is what Kind.Observe kept at the last read or write (nil if nothing).
 	Remembered []byte
+	// Prior is the object as the state holds it before this plan (nil on create), for checks
+	// of what a change does.
+	Prior map[string]any
 }
 
 // ObserveContext is what a Kind's Observe hook sees.
@@ -175,6 +178,9 @@ type ObserveContext struct {
 	Object map[string]any
 	// Remembered is what Observe kept before (nil if nothing).
 	Remembered []byte
+	// Prior is the object as the state holds it before this plan (nil on create), for checks
+	// of what a change does.
+	Prior map[string]any
 }
 
 // Report adds a plan-time finding about the Kubernetes field k8sPath: on the attribute it is

@@ -7,7 +7,8 @@
 // Codes are never reused or renumbered. They are grouped by what raises them:
 // KRP0xx input and API-server checks, KRP1xx provisioning checks of one NodePool against the
 // SKU catalog (internal/solver), KRP2xx checks across the objects of one cluster, KRP3xx
-// workloads read from manifests (internal/workload).
+// workloads read from manifests (internal/workload), KRP4xx disruption and lifecycle checks of
+// one NodePool (codes_disruption.go).
 package findings
 
 import (
@@ -67,11 +68,14 @@ type Rule struct {
 	Help string
 }
 
+// allRules are the rules of every group of codes.
+var allRules = slices.Concat(rules, disruptionRules)
+
 var codeFormat = regexp.MustCompile(`^KRP[0-9]{3}$`)
 
 var registry = func() map[Code]Rule {
-	m := make(map[Code]Rule, len(rules))
-	for _, r := range rules {
+	m := make(map[Code]Rule, len(allRules))
+	for _, r := range allRules {
 		if !codeFormat.MatchString(string(r.Code)) {
 			panic("findings: malformed code " + r.Code)
 		}
@@ -101,7 +105,7 @@ func MustLookup(c Code) Rule {
 
 // All returns every rule, ordered by code.
 func All() []Rule {
-	out := slices.Clone(rules)
+	out := slices.Clone(allRules)
 	slices.SortFunc(out, func(a, b Rule) int { return strings.Compare(string(a.Code), string(b.Code)) })
 	return out
 }

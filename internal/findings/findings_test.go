@@ -10,8 +10,8 @@ import (
 func TestRegistryComplete(t *testing.T) {
 	seenNames := map[string]Code{}
 	all := All()
-	if len(all) != len(rules) {
-		t.Fatalf("All() returned %d rules, registry has %d", len(all), len(rules))
+	if len(all) != len(registry) {
+		t.Fatalf("All() returned %d rules, registry has %d", len(all), len(registry))
 	}
 	for i, r := range all {
 		if i > 0 && all[i-1].Code >= r.Code {

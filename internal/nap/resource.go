@@ -280,6 +280,9 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 		if resp.Diagnostics.HasError() {
 			return
 		}
+		if r.data == nil || !r.data.Checks.Disabled {
+			warnDefaultPoolsRemoved(&plan, &st, r.data != nil && r.data.Checks.Strict, &resp.Diagnostics)
+		}
 		plan.RoleAssignmentIDs = types.MapUnknown(types.StringType)
 		if !plan.NetworkContributorScopes.IsUnknown() && sameKeys(plan.scopes(ctx), st.RoleAssignmentIDs) {
 			plan.RoleAssignmentIDs = st.RoleAssignmentIDs

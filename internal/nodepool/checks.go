@@ -151,7 +151,7 @@ func planChecks(ctx context.Context, pc *crdresource.PlanContext) {
 		return
 	}
 	settings := readChecks(pc.Values["checks"])
-	opts := solver.Options{Region: pc.Data.Region, LargestPod: settings.largestPod}
+	opts := solver.Options{Region: pc.Data.Region, LargestPod: settings.largestPod, Target: pc.Data.Checks.Target}
 
 	snap, usable := snapshotFor(pc.Remembered, pool)
 	usable = usable && !pc.Creating

@@ -19,6 +19,7 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/azure"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kube"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/providerdata"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 )
 
 // The blocks and collections are framework values, not Go structs and slices, because any
@@ -43,11 +44,20 @@ func (c providerModel) checks(ctx context.Context, diags *diag.Diagnostics) prov
 		return providerdata.Checks{Unknown: unknown}
 	}
 	diags.Append(c.Checks.As(ctx, &m, basetypes.ObjectAsOptions{UnhandledUnknownAsEmpty: true})...)
+	target, err := solver.ParseTarget(m.KarpenterVersion.ValueString(), m.FeatureGates.ValueString())
+	if err != nil {
+		name := "feature_gates"
+		if _, verr := solver.ParseTarget(m.KarpenterVersion.ValueString(), ""); verr != nil {
+			name = "karpenter_version"
+		}
+		diags.AddAttributeError(path.Root("checks").AtName(name), "Invalid checks."+name, err.Error())
+	}
 	return providerdata.Checks{
 		Disabled:    !m.Enabled.IsNull() && !m.Enabled.IsUnknown() && !m.Enabled.ValueBool(),
 		Strict:      m.Strict.ValueBool(),
 		CatalogPath: m.CatalogPath.ValueString(),
 		Unknown:     unknown,
+		Target:      target,
 	}
 }
 
@@ -55,6 +65,9 @@ type checksModel struct {
 	Enabled     types.Bool   `tfsdk:"enabled"`
 	Strict      types.Bool   `tfsdk:"strict"`
 	CatalogPath types.String `tfsdk:"catalog_path"`
+	// The Karpenter the cluster runs (internal/solver Target).
+	KarpenterVersion types.String `tfsdk:"karpenter_version"`
+	FeatureGates     types.String `tfsdk:"feature_gates"`
 }
 
 type kubernetesModel struct {

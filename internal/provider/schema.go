@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/validators"
 )
 
@@ -26,8 +27,12 @@ func providerSchema() schema.Schema {
 				Optional:            true,
 				MarkdownDescription: "Plan-time provisioning checks of `karpenter_nodepool` against the embedded Azure SKU catalog. They run offline, with no cluster and no Azure credentials.",
 				Attributes: map[string]schema.Attribute{
-					"enabled":      schema.BoolAttribute{Optional: true, MarkdownDescription: "Run the checks (default `true`). CRD validation always runs."},
-					"strict":       schema.BoolAttribute{Optional: true, MarkdownDescription: "Report every warning as an error, for CI gates (default `false`)."},
+					"enabled": schema.BoolAttribute{Optional: true, MarkdownDescription: "Run the checks (default `true`). CRD validation always runs."},
+					"strict":  schema.BoolAttribute{Optional: true, MarkdownDescription: "Report every warning as an error, for CI gates (default `false`)."},
+					"karpenter_version": schema.StringAttribute{Optional: true, MarkdownDescription: "Karpenter release the cluster runs (e.g. `1.13.1`; for Node Auto Provisioning, the version AKS runs). " +
+						"Fields this release does not act on (`consolidationPolicy: Balanced`, the `Gte`/`Lte` operators) are reported as KRP408. Default: the release the provider's CRDs come from (" + solver.PinnedKarpenterVersion + ")."},
+					"feature_gates": schema.StringAttribute{Optional: true, MarkdownDescription: "Karpenter feature gates the cluster runs with, in Karpenter's `FEATURE_GATES` syntax (e.g. `StaticCapacity=true`). " +
+						"Default: those of the Azure provider's chart, every alpha gate off, so that `spec.replicas` (StaticCapacity) is reported as KRP408."},
 					"catalog_path": schema.StringAttribute{Optional: true, MarkdownDescription: "JSON file that overrides or extends the embedded SKU catalog: new sizes, negotiated or live on-demand and spot prices (with their source), a fresher snapshot. Format: see the prices guide."},
 				},
 			},

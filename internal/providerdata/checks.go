@@ -20,6 +20,8 @@ type Checks struct {
 	// are known only after apply: results computed from them are unknown until then, since
 	// the plan Terraform makes during apply sees their values.
 	Unknown []string
+	// Target is the Karpenter the cluster runs, for the checks of fields it ignores.
+	Target solver.Target
 }
 
 // plan-time state shared between resources of one provider instance during a plan.

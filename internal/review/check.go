@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 )
 
 // Cluster is what one cluster will hold once the reviewed inputs are applied: the unit every
@@ -21,6 +22,10 @@ type Cluster struct {
 	// SelfHosted: the cluster runs self-hosted Karpenter, so no AKSNodeClass exists that the
 	// input does not define (with NAP, AKS creates `default`).
 	SelfHosted bool
+	// NodeOverlays are judged only for whether the target runs them (check_nodeoverlay.go).
+	NodeOverlays []*Object
+	// Target is the Karpenter the cluster runs (zero: the pinned release and default gates).
+	Target solver.Target
 }
 
 // NAPNodeClass is the AKSNodeClass that AKS Node Auto Provisioning creates (and that its own
@@ -35,7 +40,7 @@ type Check func(ctx context.Context, c *Cluster) []Finding
 // DefaultChecks are the checks that need no SKU catalog. The provisioning solver adds its
 // own Check next to them.
 func DefaultChecks() []Check {
-	return []Check{CheckSchema, CheckNodeClassRefs, CheckEqualWeights, CheckProvisioning}
+	return []Check{CheckSchema, CheckNodeClassRefs, CheckEqualWeights, CheckProvisioning, CheckNodeOverlays}
 }
 
 // Finding is one problem, located at its source.

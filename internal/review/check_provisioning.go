@@ -47,9 +47,12 @@ func (p *provisioning) analyse(c *Cluster, pool *Object) *solver.Analysis {
 		return nil
 	}
 	if known, unknown := tfcrd.StripUnknown(withoutNamespace(pool.Body)); len(unknown) == 0 && len(crdvalidate.MustFor(nodepool.GVK).Validate(context.Background(), known)) == 0 {
+		// The API server's defaults first, as the provider's plan has them: an absent
+		// expireAfter is 720h, not Never.
+		crdvalidate.MustFor(nodepool.GVK).Default(known)
 		if sp, err := solver.PoolFromObject(known); err == nil {
 			nc, assumed := nodeClassOf(c, pool)
-			a = p.solver.Analyze(sp, solver.Options{Region: c.Region, NodeClass: nc, NodeClassAssumed: assumed})
+			a = p.solver.Analyze(sp, solver.Options{Region: c.Region, NodeClass: nc, NodeClassAssumed: assumed, Target: c.Target})
 		}
 	}
 	p.analyses[pool] = a

@@ -20,7 +20,7 @@ import (
 // findings about values unknown until apply are set aside.
 func CheckSchema(ctx context.Context, c *Cluster) []Finding {
 	var out []Finding
-	for _, o := range append(slices.Clone(c.NodePools), c.NodeClasses...) {
+	for _, o := range slices.Concat(c.NodePools, c.NodeClasses, c.NodeOverlays) {
 		out = append(out, schemaFindings(ctx, o)...)
 	}
 	return out

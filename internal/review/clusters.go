@@ -313,6 +313,8 @@ func (m *membership) build(name string) (*Cluster, []Finding) {
 		seen[key] = o
 		if o.GVK.GroupKind() == nodepool.GVK.GroupKind() {
 			c.NodePools = append(c.NodePools, o)
+		} else if o.GVK.GroupKind() == nodeOverlayKind {
+			c.NodeOverlays = append(c.NodeOverlays, o)
 		} else {
 			c.NodeClasses = append(c.NodeClasses, o)
 		}

@@ -12,6 +12,7 @@ import (
 	yamlv3 "go.yaml.in/yaml/v3"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 )
 
 // ConfigFileNames are the names the review looks for, upward from its inputs.
@@ -30,8 +31,12 @@ type Config struct {
 	SelfHosted bool            `yaml:"selfHosted"`
 	Exclude    []string        `yaml:"exclude"`
 	Clusters   []ClusterConfig `yaml:"clusters"`
+	// KarpenterVersion and FeatureGates describe the Karpenter the clusters run (target.go).
+	KarpenterVersion string `yaml:"karpenterVersion"`
+	FeatureGates     string `yaml:"featureGates"`
 
 	path, dir string
+	target    solver.Target
 	exclude   []glob
 	suppress  []findings.Code
 }
@@ -44,8 +49,11 @@ type ClusterConfig struct {
 	Suppress            []string `yaml:"suppress"`
 	ExternalNodeClasses []string `yaml:"externalNodeClasses"`
 	// SelfHosted overrides the top-level selfHosted for this cluster.
-	SelfHosted *bool `yaml:"selfHosted"`
+	SelfHosted       *bool  `yaml:"selfHosted"`
+	KarpenterVersion string `yaml:"karpenterVersion"`
+	FeatureGates     string `yaml:"featureGates"`
 
+	target   *solver.Target
 	globs    []glob
 	suppress []findings.Code
 }
@@ -105,6 +113,9 @@ func (c *Config) compile() error {
 	}
 	if c.Region, err = NormalizeRegion(c.Region); err != nil {
 		return fmt.Errorf("region: %w", err)
+	}
+	if err := c.compileTargets(); err != nil {
+		return err
 	}
 	for _, p := range c.Exclude {
 		g, err := compileGlob(p)

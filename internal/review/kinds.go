@@ -14,10 +14,11 @@ import (
 )
 
 // reviewedKinds are the kinds the review judges; other kinds of the Karpenter groups
-// (NodeClaim, NodeOverlay) are passed over like any other Kubernetes object.
+// (NodeClaim) are passed over like any other Kubernetes object.
 var reviewedKinds = map[schema.GroupKind]bool{
 	nodepool.GVK.GroupKind():     true,
 	aksnodeclass.GVK.GroupKind(): true,
+	nodeOverlayKind:              true,
 }
 
 // karpenterCRDs indexes the CRDs AKS ships by group and kind, so that the versions a

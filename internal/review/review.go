@@ -143,6 +143,7 @@ func Review(ctx context.Context, opts Options) (*Report, error) {
 		dups = append(dups, regionProblems...)
 		c.ExternalNodeClasses = externalNodeClasses(cfg, m.configName(name))
 		c.SelfHosted = cfg.selfHosted(m.configName(name)) || m.planSelfHosted(name)
+		c.Target = clusterTarget(cfg, m.configName(name))
 		for _, d := range dups {
 			d.Cluster = name
 			all = append(all, d)

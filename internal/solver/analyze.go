@@ -31,6 +31,8 @@ type Options struct {
 	FewThreshold int
 	// LargestPod, when set, is a pod's requests that must fit on some admissible node.
 	LargestPod corev1.ResourceList
+	// Target is the Karpenter the cluster runs (zero: the pinned release, default gates).
+	Target Target
 }
 
 // Candidate is an instance type the pool can launch in a region, with the offerings
@@ -130,6 +132,7 @@ func (s *Solver) Analyze(p *Pool, o Options) *Analysis {
 	checkShape(p, o, a)
 	a.summarise(p)
 	checkSpotSavings(p, a)
+	checkDisruption(p, o, a)
 	sort.SliceStable(a.Findings, func(i, j int) bool { return rank(a.Findings[i].Severity) < rank(a.Findings[j].Severity) })
 	return a
 }

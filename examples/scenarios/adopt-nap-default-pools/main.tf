@@ -60,7 +60,8 @@ resource "karpenter_aksnodeclass" "default" {
 }
 
 # NAP's general-purpose pool, as created, plus what adopting it is for: limits (KRP104 warns
-# about a pool without them) and a wider choice of families.
+# about a pool without them), a disruption budget below NAP's 100% (KRP406: with 100% an image
+# rollout may replace every node at once) and a wider choice of families.
 resource "karpenter_nodepool" "default" {
   name = "default"
   template = {
@@ -77,7 +78,7 @@ resource "karpenter_nodepool" "default" {
   disruption = {
     consolidation_policy = "WhenEmptyOrUnderutilized"
     consolidate_after    = "0s"
-    budgets              = [{ nodes = "100%" }]
+    budgets              = [{ nodes = "20%" }] # NAP: 100%
   }
 }
 

@@ -15,6 +15,9 @@ type where struct {
 	Plan   bool   // the provider's plan-time checks of karpenter_nodepool
 	Review bool   // the review command
 	Note   string // Markdown: anything a reader of that section needs to know beyond the help text
+	// Resource, when set, is the resource other than karpenter_nodepool whose plan reports the
+	// code; it has no per-pool suppression.
+	Resource string
 }
 
 // workloadsNote says where workloads are read from manifests.
@@ -61,7 +64,7 @@ var reportedBy = map[findings.Code]where{
 	findings.UnknownRegion: {Plan: true, Review: true, Note: "The review command rejects an unknown `--region` or `region:` in " +
 		"`.karpenter-review.yaml` as a usage error (exit code 2); it reports KRP114 for a region read from a plan's provider configuration."},
 	findings.OnlyPenaltyPricedSKU: {Plan: true, Review: true},
-	findings.SubnetNotGranted: {Plan: true, Note: "On `karpenter_aksnodeclass.vnet_subnet_id`, when a " +
+	findings.SubnetNotGranted: {Plan: true, Resource: "karpenter_aksnodeclass", Note: "On `karpenter_aksnodeclass.vnet_subnet_id`, when a " +
 		"`karpenter_aks_node_auto_provisioning` resource of the same provider configuration is planned before the node " +
 		"class (`depends_on`) with `network_contributor_scopes` known at plan time. The review command does not see grants."},
 	findings.SpotSavings: {Plan: true, Review: true, Note: "A note: in `terraform plan` it is listed in `analysis.findings`, not shown as " +
@@ -82,6 +85,13 @@ var reportedBy = map[findings.Code]where{
 }
 
 func (w where) Text() string {
+	if w.Resource != "" {
+		plan := "`terraform plan` (`" + w.Resource + "`)"
+		if w.Review {
+			return plan + " and `review`"
+		}
+		return plan + " only"
+	}
 	switch {
 	case w.Plan && w.Review:
 		return "`terraform plan` (`karpenter_nodepool`) and `review`"
@@ -100,7 +110,9 @@ type section struct {
 
 // PlanDiagnostic says whether terraform plan shows the code as a diagnostic, which a pool can
 // suppress; notes are only recorded in the analysis attribute.
-func (s section) PlanDiagnostic() bool { return s.Where.Plan && s.Severity != findings.Note }
+func (s section) PlanDiagnostic() bool {
+	return s.Where.Plan && s.Where.Resource == "" && s.Severity != findings.Note
+}
 
 // Anchor is the heading's anchor on the Terraform Registry and GitHub: the code in lower case.
 func (s section) Anchor() string { return strings.ToLower(string(s.Code)) }
@@ -165,7 +177,7 @@ limits leave room for one node, whether a requirement has a typo, whether GPU si
 is a *finding* with a stable code. The ` + "`review`" + ` command of the provider binary reports the same codes for YAML
 manifests and for ` + "`terraform show -json`" + ` plans, so a code means the same thing in a plan, a CI log and a pull request
 annotation. Codes are never reused or renumbered: KRP0xx are input and API server checks, KRP1xx provisioning checks of
-one NodePool, KRP2xx checks across the objects of one cluster.
+one NodePool, KRP2xx checks across the objects of one cluster, KRP4xx disruption and lifecycle checks of one NodePool.
 
 ## Where findings appear
 
