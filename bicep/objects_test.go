@@ -46,6 +46,9 @@ func loadPools(t *testing.T) map[string]map[string]any {
 	}
 	out := map[string]map[string]any{}
 	for _, f := range files {
+		if strings.HasPrefix(filepath.Base(f), ".") {
+			continue // .karpenter-review.yaml: the review's configuration, not a manifest
+		}
 		data, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
