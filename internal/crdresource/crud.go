@@ -161,7 +161,11 @@ func (r *Resource) write(ctx context.Context, plan tfsdk.Plan, state *tfsdk.Stat
 				exists.Error(), "karpenter", r.kind.TypeSuffix, exists.Name, exists.Name))
 		return nil
 	case err != nil:
-		diags.AddError("Kubernetes rejected the "+r.kind.GVK.Kind, err.Error())
+		op := operation{verb: "create", timeout: timeout}
+		if !create {
+			op.verb = "update"
+		}
+		r.reportFailure(diags, op, obj.GetName(), err)
 		return nil
 	}
 	r.setState(ctx, state, live, plan.Raw, false, diags)
@@ -231,7 +235,7 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 	}
 	live, err := c.Get(ctx, r.kind.GVR(), name)
 	if err != nil {
-		resp.Diagnostics.AddError("Cannot read "+r.kind.GVK.Kind+" "+name, err.Error())
+		r.reportFailure(&resp.Diagnostics, operation{verb: "read"}, name, err)
 		return
 	}
 	if live == nil {
@@ -292,7 +296,7 @@ func (r *Resource) Delete(ctx context.Context, req resource.DeleteRequest, resp 
 			fmt.Sprintf("Deletion was requested and is still in progress. Finalizers: %v. %s\n\nRaise timeouts.delete, or find out why the finalizer is not released, then run terraform destroy again.",
 				still.Object.GetFinalizers(), r.blockers(ctx, c, still.Object)))
 	case err != nil:
-		resp.Diagnostics.AddError("Cannot delete "+r.kind.GVK.Kind+" "+name, err.Error())
+		r.reportFailure(&resp.Diagnostics, operation{verb: "delete", timeout: timeout}, name, err)
 	}
 }
 
