@@ -27,8 +27,8 @@ import (
 // leader election does, and forwards the rest as the cluster admin.
 type front struct {
 	*httptest.Server
-	failures atomic.Int32 // requests still to fail
-	requests atomic.Int32 // requests to Karpenter objects seen
+	failures atomic.Int32  // requests still to fail
+	requests atomic.Int32  // requests to Karpenter objects seen
 	release  chan struct{} // closed when the test ends: stalled requests return
 }
 
