@@ -165,6 +165,12 @@ func (r *Resource) write(ctx context.Context, plan tfsdk.Plan, state *tfsdk.Stat
 		if !create {
 			op.verb = "update"
 		}
+		if create && live != nil {
+			// Created, but its fields are not recorded as applied: in state, Terraform marks
+			// it tainted and replaces it on the next apply, rather than losing track of it.
+			r.setState(ctx, state, live, plan.Raw, false, diags)
+			err = fmt.Errorf("%w\n\nThe %s was created; Terraform records it as tainted and replaces it on the next apply", err, r.kind.GVK.Kind)
+		}
 		r.reportFailure(diags, op, obj.GetName(), err)
 		return nil
 	}

@@ -94,7 +94,8 @@ func (c *Client) Apply(ctx context.Context, gvr schema.GroupVersionResource, obj
 // The POST records the fields under an Update entry of FieldManager, which a later apply
 // would share rather than replace, so that a field removed from the configuration would stay;
 // Create then turns that entry into FieldManager's Apply entry, as if the object had been
-// applied.
+// applied. When that fails, the object is created all the same: Create returns it with the
+// error, so that the caller can still record it as its own.
 func (c *Client) Create(ctx context.Context, gvr schema.GroupVersionResource, obj *unstructured.Unstructured) (*unstructured.Unstructured, error) {
 	name := obj.GetName()
 	var created *unstructured.Unstructured
@@ -116,7 +117,11 @@ func (c *Client) Create(ctx context.Context, gvr schema.GroupVersionResource, ob
 	if err != nil {
 		return nil, err
 	}
-	return c.ownCreated(ctx, gvr, created)
+	live, err := c.ownCreated(ctx, gvr, created)
+	if err != nil {
+		return created, err
+	}
+	return live, nil
 }
 
 // createdHere reports whether the object has fields FieldManager wrote with a create (an
