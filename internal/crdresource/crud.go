@@ -91,7 +91,7 @@ func (r *Resource) setState(ctx context.Context, state *tfsdk.State, live *unstr
 }
 
 func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	if obj := r.write(ctx, req.Plan, &resp.State, &resp.Diagnostics, true, false); obj != nil {
+	if obj := r.write(ctx, req.Plan, &resp.State, &resp.Diagnostics, true, false, resp.Private, nil); obj != nil {
 		r.remember(ctx, obj, resp.Private, &resp.Diagnostics)
 	}
 }
@@ -99,7 +99,17 @@ func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp 
 func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	adopt, d := req.Private.GetKey(ctx, adoptKey)
 	resp.Diagnostics.Append(d...)
-	if obj := r.write(ctx, req.Plan, &resp.State, &resp.Diagnostics, false, adopt != nil); obj != nil {
+	observed, d := req.Private.GetKey(ctx, observedKey)
+	resp.Diagnostics.Append(d...)
+	// After an import the hand-over decides what the apply changes; it fails on its own when
+	// the object changes meanwhile.
+	var check func(context.Context, *kube.Client, string)
+	if adopt == nil {
+		check = func(ctx context.Context, c *kube.Client, name string) {
+			r.warnChangedSincePlan(ctx, c, req.State, observed, name, &resp.Diagnostics)
+		}
+	}
+	if obj := r.write(ctx, req.Plan, &resp.State, &resp.Diagnostics, false, adopt != nil, resp.Private, check); obj != nil {
 		r.remember(ctx, obj, resp.Private, &resp.Diagnostics)
 		if adopt != nil && resp.Private != nil {
 			// Handed over and applied: later updates leave the managed fields alone.
@@ -124,8 +134,10 @@ type privateSetter interface {
 
 // write applies the plan and stores the state; it returns the object written, or nil on error.
 // adopt takes over the fields of the managers in take_ownership_from first (the first update
-// after an import).
-func (r *Resource) write(ctx context.Context, plan tfsdk.Plan, state *tfsdk.State, diags *diag.Diagnostics, create, adopt bool) map[string]any {
+// after an import). check, when set, runs before the write. The resourceVersion written is
+// kept in private, where the next update finds what its plan was computed against.
+func (r *Resource) write(ctx context.Context, plan tfsdk.Plan, state *tfsdk.State, diags *diag.Diagnostics, create, adopt bool,
+	private privateSetter, check func(context.Context, *kube.Client, string)) map[string]any {
 	var t timeouts.Value
 	diags.Append(plan.GetAttribute(ctx, path.Root("timeouts"), &t)...)
 	timeout, d := t.Create(ctx, r.kind.CreateTimeout)
@@ -146,6 +158,9 @@ func (r *Resource) write(ctx context.Context, plan tfsdk.Plan, state *tfsdk.Stat
 	}
 	if adopt && !r.takeOwnership(ctx, c, plan, obj.GetName(), diags) {
 		return nil
+	}
+	if check != nil {
+		check(ctx, c, obj.GetName())
 	}
 	var live *unstructured.Unstructured
 	if create {
@@ -178,6 +193,7 @@ func (r *Resource) write(ctx context.Context, plan tfsdk.Plan, state *tfsdk.Stat
 	if diags.HasError() {
 		return nil
 	}
+	r.observe(ctx, private, live, diags)
 	return obj.Object
 }
 
@@ -252,6 +268,7 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 	imported, d := req.Private.GetKey(ctx, importedKey)
 	resp.Diagnostics.Append(d...)
 	r.setState(ctx, &resp.State, live, req.State.Raw, imported != nil, &resp.Diagnostics)
+	r.observe(ctx, resp.Private, live, &resp.Diagnostics)
 	if imported != nil && !resp.Diagnostics.HasError() {
 		// Fill the plan-time results too, so that the plan after an import is empty. Findings
 		// are reported by the plan that follows, not here.

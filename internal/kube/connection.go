@@ -44,14 +44,14 @@ type ExecConfig struct {
 	Env        map[string]string
 }
 
-// The default client-side rate limit. client-go's own (5/s, burst 10) caps an apply at about
-// 2.5 objects/s whatever Terraform's -parallelism (a create is two requests), and makes
-// requests wait in the client until a short resource timeout fails them. These match what
-// kubectl allows itself against the same API server (--burst 300 for discovery aside); the
-// API server's priority and fairness still protects it from any one client.
+// The default client-side rate limit of all requests to the cluster. client-go's own (5/s,
+// burst 10) capped an apply at about 2.5 objects/s whatever Terraform's -parallelism (a create
+// is two requests) and kept requests waiting in the client until a short resource timeout
+// failed them. The API server's priority and fairness still protects it from any one client,
+// and its 429 answers are retried.
 const (
-	DefaultQPS   = 50
-	DefaultBurst = 100
+	DefaultQPS   = 100
+	DefaultBurst = 200
 )
 
 // ErrNoConnection says that nothing in the configuration or environment names a cluster.
