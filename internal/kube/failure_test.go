@@ -112,7 +112,7 @@ func newClient(t *testing.T, cfg *rest.Config) *Client {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.Retry = Retry{First: 50 * time.Millisecond, Max: 200 * time.Millisecond, Budget: 10 * time.Second}
+	c.Retry = Retry{First: 50 * time.Millisecond, Max: 200 * time.Millisecond, Budget: 10 * time.Second, Refused: 10 * time.Second}
 	return c
 }
 
@@ -268,6 +268,15 @@ func TestFailuresAreClassified(t *testing.T) {
 		re := failureOf(t, err)
 		if re.Failure != Unreachable || re.Verb != "create" || re.Attempts < 2 {
 			t.Errorf("got %v (%s, %d attempts), want unreachable create after retries", err, re.Failure, re.Attempts)
+		}
+		// A refused connection is retried for Retry.Refused, not the whole (longer) timeout.
+		c.Retry.Refused = 500 * time.Millisecond
+		long, cancel2 := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel2()
+		begin := time.Now()
+		_, err = c.Get(long, nodePools, "unreachable")
+		if re := failureOf(t, err); re.Failure != Unreachable || time.Since(begin) > 5*time.Second {
+			t.Errorf("got %v after %s, want unreachable within about Retry.Refused", err, time.Since(begin))
 		}
 	})
 

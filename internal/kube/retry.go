@@ -2,10 +2,13 @@ package kube
 
 import (
 	"context"
+	"errors"
+	"net"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	utilnet "k8s.io/apimachinery/pkg/util/net"
 	"k8s.io/apimachinery/pkg/util/wait"
 )
 
@@ -18,12 +21,16 @@ type Retry struct {
 	First, Max time.Duration
 	// Budget is how long to retry when the context has no deadline.
 	Budget time.Duration
+	// Refused bounds the retries of a refused connection or an unknown host, from the first
+	// attempt: an API server that restarts refuses connections for seconds, but a wrong
+	// address would otherwise hold an apply for its whole timeout.
+	Refused time.Duration
 }
 
 // DefaultRetry outlasts an API server restart or a 45 s stall that ends in "http2: client
 // connection lost" (client-go's health check: 30 s read idle + 15 s ping), as a managed
 // control plane's upgrade or failover may cause.
-var DefaultRetry = Retry{First: 250 * time.Millisecond, Max: 5 * time.Second, Budget: 2 * time.Minute}
+var DefaultRetry = Retry{First: 250 * time.Millisecond, Max: 5 * time.Second, Budget: 2 * time.Minute, Refused: 30 * time.Second}
 
 // do sends a request with fn until it succeeds, fails in a way no retry can fix, or the time
 // for retries is up, and returns the last failure classified as a *RequestError. fn is told
@@ -46,6 +53,9 @@ func (c *Client) do(ctx context.Context, verb string, gvr schema.GroupVersionRes
 		if !fail.Failure.Transient() {
 			return fail
 		}
+		if refused(err) && c.Retry.Refused > 0 && start.Add(c.Retry.Refused).Before(until) {
+			until = start.Add(c.Retry.Refused)
+		}
 		pause := wait.Jitter(delay, 0.2)
 		if s, ok := apierrors.SuggestsClientDelay(err); ok && time.Duration(s)*time.Second > pause {
 			pause = time.Duration(s) * time.Second
@@ -62,4 +72,11 @@ func (c *Client) do(ctx context.Context, verb string, gvr schema.GroupVersionRes
 		}
 		delay = min(2*delay, c.Retry.Max)
 	}
+}
+
+// refused reports a failure to reach any server at the address: nothing listens, or the
+// name does not resolve.
+func refused(err error) bool {
+	var dnsErr *net.DNSError
+	return utilnet.IsConnectionRefused(err) || errors.As(err, &dnsErr)
 }
