@@ -21,7 +21,10 @@ bins=$("$root/scripts/testbins.sh")
 tf=$("$root/scripts/terraform.sh")
 go build -o "$work/bin/terraform-provider-karpenter" "$root"
 go build -o "$work/localcluster" "$root/internal/testenv/localcluster"
-KUBEBUILDER_ASSETS="$bins" "$work/localcluster" -write-kubeconfig "$work/kubeconfig" > "$work/cluster.log" 2>&1 &
+# A private copy of the binaries: `make test` elsewhere on the machine ends with
+# pkill -f "$bins/", which would stop this control plane in the middle of a run.
+mkdir -p "$work/testbins" && cp "$bins/kube-apiserver" "$bins/etcd" "$work/testbins/"
+KUBEBUILDER_ASSETS="$work/testbins" "$work/localcluster" -write-kubeconfig "$work/kubeconfig" > "$work/cluster.log" 2>&1 &
 cluster_pid=$!
 for _ in $(seq 1 120); do
   [[ -s "$work/kubeconfig" ]] && break
