@@ -31,6 +31,9 @@ type Client struct {
 	PollInterval time.Duration
 	// Retry bounds the retries of transient failures.
 	Retry Retry
+	// OnRetry, when set, is told of each failure that is retried and the wait before the next
+	// attempt, so that a slow apply says why in the logs.
+	OnRetry func(ctx context.Context, failed *RequestError, wait time.Duration)
 }
 
 // New returns a client for the cluster that cfg points at. It makes no request. Its

@@ -63,6 +63,9 @@ func (c *Client) do(ctx context.Context, verb string, gvr schema.GroupVersionRes
 		if time.Now().Add(pause).After(until) {
 			return fail
 		}
+		if c.OnRetry != nil {
+			c.OnRetry(ctx, fail, pause)
+		}
 		t := time.NewTimer(pause)
 		select {
 		case <-ctx.Done():

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 	"k8s.io/client-go/rest"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kube"
@@ -65,6 +66,11 @@ func (d *Data) Kube(ctx context.Context) (*kube.Client, error) {
 		return nil, err
 	}
 	client.PollInterval = d.DeletePollInterval
+	client.OnRetry = func(ctx context.Context, failed *kube.RequestError, wait time.Duration) {
+		tflog.Warn(ctx, "Kubernetes request failed, retrying", map[string]any{
+			"error": failed.Error(), "failure": failed.Failure.String(), "attempt": failed.Attempts, "retry_in": wait.String(),
+		})
+	}
 	d.restConfig, d.client = cfg, client
 	return client, nil
 }
