@@ -82,7 +82,6 @@ func (p *stallingProxy) serve(c net.Conn) {
 	pipe(c, up)
 }
 
-
 // A stall of the API server long enough for client-go's HTTP/2 health check to drop the
 // connection (30 s + 15 s in production, 1 s + 1 s here) fails the requests in flight with
 // "http2: client connection lost"; they are retried on a new connection and all succeed.
