@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/acctest"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/testenv"
 )
 
 // An API server that does not answer reads as unreachable, not as a rejected NodePool, and
@@ -43,6 +44,38 @@ resource "karpenter_nodepool" "np" {
 		Steps: []resource.TestStep{{
 			Config:      cfg,
 			ExpectError: regexp.MustCompile(`Kubernetes API server unreachable(.|\n)*create nodepools\.karpenter\.sh(.|\n)*connection refused`),
+		}},
+	})
+}
+
+// kubernetes.qps and burst reach the client: with one request a second, the second request of
+// a create would wait past a 1 s timeout, and the create fails as timed out, naming the rate
+// limit, not as rejected. The object it did create is kept in state, tainted, and destroyed.
+func TestAccRateLimitIsConfigurable(t *testing.T) {
+	c := testenv.Get(t)
+	cfg := fmt.Sprintf(`
+provider "karpenter" {
+  kubernetes = {
+    config_path = %q
+    qps         = 1
+    burst       = 1
+  }
+}
+
+resource "karpenter_nodepool" "np" {
+  name = "rate-limited"
+  template = {
+    node_class_ref = { group = "karpenter.azure.com", kind = "AKSNodeClass", name = "default" }
+    requirements   = [{ key = "kubernetes.io/arch", operator = "In", values = ["amd64"] }]
+  }
+  timeouts = { create = "1s" }
+}
+`, c.KubeconfigPath)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories(),
+		Steps: []resource.TestStep{{
+			Config:      cfg,
+			ExpectError: regexp.MustCompile(`Timed out after 1s trying to create NodePool "rate-limited"(.|\n)*kubernetes\.qps`),
 		}},
 	})
 }
