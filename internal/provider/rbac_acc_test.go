@@ -20,14 +20,17 @@ import (
 
 // Tokens of identities bound to the ClusterRole of the RBAC guide, and to it without patch.
 const (
-	rbacToken    = "rbac-exact-token"
-	rbacGroup    = "terraform-karpenter"
-	noPatchToken = "rbac-no-patch-token"
-	noPatchGroup = "terraform-karpenter-no-patch"
+	rbacToken     = "rbac-exact-token"
+	rbacGroup     = "terraform-karpenter"
+	noPatchToken  = "rbac-no-patch-token"
+	noPatchGroup  = "terraform-karpenter-no-patch"
+	noCreateToken = "rbac-no-create-token"
+	noCreateGroup = "terraform-karpenter-no-create"
 )
 
 // bindGuideRole creates the guide's ClusterRole (examples/rbac/clusterrole.yaml, which the
-// guide shows) for rbacGroup, and a copy without the patch verb for noPatchGroup.
+// guide shows) for rbacGroup, and copies without the patch verb for noPatchGroup and without
+// create for noCreateGroup.
 func bindGuideRole(t *testing.T, c *testenv.Cluster) {
 	t.Helper()
 	data, err := os.ReadFile("../../examples/rbac/clusterrole.yaml")
@@ -38,14 +41,17 @@ func bindGuideRole(t *testing.T, c *testenv.Cluster) {
 	if err := yaml.UnmarshalStrict(data, &role); err != nil {
 		t.Fatal(err)
 	}
-	noPatch := role.DeepCopy()
-	noPatch.Name += "-no-patch"
-	for i := range noPatch.Rules {
-		noPatch.Rules[i].Verbs = slices.DeleteFunc(noPatch.Rules[i].Verbs, func(v string) bool { return v == "patch" })
+	without := func(verb string) *rbacv1.ClusterRole {
+		r := role.DeepCopy()
+		r.Name += "-no-" + verb
+		for i := range r.Rules {
+			r.Rules[i].Verbs = slices.DeleteFunc(r.Rules[i].Verbs, func(v string) bool { return v == verb })
+		}
+		return r
 	}
 	cs := kubernetes.NewForConfigOrDie(c.Config)
 	ctx := context.Background()
-	for r, group := range map[*rbacv1.ClusterRole]string{&role: rbacGroup, noPatch: noPatchGroup} {
+	for r, group := range map[*rbacv1.ClusterRole]string{&role: rbacGroup, without("patch"): noPatchGroup, without("create"): noCreateGroup} {
 		if _, err := cs.RbacV1().ClusterRoles().Create(ctx, r, metav1.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}
@@ -111,6 +117,16 @@ func TestAccLeastPrivilegeRBAC(t *testing.T) {
 			Steps: []resource.TestStep{{
 				Config:      tokenConfig(c, noPatchToken, "nopatch", 10),
 				ExpectError: regexp.MustCompile(`Not authorized to patch (nodepools\.karpenter\.sh|aksnodeclasses\.karpenter\.azure\.com)(.|\n)*verb "patch"`),
+			}},
+		})
+	})
+
+	t.Run("without-create", func(t *testing.T) {
+		resource.Test(t, resource.TestCase{
+			ProtoV6ProviderFactories: acctest.Factories(),
+			Steps: []resource.TestStep{{
+				Config:      tokenConfig(c, noCreateToken, "nocreate", 10),
+				ExpectError: regexp.MustCompile(`Not authorized to create (nodepools\.karpenter\.sh|aksnodeclasses\.karpenter\.azure\.com)(.|\n)*verb "create"`),
 			}},
 		})
 	})
