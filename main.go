@@ -22,6 +22,10 @@ func main() {
 	if len(os.Args) > 1 && os.Args[1] == "review" {
 		os.Exit(review.Main(context.Background(), os.Args[2:], os.Stdin, os.Stdout, os.Stderr, version))
 	}
+	if len(os.Args) == 2 && (os.Args[1] == "--version" || os.Args[1] == "-version" || os.Args[1] == "version") {
+		review.WriteVersion(os.Stdout, version)
+		return
+	}
 	var debug bool
 	flag.BoolVar(&debug, "debug", false, "run the provider with support for debuggers like delve")
 	flag.Parse()

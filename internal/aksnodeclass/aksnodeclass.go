@@ -19,6 +19,7 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kube"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/nodepool"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/providerdata"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/tfcrd"
 )
@@ -39,8 +40,10 @@ var Kind = &crdresource.Kind{
 		"CRD's OpenAPI and CEL rules, and written with server-side apply.",
 	DeletionBlockers: blockers,
 	Plan:             plan,
-	CreateTimeout:    5 * time.Minute,
-	DeleteTimeout:    30 * time.Minute,
+	// NodePools refreshed after this in the same plan see the class gone (see nodepool.observe).
+	PlanDelete:    func(d *providerdata.Data, name string) { d.RecordNodeClassDeleted(name) },
+	CreateTimeout: 5 * time.Minute,
+	DeleteTimeout: 30 * time.Minute,
 }
 
 // New is the resource constructor for the provider.
@@ -53,11 +56,11 @@ func plan(_ context.Context, pc *crdresource.PlanContext) {
 	if pc.Data == nil {
 		return
 	}
-	known, _ := tfcrd.StripUnknown(pc.Object)
+	known, unknown := tfcrd.StripUnknown(pc.Object)
 	nc, err := solver.NodeClassFromObject(known)
 	name, _, _ := unstructured.NestedString(known, "metadata", "name")
 	if err == nil && name != "" {
-		pc.Data.RecordNodeClass(name, nc, pc.Changing)
+		pc.Data.RecordNodeClass(name, nc, pc.Changing, len(unknown) == 0)
 	}
 	if !pc.Data.Checks.Disabled {
 		checkSubnetGranted(pc, known)

@@ -23,3 +23,13 @@ func BenchmarkPriceLookup(b *testing.B) {
 		c.Price("eastus", "Standard_D4s_v5", Spot)
 	}
 }
+
+// BenchmarkSpotRatioIndex measures the one-off cost of the first spot estimate:
+// the spot/on-demand ratios of every size, family and the whole catalog.
+func BenchmarkSpotRatioIndex(b *testing.B) {
+	c := Default()
+	b.ReportAllocs()
+	for b.Loop() {
+		buildSpotRatios(c)
+	}
+}

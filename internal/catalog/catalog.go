@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Data is the plain content of a catalog, as builders and override files supply it.
@@ -27,6 +28,9 @@ type Catalog struct {
 	region   map[string]Region
 	prices   map[string]*regionPrices
 	inRegion map[string][]*SKU
+
+	ratiosOnce sync.Once
+	ratios     *spotRatioIndex // built on first use by spotRatios
 }
 
 // New validates d and indexes it. SKU names must be unique; region names are
@@ -42,7 +46,7 @@ func New(d Data) (*Catalog, error) {
 			prices[lower] = dst
 		}
 		for name, p := range bySKU {
-			dst[name] = p
+			dst[name] = canonicalPrices(p)
 		}
 	}
 	sorted := make(map[string]*regionPrices, len(prices))
@@ -50,6 +54,22 @@ func New(d Data) (*Catalog, error) {
 		sorted[region] = regionPricesFromMap(m)
 	}
 	return build(d, sorted)
+}
+
+// canonicalPrices gives a price without a stated source the undated list label,
+// and an absent price no source, so that every form of the data agrees.
+func canonicalPrices(p Prices) Prices {
+	fix := func(has bool, src *string) {
+		switch {
+		case !has:
+			*src = ""
+		case *src == "":
+			*src = ListSource("")
+		}
+	}
+	fix(p.HasOnDemand, &p.OnDemandSource)
+	fix(p.HasSpot, &p.SpotSource)
+	return p
 }
 
 // build indexes d with its prices already in sorted per-region form, which the

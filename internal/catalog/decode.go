@@ -88,9 +88,11 @@ func decodeData(raw []byte) (Data, map[string]*regionPrices, error) {
 			flags := d.r.uvarint()
 			if flags&1 != 0 {
 				rp.vals[j].HasOnDemand, rp.vals[j].OnDemand = true, d.r.float()
+				rp.vals[j].OnDemandSource = d.str()
 			}
 			if flags&2 != 0 {
 				rp.vals[j].HasSpot, rp.vals[j].Spot = true, d.r.float()
+				rp.vals[j].SpotSource = d.str()
 			}
 		}
 		if _, dup := prices[region]; dup || region != strings.ToLower(region) {

@@ -7,8 +7,10 @@
 // project's reference snapshot of them, and decoded lazily by Default.
 //
 // Unknown facts stay unknown: Tristate and OptInt distinguish "no" from "not
-// known", Zones distinguishes "no zones" from "zones not known", and Price says
-// when a spot price is the on-demand price standing in for a missing one.
+// known", Zones distinguishes "no zones" from "zones not known", and every price
+// carries its source (Prices.OnDemandSource/SpotSource: "list YYYY-MM-DD" or
+// "override…"). Quote returns a price with its source and estimates a missing
+// spot price from the spot/on-demand ratio seen elsewhere, saying how.
 //
 // # Override file
 //
@@ -28,7 +30,7 @@
 //	      "locations": {"eastus": {"zones": ["1", "2", "3"]}}
 //	    }
 //	  ],
-//	  "prices": {"eastus": {"Standard_D4s_v7": {"onDemand": 0.192, "spot": 0.04},
+//	  "prices": {"eastus": {"Standard_D4s_v7": {"onDemand": 0.192, "spot": 0.04, "spotSource": "negotiated"},
 //	                        "Standard_D2s_v3": {"onDemand": 0.081}}},
 //	  "regions": [{"name": "eastus", "displayName": "East US", "zones": ["1", "2", "3"], "zonesKnown": true}]
 //	}
@@ -50,7 +52,11 @@
 //     999 USD/h penalty so they are never picked automatically. Set it to true to
 //     model a provider version that knows the size.
 //   - Prices set the given fields only; "spot" makes the spot price exact instead
-//     of an on-demand estimate. Negotiated prices are simply prices.
+//     of an estimate, and joins the ratios that estimate the same size elsewhere.
+//     Negotiated prices are simply prices. "onDemandSource"/"spotSource" say where
+//     a price comes from: "list YYYY-MM-DD" is kept as is, other text is shown as
+//     "override: <text>"; without one the source is "override". A source without
+//     its price is rejected.
 //   - Regions replace region metadata by name.
 //
 // Unknown JSON fields are rejected so that typos do not silently do nothing.

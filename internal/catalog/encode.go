@@ -12,7 +12,7 @@ import (
 // integer millionths when that is exact (every list price is), else as raw bits.
 // Sorting plus the shared table is what makes it small: a SKU record is mostly
 // one-byte or two-byte indexes into strings that gzip has already seen.
-const magic = "KPAZCAT\x01"
+const magic = "KPAZCAT\x02"
 
 // Encode writes c in the compact format.
 func (c *Catalog) Encode(w io.Writer) error {
@@ -88,6 +88,9 @@ func (e *encoder) collectStrings() []string {
 	for region, rp := range e.c.prices {
 		add(region)
 		add(rp.names...)
+		for _, p := range rp.vals {
+			add(p.OnDemandSource, p.SpotSource)
+		}
 	}
 	table := make([]string, 0, len(set))
 	for s := range set {
@@ -166,11 +169,15 @@ func (e *encoder) bytes() []byte {
 				flags |= 2
 			}
 			e.w.uvarint(flags)
+			// Each price is followed by its source, an index into the string
+			// table: nearly all prices of a region share one, so gzip makes it free.
 			if p.HasOnDemand {
 				e.w.float(p.OnDemand)
+				e.str(p.OnDemandSource)
 			}
 			if p.HasSpot {
 				e.w.float(p.Spot)
+				e.str(p.SpotSource)
 			}
 		}
 	}

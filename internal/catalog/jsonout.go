@@ -9,8 +9,10 @@ import (
 // mode: the form in which users supply a fresher snapshot.
 func (c *Catalog) WriteOverrideJSON(w io.Writer) error {
 	type price struct {
-		OnDemand *float64 `json:"onDemand,omitempty"`
-		Spot     *float64 `json:"spot,omitempty"`
+		OnDemand       *float64 `json:"onDemand,omitempty"`
+		Spot           *float64 `json:"spot,omitempty"`
+		OnDemandSource string   `json:"onDemandSource,omitempty"`
+		SpotSource     string   `json:"spotSource,omitempty"`
 	}
 	out := struct {
 		Mode    string                      `json:"mode"`
@@ -26,11 +28,11 @@ func (c *Catalog) WriteOverrideJSON(w io.Writer) error {
 			var e price
 			if p.HasOnDemand {
 				v := p.OnDemand
-				e.OnDemand = &v
+				e.OnDemand, e.OnDemandSource = &v, p.OnDemandSource
 			}
 			if p.HasSpot {
 				v := p.Spot
-				e.Spot = &v
+				e.Spot, e.SpotSource = &v, p.SpotSource
 			}
 			m[name] = e
 		}

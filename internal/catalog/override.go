@@ -31,9 +31,27 @@ type OverrideSKU struct {
 }
 
 // OverridePrice sets the on-demand and/or spot price of one SKU in one region.
+// The sources say where a price came from ("list 2026-11-30" for a list price
+// of that day, or free text such as "negotiated"); without one it is "override".
 type OverridePrice struct {
-	OnDemand *float64 `json:"onDemand"`
-	Spot     *float64 `json:"spot"`
+	OnDemand       *float64 `json:"onDemand"`
+	Spot           *float64 `json:"spot"`
+	OnDemandSource string   `json:"onDemandSource,omitempty"`
+	SpotSource     string   `json:"spotSource,omitempty"`
+}
+
+// overrideSource labels a price from an override file: list prices keep their
+// dated label, anything else is shown as an override so that it is never
+// mistaken for the embedded list.
+func overrideSource(given string) string {
+	given = strings.TrimSpace(given)
+	switch {
+	case given == "":
+		return SourceOverride
+	case given == "list" || strings.HasPrefix(given, "list "), strings.HasPrefix(given, SourceOverride):
+		return given
+	}
+	return SourceOverride + ": " + given
 }
 
 // CapabilityList accepts [{"name": "vCPUs", "value": "4"}] as the Resource SKUs
@@ -172,6 +190,12 @@ func ParseOverride(b []byte) (*Override, error) {
 			if name == "" {
 				return nil, fmt.Errorf("prices.%s: empty SKU name", region)
 			}
+			if p.OnDemandSource != "" && p.OnDemand == nil {
+				return nil, fmt.Errorf("prices.%s.%s: onDemandSource is given without onDemand", region, name)
+			}
+			if p.SpotSource != "" && p.Spot == nil {
+				return nil, fmt.Errorf("prices.%s.%s: spotSource is given without spot", region, name)
+			}
 		}
 		o.Prices[strings.ToLower(region)] = bySKU
 	}
@@ -218,10 +242,10 @@ func (c *Catalog) Apply(o *Override) (*Catalog, error) {
 		for name, p := range bySKU {
 			cur := dst[name]
 			if p.OnDemand != nil {
-				cur.OnDemand, cur.HasOnDemand = *p.OnDemand, true
+				cur.OnDemand, cur.HasOnDemand, cur.OnDemandSource = *p.OnDemand, true, overrideSource(p.OnDemandSource)
 			}
 			if p.Spot != nil {
-				cur.Spot, cur.HasSpot = *p.Spot, true
+				cur.Spot, cur.HasSpot, cur.SpotSource = *p.Spot, true, overrideSource(p.SpotSource)
 			}
 			dst[name] = cur
 		}

@@ -180,3 +180,35 @@ func TestLoadWithoutOverrideIsDefault(t *testing.T) {
 		t.Fatal("missing override file accepted")
 	}
 }
+
+// TestOverrideSpotPricesCarrySource: spot prices from an override are exact,
+// labelled as the user's, and feed the estimates of sizes without one.
+func TestOverrideSpotPricesCarrySource(t *testing.T) {
+	c := applyJSON(t, Default(), `{"prices": {"eastus": {
+	  "Standard_D4s_v5": {"spot": 0.031, "spotSource": "negotiated 2026-11"},
+	  "Standard_D8s_v5": {"onDemand": 0.38, "spot": 0.07, "onDemandSource": "list 2026-11-30", "spotSource": "list 2026-11-30"}}}}`)
+	for _, tc := range []struct {
+		sku    string
+		ct     CapacityType
+		price  float64
+		source string
+	}{
+		{"Standard_D4s_v5", Spot, 0.031, "override: negotiated 2026-11"},
+		{"Standard_D4s_v5", OnDemand, 0.192, "list 2026-06-18"},
+		{"Standard_D8s_v5", OnDemand, 0.38, "list 2026-11-30"},
+		{"Standard_D8s_v5", Spot, 0.07, "list 2026-11-30"},
+	} {
+		q, ok := c.Quote("eastus", tc.sku, tc.ct)
+		if !ok || q.Estimated || q.Price != tc.price || q.Source != tc.source {
+			t.Errorf("%s %s: %+v %v, want %v from %q", tc.sku, tc.ct, q, ok, tc.price, tc.source)
+		}
+	}
+	q, _ := c.Quote("westus2", "Standard_D8s_v5", Spot)
+	if !q.Estimated || !strings.Contains(q.Source, "of Standard_D8s_v5 in 5 region(s)") {
+		t.Errorf("the override's eastus ratio must join the estimate of D8s_v5 elsewhere: %+v", q)
+	}
+	if _, err := ParseOverride([]byte(`{"prices": {"eastus": {"Standard_D4s_v5": {"spotSource": "x"}}}}`)); err == nil ||
+		!strings.Contains(err.Error(), "prices.eastus.Standard_D4s_v5: spotSource is given without spot") {
+		t.Errorf("a source without a price must be rejected: %v", err)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
@@ -41,35 +42,125 @@ func TestEmbeddedArtefactIsUpToDate(t *testing.T) {
 }
 
 // TestEmbeddedPricesMatchSnapshot compares every price of the reference price
-// list with the embedded catalog, bit for bit.
+// lists with the embedded catalog, bit for bit: on-demand from the static table
+// unless the 2026-08 cross-check corrected it, spot from the spot snapshot
+// where it has one and a labelled estimate everywhere else.
 func TestEmbeddedPricesMatchSnapshot(t *testing.T) {
-	raw, err := os.ReadFile(reftest.Dir(t, "catalog", source.SnapshotPrices))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var in struct {
+	var od struct {
+		Meta struct {
+			GeneratedAt string `json:"generated_at"`
+		} `json:"_meta"`
 		OnDemand map[string]map[string]float64 `json:"on_demand"`
 	}
-	if err := json.Unmarshal(raw, &in); err != nil {
-		t.Fatal(err)
+	var spot struct {
+		Spot map[string]map[string]float64 `json:"spot"`
+	}
+	var fix struct {
+		Mismatches []struct {
+			Region, SKU string
+			Linux       float64 `json:"linux_retail_2026_08"`
+		} `json:"mismatches"`
+	}
+	readRef(t, source.SnapshotPrices, &od)
+	readRef(t, source.SnapshotSpot, &spot)
+	readRef(t, source.SnapshotCrossChk, &fix)
+	corrected := map[[2]string]float64{}
+	for _, m := range fix.Mismatches {
+		corrected[[2]string{m.Region, m.SKU}] = m.Linux
 	}
 	c := catalog.Default()
 	n := 0
-	for region, bySKU := range in.OnDemand {
+	for region, bySKU := range od.OnDemand {
 		for sku, want := range bySKU {
 			n++
-			got, est, ok := c.Price(region, sku, catalog.OnDemand)
-			if !ok || est || got != want {
-				t.Errorf("%s %s: on-demand %v (estimated %v, ok %v), want %v", region, sku, got, est, ok, want)
+			wantSource := "list " + od.Meta.GeneratedAt[:10]
+			if fixed, ok := corrected[[2]string{region, sku}]; ok {
+				want, wantSource = fixed, "list 2026-08-22"
 			}
-			spot, est, ok := c.Price(region, sku, catalog.Spot)
-			if !ok || !est || spot != want {
-				t.Errorf("%s %s: spot must be the on-demand price marked as an estimate, got %v %v %v", region, sku, spot, est, ok)
+			q, ok := c.Quote(region, sku, catalog.OnDemand)
+			if !ok || q.Estimated || q.Price != want || q.Source != wantSource {
+				t.Errorf("%s %s: on-demand %+v (ok %v), want %v from %q", region, sku, q, ok, want, wantSource)
+			}
+			if _, listed := spot.Spot[region][sku]; listed {
+				continue
+			}
+			q, ok = c.Quote(region, sku, catalog.Spot)
+			if !ok || !q.Estimated || !strings.HasPrefix(q.Source, "estimated: ") || q.Price > want {
+				t.Errorf("%s %s: spot without a list price must be a labelled estimate at most the on-demand price, got %+v %v", region, sku, q, ok)
 			}
 		}
 	}
 	if n < 60000 {
 		t.Fatalf("only %d reference prices read", n)
+	}
+	m := 0
+	for region, bySKU := range spot.Spot {
+		for sku, want := range bySKU {
+			m++
+			q, ok := c.Quote(region, sku, catalog.Spot)
+			if !ok || q.Estimated || q.Price != want || q.Source != "list 2026-08-22" {
+				t.Errorf("%s %s: spot %+v (ok %v), want list price %v", region, sku, q, ok, want)
+			}
+		}
+	}
+	if m != 6332 {
+		t.Fatalf("%d spot prices read, the snapshot has 6,332", m)
+	}
+}
+
+// TestPublishedPricesPinned pins published prices, so that a generator change
+// cannot drift them silently: spot list prices of the 2026-08 Retail Prices API
+// snapshots, on-demand prices the cross-check corrected from the Windows to the
+// Linux price (and must stay corrected), and untouched on-demand prices.
+func TestPublishedPricesPinned(t *testing.T) {
+	c := catalog.Default()
+	for _, tc := range []struct {
+		region, sku string
+		ct          catalog.CapacityType
+		price       float64
+		source      string
+	}{
+		{"westeurope", "Standard_D4s_v5", catalog.Spot, 0.042504, "list 2026-08-22"},
+		{"westeurope", "Standard_D4s_v5", catalog.OnDemand, 0.23, "list 2026-06-18"},
+		{"westeurope", "Standard_D16as_v5", catalog.Spot, 0.153754, "list 2026-08-22"},
+		{"westeurope", "Standard_D16as_v5", catalog.OnDemand, 0.832, "list 2026-08-22"},     // the table had Windows' 1.568
+		{"francecentral", "Standard_B16als_v2", catalog.OnDemand, 0.602, "list 2026-08-22"}, // Windows' 0.676
+		{"westeurope", "Standard_E192ibs_v6", catalog.OnDemand, 24.191, "list 2026-08-22"},  // neither: 21.992 in the table
+		{"northeurope", "Standard_D4s_v5", catalog.Spot, 0.068394, "list 2026-08-22"},
+		{"swedencentral", "Standard_D4s_v5", catalog.Spot, 0.037699, "list 2026-08-22"},
+		{"francecentral", "Standard_D4s_v5", catalog.Spot, 0.041395, "list 2026-08-22"},
+		{"belgiumcentral", "Standard_D4s_v5", catalog.Spot, 0.042504, "list 2026-08-22"},
+		{"eastus", "Standard_D4s_v5", catalog.OnDemand, 0.192, "list 2026-06-18"},
+	} {
+		q, ok := c.Quote(tc.region, tc.sku, tc.ct)
+		if !ok || q.Price != tc.price || q.Source != tc.source || q.Estimated {
+			t.Errorf("%s %s %s: %+v (ok %v), want %v from %q", tc.region, tc.sku, tc.ct, q, ok, tc.price, tc.source)
+		}
+	}
+	if _, ok := c.Quote("belgiumcentral", "Standard_D4s_v5", catalog.OnDemand); ok {
+		t.Error("belgiumcentral has no on-demand list price in the snapshot")
+	}
+}
+
+// TestSpotEstimateWithoutListPrice: eastus has no spot list price, so its spot
+// price is the on-demand price times the ratio the same size shows in the
+// regions with spot list prices, and says so.
+func TestSpotEstimateWithoutListPrice(t *testing.T) {
+	q, ok := catalog.Default().Quote("eastus", "Standard_D4s_v5", catalog.Spot)
+	want := "estimated: on-demand × 0.185, the median spot/on-demand ratio of Standard_D4s_v5 in 4 region(s) with spot list prices, range 0.185–0.320"
+	if !ok || !q.Estimated || q.Source != want || q.Price != 0.035482 {
+		t.Errorf("eastus spot: %+v %v, want 0.035482 from %q", q, ok, want)
+	}
+}
+
+func readRef(t *testing.T, file string, v any) {
+	t.Helper()
+	raw, err := os.ReadFile(reftest.Dir(t, "catalog", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		t.Fatal(err)
 	}
 }
 

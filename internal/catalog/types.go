@@ -99,12 +99,32 @@ type Region struct {
 	ZonesKnown bool     `json:"zonesKnown"`
 }
 
-// Prices holds the hourly USD prices of one SKU in one region.
+// Prices holds the hourly USD prices of one SKU in one region. The Source
+// fields say where each price came from: "list YYYY-MM-DD" for a list price
+// from a snapshot of that date, "override" for a price from an override file;
+// "" when the builder of the data did not say (treated as an undated list price).
 type Prices struct {
-	OnDemand    float64
-	Spot        float64
-	HasOnDemand bool
-	HasSpot     bool
+	OnDemand       float64
+	Spot           float64
+	HasOnDemand    bool
+	HasSpot        bool
+	OnDemandSource string
+	SpotSource     string
+}
+
+// SourceOverride marks a price that an override file supplied.
+const SourceOverride = "override"
+
+// ListSource is the Source of a list price from a snapshot taken on date
+// (an RFC 3339 timestamp or a YYYY-MM-DD date; only the day is kept).
+func ListSource(date string) string {
+	if len(date) > 10 {
+		date = date[:10]
+	}
+	if date == "" {
+		return "list"
+	}
+	return "list " + date
 }
 
 // Meta describes where the catalog came from.

@@ -18,6 +18,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kube"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/tfcrd"
 )
 
 // importedKey marks in private state that the next Read follows an import and must read the
@@ -82,22 +83,24 @@ func (r *Resource) setState(ctx context.Context, state *tfsdk.State, live *unstr
 		base[k] = v
 	}
 	base["id"] = tftypes.NewValue(tftypes.String, live.GetName())
-	if v, ok := base[TakeOwnershipFrom]; !ok || v.IsNull() {
-		// Not in the state after an import: the default, as the plan of a configuration that
-		// does not set it has, so that the plan after an import is empty.
-		base[TakeOwnershipFrom] = defaultTakeOwnershipFrom()
+	if v, ok := base[TakeOwnershipFrom]; !ok || !v.IsKnown() {
+		// Not in the state after an import: null, as the plan of a configuration that does not
+		// set it has, so that the plan after an import is empty.
+		base[TakeOwnershipFrom] = tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, nil)
 	}
 	state.Raw = tftypes.NewValue(state.Schema.Type().TerraformType(ctx), base)
 }
 
 func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	if obj := r.write(ctx, req.Plan, &resp.State, &resp.Diagnostics, true, false, resp.Private, nil); obj != nil {
-		r.remember(ctx, obj, resp.Private, &resp.Diagnostics)
+	if live := r.write(ctx, req.Plan, &resp.State, &resp.Diagnostics, true, false, resp.Private, nil); live != nil {
+		r.observeWrite(ctx, live, nil, &resp.State, resp.Private, &resp.Diagnostics)
 	}
 }
 
 func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	adopt, d := req.Private.GetKey(ctx, adoptKey)
+	resp.Diagnostics.Append(d...)
+	remembered, d := req.Private.GetKey(ctx, rememberedKey)
 	resp.Diagnostics.Append(d...)
 	observed, d := req.Private.GetKey(ctx, observedKey)
 	resp.Diagnostics.Append(d...)
@@ -109,8 +112,8 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 			r.warnChangedSincePlan(ctx, c, req.State, observed, name, &resp.Diagnostics)
 		}
 	}
-	if obj := r.write(ctx, req.Plan, &resp.State, &resp.Diagnostics, false, adopt != nil, resp.Private, check); obj != nil {
-		r.remember(ctx, obj, resp.Private, &resp.Diagnostics)
+	if live := r.write(ctx, req.Plan, &resp.State, &resp.Diagnostics, false, adopt != nil, resp.Private, check); live != nil {
+		r.observeWrite(ctx, live, remembered, &resp.State, resp.Private, &resp.Diagnostics)
 		if adopt != nil && resp.Private != nil {
 			// Handed over and applied: later updates leave the managed fields alone.
 			resp.Diagnostics.Append(resp.Private.SetKey(ctx, adoptKey, nil)...)
@@ -118,26 +121,65 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 	}
 }
 
-// remember keeps Kind.Remember's value in private state, where the next plan finds it.
-func (r *Resource) remember(ctx context.Context, obj map[string]any, private privateSetter, diags *diag.Diagnostics) {
-	if r.kind.Remember == nil || private == nil {
+// observe runs Kind.Observe on the object read or written and keeps its value in private
+// state; it returns what is remembered now.
+func (r *Resource) observe(ctx context.Context, live *unstructured.Unstructured, remembered []byte, private privateSetter, diags *diag.Diagnostics) []byte {
+	if r.kind.Observe == nil || private == nil {
+		return remembered
+	}
+	c := r.client(ctx, diags)
+	if c == nil {
+		return remembered
+	}
+	v := r.kind.Observe(ctx, &ObserveContext{Data: r.data, Client: c, Object: live.UnstructuredContent(), Remembered: remembered})
+	if v == nil {
+		return remembered
+	}
+	diags.Append(private.SetKey(ctx, rememberedKey, v)...)
+	return v
+}
+
+// observeWrite observes the object just written and fills the extra attributes the final plan
+// left unknown (a pool's analysis, when its node class could not be seen the same way in both
+// of Terraform's walks) with what the plan hook computes from it. Known values stay as planned:
+// the state must equal them.
+func (r *Resource) observeWrite(ctx context.Context, live *unstructured.Unstructured, remembered []byte, state *tfsdk.State, private privateSetter, diags *diag.Diagnostics) {
+	remembered = r.observe(ctx, live, remembered, private, diags)
+	values := attributes(state.Raw)
+	var open []string
+	for k := range r.kind.ExtraAttributes {
+		if v, ok := values[k]; ok && !v.IsFullyKnown() {
+			open = append(open, k)
+		}
+	}
+	if len(open) == 0 {
 		return
 	}
-	if v := r.kind.Remember(r.data, obj); v != nil {
-		diags.Append(private.SetKey(ctx, rememberedKey, v)...)
+	computed := attributes(state.Raw)
+	var ignored diag.Diagnostics // reported by the plan already
+	r.runPlanHook(ctx, live.DeepCopy().UnstructuredContent(), state.Raw.Type(), computed, &ignored, planFlags{changing: true}, remembered)
+	for _, k := range open {
+		v := computed[k]
+		if !v.IsFullyKnown() {
+			// Nothing better is known now; a value after apply must be known.
+			v = tftypes.NewValue(v.Type(), nil)
+		}
+		values[k] = v
 	}
+	state.Raw = tftypes.NewValue(state.Raw.Type(), values)
 }
 
 type privateSetter interface {
 	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
 }
 
-// write applies the plan and stores the state; it returns the object written, or nil on error.
+// write applies the plan and stores the state; it returns the object as the API server
+// returned it, or nil on error.
 // adopt takes over the fields of the managers in take_ownership_from first (the first update
 // after an import). check, when set, runs before the write. The resourceVersion written is
 // kept in private, where the next update finds what its plan was computed against.
 func (r *Resource) write(ctx context.Context, plan tfsdk.Plan, state *tfsdk.State, diags *diag.Diagnostics, create, adopt bool,
-	private privateSetter, check func(context.Context, *kube.Client, string)) map[string]any {
+	private privateSetter, check func(context.Context, *kube.Client, string)) *unstructured.Unstructured {
 	var t timeouts.Value
 	diags.Append(plan.GetAttribute(ctx, path.Root("timeouts"), &t)...)
 	timeout, d := t.Create(ctx, r.kind.CreateTimeout)
@@ -193,16 +235,29 @@ func (r *Resource) write(ctx context.Context, plan tfsdk.Plan, state *tfsdk.Stat
 	if diags.HasError() {
 		return nil
 	}
-	r.observe(ctx, private, live, diags)
-	return obj.Object
+	recordResourceVersion(ctx, private, live, diags)
+	keepPlannedStatus(state, plan.Raw, r.root)
+	return live
+}
+
+// keepPlannedStatus stores the read-only attributes as the plan has them when it knows them
+// (an update plans the status last read: the write does not touch the status subresource), so
+// that a controller reporting in the meantime does not make the state differ from the plan.
+func keepPlannedStatus(state *tfsdk.State, plan tftypes.Value, root *tfcrd.Node) {
+	values, planned := attributes(state.Raw), attributes(plan)
+	for _, c := range root.Children {
+		if v, ok := planned[c.Name]; c.Computed && ok && v.IsFullyKnown() {
+			values[c.Name] = v
+		}
+	}
+	state.Raw = tftypes.NewValue(state.Raw.Type(), values)
 }
 
 // takeOwnership hands the fields of the managers in take_ownership_from over to the provider's
 // field manager, so that the forced apply that follows removes those the configuration does
 // not set. It reports whether the apply may go ahead.
 func (r *Resource) takeOwnership(ctx context.Context, c *kube.Client, plan tfsdk.Plan, name string, diags *diag.Diagnostics) bool {
-	var from []string
-	diags.Append(plan.GetAttribute(ctx, path.Root(TakeOwnershipFrom), &from)...)
+	from := takeOwnershipFrom(ctx, plan, diags)
 	if diags.HasError() {
 		return false
 	}
@@ -263,18 +318,26 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 	if live == nil {
 		tflog.Info(ctx, r.kind.GVK.Kind+" was deleted outside Terraform; it will be created again", map[string]any{"name": name})
 		resp.State.RemoveResource(ctx)
+		// What was remembered of the deleted object is no input to the plan that creates it.
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, rememberedKey, nil)...)
 		return
 	}
 	imported, d := req.Private.GetKey(ctx, importedKey)
 	resp.Diagnostics.Append(d...)
+	remembered, d := req.Private.GetKey(ctx, rememberedKey)
+	resp.Diagnostics.Append(d...)
 	r.setState(ctx, &resp.State, live, req.State.Raw, imported != nil, &resp.Diagnostics)
-	r.observe(ctx, resp.Private, live, &resp.Diagnostics)
-	if imported != nil && !resp.Diagnostics.HasError() {
-		// Fill the plan-time results too, so that the plan after an import is empty. Findings
-		// are reported by the plan that follows, not here.
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	recordResourceVersion(ctx, resp.Private, live, &resp.Diagnostics)
+	remembered = r.observe(ctx, live, remembered, resp.Private, &resp.Diagnostics)
+	if imported != nil {
+		// Fill the plan-time results too, from what the plan that follows will see, so that it
+		// is empty. Findings are reported by that plan, not here.
 		values := attributes(resp.State.Raw)
 		var ignored diag.Diagnostics
-		r.runPlanHook(ctx, live.UnstructuredContent(), resp.State.Raw.Type(), values, &ignored, false, nil)
+		r.runPlanHook(ctx, live.DeepCopy().UnstructuredContent(), resp.State.Raw.Type(), values, &ignored, planFlags{}, remembered)
 		resp.State.Raw = tftypes.NewValue(resp.State.Raw.Type(), values)
 	}
 	if imported != nil {

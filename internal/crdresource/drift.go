@@ -18,8 +18,8 @@ import (
 // written: what the state, and so the next plan, was computed against.
 const observedKey = "observed_resource_version"
 
-// observe keeps the live object's resourceVersion in private state.
-func (r *Resource) observe(ctx context.Context, private privateSetter, live *unstructured.Unstructured, diags *diag.Diagnostics) {
+// recordResourceVersion keeps the live object's resourceVersion in private state.
+func recordResourceVersion(ctx context.Context, private privateSetter, live *unstructured.Unstructured, diags *diag.Diagnostics) {
 	if private == nil || live == nil || live.GetResourceVersion() == "" {
 		return
 	}

@@ -19,10 +19,12 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/testenv"
 )
 
+// testKind is the AKSNodeClass, which has no Layout: the attribute tree built here (and
+// cached per GVK for the test binary) is the one the aksnodeclass package builds.
 var testKind = &Kind{
-	TypeSuffix: "nodepool",
-	GVK:        k8sschema.GroupVersionKind{Group: "karpenter.sh", Version: "v1", Kind: "NodePool"},
-	Resource:   "nodepools",
+	TypeSuffix: "aksnodeclass",
+	GVK:        k8sschema.GroupVersionKind{Group: "karpenter.azure.com", Version: "v1beta1", Kind: "AKSNodeClass"},
+	Resource:   "aksnodeclasses",
 }
 
 // readState creates the object and returns the resource's state and private resourceVersion
@@ -52,18 +54,11 @@ func readState(t *testing.T, r *Resource, c *kube.Client, obj *unstructured.Unst
 	return state, rv
 }
 
-func nodePool(name string) *unstructured.Unstructured {
+func nodeClass(name string) *unstructured.Unstructured {
 	return &unstructured.Unstructured{Object: map[string]any{
-		"apiVersion": "karpenter.sh/v1", "kind": "NodePool",
+		"apiVersion": "karpenter.azure.com/v1beta1", "kind": "AKSNodeClass",
 		"metadata": map[string]any{"name": name},
-		"spec": map[string]any{
-			"weight": int64(10),
-			"limits": map[string]any{"cpu": "100"},
-			"template": map[string]any{"spec": map[string]any{
-				"nodeClassRef": map[string]any{"group": "karpenter.azure.com", "kind": "AKSNodeClass", "name": "default"},
-				"requirements": []any{map[string]any{"key": "kubernetes.io/arch", "operator": "In", "values": []any{"amd64"}}},
-			}},
-		},
+		"spec":     map[string]any{"imageFamily": "Ubuntu2204", "osDiskSizeGB": int64(128), "tags": map[string]any{"team": "a"}},
 	}}
 }
 
@@ -80,8 +75,8 @@ func TestWarnChangedSincePlan(t *testing.T) {
 	gvr := r.kind.GVR()
 
 	t.Run("changed", func(t *testing.T) {
-		state, rv := readState(t, r, c, nodePool("drift-changed"))
-		patch := []byte(`{"spec":{"weight":99,"limits":{"cpu":"200"}}}`)
+		state, rv := readState(t, r, c, nodeClass("drift-changed"))
+		patch := []byte(`{"spec":{"osDiskSizeGB":256,"tags":{"team":"b"}}}`)
 		if _, err := cl.Dynamic.Resource(gvr).Patch(ctx, "drift-changed", types.MergePatchType, patch, metav1.PatchOptions{FieldManager: "kubectl-edit"}); err != nil {
 			t.Fatal(err)
 		}
@@ -91,7 +86,7 @@ func TestWarnChangedSincePlan(t *testing.T) {
 			t.Fatalf("diagnostics = %v, want one warning", diags)
 		}
 		detail := diags.Warnings()[0].Detail()
-		for _, want := range []string{`spec.weight: 10 when planned, now 99 (owned by "kubectl-edit")`, `spec.limits.cpu: "100" when planned, now "200" (owned by "kubectl-edit")`, "sets these fields back"} {
+		for _, want := range []string{`spec.osDiskSizeGB: 128 when planned, now 256 (owned by "kubectl-edit")`, `spec.tags.team: "a" when planned, now "b" (owned by "kubectl-edit")`, "sets these fields back"} {
 			if !strings.Contains(detail, want) {
 				t.Errorf("warning does not say %q:\n%s", want, detail)
 			}
@@ -99,7 +94,7 @@ func TestWarnChangedSincePlan(t *testing.T) {
 	})
 
 	t.Run("unchanged", func(t *testing.T) {
-		state, rv := readState(t, r, c, nodePool("drift-unchanged"))
+		state, rv := readState(t, r, c, nodeClass("drift-unchanged"))
 		var diags diag.Diagnostics
 		r.warnChangedSincePlan(ctx, c, state, rv, "drift-unchanged", &diags)
 		if len(diags) != 0 {
@@ -108,7 +103,7 @@ func TestWarnChangedSincePlan(t *testing.T) {
 	})
 
 	t.Run("outside-configuration", func(t *testing.T) {
-		state, rv := readState(t, r, c, nodePool("drift-label"))
+		state, rv := readState(t, r, c, nodeClass("drift-label"))
 		patch := []byte(`{"metadata":{"labels":{"team":"a"}}}`)
 		if _, err := cl.Dynamic.Resource(gvr).Patch(ctx, "drift-label", types.MergePatchType, patch, metav1.PatchOptions{FieldManager: "kubectl-label"}); err != nil {
 			t.Fatal(err)

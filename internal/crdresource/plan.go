@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -27,10 +28,18 @@ func (r *Resource) ValidateConfig(ctx context.Context, req resource.ValidateConf
 	for _, f := range r.Findings(ctx, obj) {
 		summary := fmt.Sprintf("Invalid %s: %s", r.kind.GVK.Kind, f.Error.Type)
 		detail := fmt.Sprintf("%s\n\nThe Kubernetes API server would reject this %s at %s.", f.Error.ErrorBody(), r.kind.GVK.Kind, f.Error.Field)
+		if r.kind.Hint != nil {
+			if h := r.kind.Hint(obj, f.Error); h != "" {
+				detail += "\n\n" + h
+			}
+		}
+		if f.Deferred {
+			detail += " It reports this once the other errors of the object are fixed: it checks the CEL rules only of an object that passes its OpenAPI schema."
+		}
 		if f.HasPath {
 			// Terraform cannot always point into nested object expressions, so say it too.
 			detail = fmt.Sprintf("Attribute %s: %s", f.Path, detail)
-			resp.Diagnostics.AddAttributeError(f.Path, summary, detail)
+			resp.Diagnostics.AddAttributeError(ShownPath(f.Path), summary, detail)
 		} else {
 			resp.Diagnostics.AddError(summary, detail)
 		}
@@ -42,6 +51,9 @@ type Finding struct {
 	Error   *field.Error
 	Path    path.Path
 	HasPath bool
+	// Deferred is set for a rejection the API server reports only once the object's blocking
+	// errors are fixed (see deferredErrors).
+	Deferred bool
 }
 
 // namedPath is the field path at the end of an OpenAPI validation error that the API server
@@ -53,8 +65,24 @@ var namedPath = regexp.MustCompile(` in ((?:spec|metadata)(?:[.\[]\S*)?)$`)
 func (r *Resource) Findings(ctx context.Context, obj map[string]any) []Finding {
 	known, unknown := tfcrd.StripUnknown(obj)
 	errs := r.validator.Validate(ctx, known)
+	deferred := r.deferredErrors(ctx, known, errs)
+	// The note on deferred findings is owed only when the configuration itself holds what
+	// blocks them, not merely a value known after apply (stripped, so missing).
+	blockedByConfig := false
+	if len(deferred) > 0 {
+		// "some rules were not checked": deferred says which.
+		errs = slices.DeleteFunc(slices.Clone(errs), func(e *field.Error) bool {
+			return strings.HasPrefix(e.Detail, "some validation rules were not checked")
+		})
+		for _, e := range errs {
+			segs := tfcrd.ParseFieldPath(e.Field)
+			if blocksCEL(e) && !slices.ContainsFunc(unknown, func(u []string) bool { return tfcrd.Related(u, segs) }) {
+				blockedByConfig = true
+			}
+		}
+	}
 	var out []Finding
-	for _, e := range errs {
+	for i, e := range append(errs, deferred...) {
 		segs := tfcrd.ParseFieldPath(e.Field)
 		if e.Field == "<nil>" || e.Field == "" {
 			if m := namedPath.FindStringSubmatch(e.Detail); m != nil {
@@ -69,7 +97,7 @@ func (r *Resource) Findings(ctx context.Context, obj map[string]any) []Finding {
 			continue
 		}
 		p, ok := r.root.AttributePath(segs)
-		out = append(out, Finding{Error: e, Path: p, HasPath: ok})
+		out = append(out, Finding{Error: e, Path: p, HasPath: ok, Deferred: i >= len(errs) && blockedByConfig})
 	}
 	return out
 }
@@ -79,6 +107,12 @@ func (r *Resource) Findings(ctx context.Context, obj map[string]any) []Finding {
 // state value unless the object really changes.
 func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
+		var name string
+		if !req.State.Raw.IsNull() && r.kind.PlanDelete != nil && r.data != nil {
+			if v, ok := attributes(req.State.Raw)["name"]; ok && v.As(&name) == nil {
+				r.kind.PlanDelete(r.data, name)
+			}
+		}
 		return
 	}
 	obj, err := r.toObject(req.Config.Raw)
@@ -99,24 +133,47 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 		}
 	}
 	changing := true
-	if !req.State.Raw.IsNull() {
-		state := attributes(req.State.Raw)
-		if r.sameSpec(planned, state) {
-			changing = false
-			for _, c := range r.root.Children {
-				if c.Computed {
-					planned[c.Name] = state[c.Name]
-				}
+	if name := planned["name"]; req.State.Raw.IsNull() && name.IsKnown() && !name.IsNull() {
+		// The id is the name: known at plan, not "known after apply".
+		planned["id"] = name
+	}
+	if req.State.Raw.IsNull() && r.validator.StatusSubresource() {
+		// The API server drops the status of an object created through the main resource, so
+		// the object a create returns has none.
+		for _, c := range r.root.Children {
+			if c.Computed {
+				planned[c.Name] = tftypes.NewValue(c.Type(), nil)
 			}
 		}
 	}
-	remembered, d := req.Private.GetKey(ctx, rememberedKey)
-	resp.Diagnostics.Append(d...)
-	r.runPlanHook(ctx, obj, req.Plan.Raw.Type(), planned, &resp.Diagnostics, changing, remembered)
+	if !req.State.Raw.IsNull() {
+		state := attributes(req.State.Raw)
+		changing = !r.sameSpec(planned, state)
+		// The status as last read, also when the spec changes: writes go to the main resource
+		// and never change the status subresource, so "known after apply" would only be noise.
+		for _, c := range r.root.Children {
+			if c.Computed {
+				planned[c.Name] = state[c.Name]
+			}
+		}
+	}
+	creating := req.State.Raw.IsNull()
+	var remembered []byte
+	if !creating {
+		// A create gets no private state in Terraform's plan during apply, but its plan walk may
+		// get the private state of an object deleted outside Terraform (or, for the create half
+		// of a replace, the one just planned): neither describes the object to create.
+		var d diag.Diagnostics
+		remembered, d = req.Private.GetKey(ctx, rememberedKey)
+		resp.Diagnostics.Append(d...)
+	}
+	r.runPlanHook(ctx, obj, req.Plan.Raw.Type(), planned, &resp.Diagnostics, planFlags{changing: changing, creating: creating}, remembered)
 	resp.Plan.Raw = tftypes.NewValue(req.Plan.Raw.Type(), planned)
 }
 
-func (r *Resource) runPlanHook(ctx context.Context, obj map[string]any, typ tftypes.Type, values map[string]tftypes.Value, diags *diag.Diagnostics, changing bool, remembered []byte) {
+type planFlags struct{ changing, creating bool }
+
+func (r *Resource) runPlanHook(ctx context.Context, obj map[string]any, typ tftypes.Type, values map[string]tftypes.Value, diags *diag.Diagnostics, flags planFlags, remembered []byte) {
 	if r.kind.Plan == nil {
 		return
 	}
@@ -127,7 +184,8 @@ func (r *Resource) runPlanHook(ctx context.Context, obj map[string]any, typ tfty
 		Values:     values,
 		Types:      typ.(tftypes.Object).AttributeTypes,
 		Diags:      diags,
-		Changing:   changing,
+		Changing:   flags.changing,
+		Creating:   flags.creating,
 		Remembered: remembered,
 		AttributePath: func(k8sPath string) (path.Path, bool) {
 			return r.root.AttributePath(tfcrd.ParseFieldPath(k8sPath))

@@ -7,6 +7,7 @@ package crdresource
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -15,20 +16,20 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	k8sschema "k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kube"
@@ -58,9 +59,18 @@ type Kind struct {
 	// Plan runs at the end of ModifyPlan, offline, and may add diagnostics and set extra
 	// attributes. It also runs on the first read after an import, with no configuration.
 	Plan func(ctx context.Context, pc *PlanContext)
-	// Remember returns what to keep in the resource's private state after a successful write,
-	// for later Plan calls (PlanContext.Remembered); nil keeps what was there.
-	Remember func(data *providerdata.Data, obj map[string]any) []byte
+	// Hint, when set, adds advice to a rejection by the CRD's validation (e.g. the label key
+	// a typo in a restricted domain probably meant); "" adds none.
+	Hint func(obj map[string]any, e *field.Error) string
+	// PlanDelete runs when a plan deletes the object (it is no longer configured), offline.
+	PlanDelete func(data *providerdata.Data, name string)
+	// Observe runs after every read and successful write of the object, online, and returns
+	// what to keep in the resource's private state for later Plan calls (PlanContext.Remembered);
+	// nil keeps what was there. Terraform's plan during apply gets the private state of the
+	// refresh, so whatever Plan derives from it is the same in both of Terraform's walks, unlike
+	// what other resources record in providerdata.Data during a walk. After a write, Plan runs
+	// again with the new value to fill the extra attributes that were unknown in the plan.
+	Observe func(ctx context.Context, oc *ObserveContext) []byte
 }
 
 // TakeOwnershipFrom is the attribute naming the field managers whose fields the provider takes
@@ -75,35 +85,61 @@ var DefaultTakeOwnershipFrom = []string{
 }
 
 func takeOwnershipAttribute() schema.ListAttribute {
-	elems := make([]attr.Value, len(DefaultTakeOwnershipFrom))
 	quoted := make([]string, len(DefaultTakeOwnershipFrom))
 	for i, m := range DefaultTakeOwnershipFrom {
-		elems[i] = types.StringValue(m)
 		quoted[i] = strconv.Quote(m)
 	}
 	return schema.ListAttribute{
 		ElementType: types.StringType,
 		Optional:    true,
-		Computed:    true,
-		Default:     listdefault.StaticValue(types.ListValueMust(types.StringType, elems)),
-		Validators:  []validator.List{listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1))},
+		// Computed only so that a state written by an earlier version, which stored the default
+		// list, plans as it is rather than as a change to null (see nullMeansDefault).
+		Computed:      true,
+		PlanModifiers: []planmodifier.List{nullMeansDefault{}},
+		Validators:    []validator.List{listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1))},
 		MarkdownDescription: "Field managers whose fields the provider takes over on its first apply after an import, so that a " +
 			"field later removed from the configuration is removed from the object. Other managers (controllers, AKS) keep " +
 			"their fields. `[]` takes nothing over. Only fields of the spec move; labels and annotations stay with their " +
-			"manager. Not part of the Kubernetes object. Defaults to `[" + strings.Join(quoted, ", ") + "]`.",
+			"manager. Not part of the Kubernetes object. Unset (null, and not shown in plans) means the default list: `[" + strings.Join(quoted, ", ") + "]`.",
 	}
 }
 
-// defaultTakeOwnershipFrom is DefaultTakeOwnershipFrom as a state value.
-func defaultTakeOwnershipFrom() tftypes.Value {
-	elems := make([]tftypes.Value, len(DefaultTakeOwnershipFrom))
-	for i, m := range DefaultTakeOwnershipFrom {
-		elems[i] = tftypes.NewValue(tftypes.String, m)
-	}
-	return tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, elems)
+// nullMeansDefault plans an unset take_ownership_from as null, so that plans do not list the
+// default managers of every resource, except where the state holds the default list itself
+// (written so by an earlier provider version): that means the same and is kept, not shown as
+// a change.
+type nullMeansDefault struct{}
+
+func (nullMeansDefault) Description(context.Context) string {
+	return "unset means the default field managers"
 }
 
-// rememberedKey is the private state key of Kind.Remember's value.
+func (m nullMeansDefault) MarkdownDescription(ctx context.Context) string { return m.Description(ctx) }
+
+func (nullMeansDefault) PlanModifyList(ctx context.Context, req planmodifier.ListRequest, resp *planmodifier.ListResponse) {
+	if !req.ConfigValue.IsNull() {
+		return
+	}
+	resp.PlanValue = types.ListNull(types.StringType)
+	var state []string
+	if !req.StateValue.IsNull() && !req.StateValue.IsUnknown() && req.StateValue.ElementsAs(ctx, &state, false) == nil && slices.Equal(state, DefaultTakeOwnershipFrom) {
+		resp.PlanValue = req.StateValue
+	}
+}
+
+// takeOwnershipFrom is the plan's take_ownership_from, with null meaning the default list.
+func takeOwnershipFrom(ctx context.Context, plan tfsdk.Plan, diags *diag.Diagnostics) []string {
+	var v types.List
+	diags.Append(plan.GetAttribute(ctx, path.Root(TakeOwnershipFrom), &v)...)
+	if v.IsNull() || v.IsUnknown() {
+		return DefaultTakeOwnershipFrom
+	}
+	out := []string{}
+	diags.Append(v.ElementsAs(ctx, &out, false)...)
+	return out
+}
+
+// rememberedKey is the private state key of Kind.Observe's value.
 const rememberedKey = "remembered"
 
 // PlanContext is what a Kind's Plan hook sees.
@@ -122,7 +158,22 @@ type PlanContext struct {
 	AttributePath func(k8sPath string) (path.Path, bool)
 	// Changing says that the object is created or updated by this plan.
 	Changing bool
-	// Remembered is what Kind.Remember kept at the last write (nil if nothing).
+	// Creating says that the plan creates the object (also the create half of a replace, and a
+	// re-creation after a delete outside Terraform): Remembered is then nil, as it is in the plan
+	// Terraform makes during apply, even where the plan walk still had the old object's.
+	Creating bool
+	// Remembered is what Kind.Observe kept at the last read or write (nil if nothing).
+	Remembered []byte
+}
+
+// ObserveContext is what a Kind's Observe hook sees.
+type ObserveContext struct {
+	// Data is the provider's data; nil when the provider is not configured.
+	Data   *providerdata.Data
+	Client *kube.Client
+	// Object is the object as the API server returned it.
+	Object map[string]any
+	// Remembered is what Observe kept before (nil if nothing).
 	Remembered []byte
 }
 
@@ -133,6 +184,7 @@ func (pc *PlanContext) Report(k8sPath string, isError bool, summary, detail stri
 	p, ok := pc.AttributePath(k8sPath)
 	if ok {
 		detail = fmt.Sprintf("Attribute %s: %s", p, detail)
+		p = ShownPath(p)
 	}
 	switch {
 	case isError && ok:
@@ -221,6 +273,11 @@ func (r *Resource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *r
 		MarkdownDescription: attrs["name"].GetMarkdownDescription(),
 		PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
 		Validators:          []validator.String{stringvalidator.LengthBetween(1, 253)},
+	}
+	if st, ok := attrs["status"].(schema.SingleNestedAttribute); ok {
+		st.MarkdownDescription += " As last read from the cluster: the provider's writes never change it (the " +
+			"status subresource is the controllers'), so an update plans it unchanged, and a refresh reads what the controller reports since."
+		attrs["status"] = st
 	}
 	attrs["timeouts"] = timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true, Delete: true})
 	attrs[TakeOwnershipFrom] = takeOwnershipAttribute()

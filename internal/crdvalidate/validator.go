@@ -312,6 +312,10 @@ func blocking(errs field.ErrorList) bool {
 	return false
 }
 
+// StatusSubresource reports whether the version has the status subresource: writes to the
+// main resource then never set or change the status.
+func (v *Validator) StatusSubresource() bool { return v.status }
+
 // Default applies the CRD's defaults in place, as the API server does before validating.
 func (v *Validator) Default(obj map[string]any) {
 	structuraldefaulting.Default(obj, v.Structural)

@@ -10,6 +10,9 @@ const (
 	UnrenderedTemplate Code = "KRP006"
 	PlanSchemaMismatch Code = "KRP007"
 	DuplicateObject    Code = "KRP008"
+	NamespaceIgnored   Code = "KRP009"
+	UnknownField       Code = "KRP010"
+	OtherCloud         Code = "KRP011"
 
 	// Provisioning checks of the solver (internal/solver), run against the SKU catalog.
 	NoInstanceType       Code = "KRP101"
@@ -28,6 +31,7 @@ const (
 	UnknownRegion        Code = "KRP114"
 	OnlyPenaltyPricedSKU Code = "KRP115"
 	SubnetNotGranted     Code = "KRP116"
+	SpotSavings          Code = "KRP117"
 
 	// Checks across the objects of one cluster.
 	NodeClassNotFound  Code = "KRP201"
@@ -47,7 +51,10 @@ var rules = []Rule{
 		Title: "The API version is not served by the Karpenter CRDs AKS installs.",
 		Help: "Older Karpenter API versions (for example karpenter.sh/v1beta1) were removed; the API server " +
 			"answers `no matches for kind`. Migrate the object to the served version (NodePool: karpenter.sh/v1, " +
-			"AKSNodeClass: karpenter.azure.com/v1beta1) following the Karpenter v1 migration guide.",
+			"AKSNodeClass: karpenter.azure.com/v1beta1) following the Karpenter v1 migration guide. A karpenter.sh/v1beta1 " +
+			"NodePool is checked as Karpenter's v1 conversion turns it into v1 (expireAfter moves into the template, " +
+			"WhenUnderutilized becomes WhenEmptyOrUnderutilized with consolidateAfter 0s, nodeClassRef names a group, kubelet " +
+			"settings move to the AKSNodeClass), so the message lists what moves and the other findings are about the converted pool.",
 	},
 	{
 		Code: VersionDeprecated, Name: "APIVersionDeprecated", Severity: Warning,
@@ -84,6 +91,27 @@ var rules = []Rule{
 		Title: "Two objects of the same kind and name belong to one cluster.",
 		Help: "NodePools and AKSNodeClasses are cluster-scoped, so the second one overwrites the first (or the " +
 			"GitOps tool refuses both). Rename one, or map the files to different clusters in .karpenter-review.yaml.",
+	},
+	{
+		Code: NamespaceIgnored, Name: "NamespaceIgnored", Severity: Note,
+		Title: "A cluster-scoped object sets metadata.namespace, which the API server ignores.",
+		Help: "NodePools and AKSNodeClasses are cluster-scoped: the API server drops the namespace (kubectl, Flux and " +
+			"Argo CD send the object without it), so the object is checked as any other. Remove the namespace, or " +
+			"leave it when a Kustomize `namespace:` adds it to every document.",
+	},
+	{
+		Code: UnknownField, Name: "UnknownField", Severity: Warning,
+		Title: "The object has a field the CRD does not define; the API server drops it.",
+		Help: "The API server prunes fields its structural schema does not know and only answers `unknown field` as a " +
+			"warning, so the intent behind the field (an image pin, disk encryption, an expiry) is silently lost. Often a " +
+			"field of an older API version (v1beta1) that moved in v1: the message says where. Move or remove the field.",
+	},
+	{
+		Code: OtherCloud, Name: "OtherCloud", Severity: Note,
+		Title: "The object targets Karpenter on another cloud and was not checked against Azure.",
+		Help: "A NodePool whose nodeClassRef names an EC2NodeClass (karpenter.k8s.aws) runs on Karpenter for AWS, and an " +
+			"EC2NodeClass is AWS's node class. Checks against the Azure SKU catalog would cite Azure sizes and prices " +
+			"that do not apply, so they are skipped; the API server's validation of the NodePool still runs.",
 	},
 	{
 		Code: NoInstanceType, Name: "NoInstanceType", Severity: Error,
@@ -184,6 +212,16 @@ var rules = []Rule{
 			"when a karpenter_aks_node_auto_provisioning resource of the same provider configuration is planned before the " +
 			"node class (depends_on) and its network_contributor_scopes cover neither. Add the subnet or its VNet to the scopes, " +
 			"unless the role is granted elsewhere.",
+	},
+	{
+		Code: SpotSavings, Name: "SpotSavings", Severity: Note,
+		Title: "An on-demand-only pool would cost less as spot with on-demand fallback.",
+		Help: "The pool allows only on-demand capacity, yet its sizes have spot offerings. The note prices the same sizes " +
+			"with spot allowed too: the Azure provider then launches spot whenever it is cheaper and on-demand when spot is " +
+			"unavailable. It assumes that the pool's pods may be interrupted (no karpenter.sh/do-not-disrupt annotation, " +
+			"disruption budgets that allow eviction, tolerations of any taint a spot pool carries), which the plan cannot see; " +
+			"spot VMs can be evicted at 30 seconds' notice. Not reported when another pool of the cluster already allows spot " +
+			"for the same pods (review), for static pools, or when the pool's nodes are marked do-not-disrupt.",
 	},
 	{
 		Code: NodeClassNotFound, Name: "NodeClassNotFound", Severity: Error,

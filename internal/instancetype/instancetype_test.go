@@ -2,6 +2,7 @@ package instancetype
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/Azure/karpenter-provider-azure/pkg/apis/v1beta1"
@@ -63,11 +64,16 @@ func TestPricesFollowUpstreamFallbacks(t *testing.T) {
 		region, sku    string
 		onDemand, spot Price
 	}{
-		{"eastus", known.Name, Price{0.096, PriceListed}, Price{0.096, PriceSpotFromOnDemand}},
-		{"westeurope", known.Name, Price{0.12, PriceListed}, Price{0.03, PriceListed}},
-		{"brazilsouth", known.Name, Price{0.096, PriceFromFallbackRegion}, Price{0.096, PriceSpotFromOnDemand}},
-		{"eastus", unknown.Name, Price{MissingPrice, PriceUnknownSKU}, Price{MissingPrice, PriceUnknownSKU}},
-		{"westeurope", unpriced.Name, Price{MissingPrice, PriceMissing}, Price{MissingPrice, PriceMissing}},
+		// No spot list price in eastus: on-demand × westeurope's ratio 0.03/0.12.
+		{"eastus", known.Name, Price{0.096, PriceListed, "list"}, Price{0.024, PriceSpotEstimated, "estimated: on-demand × 0.250"}},
+		{"westeurope", known.Name, Price{0.12, PriceListed, "list"}, Price{0.03, PriceListed, "list"}},
+		{"brazilsouth", known.Name, Price{0.096, PriceFromFallbackRegion, "estimated: the eastus list price"},
+			Price{0.024, PriceSpotEstimated, "estimated: on-demand × 0.250"}},
+		{"eastus", unknown.Name, Price{MissingPrice, PriceUnknownSKU, "missing: "}, Price{MissingPrice, PriceUnknownSKU, "missing: "}},
+		{"westeurope", unpriced.Name, Price{MissingPrice, PriceMissing, "missing: "}, Price{MissingPrice, PriceMissing, "missing: "}},
+	}
+	same := func(got, want Price) bool {
+		return got.Value == want.Value && got.Basis == want.Basis && strings.HasPrefix(got.Source, want.Source)
 	}
 	for _, tc := range cases {
 		s, _ := cat.SKU(tc.sku)
@@ -75,7 +81,7 @@ func TestPricesFollowUpstreamFallbacks(t *testing.T) {
 		if it == nil {
 			t.Fatalf("%s in %s dropped: %v", tc.sku, tc.region, reasons)
 		}
-		if it.OnDemand != tc.onDemand || it.Spot != tc.spot {
+		if !same(it.OnDemand, tc.onDemand) || !same(it.Spot, tc.spot) {
 			t.Errorf("%s in %s: on-demand %+v spot %+v; want %+v %+v", tc.sku, tc.region, it.OnDemand, it.Spot, tc.onDemand, tc.spot)
 		}
 		for _, o := range it.Offerings {
@@ -225,6 +231,18 @@ func TestEmbeddedCatalogAgreesWithGolden(t *testing.T) {
 					t.Fatalf("dropped: %v", reasons)
 				}
 				got := withoutUltraSSD(render(it))
+				// The golden output was produced before upstream's live pricing
+				// call answered, so its spot prices are the static on-demand
+				// ones; the embedded catalog estimates spot instead (and says
+				// so), which is the only permitted difference.
+				if it.Spot.Basis != PriceSpotEstimated || !strings.HasPrefix(it.Spot.Source, "estimated: on-demand × ") {
+					t.Errorf("spot in %s must be a ratio estimate, got %+v", region, it.Spot)
+				}
+				for i := range got.Offerings {
+					if o := &got.Offerings[i]; o.CapacityType == "spot" && o.Price == it.Spot.Value {
+						o.Price = it.OnDemand.Value
+					}
+				}
 				if diff := cmp.Diff(withoutUltraSSD(normaliseGolden(want)), got); diff != "" {
 					t.Errorf("(-upstream +embedded):\n%s", diff)
 				}
@@ -264,5 +282,24 @@ func TestCacheComputesOncePerInput(t *testing.T) {
 	}
 	if len(a.InstanceTypes) == 0 {
 		t.Fatal("no instance types in westcentralus")
+	}
+}
+
+// belgiumcentral has spot list prices but no on-demand ones: on-demand falls
+// back to eastus's table, as upstream's static pricing does, and says so, while
+// spot keeps the region's own list price.
+func TestSpotOnlyRegionPricing(t *testing.T) {
+	cat := catalog.Default()
+	s, _ := cat.SKU("Standard_D4s_v5")
+	it, reasons := New(cat, "belgiumcentral", s, NodeClass{}, Cluster{})
+	if it == nil {
+		t.Fatalf("dropped: %v", reasons)
+	}
+	if it.OnDemand.Value != 0.192 || it.OnDemand.Basis != PriceFromFallbackRegion ||
+		it.OnDemand.Source != "estimated: the eastus list 2026-06-18 price (belgiumcentral has no on-demand prices; Karpenter's static table falls back to eastus)" {
+		t.Errorf("on-demand %+v", it.OnDemand)
+	}
+	if it.Spot.Value != 0.042504 || it.Spot.Basis != PriceListed || it.Spot.Source != "list 2026-08-22" {
+		t.Errorf("spot %+v", it.Spot)
 	}
 }

@@ -1,6 +1,8 @@
 package instancetype
 
 import (
+	"fmt"
+
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
 )
 
@@ -17,11 +19,11 @@ const priceFallbackRegion = "eastus"
 type PriceBasis string
 
 const (
-	PriceListed PriceBasis = "listed" // the region's list price
-	// PriceSpotFromOnDemand: no spot price is known, so the on-demand price
-	// stands in, as upstream does until its live pricing call answers.
-	PriceSpotFromOnDemand PriceBasis = "spot-from-on-demand"
-	// PriceFromFallbackRegion: the region has no price list; upstream uses eastus's.
+	PriceListed PriceBasis = "listed" // the region's list (or override) price
+	// PriceSpotEstimated: no spot price is listed for the size in the region, so
+	// it is estimated from the on-demand price (catalog.Quote says how).
+	PriceSpotEstimated PriceBasis = "spot-estimated"
+	// PriceFromFallbackRegion: the region has no on-demand price list; upstream uses eastus's.
 	PriceFromFallbackRegion PriceBasis = "fallback-region"
 	PriceMissing            PriceBasis = "missing"     // no price at all: MissingPrice
 	PriceUnknownSKU         PriceBasis = "unknown-sku" // size not in known_skus.yaml: MissingPrice
@@ -31,34 +33,60 @@ const (
 type Price struct {
 	Value float64
 	Basis PriceBasis
+	// Source is the provenance shown to users: "list YYYY-MM-DD", "override…"
+	// or "estimated: …" / "missing: …" saying what the number is.
+	Source string
 }
 
 // Estimated reports whether the price is not the region's own list price.
 func (p Price) Estimated() bool { return p.Basis != PriceListed }
 
-// skuPrices follows upstream: its price table starts as the static on-demand
-// list of the region (or of eastus when the region has none), spot starts as
-// the same table, and sizes absent from known_skus.yaml get the penalty price.
+// skuPrices follows upstream's pricing provider (pkg/providers/pricing in
+// karpenter-provider-azure v1.14.2): on-demand is the region's price (eastus's
+// when the region has no on-demand prices at all), and sizes absent from
+// known_skus.yaml get the penalty price. Upstream's spot table is live Retail
+// Prices API data once its first call answers (the static on-demand table
+// until then); offline, the spot list price of the snapshot stands in for it,
+// else the catalog's labelled estimate.
 func skuPrices(cat *catalog.Catalog, region string, s *catalog.SKU) (onDemand, spot Price) {
 	if !s.KnownToKarpenter {
-		p := Price{Value: MissingPrice, Basis: PriceUnknownSKU}
+		p := Price{Value: MissingPrice, Basis: PriceUnknownSKU,
+			Source: fmt.Sprintf("missing: %s is not in the Azure provider's known_skus.yaml, which prices it at %g USD/h so that it is never chosen automatically", s.Name, MissingPrice)}
 		return p, p
 	}
-	listRegion, basis := region, PriceListed
-	if !cat.HasPrices(region) {
-		listRegion, basis = priceFallbackRegion, PriceFromFallbackRegion
+	missing := Price{Value: MissingPrice, Basis: PriceMissing,
+		Source: fmt.Sprintf("missing: no price for %s, so Karpenter ranks it at %g USD/h", s.Name, MissingPrice)}
+	onDemand, spot = missing, missing
+	odRegion, basis := region, PriceListed
+	if !cat.HasOnDemandPrices(region) {
+		odRegion, basis = priceFallbackRegion, PriceFromFallbackRegion
 	}
-	p, ok := cat.RawPrices(listRegion, s.Name)
-	onDemand, spot = Price{MissingPrice, PriceMissing}, Price{MissingPrice, PriceMissing}
-	if !ok {
-		return onDemand, spot
+	if q, ok := cat.Quote(odRegion, s.Name, catalog.OnDemand); ok {
+		onDemand = Price{q.Price, basis, q.Source}
+		if basis == PriceFromFallbackRegion {
+			onDemand.Source = fmt.Sprintf("estimated: the %s %s price (%s; Karpenter's static table falls back to %s)",
+				priceFallbackRegion, q.Source, noPricesIn(region), priceFallbackRegion)
+		}
 	}
-	if p.HasOnDemand {
-		onDemand = Price{p.OnDemand, basis}
-		spot = Price{p.OnDemand, PriceSpotFromOnDemand}
+	if q, ok := cat.Quote(region, s.Name, catalog.Spot); ok && !q.Estimated {
+		return onDemand, Price{q.Price, PriceListed, q.Source}
 	}
-	if p.HasSpot {
-		spot = Price{p.Spot, basis}
+	if q, ok := cat.Quote(odRegion, s.Name, catalog.Spot); ok {
+		spot = Price{q.Price, PriceSpotEstimated, q.Source}
+		if odRegion != region {
+			spot.Source += fmt.Sprintf(", applied to the %s on-demand price (%s)", odRegion, noPricesIn(region))
+		}
+		if !q.Estimated {
+			// A listed eastus spot price standing in for a region without prices.
+			spot = Price{q.Price, PriceFromFallbackRegion, fmt.Sprintf("estimated: the %s %s price (%s)", priceFallbackRegion, q.Source, noPricesIn(region))}
+		}
 	}
 	return onDemand, spot
+}
+
+func noPricesIn(region string) string {
+	if region == "" {
+		return "no region is set"
+	}
+	return region + " has no on-demand prices"
 }

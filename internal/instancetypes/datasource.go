@@ -75,6 +75,8 @@ type instanceModel struct {
 	OnDemandPrice  types.Float64           `tfsdk:"on_demand_price"`
 	SpotPrice      types.Float64           `tfsdk:"spot_price"`
 	PriceEstimated types.Bool              `tfsdk:"price_estimated"`
+	OnDemandSource types.String            `tfsdk:"on_demand_price_source"`
+	SpotSource     types.String            `tfsdk:"spot_price_source"`
 }
 
 func (d *dataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -139,8 +141,13 @@ func (d *dataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 					"capacity_types":  schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Capacity types the requirements allow (`on-demand`, `spot`)."},
 					"zones":           schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Zones where it is offered; empty when the catalog does not know."},
 					"on_demand_price": schema.Float64Attribute{Computed: true, MarkdownDescription: "Hourly on-demand price in USD."},
-					"spot_price":      schema.Float64Attribute{Computed: true, MarkdownDescription: "Hourly spot price in USD (the on-demand price when no spot price is known, as Karpenter does)."},
-					"price_estimated": schema.BoolAttribute{Computed: true, MarkdownDescription: "True when a price is not the region's own list price."},
+					"spot_price": schema.Float64Attribute{Computed: true, MarkdownDescription: "Hourly spot price in USD: the spot list price where the embedded snapshot has one " +
+						"(westeurope, northeurope, swedencentral, francecentral, belgiumcentral), elsewhere an estimate that `spot_price_source` explains."},
+					"price_estimated": schema.BoolAttribute{Computed: true, MarkdownDescription: "True when a price of a capacity type the requirements allow is not a list (or override) price of the region."},
+					"on_demand_price_source": str("Where `on_demand_price` comes from: `list YYYY-MM-DD` (a list price of the embedded snapshot of that day), " +
+						"`override…` (from `checks.catalog_path`), `estimated: …` or `missing: …` (Karpenter's 999 USD/h penalty price)."),
+					"spot_price_source": str("Where `spot_price` comes from, as `on_demand_price_source`; an estimate says how it was made, e.g. " +
+						"`estimated: on-demand × 0.185, the median spot/on-demand ratio of Standard_D4s_v5 in 4 region(s) with spot list prices, range 0.185–0.320`."),
 				}},
 			},
 		},
@@ -299,7 +306,8 @@ func candidates(a *solver.Analysis) []instanceModel {
 			Capacity: quantities(it.Capacity), Allocatable: quantities(it.Allocatable()),
 			CapacityTypes: strs(capTypes), Zones: strs(zones),
 			OnDemandPrice: types.Float64Value(it.OnDemand.Value), SpotPrice: types.Float64Value(it.Spot.Value),
-			PriceEstimated: types.BoolValue(it.OnDemand.Estimated() || (capTypes[karpv1.CapacityTypeSpot] && it.Spot.Estimated())),
+			PriceEstimated: types.BoolValue((capTypes[karpv1.CapacityTypeOnDemand] && it.OnDemand.Estimated()) || (capTypes[karpv1.CapacityTypeSpot] && it.Spot.Estimated())),
+			OnDemandSource: types.StringValue(it.OnDemand.Source), SpotSource: types.StringValue(it.Spot.Source),
 		}
 		out = append(out, m)
 	}

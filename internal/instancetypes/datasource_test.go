@@ -78,3 +78,37 @@ data "karpenter_instance_types" "bad" {
 		Steps:                    []resource.TestStep{{Config: cfg, ExpectError: regexp.MustCompile(`(?s)Attribute requirements:.*must have a\s+single\s+positive\s+integer`)}},
 	})
 }
+
+// Spot prices carry their provenance: the 2026-08-22 list price in westeurope,
+// a labelled estimate in eastus, which has no spot list prices.
+func TestAccInstanceTypesSpotPriceSource(t *testing.T) {
+	cfg := func(region string) string {
+		return fmt.Sprintf(`
+data "karpenter_instance_types" "spot" {
+  region = %q
+  requirements = [
+    { key = "node.kubernetes.io/instance-type", operator = "In", values = ["Standard_D4s_v5"] },
+    { key = "karpenter.sh/capacity-type", operator = "In", values = ["spot"] },
+  ]
+}
+`, region)
+	}
+	addr := "data.karpenter_instance_types.spot"
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories(),
+		Steps: []resource.TestStep{
+			{Config: cfg("westeurope"), Check: resource.ComposeAggregateTestCheckFunc(
+				resource.TestCheckResourceAttr(addr, "instance_types.0.spot_price", "0.042504"),
+				resource.TestCheckResourceAttr(addr, "instance_types.0.spot_price_source", "list 2026-08-22"),
+				resource.TestCheckResourceAttr(addr, "instance_types.0.on_demand_price", "0.23"),
+				resource.TestCheckResourceAttr(addr, "instance_types.0.on_demand_price_source", "list 2026-06-18"),
+				resource.TestCheckResourceAttr(addr, "instance_types.0.price_estimated", "false"),
+			)},
+			{Config: cfg("eastus"), Check: resource.ComposeAggregateTestCheckFunc(
+				resource.TestMatchResourceAttr(addr, "instance_types.0.spot_price_source", regexp.MustCompile(`^estimated: on-demand × 0\.185, the median spot/on-demand ratio of Standard_D4s_v5 in 4 region\(s\)`)),
+				resource.TestCheckResourceAttr(addr, "instance_types.0.spot_price", "0.035482"),
+				resource.TestCheckResourceAttr(addr, "instance_types.0.price_estimated", "true"),
+			)},
+		},
+	})
+}

@@ -28,6 +28,11 @@ var findingType = types.ObjectType{AttrTypes: map[string]attr.Type{
 	"code": types.StringType, "severity": types.StringType, "path": types.StringType, "message": types.StringType,
 }}
 
+var capacityChoiceType = types.ObjectType{AttrTypes: map[string]attr.Type{
+	"sku": types.StringType, "hourly_price": types.Float64Type, "price_source": types.StringType,
+	"price_estimated": types.BoolType, "monthly_cost_at_limits": types.Float64Type,
+}}
+
 var analysisAttrTypes = map[string]attr.Type{
 	"scope":                  types.StringType,
 	"node_class":             types.StringType,
@@ -36,6 +41,8 @@ var analysisAttrTypes = map[string]attr.Type{
 	"cheapest_capacity_type": types.StringType,
 	"cheapest_hourly_price":  types.Float64Type,
 	"price_estimated":        types.BoolType,
+	"price_source":           types.StringType,
+	"capacity_types":         types.MapType{ElemType: capacityChoiceType},
 	"largest_sku":            types.StringType,
 	"largest_vcpu":           types.Int64Type,
 	"largest_memory_gib":     types.Float64Type,
@@ -62,22 +69,39 @@ func checksAttributes() map[string]schema.Attribute {
 		},
 		"analysis": schema.SingleNestedAttribute{
 			Computed: true,
-			MarkdownDescription: "What Karpenter on AKS could launch for this pool, worked out at plan time from the embedded SKU catalog " +
+			MarkdownDescription: "What Karpenter on AKS could launch for this pool, worked out offline from the embedded SKU catalog " +
 				"in the provider's `region`: admissible sizes, the cheapest and largest, whether the limits allow one node, and every finding. " +
-				"Shown in `terraform plan` and in `terraform show -json` for policy tools.",
+				"Shown in `terraform plan` and in `terraform show -json` for policy tools. It uses the AKSNodeClass as the pool's last refresh " +
+				"or write saw it (planned before the pool in the same run, or else read from the cluster), because Terraform plans a second " +
+				"time during apply and both plans must agree; so a new pool's analysis, and one whose `node_class_ref` changes, is known after " +
+				"apply, computed then from the node class as applied. The plan's diagnostics always use the node class planned in the same run.",
 			Attributes: map[string]schema.Attribute{
-				"scope":                  schema.StringAttribute{Computed: true, MarkdownDescription: "The region checked, or that no region was set."},
-				"node_class":             schema.StringAttribute{Computed: true, MarkdownDescription: "Which AKSNodeClass settings were used: planned in this configuration, or defaults assumed."},
-				"admissible_skus":        schema.Int64Attribute{Computed: true, MarkdownDescription: "Number of VM sizes the pool can launch."},
-				"cheapest_sku":           schema.StringAttribute{Computed: true, MarkdownDescription: "Cheapest admissible VM size."},
-				"cheapest_capacity_type": schema.StringAttribute{Computed: true, MarkdownDescription: "`spot` or `on-demand`."},
-				"cheapest_hourly_price":  schema.Float64Attribute{Computed: true, MarkdownDescription: "Its hourly list price in USD."},
-				"price_estimated":        schema.BoolAttribute{Computed: true, MarkdownDescription: "True when the price is not the region's own list price (spot prices fall back to on-demand, as Karpenter does)."},
-				"largest_sku":            schema.StringAttribute{Computed: true, MarkdownDescription: "Largest admissible VM size (by vCPU, then memory)."},
-				"largest_vcpu":           schema.Int64Attribute{Computed: true, MarkdownDescription: "Its vCPUs."},
-				"largest_memory_gib":     schema.Float64Attribute{Computed: true, MarkdownDescription: "Its memory in GiB."},
-				"limits_allow_one_node":  schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the limits leave room for at least one admissible node."},
-				"monthly_cost_at_limits": schema.Float64Attribute{Computed: true, MarkdownDescription: "Cheapest monthly cost (730 h) of running the pool at its CPU limit."},
+				"scope":           schema.StringAttribute{Computed: true, MarkdownDescription: "The region checked, or that no region was set."},
+				"node_class":      schema.StringAttribute{Computed: true, MarkdownDescription: "Which AKSNodeClass settings were used (`AKSNodeClass <name>`), or that its defaults were assumed and why (not an AKSNodeClass, does not exist)."},
+				"admissible_skus": schema.Int64Attribute{Computed: true, MarkdownDescription: "Number of VM sizes the pool can launch."},
+				"cheapest_sku":    schema.StringAttribute{Computed: true, MarkdownDescription: "The VM size Karpenter would launch first: the cheapest admissible offering, ranked as the Azure provider's allocation strategy ranks them (lowest price, then spot before on-demand, then zonal before regional)."},
+				"cheapest_capacity_type": schema.StringAttribute{Computed: true, MarkdownDescription: "The capacity type Karpenter would launch, `spot` or `on-demand`. A pool that allows both (or has no " +
+					"`karpenter.sh/capacity-type` requirement) launches spot whenever spot is cheaper, which it nearly always is."},
+				"cheapest_hourly_price": schema.Float64Attribute{Computed: true, MarkdownDescription: "Its hourly price in USD."},
+				"price_estimated":       schema.BoolAttribute{Computed: true, MarkdownDescription: "True when that price is not a list (or override) price of the region: see `price_source`."},
+				"price_source": schema.StringAttribute{Computed: true, MarkdownDescription: "Where that price comes from: `list YYYY-MM-DD` (a list price of the embedded snapshot of that day), " +
+					"`override…` (from `checks.catalog_path`), or `estimated: …` saying how it was estimated (e.g. a spot price from the on-demand price and the spot/on-demand ratio of the same size in regions with spot list prices)."},
+				"capacity_types": schema.MapNestedAttribute{
+					Computed: true, MarkdownDescription: "Per capacity type the pool allows (`spot`, `on-demand`): its cheapest offering and cost at the limits, so that both sides of a spot pool with on-demand fallback are visible.",
+					NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+						"sku":                    schema.StringAttribute{Computed: true, MarkdownDescription: "Cheapest admissible VM size of this capacity type."},
+						"hourly_price":           schema.Float64Attribute{Computed: true, MarkdownDescription: "Its hourly price in USD."},
+						"price_source":           schema.StringAttribute{Computed: true, MarkdownDescription: "Provenance of the price, as `price_source`."},
+						"price_estimated":        schema.BoolAttribute{Computed: true, MarkdownDescription: "True when the price is an estimate."},
+						"monthly_cost_at_limits": schema.Float64Attribute{Computed: true, MarkdownDescription: "As `monthly_cost_at_limits`, at this capacity type's prices; null when no limit binds."},
+					}},
+				},
+				"largest_sku":           schema.StringAttribute{Computed: true, MarkdownDescription: "Largest admissible VM size (by vCPU, then memory)."},
+				"largest_vcpu":          schema.Int64Attribute{Computed: true, MarkdownDescription: "Its vCPUs."},
+				"largest_memory_gib":    schema.Float64Attribute{Computed: true, MarkdownDescription: "Its memory in GiB."},
+				"limits_allow_one_node": schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the limits leave room for at least one admissible node."},
+				"monthly_cost_at_limits": schema.Float64Attribute{Computed: true, MarkdownDescription: "Cheapest monthly cost (730 h) of the pool filled to its limits: per admissible size, its cheapest price times the nodes " +
+					"the binding limit (`cpu`, `memory`, `nvidia.com/gpu`, `nodes`, ...) admits, the least over the sizes. Null when no limit binds a size that fits one node (no limits, or limits on resources the sizes lack): the cost is then unbounded, not zero."},
 				"findings": schema.ListNestedAttribute{
 					Computed: true, MarkdownDescription: "Every finding, including suppressed ones and notes.",
 					NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
@@ -93,15 +117,25 @@ func checksAttributes() map[string]schema.Attribute {
 }
 
 // planChecks runs the solver on the planned NodePool and reports its findings.
+//
+// Terraform plans twice: in the plan walk every resource, in the apply walk again only those
+// that change, each after what it references, otherwise in any order. The analysis attribute
+// must come out the same both times, so it is computed from what both walks see alike: the
+// pool, the provider's settings and the node class snapshot its last refresh or write kept in
+// private state (observe). A create has no snapshot, so its analysis is known after apply,
+// computed then from the node class as applied. Diagnostics need no such consistency and use
+// the node class planned before the pool in this walk when there is one.
 func planChecks(ctx context.Context, pc *crdresource.PlanContext) {
 	unknownAnalysis := tftypes.NewValue(pc.Types["analysis"], tftypes.UnknownValue)
-	if pc.Data == nil || pc.Data.Checks.Disabled {
+	checkNodeClassRef(pc, readChecks(pc.Values["checks"]).suppress)
+	if pc.Data == nil || (pc.Data.Checks.Disabled && len(pc.Data.Checks.Unknown) == 0) {
 		pc.Values["analysis"] = tftypes.NewValue(pc.Types["analysis"], nil)
 		return
 	}
 	known, unknown := tfcrd.StripUnknown(pc.Object)
-	if len(unknown) > 0 {
-		// Part of the pool is known only after apply; checking the rest could mislead.
+	if len(unknown) > 0 || len(pc.Data.Checks.Unknown) > 0 {
+		// Part of the pool, or the region or checks settings, are known only after apply;
+		// checking with the rest could mislead.
 		pc.Values["analysis"] = unknownAnalysis
 		return
 	}
@@ -112,86 +146,149 @@ func planChecks(ctx context.Context, pc *crdresource.PlanContext) {
 	}
 	pool, err := solver.PoolFromObject(known)
 	if err != nil {
-		pc.Values["analysis"] = unknownAnalysis
+		// The same in both walks: nothing to analyse.
+		pc.Values["analysis"] = tftypes.NewValue(pc.Types["analysis"], nil)
 		return
 	}
 	settings := readChecks(pc.Values["checks"])
 	opts := solver.Options{Region: pc.Data.Region, LargestPod: settings.largestPod}
-	source := nodeClassFor(pc, pool)
-	opts.NodeClass, opts.NodeClassAssumed = source.stable, source.assumed
-	a := s.Analyze(pool, opts)
-	pc.Values["analysis"] = analysisValue(ctx, a, source.label)
-	if source.accurate != nil {
-		// The diagnostics use the node class as planned now, even where the analysis attribute
-		// cannot (see nodeClassFor).
-		opts.NodeClass, opts.NodeClassAssumed = *source.accurate, false
+
+	snap, usable := snapshotFor(pc.Remembered, pool)
+	usable = usable && !pc.Creating
+	var a *solver.Analysis
+	if usable {
+		opts.NodeClass, opts.NodeClassAssumed = snap.Settings, !snap.Found
 		a = s.Analyze(pool, opts)
-		source.label = "AKSNodeClass " + pool.NodeClassName() + " as planned"
+		pc.Values["analysis"] = analysisValue(ctx, a, snap.label())
+	} else {
+		// A create, a pool that now references another node class, or a node class with
+		// settings known only after apply: crdresource fills it in after the write.
+		pc.Values["analysis"] = unknownAnalysis
+	}
+
+	source := diagnosticClass(pc, pool, snap, usable)
+	if a == nil || source.settings != opts.NodeClass || source.assumed != opts.NodeClassAssumed {
+		opts.NodeClass, opts.NodeClassAssumed = source.settings, source.assumed
+		a = s.Analyze(pool, opts)
 	}
 	report(pc, a, settings.suppress, source.label)
 }
 
-// classSource says which AKSNodeClass settings a pool's analysis uses.
+// classSource is the node class the diagnostics are checked with, and how to name it.
 type classSource struct {
-	stable   instancetype.NodeClass
+	settings instancetype.NodeClass
 	assumed  bool
 	label    string
-	accurate *instancetype.NodeClass // better settings for diagnostics only
 }
 
-// nodeClassFor picks the node class settings for the analysis attribute so that Terraform's
-// plan during apply computes the same value: it plans again only the resources that change,
-// so the settings of a node class that does not change this run are not recorded then. Those
-// come from what this pool remembered at its last write instead; diagnostics, which need no
-// such consistency, use the settings planned now.
-func nodeClassFor(pc *crdresource.PlanContext, pool *solver.Pool) classSource {
+// diagnosticClass prefers the node class planned before the pool in this walk (the newest
+// settings), then the pool's snapshot, then the CRD defaults.
+func diagnosticClass(pc *crdresource.PlanContext, pool *solver.Pool, snap nodeClassSnapshot, usable bool) classSource {
 	name := pool.NodeClassName()
-	isAKS := pool.Spec.Template.Spec.NodeClassRef != nil && pool.Spec.Template.Spec.NodeClassRef.Kind == "AKSNodeClass"
-	planned, changing, ok := pc.Data.NodeClass(name)
-	if ok && changing && isAKS {
-		return classSource{stable: planned, label: "AKSNodeClass " + name}
-	}
-	if r, found := rememberedClass(pc.Remembered, name); found && isAKS {
-		// The same label as above: the settings, not where they were read, decide the value.
-		src := classSource{stable: r, label: "AKSNodeClass " + name}
-		if ok && planned != r {
-			src.accurate = &planned
+	if isAKSRef(pool) {
+		if planned, _, _, ok := pc.Data.NodeClass(name); ok {
+			return classSource{settings: planned, label: "AKSNodeClass " + name + " as planned"}
 		}
-		return src
 	}
-	src := classSource{assumed: true, label: "defaults assumed (AKSNodeClass " + name + " is not planned with this pool)"}
-	if ok && isAKS {
-		src.accurate = &planned
+	if usable {
+		return classSource{settings: snap.Settings, assumed: !snap.Found, label: snap.label()}
 	}
-	return src
+	return classSource{assumed: true, label: assumedLabel(pool, "is not planned with this pool")}
 }
 
-type rememberedNodeClass struct {
-	Name     string                 `json:"name"`
+func isAKSRef(pool *solver.Pool) bool {
+	ref := pool.Spec.Template.Spec.NodeClassRef
+	return ref != nil && ref.Kind == "AKSNodeClass"
+}
+
+func assumedLabel(pool *solver.Pool, why string) string {
+	if !isAKSRef(pool) {
+		return "defaults assumed (" + pool.NodeClassName() + " is not an AKSNodeClass)"
+	}
+	return "defaults assumed (AKSNodeClass " + pool.NodeClassName() + " " + why + ")"
+}
+
+// nodeClassSnapshot is what a pool keeps in private state of the node class it references, as
+// its last refresh or write saw it: the settings planned before it in that walk, or else the
+// live object.
+type nodeClassSnapshot struct {
+	// Name and Kind of the reference the snapshot was taken for.
+	Name string `json:"name"`
+	Kind string `json:"kind,omitempty"`
+	// Found is false when no such AKSNodeClass was planned or exists (or the kind is another).
+	Found    bool                   `json:"found"`
 	Settings instancetype.NodeClass `json:"settings"`
+	// Pending is set when the node class planned in that walk had settings known only after apply.
+	Pending bool `json:"pending,omitempty"`
+	// Why says why no settings were found.
+	Why string `json:"why,omitempty"`
 }
 
-func rememberedClass(b []byte, name string) (instancetype.NodeClass, bool) {
-	var r rememberedNodeClass
-	if len(b) == 0 || json.Unmarshal(b, &r) != nil || r.Name != name {
-		return instancetype.NodeClass{}, false
+func (s nodeClassSnapshot) label() string {
+	if s.Found {
+		return "AKSNodeClass " + s.Name
 	}
-	return r.Settings, true
+	if s.Kind != "AKSNodeClass" {
+		return "defaults assumed (" + s.Name + " is not an AKSNodeClass)"
+	}
+	return "defaults assumed (AKSNodeClass " + s.Name + " " + s.Why + ")"
 }
 
-// remember keeps the settings of the pool's node class when that node class changed in this
-// run, which is when Terraform plans it during apply too.
-func remember(data *providerdata.Data, obj map[string]any) []byte {
-	if data == nil {
-		return nil
+// snapshotFor reads the snapshot in b; usable says it describes the node class the pool
+// references now and has all its settings.
+func snapshotFor(b []byte, pool *solver.Pool) (nodeClassSnapshot, bool) {
+	var s nodeClassSnapshot
+	if len(b) == 0 || json.Unmarshal(b, &s) != nil {
+		return nodeClassSnapshot{}, false
 	}
-	name, _, _ := unstructured.NestedString(obj, "spec", "template", "spec", "nodeClassRef", "name")
-	nc, changing, ok := data.NodeClass(name)
-	if !ok || !changing {
-		return nil
+	ref := pool.Spec.Template.Spec.NodeClassRef
+	kind := ""
+	if ref != nil {
+		kind = ref.Kind
 	}
-	b, _ := json.Marshal(rememberedNodeClass{Name: name, Settings: nc})
+	return s, s.Name == pool.NodeClassName() && s.Kind == kind && !s.Pending
+}
+
+// observe snapshots the pool's node class after each refresh and write, for planChecks: the
+// settings of the node class planned before the pool in this walk (the newest; during a
+// refresh that is Terraform's plan walk), or else the live object.
+func observe(ctx context.Context, oc *crdresource.ObserveContext) []byte {
+	name, _, _ := unstructured.NestedString(oc.Object, "spec", "template", "spec", "nodeClassRef", "name")
+	kind, _, _ := unstructured.NestedString(oc.Object, "spec", "template", "spec", "nodeClassRef", "kind")
+	snap := nodeClassSnapshot{Name: name, Kind: kind}
+	switch {
+	case kind != "AKSNodeClass":
+	case oc.Data != nil && oc.Data.NodeClassDeleted(name):
+		// Destroyed by this run: as the refresh after it will find it.
+		snap.Why = "does not exist"
+	case oc.Data != nil && recorded(oc.Data, name, &snap):
+	default:
+		live, err := oc.Client.Get(ctx, aksNodeClasses, name)
+		switch {
+		case err != nil:
+			snap.Why = "could not be read"
+		case live == nil:
+			snap.Why = "does not exist"
+		default:
+			nc, err := solver.NodeClassFromObject(live.UnstructuredContent())
+			if err != nil {
+				snap.Why = "could not be read"
+				break
+			}
+			snap.Found, snap.Settings = true, nc
+		}
+	}
+	b, _ := json.Marshal(snap)
 	return b
+}
+
+func recorded(data *providerdata.Data, name string, snap *nodeClassSnapshot) bool {
+	nc, _, complete, ok := data.NodeClass(name)
+	if !ok {
+		return false
+	}
+	snap.Found, snap.Settings, snap.Pending = true, nc, !complete
+	return true
 }
 
 type checkSettings struct {
@@ -286,11 +383,13 @@ func analysisValue(ctx context.Context, a *solver.Analysis, nodeClass string) tf
 		"cheapest_capacity_type": str(s.CheapestCapacity),
 		"cheapest_hourly_price":  num(s.CheapestHourlyPrice),
 		"price_estimated":        types.BoolValue(s.PriceEstimated),
+		"price_source":           str(s.PriceSource),
+		"capacity_types":         capacityChoices(s.CapacityTypes),
 		"largest_sku":            str(s.LargestSKU),
 		"largest_vcpu":           types.Int64Value(s.LargestVCPU),
 		"largest_memory_gib":     num(s.LargestMemoryGiB),
 		"limits_allow_one_node":  types.BoolValue(s.LimitsAllowOneNode),
-		"monthly_cost_at_limits": num(s.MonthlyCostAtLimits),
+		"monthly_cost_at_limits": optNum(s.MonthlyCostAtLimits),
 		"findings":               types.ListValueMust(findingType, list),
 	})
 	v, _ := obj.ToTerraformValue(ctx)
@@ -298,3 +397,22 @@ func analysisValue(ctx context.Context, a *solver.Analysis, nodeClass string) tf
 }
 
 func rootPath(name string) path.Path { return path.Root(name) }
+
+func optNum(f *float64) attr.Value {
+	if f == nil {
+		return types.Float64Null()
+	}
+	return types.Float64Value(*f)
+}
+
+func capacityChoices(m map[string]solver.CapacityChoice) attr.Value {
+	elems := make(map[string]attr.Value, len(m))
+	for ct, c := range m {
+		elems[ct] = types.ObjectValueMust(capacityChoiceType.AttrTypes, map[string]attr.Value{
+			"sku": types.StringValue(c.SKU), "hourly_price": types.Float64Value(c.HourlyPrice),
+			"price_source": types.StringValue(c.PriceSource), "price_estimated": types.BoolValue(c.PriceEstimated),
+			"monthly_cost_at_limits": optNum(c.MonthlyCostAtLimits),
+		})
+	}
+	return types.MapValueMust(capacityChoiceType, elems)
+}

@@ -1,7 +1,6 @@
 package nodepool_test
 
 import (
-	"context"
 	"fmt"
 	"regexp"
 	"testing"
@@ -14,6 +13,7 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/acctest"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/testenv"
 )
 
 const checkRegion = "westeurope"
@@ -87,40 +87,16 @@ func TestAccChecksFindingCodes(t *testing.T) {
 			if tc.isError {
 				steps = append(steps, resource.TestStep{Config: pool("", tc.body), PlanOnly: true, ExpectError: regexp.MustCompile(tc.want)})
 			} else {
+				// A warning does not fail the plan (the analysis of a new pool, which lists it, is
+				// known after apply: TestAccChecksAnalysisSummary); strict mode shows it as an error.
 				steps = append(steps,
-					resource.TestStep{Config: pool("", tc.body), PlanOnly: true, ExpectNonEmptyPlan: true,
-						ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{hasFinding(tc.code, "warning")}}},
+					resource.TestStep{Config: pool("", tc.body), PlanOnly: true, ExpectNonEmptyPlan: true},
 					resource.TestStep{Config: pool(`checks = { strict = true }`, tc.body), PlanOnly: true, ExpectError: regexp.MustCompile(tc.want)},
 				)
 			}
 			resource.UnitTest(t, resource.TestCase{ProtoV6ProviderFactories: acctest.Factories(), Steps: steps})
 		})
 	}
-}
-
-// hasFinding asserts that the planned analysis attribute lists a finding with that code and severity.
-func hasFinding(code, severity string) plancheck.PlanCheck { return findingCheck{code, severity} }
-
-type findingCheck struct{ code, severity string }
-
-func (c findingCheck) CheckPlan(_ context.Context, req plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
-	for _, rc := range req.Plan.ResourceChanges {
-		if rc.Address != "karpenter_nodepool.p" {
-			continue
-		}
-		after, _ := rc.Change.After.(map[string]any)
-		analysis, _ := after["analysis"].(map[string]any)
-		findings, _ := analysis["findings"].([]any)
-		for _, f := range findings {
-			m, _ := f.(map[string]any)
-			if m["code"] == c.code && m["severity"] == c.severity {
-				return
-			}
-		}
-		resp.Error = fmt.Errorf("no %s finding %s in planned analysis: %v", c.severity, c.code, findings)
-		return
-	}
-	resp.Error = fmt.Errorf("karpenter_nodepool.p not in plan")
 }
 
 // Suppressing a code for one pool silences it, also in strict mode.
@@ -132,49 +108,132 @@ func TestAccChecksSuppression(t *testing.T) {
 	})
 }
 
-// The summary shows what Karpenter could launch, with the catalog's own prices.
+// The summary shows what Karpenter could launch, with the catalog's own prices: in the state
+// after the pool is created (a create's analysis is known after apply, from the node class as
+// applied), and in the plan of an update.
 func TestAccChecksAnalysisSummary(t *testing.T) {
-	body := template(`{ key = "node.kubernetes.io/instance-type", operator = "In", values = ["Standard_D2s_v5", "Standard_D4s_v5", "Standard_D8s_v5", "Standard_D16s_v5", "Standard_D32s_v5"] },
-      { key = "karpenter.sh/capacity-type", operator = "In", values = ["on-demand"] }`) + `limits = { cpu = "64" }`
+	c := testenv.Get(t)
+	body := func(cpu string) string {
+		return template(`{ key = "node.kubernetes.io/instance-type", operator = "In", values = ["Standard_D2s_v5", "Standard_D4s_v5", "Standard_D8s_v5", "Standard_D16s_v5", "Standard_D32s_v5"] },
+      { key = "karpenter.sh/capacity-type", operator = "In", values = ["on-demand"] }`) + `limits = { cpu = "` + cpu + `" }`
+	}
+	cfg := func(cpu string) string {
+		return fmt.Sprintf(`
+provider "karpenter" {
+  region     = %q
+  kubernetes = { config_path = %q }
+}
+
+resource "karpenter_nodepool" "p" {
+  name = "acc-summary"
+  %s
+}
+`, checkRegion, c.KubeconfigPath, body(cpu))
+	}
 	price, _, ok := catalog.Default().Price(checkRegion, "Standard_D2s_v5", catalog.CapacityType("on-demand"))
 	if !ok {
 		t.Fatal("catalog has no price for Standard_D2s_v5")
 	}
 	addr := "karpenter_nodepool.p"
-	resource.UnitTest(t, resource.TestCase{
+	at := func(k string) tfjsonpath.Path { return tfjsonpath.New("analysis").AtMapKey(k) }
+	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.Factories(),
-		Steps: []resource.TestStep{planStep(pool("", body),
-			plancheck.ExpectKnownValue(addr, tfjsonpath.New("analysis").AtMapKey("scope"), knownvalue.StringExact(checkRegion)),
-			plancheck.ExpectKnownValue(addr, tfjsonpath.New("analysis").AtMapKey("admissible_skus"), knownvalue.Int64Exact(5)),
-			plancheck.ExpectKnownValue(addr, tfjsonpath.New("analysis").AtMapKey("cheapest_sku"), knownvalue.StringExact("Standard_D2s_v5")),
-			plancheck.ExpectKnownValue(addr, tfjsonpath.New("analysis").AtMapKey("cheapest_hourly_price"), knownvalue.Float64Exact(price)),
-			plancheck.ExpectKnownValue(addr, tfjsonpath.New("analysis").AtMapKey("largest_sku"), knownvalue.StringExact("Standard_D32s_v5")),
-			plancheck.ExpectKnownValue(addr, tfjsonpath.New("analysis").AtMapKey("largest_vcpu"), knownvalue.Int64Exact(32)),
-			plancheck.ExpectKnownValue(addr, tfjsonpath.New("analysis").AtMapKey("limits_allow_one_node"), knownvalue.Bool(true)),
-			plancheck.ExpectKnownValue(addr, tfjsonpath.New("analysis").AtMapKey("monthly_cost_at_limits"), knownvalue.Float64Exact(roundTo4(price/2*64*730))),
-		)},
+		CheckDestroy:             checkGone(c, "acc-summary"),
+		Steps: []resource.TestStep{
+			{
+				Config: cfg("64"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectUnknownValue(addr, tfjsonpath.New("analysis"))},
+				},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttr(addr, "analysis.scope", checkRegion),
+					resource.TestCheckResourceAttr(addr, "analysis.admissible_skus", "5"),
+					resource.TestCheckResourceAttr(addr, "analysis.cheapest_sku", "Standard_D2s_v5"),
+					resource.TestCheckResourceAttr(addr, "analysis.cheapest_hourly_price", fmt.Sprint(price)),
+					resource.TestCheckResourceAttr(addr, "analysis.largest_sku", "Standard_D32s_v5"),
+					resource.TestCheckResourceAttr(addr, "analysis.largest_vcpu", "32"),
+					resource.TestCheckResourceAttr(addr, "analysis.limits_allow_one_node", "true"),
+					resource.TestCheckResourceAttr(addr, "analysis.monthly_cost_at_limits", fmt.Sprint(roundTo4(price/2*64*730))),
+					// No AKSNodeClass "default" in the test cluster: the defaults, and a note saying so.
+					resource.TestCheckResourceAttr(addr, "analysis.node_class", "defaults assumed (AKSNodeClass default does not exist)"),
+					resource.TestCheckTypeSetElemNestedAttrs(addr, "analysis.findings.*", map[string]string{"code": "KRP113", "severity": "note"}),
+				),
+			},
+			{
+				Config: cfg("128"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+						plancheck.ExpectKnownValue(addr, at("cheapest_sku"), knownvalue.StringExact("Standard_D2s_v5")),
+						plancheck.ExpectKnownValue(addr, at("monthly_cost_at_limits"), knownvalue.Float64Exact(roundTo4(price/2*128*730))),
+					},
+				},
+			},
+		},
+	})
+}
+
+// A pool that allows spot and on-demand launches spot at the 2026-08-22 list
+// price and shows the on-demand side next to it; without limits the cost at
+// the limits is null, not 0 ("free"). A create's analysis is known after apply.
+func TestAccChecksAnalysisSpotAndOnDemand(t *testing.T) {
+	c := testenv.Get(t)
+	body := template(`{ key = "node.kubernetes.io/instance-type", operator = "In", values = ["Standard_D2s_v5", "Standard_D4s_v5"] },
+      { key = "karpenter.sh/capacity-type", operator = "In", values = ["spot", "on-demand"] }`)
+	cfg := fmt.Sprintf(`
+provider "karpenter" {
+  region     = %q
+  kubernetes = { config_path = %q }
+}
+
+resource "karpenter_nodepool" "p" {
+  name = "acc-spot-od"
+  %s
+}
+`, checkRegion, c.KubeconfigPath, body)
+	spot, _ := catalog.Default().Quote(checkRegion, "Standard_D2s_v5", catalog.Spot)
+	od, _ := catalog.Default().Quote(checkRegion, "Standard_D2s_v5", catalog.OnDemand)
+	addr := "karpenter_nodepool.p"
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories(),
+		CheckDestroy:             checkGone(c, "acc-spot-od"),
+		Steps: []resource.TestStep{{
+			Config: cfg,
+			Check: resource.ComposeAggregateTestCheckFunc(
+				resource.TestCheckResourceAttr(addr, "analysis.cheapest_capacity_type", "spot"),
+				resource.TestCheckResourceAttr(addr, "analysis.cheapest_hourly_price", fmt.Sprint(spot.Price)),
+				resource.TestCheckResourceAttr(addr, "analysis.price_source", "list 2026-08-22"),
+				resource.TestCheckResourceAttr(addr, "analysis.price_estimated", "false"),
+				resource.TestCheckResourceAttr(addr, "analysis.capacity_types.on-demand.hourly_price", fmt.Sprint(od.Price)),
+				resource.TestCheckResourceAttr(addr, "analysis.capacity_types.spot.sku", "Standard_D2s_v5"),
+				resource.TestCheckNoResourceAttr(addr, "analysis.monthly_cost_at_limits"),
+			),
+		}},
 	})
 }
 
 func roundTo4(f float64) float64 { return float64(int64(f*10000+0.5)) / 10000 }
 
 // An AKSNodeClass planned in the same configuration changes which sizes qualify: with
-// encryption at host, sizes that do not support it are no longer admissible.
+// encryption at host, sizes that do not support it are no longer admissible. The plan's
+// diagnostics use it; the analysis of the pool created with it says so after apply.
 func TestAccChecksUseNodeClassFromConfiguration(t *testing.T) {
+	c := testenv.Get(t)
 	sku := skuWithoutEncryptionAtHost(t)
 	cfg := func(encryption bool) string {
 		return fmt.Sprintf(`
 provider "karpenter" {
-  region = %q
+  region     = %q
+  kubernetes = { config_path = %q }
 }
 
 resource "karpenter_aksnodeclass" "nc" {
-  name     = "secure"
+  name     = "acc-secure"
   security = { encryption_at_host = %t }
 }
 
 resource "karpenter_nodepool" "p" {
-  name = "checked"
+  name = "acc-secure-pool"
   template = {
     node_class_ref = { group = "karpenter.azure.com", kind = "AKSNodeClass", name = karpenter_aksnodeclass.nc.name }
     requirements   = [{ key = "node.kubernetes.io/instance-type", operator = "In", values = [%q] }]
@@ -182,14 +241,14 @@ resource "karpenter_nodepool" "p" {
   limits = { cpu = "1000" }
   checks = { suppress = ["KRP102"] }
 }
-`, checkRegion, encryption, sku)
+`, checkRegion, c.KubeconfigPath, encryption, sku)
 	}
-	resource.UnitTest(t, resource.TestCase{
+	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.Factories(),
+		CheckDestroy:             checkGone(c, "acc-secure-pool"),
 		Steps: []resource.TestStep{
-			planStep(cfg(false), plancheck.ExpectKnownValue("karpenter_nodepool.p", tfjsonpath.New("analysis").AtMapKey("node_class"),
-				knownvalue.StringExact("AKSNodeClass secure"))),
-			{Config: cfg(true), PlanOnly: true, ExpectError: regexp.MustCompile(`(?s)KRP101.*AKSNodeClass\s+secure`)},
+			{Config: cfg(false), Check: resource.TestCheckResourceAttr("karpenter_nodepool.p", "analysis.node_class", "AKSNodeClass acc-secure")},
+			{Config: cfg(true), PlanOnly: true, ExpectError: regexp.MustCompile(`(?s)KRP101.*AKSNodeClass\s+acc-secure`)},
 		},
 	})
 }
@@ -262,4 +321,46 @@ func TestAccChecksSuppressRejectsUnknownCode(t *testing.T) {
 		ProtoV6ProviderFactories: acctest.Factories(),
 		Steps:                    []resource.TestStep{{Config: pool("", body), PlanOnly: true, ExpectError: regexp.MustCompile(`(?s)Unknown finding code.*"KRP14".*KRP104`)}},
 	})
+}
+
+// node_class_ref: the CRD accepts any group and kind, but on AKS only AKSNodeClass launches
+// nodes (an error at plan); a literal name no planned node class has, other than NAP's
+// default, is a warning (it may exist in the cluster).
+func TestAccChecksNodeClassRef(t *testing.T) {
+	ref := func(group, kind, name string) string {
+		return fmt.Sprintf(`template = {
+    node_class_ref = { group = %q, kind = %q, name = %q }
+    requirements   = [{ key = "karpenter.azure.com/sku-family", operator = "In", values = ["D"] }]
+  }
+  `, group, kind, name) + limits
+	}
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories(),
+		Steps: []resource.TestStep{
+			{Config: pool("", ref("karpenter.k8s.aws", "EC2NodeClass", "default")), PlanOnly: true,
+				ExpectError: regexp.MustCompile(`(?s)KRP201.*Attribute template\.node_class_ref:.*"EC2NodeClass".*targets\s+AKS`)},
+			// NAP's default is created by AKS: no warning, even in strict mode.
+			{Config: pool(`checks = { strict = true }`, ref("karpenter.azure.com", "AKSNodeClass", "default")), PlanOnly: true, ExpectNonEmptyPlan: true},
+			// Any other name no planned node class has: a warning, an error in strict mode.
+			{Config: pool(`checks = { strict = true }`, ref("karpenter.azure.com", "AKSNodeClass", "nowhere")), PlanOnly: true,
+				ExpectError: regexp.MustCompile(`(?s)KRP201.*Attribute template\.node_class_ref\.name:.*"nowhere"`)},
+			{Config: pool("", ref("karpenter.azure.com", "AKSNodeClass", "nowhere")), PlanOnly: true, ExpectNonEmptyPlan: true},
+		},
+	})
+}
+
+// A typo in a key of Karpenter's own domains: the CRD rejects it (the domain is restricted) and
+// the plan also names the key that was probably meant.
+func TestAccChecksRestrictedKeyTypo(t *testing.T) {
+	for key, want := range map[string]string{
+		"karpenter.azure.com/sku-familly": `karpenter\.azure\.com/sku-family`,
+		"karpenter.sh/capacity-typ":       `karpenter\.sh/capacity-type`,
+	} {
+		body := template(fmt.Sprintf(`{ key = %q, operator = "In", values = ["D"] }`, key)) + limits
+		resource.UnitTest(t, resource.TestCase{
+			ProtoV6ProviderFactories: acctest.Factories(),
+			Steps: []resource.TestStep{{Config: pool("", body), PlanOnly: true,
+				ExpectError: regexp.MustCompile(`(?s)KRP106.*did\s+you\s+mean\s+"` + want + `"`)}},
+		})
+	}
 }

@@ -24,6 +24,9 @@ var GVK = schema.GroupVersionKind{Group: "karpenter.sh", Version: "v1", Kind: "N
 // NodeClaims are the nodes a NodePool owns; they hold its deletion until drained.
 var NodeClaims = schema.GroupVersionResource{Group: "karpenter.sh", Version: "v1", Resource: "nodeclaims"}
 
+// aksNodeClasses are what node_class_ref names on AKS; a pool's analysis reads its own.
+var aksNodeClasses = schema.GroupVersionResource{Group: "karpenter.azure.com", Version: "v1beta1", Resource: "aksnodeclasses"}
+
 // Kind configures the generic CRD resource for NodePools.
 var Kind = &crdresource.Kind{
 	TypeSuffix: "nodepool",
@@ -33,12 +36,14 @@ var Kind = &crdresource.Kind{
 		"or self-hosted Karpenter. Attributes mirror the NodePool spec in snake_case, with `spec` and the template's " +
 		"`metadata`/`spec` wrappers flattened away. The configuration is checked at plan time, offline, against the " +
 		"same OpenAPI and CEL rules the API server enforces, and written with server-side apply. Plan-time provisioning checks " +
-		"(the `analysis` attribute) use the settings of the AKSNodeClass this pool references when that node class is managed in " +
-		"the same configuration and referenced by attribute (`name = karpenter_aksnodeclass.x.name`), which makes Terraform plan it first.",
+		"use the settings of the AKSNodeClass this pool references: as planned in the same configuration when it is referenced by " +
+		"attribute (`name = karpenter_aksnodeclass.x.name`), which makes Terraform plan it first, or else as read from the cluster " +
+		"(see the `analysis` attribute).",
 	Layout:           layout,
 	ExtraAttributes:  checksAttributes(),
 	Plan:             planChecks,
-	Remember:         remember,
+	Hint:             hint,
+	Observe:          observe,
 	DeletionBlockers: blockers,
 	CreateTimeout:    5 * time.Minute,
 	// Deleting a NodePool drains and deletes all its nodes first.

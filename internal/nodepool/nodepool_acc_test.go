@@ -7,8 +7,10 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -190,32 +192,36 @@ resource "karpenter_nodepool" "min" {
 	})
 }
 
-// Replacing on an immutable field rather than failing at apply.
+// Replacing on an immutable field rather than failing at apply: a pool cannot switch between
+// dynamic and static (has(self.replicas) == has(oldSelf.replicas)). (The other immutable
+// fields, node_class_ref's group and kind, can only be karpenter.azure.com/AKSNodeClass on AKS,
+// which the plan-time checks enforce.)
 func TestAccNodePoolImmutableFieldReplaces(t *testing.T) {
 	c := testenv.Get(t)
-	cfg := func(kind string) string {
+	cfg := func(replicas string) string {
 		return acctest.ProviderBlock(c.KubeconfigPath) + fmt.Sprintf(`
 resource "karpenter_nodepool" "r" {
   name = "acc-replace"
   template = {
-    node_class_ref = { group = "karpenter.azure.com", kind = %q, name = "default" }
+    node_class_ref = { group = "karpenter.azure.com", kind = "AKSNodeClass", name = "default" }
     requirements   = [{ key = "kubernetes.io/arch", operator = "In", values = ["amd64"] }]
   }
   disruption = { consolidate_after = "5m" }
+  %s
 }
-`, kind)
+`, replicas)
 	}
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.Factories(),
 		CheckDestroy:             checkGone(c, "acc-replace"),
 		Steps: []resource.TestStep{
-			{Config: cfg("AKSNodeClass")},
+			{Config: cfg("")},
 			{
-				Config: cfg("OtherNodeClass"),
+				Config: cfg("replicas = 1"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction("karpenter_nodepool.r", plancheck.ResourceActionDestroyBeforeCreate)},
 				},
-				Check: checkLive(c, "acc-replace", []string{"spec", "template", "spec", "nodeClassRef", "kind"}, "OtherNodeClass"),
+				Check: checkLive(c, "acc-replace", []string{"spec", "replicas"}, 1),
 			},
 		},
 	})
@@ -281,11 +287,15 @@ func TestAccNodePoolInvalidConfigFailsAtPlan(t *testing.T) {
 // planned with (no "inconsistent final plan"), and the plan after each apply is empty.
 func TestAccNodePoolNextToUnchangedNodeClass(t *testing.T) {
 	c := testenv.Get(t)
-	cfg := func(cpu string, second bool) string {
+	cfg := func(cpu string, second bool, classExtra ...string) string {
+		disk := ""
+		if len(classExtra) > 0 {
+			disk = "\n  " + classExtra[0]
+		}
 		s := acctest.ProviderBlock(c.KubeconfigPath) + `
 resource "karpenter_aksnodeclass" "nc" {
   name         = "acc-stable-class"
-  image_family = "AzureLinux"
+  image_family = "AzureLinux"` + disk + `
 }
 
 resource "karpenter_nodepool" "a" {
@@ -313,6 +323,7 @@ resource "karpenter_nodepool" "b" {
 		}
 		return s
 	}
+	const secure = "security = { encryption_at_host = true }"
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.Factories(),
 		CheckDestroy:             checkGone(c, "acc-stable-a"),
@@ -320,6 +331,27 @@ resource "karpenter_nodepool" "b" {
 			{Config: cfg("100", false), Check: resource.TestCheckResourceAttr("karpenter_nodepool.a", "analysis.node_class", "AKSNodeClass acc-stable-class")},
 			{Config: cfg("200", false), Check: resource.TestCheckResourceAttr("karpenter_nodepool.a", "analysis.node_class", "AKSNodeClass acc-stable-class")},
 			{Config: cfg("200", true)},
+			{
+				// The class changes in a setting the analysis uses (sizes without encryption at host
+				// drop out), the pools do not: their analysis follows in the same run.
+				Config: cfg("200", true, secure),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction("karpenter_nodepool.a", plancheck.ResourceActionUpdate),
+						plancheck.ExpectKnownValue("karpenter_nodepool.a", tfjsonpath.New("analysis").AtMapKey("node_class"), knownvalue.StringExact("AKSNodeClass acc-stable-class")),
+					},
+				},
+			},
+			{
+				// Deleted outside Terraform: created again, next to the unchanged class.
+				PreConfig: func() {
+					if err := c.Dynamic.Resource(gvr).Delete(context.Background(), "acc-stable-b", metav1.DeleteOptions{}); err != nil {
+						t.Fatalf("delete outside Terraform: %v", err)
+					}
+				},
+				Config: cfg("200", true, secure),
+				Check:  resource.TestCheckResourceAttr("karpenter_nodepool.b", "analysis.node_class", "AKSNodeClass acc-stable-class"),
+			},
 		},
 	})
 }

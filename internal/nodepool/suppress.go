@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdresource"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 )
 
@@ -35,8 +36,9 @@ func (knownCodes) ValidateSet(_ context.Context, req validator.SetRequest, resp 
 			for _, r := range findings.All() {
 				codes = append(codes, string(r.Code))
 			}
-			resp.Diagnostics.AddAttributeError(req.Path.AtSetValue(s), "Unknown finding code",
-				fmt.Sprintf("%q is not a finding code. Known codes: %s (see the plan-time findings guide).", s.ValueString(), strings.Join(codes, ", ")))
+			at := req.Path.AtSetValue(s)
+			resp.Diagnostics.AddAttributeError(crdresource.ShownPath(at), "Unknown finding code",
+				fmt.Sprintf("Attribute %s: %q is not a finding code. Known codes: %s (see the plan-time findings guide).", req.Path, s.ValueString(), strings.Join(codes, ", ")))
 		}
 	}
 }

@@ -34,14 +34,20 @@ type providerModel struct {
 // checks reads the `checks` block; unknown values count as unset.
 func (c providerModel) checks(ctx context.Context, diags *diag.Diagnostics) providerdata.Checks {
 	var m checksModel
+	// Strict mode shapes diagnostics only; the others shape the analysis a plan computes.
+	unknown := slices.DeleteFunc(unknownPaths("checks", c.Checks), func(p string) bool { return p == "checks.strict" })
+	if c.Region.IsUnknown() {
+		unknown = append([]string{"region"}, unknown...)
+	}
 	if c.Checks.IsNull() || c.Checks.IsUnknown() {
-		return providerdata.Checks{}
+		return providerdata.Checks{Unknown: unknown}
 	}
 	diags.Append(c.Checks.As(ctx, &m, basetypes.ObjectAsOptions{UnhandledUnknownAsEmpty: true})...)
 	return providerdata.Checks{
 		Disabled:    !m.Enabled.IsNull() && !m.Enabled.IsUnknown() && !m.Enabled.ValueBool(),
 		Strict:      m.Strict.ValueBool(),
 		CatalogPath: m.CatalogPath.ValueString(),
+		Unknown:     unknown,
 	}
 }
 
@@ -95,6 +101,8 @@ type kubernetesSettings struct {
 	Admin        bool
 	// Unknown lists the settings whose values are known only after apply.
 	Unknown []string
+	// ConfigPathSource names where ConfigPath came from, for errors.
+	ConfigPathSource string
 }
 
 func (c providerModel) kubernetes(ctx context.Context, diags *diag.Diagnostics) kubernetesSettings {
@@ -121,6 +129,10 @@ func (c providerModel) kubernetes(ctx context.Context, diags *diag.Diagnostics) 
 		},
 		AKSClusterID: k.AKSClusterID.ValueString(),
 		Admin:        k.UseAdminCredentials.ValueBool(),
+	}
+	s.ConfigPathSource = "kubernetes.config_path"
+	if k.ConfigPath.IsNull() {
+		s.ConfigPathSource = "KUBE_CONFIG_PATH"
 	}
 	if s.AKSClusterID != "" || k.AKSClusterID.IsUnknown() {
 		// The cluster ID names the cluster; a kubeconfig from the environment must not compete.
@@ -242,6 +254,9 @@ func connector(k kubernetesSettings, az azure.Settings, azUnknown []string, opts
 				strings.Join(unknown, ", "))
 		}
 		if k.AKSClusterID == "" {
+			if err := kubeconfigError(k.Connection, k.ConfigPathSource); err != nil {
+				return kube.Connection{}, err
+			}
 			return k.Connection, nil
 		}
 		id, err := azure.ParseClusterID(k.AKSClusterID)

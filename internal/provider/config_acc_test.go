@@ -42,8 +42,6 @@ func TestAccProviderConfigErrors(t *testing.T) {
 			`Error: Invalid AKS cluster ID` + onProvider + `kubernetes.aks_cluster_id\s+=\s+".*virtualMachines/vm1":\s+resource\s+type\s+is\s+Microsoft.Compute/virtualMachines`},
 		{"cluster ID that is a name", `aks_cluster_id = "aks-prod"`,
 			`Error: Invalid AKS cluster ID` + onProvider + `kubernetes.aks_cluster_id\s+=\s+"aks-prod":\s+not\s+an\s+Azure\s+resource\s+ID`},
-		{"kubeconfig that does not exist", fmt.Sprintf("config_path = %q", missing),
-			`Error: Kubeconfig cannot be read` + onProvider + `no-such-kubeconfig:\s+no\s+such\s+file\s+or\s+directory.\s+Point\s+config_path`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -58,6 +56,24 @@ func TestAccProviderConfigErrors(t *testing.T) {
 			})
 		})
 	}
+}
+
+// A kubeconfig path that does not exist (yet) does not fail a plan with nothing in state,
+// which needs no cluster; the apply that does fails naming the file and the attribute.
+func TestAccPlanWithMissingKubeconfig(t *testing.T) {
+	clearConnectionEnv(t)
+	missing := filepath.Join(t.TempDir(), "no-such-kubeconfig")
+	cfg := fmt.Sprintf("provider \"karpenter\" {\n  kubernetes = { config_path = %q }\n}\n", missing) + planNodePool
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories(),
+		Steps: []resource.TestStep{
+			{Config: cfg, PlanOnly: true, ExpectNonEmptyPlan: true},
+			{
+				Config:      cfg,
+				ExpectError: regexp.MustCompile(`(?s)Cannot connect to the Kubernetes cluster.*no-such-kubeconfig\s+\(from\s+kubernetes.config_path\)\s+cannot\s+be\s+read.*no\s+such\s+file\s+or\s+directory.*Point\s+kubernetes.config_path`),
+			},
+		},
+	})
 }
 
 // With no kubernetes block, no kubeconfig and no Azure credentials anywhere, a plan of new

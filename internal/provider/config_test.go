@@ -196,16 +196,9 @@ current-context: dev
 		{name: "cluster ID without resource group", config: k(map[string]any{"aks_cluster_id": "/subscriptions/s/providers/Microsoft.ContainerService/managedClusters/aks1"}),
 			want: &wantDiag{at("kubernetes", "aks_cluster_id"), "Invalid AKS cluster ID", "names no subscription or resource group"}},
 
-		{name: "kubeconfig that does not exist", config: k(map[string]any{"config_path": missing}),
-			want: &wantDiag{at("kubernetes", "config_path"), "Kubeconfig cannot be read", missing + " cannot be read"}},
-		{name: "kubeconfig that is a directory", config: k(map[string]any{"config_path": dir}),
-			want: &wantDiag{at("kubernetes", "config_path"), "Kubeconfig cannot be read", "is a directory"}},
-		{name: "kubeconfig that is not a kubeconfig", config: k(map[string]any{"config_path": malformed}),
-			want: &wantDiag{at("kubernetes", "config_path"), "Kubeconfig is not valid", "is not a kubeconfig"}},
-		{name: "kubeconfig context that does not exist", config: k(map[string]any{"config_path": good, "config_context": "staging"}),
-			want: &wantDiag{at("kubernetes", "config_context"), "Kubeconfig context not found", `no context "staging"; it has: dev, prod`}},
-		{name: "KUBE_CONFIG_PATH that does not exist", env: map[string]string{"KUBE_CONFIG_PATH": missing}, config: map[string]any{},
-			want: &wantDiag{at("kubernetes", "config_path"), "Kubeconfig cannot be read", "KUBE_CONFIG_PATH"}},
+		// A kubeconfig is read on first use, not here (TestProviderReadsKubeconfigOnFirstUse).
+		{name: "kubeconfig that does not exist", config: k(map[string]any{"config_path": missing})},
+		{name: "KUBE_CONFIG_PATH that does not exist", env: map[string]string{"KUBE_CONFIG_PATH": missing}, config: map[string]any{}},
 
 		{name: "unknown Azure environment", config: map[string]any{"azure": map[string]any{"environment": "mars"}},
 			want: &wantDiag{at("azure", "environment"), "Invalid Attribute Value Match", `"mars"`}},
@@ -242,6 +235,73 @@ current-context: dev
 }
 
 // config_path = "~/.kube/config" is how most configurations spell it.
+// configuredData configures the provider and returns its data, failing on any diagnostic.
+func configuredData(t *testing.T, spec map[string]any) *providerdata.Data {
+	t.Helper()
+	var data *providerdata.Data
+	if diags := configure(t, spec, provider.WithConfigured(func(d *providerdata.Data) { data = d })); len(diags) > 0 {
+		t.Fatalf("Configure reported:%s", describe(diags))
+	}
+	if data == nil {
+		t.Fatal("Configure did not hand over provider data")
+	}
+	return data
+}
+
+// A kubeconfig that cannot be used fails the first use of the cluster, not Configure, with a
+// message naming the file, where its path came from and what is wrong (issue 13 item 14).
+func TestProviderReadsKubeconfigOnFirstUse(t *testing.T) {
+	dir := t.TempDir()
+	malformed := filepath.Join(dir, "malformed")
+	if err := os.WriteFile(malformed, []byte("apiVersion: v1\nclusters: [ this is: not yaml"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	good := filepath.Join(dir, "kubeconfig")
+	if err := os.WriteFile(good, []byte(`apiVersion: v1
+kind: Config
+clusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]
+users: [{name: u, user: {token: t}}]
+contexts: [{name: dev, context: {cluster: c, user: u}}, {name: prod, context: {cluster: c, user: u}}]
+current-context: dev
+`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(dir, "does-not-exist")
+	k := func(attrs map[string]any) map[string]any { return map[string]any{"kubernetes": attrs} }
+	cases := []struct {
+		name   string
+		env    map[string]string
+		config map[string]any
+		want   []string
+	}{
+		{"does not exist", nil, k(map[string]any{"config_path": missing}),
+			[]string{"kubeconfig file " + missing + " (from kubernetes.config_path) cannot be read", "no such file or directory", "Point kubernetes.config_path at a readable kubeconfig"}},
+		{"is a directory", nil, k(map[string]any{"config_path": dir}), []string{dir + " (from kubernetes.config_path) cannot be read", "is a directory"}},
+		{"is not a kubeconfig", nil, k(map[string]any{"config_path": malformed}), []string{"The file " + malformed + " (from kubernetes.config_path) is not a kubeconfig"}},
+		{"context that does not exist", nil, k(map[string]any{"config_path": good, "config_context": "staging"}), []string{`has no context "staging"`, "it has: dev, prod"}},
+		{"KUBE_CONFIG_PATH that does not exist", map[string]string{"KUBE_CONFIG_PATH": missing}, map[string]any{},
+			[]string{missing + " (from KUBE_CONFIG_PATH) cannot be read", "Point KUBE_CONFIG_PATH at"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			clearConnectionEnv(t)
+			for k, v := range tc.env {
+				t.Setenv(k, v)
+			}
+			data := configuredData(t, tc.config)
+			_, err := data.Kube(context.Background())
+			if err == nil {
+				t.Fatal("first use connected")
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(strings.ToLower(err.Error()), strings.ToLower(w)) {
+					t.Errorf("error %q does not say %q", err, w)
+				}
+			}
+		})
+	}
+}
+
 func TestProviderConfigExpandsHomeInConfigPath(t *testing.T) {
 	clearConnectionEnv(t)
 	home := t.TempDir()
@@ -249,14 +309,17 @@ func TestProviderConfigExpandsHomeInConfigPath(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(home, ".kube"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if diags := configure(t, map[string]any{"kubernetes": map[string]any{"config_path": "~/.kube/config"}}); !hasError(diags) {
-		t.Fatalf("missing ~/.kube/config accepted:%s", describe(diags))
+	want := filepath.Join(home, ".kube", "config")
+	data := configuredData(t, map[string]any{"kubernetes": map[string]any{"config_path": "~/.kube/config"}})
+	if _, err := data.Kube(context.Background()); err == nil || !strings.Contains(err.Error(), want+" (from kubernetes.config_path) cannot be read") {
+		t.Fatalf("missing ~/.kube/config: got %v, want an error naming %s", err, want)
 	}
-	if err := os.WriteFile(filepath.Join(home, ".kube", "config"), []byte("apiVersion: v1\nkind: Config\n"), 0o600); err != nil {
+	if err := os.WriteFile(want, []byte("apiVersion: v1\nkind: Config\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if diags := configure(t, map[string]any{"kubernetes": map[string]any{"config_path": "~/.kube/config"}}); len(diags) > 0 {
-		t.Fatalf("~/.kube/config not found under HOME:%s", describe(diags))
+	data = configuredData(t, map[string]any{"kubernetes": map[string]any{"config_path": "~/.kube/config"}})
+	if _, err := data.Kube(context.Background()); err != nil && strings.Contains(err.Error(), "cannot be read") {
+		t.Fatalf("~/.kube/config not found under HOME: %v", err)
 	}
 }
 

@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
@@ -94,7 +93,6 @@ func (p *Provider) Configure(ctx context.Context, req provider.ConfigureRequest,
 	}
 	k := cfg.kubernetes(ctx, &resp.Diagnostics)
 	az := cfg.azureSettings(ctx, &resp.Diagnostics)
-	checkKubeconfig(k.Connection, &resp.Diagnostics)
 	if _, ok := azure.Clouds[az.Environment]; az.Environment != "" && !ok {
 		// The attribute has a validator; this catches ARM_ENVIRONMENT, which would otherwise
 		// fail only at the first apply.
@@ -126,30 +124,30 @@ func envOr(v types.String, env string) string {
 	return os.Getenv(env)
 }
 
-// checkKubeconfig reports a kubeconfig that cannot be used at Configure time, on the attribute
-// that names it, rather than as a connection error at the first apply.
-func checkKubeconfig(c kube.Connection, diags *diag.Diagnostics) {
+// kubeconfigError says why the kubeconfig file a connection names cannot be used, naming the
+// file, where its path came from and what would be valid. It runs on the first client use, not
+// in Configure: a plan with nothing in state needs no cluster, so a kubeconfig that is not
+// there yet (a CI job that writes it later, another machine's path) must not fail it.
+func kubeconfigError(c kube.Connection, source string) error {
 	if c.ConfigPath == "" {
-		return
+		return nil
 	}
-	at := path.Root("kubernetes").AtName("config_path")
-	fix := " Point config_path (or KUBE_CONFIG_PATH) at a readable kubeconfig, or remove it to plan without a cluster."
+	fix := fmt.Sprintf(" Point %s at a readable kubeconfig, or remove it to plan without a cluster.", source)
 	data, err := os.ReadFile(c.ConfigPath)
 	if err != nil {
-		diags.AddAttributeError(at, "Kubeconfig cannot be read", fmt.Sprintf("The kubeconfig file %s cannot be read: %v.%s", c.ConfigPath, err, fix))
-		return
+		return fmt.Errorf("the kubeconfig file %s (from %s) cannot be read: %w.%s", c.ConfigPath, source, err, fix)
 	}
 	cfg, err := clientcmd.Load(data)
 	if err != nil {
-		diags.AddAttributeError(at, "Kubeconfig is not valid", fmt.Sprintf("The file %s is not a kubeconfig: %v.%s", c.ConfigPath, err, fix))
-		return
+		return fmt.Errorf("the file %s (from %s) is not a kubeconfig: %w.%s", c.ConfigPath, source, err, fix)
 	}
 	if c.ConfigContext != "" {
 		if _, ok := cfg.Contexts[c.ConfigContext]; !ok {
-			diags.AddAttributeError(path.Root("kubernetes").AtName("config_context"), "Kubeconfig context not found",
-				fmt.Sprintf("The kubeconfig %s has no context %q; it has: %s.", c.ConfigPath, c.ConfigContext, strings.Join(slices.Sorted(maps.Keys(cfg.Contexts)), ", ")))
+			return fmt.Errorf("the kubeconfig %s (from %s) has no context %q (kubernetes.config_context or KUBE_CTX); it has: %s",
+				c.ConfigPath, source, c.ConfigContext, strings.Join(slices.Sorted(maps.Keys(cfg.Contexts)), ", "))
 		}
 	}
+	return nil
 }
 
 var _ provider.ProviderWithFunctions = (*Provider)(nil)

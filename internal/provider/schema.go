@@ -33,7 +33,7 @@ func providerSchema() schema.Schema {
 				Attributes: map[string]schema.Attribute{
 					"enabled":      schema.BoolAttribute{Optional: true, MarkdownDescription: "Run the checks (default `true`). CRD validation always runs."},
 					"strict":       schema.BoolAttribute{Optional: true, MarkdownDescription: "Report every warning as an error, for CI gates (default `false`)."},
-					"catalog_path": schema.StringAttribute{Optional: true, MarkdownDescription: "JSON file that overrides or extends the embedded SKU catalog: new sizes, negotiated prices, a fresher snapshot."},
+					"catalog_path": schema.StringAttribute{Optional: true, MarkdownDescription: "JSON file that overrides or extends the embedded SKU catalog: new sizes, negotiated or live on-demand and spot prices (with their source), a fresher snapshot. Format: see the prices guide."},
 				},
 			},
 			"kubernetes": kubernetesSchema(),

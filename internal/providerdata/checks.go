@@ -16,6 +16,10 @@ type Checks struct {
 	Strict bool
 	// CatalogPath is an override file applied to the embedded SKU catalog.
 	CatalogPath string
+	// Unknown names the provider settings that shape plan-time results (region, checks) and
+	// are known only after apply: results computed from them are unknown until then, since
+	// the plan Terraform makes during apply sees their values.
+	Unknown []string
 }
 
 // plan-time state shared between resources of one provider instance during a plan.
@@ -49,27 +53,52 @@ func (d *Data) Solver() (*solver.Solver, error) {
 type recordedNodeClass struct {
 	settings instancetype.NodeClass
 	changing bool
+	complete bool
+	deleted  bool
 }
 
 // RecordNodeClass remembers the planned settings of an AKSNodeClass, so that NodePools planned
 // after it in the same run are checked against them. changing says that the node class itself
 // is created or updated in this run: only then does Terraform plan it again during apply.
-func (d *Data) RecordNodeClass(name string, nc instancetype.NodeClass, changing bool) {
+// complete is false when a setting is known only after apply (the settings then leave it out).
+//
+// What a NodePool's plan may take from here depends on the walk: Terraform plans every resource
+// in its plan walk but only the changing ones in its apply walk, and resources that do not
+// reference each other in any order. Diagnostics may use it; values a plan computes must come
+// from the pool's own state (its refresh copies the record there, see the nodepool package).
+func (d *Data) RecordNodeClass(name string, nc instancetype.NodeClass, changing, complete bool) {
 	d.plan.mu.Lock()
 	defer d.plan.mu.Unlock()
 	if d.plan.nodeClasses == nil {
 		d.plan.nodeClasses = map[string]recordedNodeClass{}
 	}
-	d.plan.nodeClasses[name] = recordedNodeClass{nc, changing}
+	d.plan.nodeClasses[name] = recordedNodeClass{settings: nc, changing: changing, complete: complete}
 }
 
-// NodeClass returns the recorded settings of an AKSNodeClass planned in this run, and whether
-// it changes in this run.
-func (d *Data) NodeClass(name string) (nc instancetype.NodeClass, changing, ok bool) {
+// RecordNodeClassDeleted remembers that an AKSNodeClass is planned for deletion in this run.
+func (d *Data) RecordNodeClassDeleted(name string) {
+	d.plan.mu.Lock()
+	defer d.plan.mu.Unlock()
+	if d.plan.nodeClasses == nil {
+		d.plan.nodeClasses = map[string]recordedNodeClass{}
+	}
+	d.plan.nodeClasses[name] = recordedNodeClass{changing: true, complete: true, deleted: true}
+}
+
+// NodeClassDeleted says that the AKSNodeClass is planned for deletion in this run.
+func (d *Data) NodeClassDeleted(name string) bool {
+	d.plan.mu.Lock()
+	defer d.plan.mu.Unlock()
+	return d.plan.nodeClasses[name].deleted
+}
+
+// NodeClass returns the recorded settings of an AKSNodeClass planned so far in this run, whether
+// it changes in this run and whether all its settings are known.
+func (d *Data) NodeClass(name string) (nc instancetype.NodeClass, changing, complete, ok bool) {
 	d.plan.mu.Lock()
 	defer d.plan.mu.Unlock()
 	r, ok := d.plan.nodeClasses[name]
-	return r.settings, r.changing, ok
+	return r.settings, r.changing, r.complete, ok && !r.deleted
 }
 
 // RecordGrantScopes remembers the Network Contributor scopes a karpenter_aks_node_auto_provisioning

@@ -18,7 +18,14 @@ type Cluster struct {
 	// ExternalNodeClasses exist in the cluster but are not part of the input (e.g. the
 	// `default` AKSNodeClass that AKS Node Auto Provisioning creates).
 	ExternalNodeClasses []string
+	// SelfHosted: the cluster runs self-hosted Karpenter, so no AKSNodeClass exists that the
+	// input does not define (with NAP, AKS creates `default`).
+	SelfHosted bool
 }
+
+// NAPNodeClass is the AKSNodeClass that AKS Node Auto Provisioning creates (and that its own
+// pools, default and system-surge, reference).
+const NAPNodeClass = "default"
 
 // Check judges the objects of one cluster. It reports findings with codes from
 // internal/findings; Object.Finding fills in the severity and location. Checks must not

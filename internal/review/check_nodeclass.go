@@ -14,7 +14,9 @@ const refField = "spec.template.spec.nodeClassRef"
 
 // CheckNodeClassRefs reports NodePools whose nodeClassRef names an AKSNodeClass that the
 // cluster will not have: Karpenter keeps such a pool NotReady and launches nothing from it.
-// References whose name is unknown until apply are left alone.
+// References whose name is unknown until apply are left alone. The `default` class counts as
+// present unless the cluster runs self-hosted Karpenter: AKS Node Auto Provisioning creates it.
+// A pool of Karpenter on another cloud (an EC2NodeClass) gets one note and no Azure checks.
 func CheckNodeClassRefs(_ context.Context, c *Cluster) []Finding {
 	have := map[string]bool{}
 	var names []string
@@ -28,39 +30,80 @@ func CheckNodeClassRefs(_ context.Context, c *Cluster) []Finding {
 	for _, n := range c.ExternalNodeClasses {
 		have[n] = true
 	}
+	if !c.SelfHosted {
+		have[NAPNodeClass] = true
+	}
 	slices.Sort(names)
 	var out []Finding
 	for _, p := range c.NodePools {
 		group, kind, name := p.String("spec", "template", "spec", "nodeClassRef", "group"),
 			p.String("spec", "template", "spec", "nodeClassRef", "kind"),
 			p.String("spec", "template", "spec", "nodeClassRef", "name")
+		if cloud, ok := otherCloud(p); ok {
+			out = append(out, p.Finding(findings.OtherCloud, refField,
+				fmt.Sprintf("NodePool %s references %s %q (%s), a node class of Karpenter on %s; it was not checked against the Azure SKU catalog", p.Name, kind, name, group, cloud),
+				fmt.Sprintf("Nothing to change for a cluster on %s; on AKS, reference an AKSNodeClass (group %s).", cloud, aksnodeclass.GVK.Group)))
+			continue
+		}
 		if (group != "" && group != aksnodeclass.GVK.Group) || (kind != "" && kind != aksnodeclass.GVK.Kind) {
 			field := refField + ".kind"
 			if group != aksnodeclass.GVK.Group {
 				field = refField + ".group"
 			}
 			out = append(out, p.Finding(findings.NodeClassNotFound, field,
-				fmt.Sprintf("nodeClassRef names a %s of group %s; Karpenter on AKS only provides %s (%s)", kind, group, aksnodeclass.GVK.Kind, aksnodeclass.GVK.Group),
+				fmt.Sprintf("nodeClassRef names kind %q of group %q; Karpenter on AKS only provides %s (%s)", kind, group, aksnodeclass.GVK.Kind, aksnodeclass.GVK.Group),
 				fmt.Sprintf("Set nodeClassRef to group %s, kind %s.", aksnodeclass.GVK.Group, aksnodeclass.GVK.Kind)))
 			continue
 		}
 		if name == "" || have[name] {
 			continue
 		}
-		msg := fmt.Sprintf("AKSNodeClass %q is not part of cluster %s", name, clusterLabel(c.Name))
+		msg := fmt.Sprintf("AKSNodeClass %q is not part of %s", name, clusterPhrase(c.Name))
 		fix := fmt.Sprintf("Add an AKSNodeClass named %q to the cluster, or list it under externalNodeClasses in .karpenter-review.yaml if it is created elsewhere.", name)
 		if len(names) > 0 {
 			msg += fmt.Sprintf(" (it has %s)", strings.Join(names, ", "))
 			fix = fmt.Sprintf("Point nodeClassRef.name at one of %s, add an AKSNodeClass named %q, or list it under externalNodeClasses in .karpenter-review.yaml if it is created elsewhere.", strings.Join(names, ", "), name)
+		}
+		if name == NAPNodeClass {
+			msg += "; the cluster is configured as self-hosted Karpenter, which does not create it (AKS Node Auto Provisioning does)"
 		}
 		out = append(out, p.Finding(findings.NodeClassNotFound, refField+".name", msg, fix))
 	}
 	return out
 }
 
+// otherClouds are the groups of the node classes of Karpenter's other cloud providers.
+var otherClouds = map[string]string{
+	"karpenter.k8s.aws": "AWS",
+	"karpenter.k8s.gcp": "Google Cloud",
+}
+
+// otherCloud reports whether a NodePool's nodeClassRef names another cloud's node class.
+func otherCloud(p *Object) (string, bool) {
+	group := p.String("spec", "template", "spec", "nodeClassRef", "group")
+	kind := p.String("spec", "template", "spec", "nodeClassRef", "kind")
+	if cloud, ok := otherClouds[group]; ok {
+		return cloud, true
+	}
+	if group == "" && kind == "EC2NodeClass" {
+		return "AWS", true
+	}
+	return "", false
+}
+
+// clusterLabel names a cluster in messages; the cluster of inputs that no config maps is
+// unnamed (not "default", which is also the name of NAP's node class).
 func clusterLabel(name string) string {
 	if name == "" {
-		return "(default)"
+		return "(unnamed)"
 	}
 	return name
+}
+
+// clusterPhrase is "cluster prod" or "the reviewed input" for the unnamed cluster.
+func clusterPhrase(name string) string {
+	if name == "" {
+		return "the reviewed input"
+	}
+	return "cluster " + name
 }

@@ -3,6 +3,8 @@ package review
 import (
 	"context"
 	"fmt"
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
@@ -37,8 +39,14 @@ func (p *provisioning) analyse(c *Cluster, pool *Object) *solver.Analysis {
 	}
 	var a *solver.Analysis
 	// Only objects the API server would accept are analysed: for the others KRP001 says what
-	// to fix first, and provisioning findings about a rejected object would be noise.
-	if known, unknown := tfcrd.StripUnknown(pool.Body); len(unknown) == 0 && len(crdvalidate.MustFor(nodepool.GVK).Validate(context.Background(), known)) == 0 {
+	// to fix first, and provisioning findings about a rejected object would be noise. The
+	// namespace of a cluster-scoped object is ignored by the API server, and so here (KRP009).
+	// A pool of another cloud's Karpenter is not judged against Azure's catalog (KRP011).
+	if _, foreign := otherCloud(pool); foreign {
+		p.analyses[pool] = nil
+		return nil
+	}
+	if known, unknown := tfcrd.StripUnknown(withoutNamespace(pool.Body)); len(unknown) == 0 && len(crdvalidate.MustFor(nodepool.GVK).Validate(context.Background(), known)) == 0 {
 		if sp, err := solver.PoolFromObject(known); err == nil {
 			nc, assumed := nodeClassOf(c, pool)
 			a = p.solver.Analyze(sp, solver.Options{Region: c.Region, NodeClass: nc, NodeClassAssumed: assumed})
@@ -71,7 +79,18 @@ func CheckProvisioning(_ context.Context, c *Cluster) []Finding {
 	var out []Finding
 	var pools []*solver.Pool
 	byName := map[string]*Object{}
+	var all []*solver.Pool
 	for _, p := range c.NodePools {
+		if known, unknown := tfcrd.StripUnknown(p.Body); len(unknown) == 0 {
+			if sp, err := solver.PoolFromObject(known); err == nil {
+				all = append(all, sp)
+			}
+		}
+	}
+	for _, p := range c.NodePools {
+		if _, foreign := otherCloud(p); foreign {
+			continue
+		}
 		a := shared.analyse(c, p)
 		if a == nil {
 			continue
@@ -80,11 +99,14 @@ func CheckProvisioning(_ context.Context, c *Cluster) []Finding {
 			if f.Code == findings.NodeClassAssumed {
 				continue // KRP201 reports a missing node class; the summary says when defaults were assumed
 			}
+			if f.Code == findings.SpotSavings && spotServed(p, all) {
+				continue // a spot pool of the cluster can take these pods: this pool is its fallback
+			}
 			fd := p.Finding(f.Code, f.Path, f.Message, f.Fix+".")
 			fd.Severity = f.Severity
 			out = append(out, fd)
 		}
-		if known, unknown := tfcrd.StripUnknown(p.Body); len(unknown) == 0 {
+		if known, unknown := tfcrd.StripUnknown(withoutNamespace(p.Body)); len(unknown) == 0 {
 			if sp, err := solver.PoolFromObject(known); err == nil {
 				pools = append(pools, sp)
 				byName[sp.Name] = p
@@ -99,6 +121,21 @@ func CheckProvisioning(_ context.Context, c *Cluster) []Finding {
 	return out
 }
 
+// spotServed reports whether another pool of the cluster allows spot for pods the pool accepts.
+func spotServed(p *Object, pools []*solver.Pool) bool {
+	for _, sp := range pools {
+		if sp.Name == p.Name {
+			return solver.SpotServed(sp, pools)
+		}
+	}
+	return false
+}
+
+// priceFact renders an hourly price with its provenance.
+func priceFact(price float64, source string) string {
+	return fmt.Sprintf("$%s/h (%s)", strconv.FormatFloat(price, 'f', -1, 64), source)
+}
+
 // ProvisioningFacts adds the solver's summary of a pool to the review's summary.
 func ProvisioningFacts(_ context.Context, c *Cluster, pool *Object) []Fact {
 	a := shared.analyse(c, pool)
@@ -108,19 +145,40 @@ func ProvisioningFacts(_ context.Context, c *Cluster, pool *Object) []Fact {
 	s := a.Summary
 	out := []Fact{{"checked against", s.Scope}, {"admissible SKUs", fmt.Sprint(s.AdmissibleSKUs)}}
 	if _, assumed := nodeClassOf(c, pool); assumed {
-		out = append(out, Fact{"node class settings", "defaults assumed (not in the input)"})
+		v := "defaults assumed (not in the input)"
+		if pool.String("spec", "template", "spec", "nodeClassRef", "name") == NAPNodeClass && !c.SelfHosted {
+			v = "defaults assumed (the default class AKS Node Auto Provisioning creates)"
+		}
+		out = append(out, Fact{"node class settings", v})
 	}
 	if s.AdmissibleSKUs == 0 {
 		return out
 	}
-	price := fmt.Sprintf("%s, %s, $%.4f/h", s.CheapestSKU, s.CheapestCapacity, s.CheapestHourlyPrice)
-	if s.PriceEstimated {
-		price += " (estimated)"
+	out = append(out, Fact{"cheapest", fmt.Sprintf("%s, %s, %s", s.CheapestSKU, s.CheapestCapacity, priceFact(s.CheapestHourlyPrice, s.PriceSource))})
+	if len(s.CapacityTypes) > 1 {
+		out = append(out, Fact{"Karpenter launches", s.CheapestCapacity + " (the Azure provider ranks offerings by price, then spot before on-demand)"})
 	}
-	out = append(out, Fact{"cheapest", price},
-		Fact{"largest node", fmt.Sprintf("%s (%d vCPU, %.0f GiB)", s.LargestSKU, s.LargestVCPU, s.LargestMemoryGiB)})
-	if s.MonthlyCostAtLimits > 0 {
-		out = append(out, Fact{"monthly cost at the CPU limit", fmt.Sprintf("$%.0f", s.MonthlyCostAtLimits)})
+	// Both sides of a pool that allows both capacity types, so that the spot
+	// price and the on-demand fallback's are visible together.
+	for _, ct := range []string{"spot", "on-demand"} {
+		if c, ok := s.CapacityTypes[ct]; ok && len(s.CapacityTypes) > 1 {
+			out = append(out, Fact{"cheapest " + ct, fmt.Sprintf("%s, %s", c.SKU, priceFact(c.HourlyPrice, c.PriceSource))})
+		}
+	}
+	out = append(out, Fact{"largest node", fmt.Sprintf("%s (%d vCPU, %.0f GiB)", s.LargestSKU, s.LargestVCPU, s.LargestMemoryGiB)})
+	// No fact at all when no limit binds: a cost the pool cannot have must not read as one.
+	if s.MonthlyCostAtLimits != nil {
+		v := fmt.Sprintf("$%.0f", *s.MonthlyCostAtLimits)
+		if len(s.CapacityTypes) > 1 {
+			var parts []string
+			for _, ct := range []string{"spot", "on-demand"} {
+				if c := s.CapacityTypes[ct]; c.MonthlyCostAtLimits != nil {
+					parts = append(parts, fmt.Sprintf("%s $%.0f", ct, *c.MonthlyCostAtLimits))
+				}
+			}
+			v += " (" + strings.Join(parts, ", ") + ")"
+		}
+		out = append(out, Fact{"monthly cost at the limits", v})
 	}
 	return out
 }

@@ -4,9 +4,14 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
+
+	apifield "k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/tfcrd"
 )
 
@@ -29,7 +34,7 @@ func schemaFindings(ctx context.Context, o *Object) []Finding {
 	}
 	known, unknown := tfcrd.StripUnknown(withoutNamespace(o.Body))
 	errs := v.Validate(ctx, known)
-	var out []Finding
+	out := unknownFieldFindings(o, v, known)
 	for _, e := range errs {
 		field := e.Field
 		if field == "<nil>" {
@@ -47,7 +52,29 @@ func schemaFindings(ctx context.Context, o *Object) []Finding {
 		if field != "" {
 			fix = fmt.Sprintf("Change %s so that it satisfies the rule quoted in the message.", field)
 		}
-		out = append(out, o.Finding(findings.APIServerRejects, field, e.ErrorBody(), fix))
+		msg := e.ErrorBody()
+		if e.Type == apifield.ErrorTypeRequired && field != "" {
+			// "Required value" alone names neither the field nor the rule.
+			parent := "the object"
+			if i := strings.LastIndexAny(field, ".["); i > 0 {
+				parent = field[:i]
+			}
+			msg = fmt.Sprintf("%s is required: the CRD lists it as required in %s (%s)", field, parent, msg)
+			fix = fmt.Sprintf("Set %s.", field)
+		}
+		if p, ok := o.Source.fields[posKey(segs)]; ok && p.yaml11Bool != "" {
+			msg += fmt.Sprintf("; the unquoted %s is read as a boolean by kubectl, Flux and Argo CD (YAML 1.1)", p.yaml11Bool)
+			fix = fmt.Sprintf("Quote the value: %q.", p.yaml11Bool)
+		}
+		if sug := suggestedKey(o, segs); len(sug) > 0 {
+			fix = fmt.Sprintf("Did you mean %s? Use a well-known label key; %s", quoteList(sug), fix)
+		}
+		out = append(out, o.Finding(findings.APIServerRejects, field, msg, fix))
+	}
+	if ns, ok := o.Get("metadata", "namespace").(string); ok && ns != "" {
+		out = append(out, o.Finding(findings.NamespaceIgnored, "metadata.namespace",
+			fmt.Sprintf("%s is cluster-scoped: the API server ignores metadata.namespace %q, and the object is checked as if it had none", o.GVK.Kind, ns),
+			"Remove metadata.namespace (harmless when a Kustomize namespace: adds it to every document)."))
 	}
 	return out
 }
@@ -75,4 +102,32 @@ func withoutNamespace(obj map[string]any) map[string]any {
 	}
 	out["metadata"] = m
 	return out
+}
+
+// suggestedKey returns the well-known keys nearest to the key of the requirement at segs
+// (spec.template.spec.requirements[i].key), when the key is in a Karpenter, Azure or
+// Kubernetes domain but not well known: the CRD only says the domain is restricted.
+func suggestedKey(o *Object, segs []string) []string {
+	if len(segs) != 6 || segs[3] != "requirements" || segs[5] != "key" {
+		return nil
+	}
+	i, err := strconv.Atoi(segs[4])
+	if err != nil {
+		return nil
+	}
+	reqs, _ := o.Get("spec", "template", "spec", "requirements").([]any)
+	if i < 0 || i >= len(reqs) {
+		return nil
+	}
+	r, _ := reqs[i].(map[string]any)
+	key, _ := r["key"].(string)
+	return solver.SuggestLabelKey(key)
+}
+
+func quoteList(s []string) string {
+	q := make([]string, len(s))
+	for i, v := range s {
+		q[i] = strconv.Quote(v)
+	}
+	return strings.Join(q, " or ")
 }

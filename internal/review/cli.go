@@ -43,7 +43,7 @@ config file or an input that cannot be read at all.
 // cliOptions are the parsed flags.
 type cliOptions struct {
 	format, output, color, failOn, region, config string
-	strict, listCodes                             bool
+	strict, listCodes, version                    bool
 	suppress                                      []findings.Code
 	paths                                         []string
 }
@@ -60,6 +60,10 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	}
 	if o.listCodes {
 		writeCodes(stdout)
+		return ExitClean
+	}
+	if o.version {
+		WriteVersion(stdout, version)
 		return ExitClean
 	}
 	threshold, _ := findings.ParseSeverity(o.failOn)
@@ -119,6 +123,7 @@ func parseFlags(args []string, stderr io.Writer) (*cliOptions, error) {
 	})
 	fs.StringVar(&o.config, "config", "", "config file (default: .karpenter-review.yaml upward from the first path)")
 	fs.BoolVar(&o.listCodes, "list-codes", false, "list the finding codes with their severity and title, and exit")
+	fs.BoolVar(&o.version, "version", false, "print the version and the dates of the embedded price snapshots, and exit")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usageHead)
 		fs.PrintDefaults()

@@ -91,9 +91,10 @@ func TestTextReport(t *testing.T) {
 		"    fix: Change spec.template.spec.requirements[0].key so that it satisfies the rule quoted in the message.\n",
 		"testdata/single/pools.yaml:30:3: warning KRP202 NodePool/batch:",
 		"see testdata/single/pools.yaml:6:3",
-		"NodePools\n  cluster (default) · no region given\n    general  testdata/single/pools.yaml:1:1  ok\n",
+		"NodePools\n  cluster (unnamed) · no region given\n    old  testdata/single/legacy.yaml:1:1  1 error\n",
+		"    general  testdata/single/pools.yaml:1:1  ok\n",
 		"    broken  testdata/single/pools.yaml:67:1  2 errors\n      weight 0 · node class missing · limits none\n",
-		"6 errors, 2 warnings, 1 note in 7 files: 1 cluster, 4 NodePools, 3 AKSNodeClasses\n",
+		"6 errors, 2 warnings, 1 note in 7 files: 1 cluster, 5 NodePools, 3 AKSNodeClasses\n",
 	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("text report lacks %q:\n%s", want, r.stdout)
@@ -121,5 +122,19 @@ func TestListCodes(t *testing.T) {
 	r := run(t, "", "--list-codes")
 	if r.code != ExitClean || !strings.Contains(r.stdout, "KRP001  error    RejectedByAPIServer") || !strings.Contains(r.stdout, "KRP202  warning  EqualWeightOverlap") {
 		t.Errorf("--list-codes:\n%s", r.stdout)
+	}
+}
+
+// --version dates the prices every cost in a report is computed from.
+func TestVersionPrintsPriceSnapshots(t *testing.T) {
+	r := run(t, "", "--version")
+	for _, want := range []string{
+		"terraform-provider-karpenter ",
+		"on-demand prices: list 2026-06-18 (57 regions, 67497 prices), list 2026-08-22 (4 regions, 175 prices)",
+		"spot prices: list 2026-08-22 (5 regions, 6332 prices); elsewhere estimated",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("--version lacks %q:\n%s", want, r.stdout)
+		}
 	}
 }

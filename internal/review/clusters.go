@@ -284,7 +284,7 @@ func (m *membership) build(name string) (*Cluster, []Finding) {
 			}
 		}
 		if !matched {
-			m.skip(p.file, p.line, fmt.Sprintf("patch of %s/%s matches no object of cluster %s", p.kind, p.name, clusterLabel(name)))
+			m.skip(p.file, p.line, fmt.Sprintf("patch of %s/%s matches no object of %s", p.kind, p.name, clusterPhrase(name)))
 		}
 	}
 	seen := map[string]*Object{}
@@ -293,9 +293,18 @@ func (m *membership) build(name string) (*Cluster, []Finding) {
 			continue
 		}
 		key := o.GVK.Kind + "/" + o.Name
+		if first, dup := seen[key]; dup && (o.converted || first.converted) {
+			// A v1beta1 copy of a pool the input also has in v1 (KRP002 says it is not served):
+			// the cluster can only ever hold the v1 one, so that one is checked.
+			if first.converted && !o.converted {
+				seen[key] = o
+				c.NodePools[slices.Index(c.NodePools, first)] = o
+			}
+			continue
+		}
 		if first, dup := seen[key]; dup && o.Name != "" && o.Name != unknownName {
 			f := o.Finding(findings.DuplicateObject, "metadata.name",
-				fmt.Sprintf("%s is defined twice in cluster %s", key, clusterLabel(name)),
+				fmt.Sprintf("%s is defined twice in %s", key, clusterPhrase(name)),
 				"Remove one of the two, rename one, or map their files to different clusters in .karpenter-review.yaml.")
 			f.Related = []Location{first.At("metadata.name")}
 			out = append(out, f)

@@ -22,11 +22,14 @@ var ConfigFileNames = []string{".karpenter-review.yaml", ".karpenter-review.yml"
 // relative to the file's directory.
 type Config struct {
 	// Region is the default for clusters that name none.
-	Region              string          `yaml:"region"`
-	Suppress            []string        `yaml:"suppress"`
-	ExternalNodeClasses []string        `yaml:"externalNodeClasses"`
-	Exclude             []string        `yaml:"exclude"`
-	Clusters            []ClusterConfig `yaml:"clusters"`
+	Region              string   `yaml:"region"`
+	Suppress            []string `yaml:"suppress"`
+	ExternalNodeClasses []string `yaml:"externalNodeClasses"`
+	// SelfHosted says the clusters run self-hosted Karpenter, which creates no node class of
+	// its own; by default they run AKS Node Auto Provisioning, which creates `default`.
+	SelfHosted bool            `yaml:"selfHosted"`
+	Exclude    []string        `yaml:"exclude"`
+	Clusters   []ClusterConfig `yaml:"clusters"`
 
 	path, dir string
 	exclude   []glob
@@ -40,6 +43,8 @@ type ClusterConfig struct {
 	Paths               []string `yaml:"paths"`
 	Suppress            []string `yaml:"suppress"`
 	ExternalNodeClasses []string `yaml:"externalNodeClasses"`
+	// SelfHosted overrides the top-level selfHosted for this cluster.
+	SelfHosted *bool `yaml:"selfHosted"`
 
 	globs    []glob
 	suppress []findings.Code
@@ -194,4 +199,16 @@ func (c *Config) cluster(name string) *ClusterConfig {
 		}
 	}
 	return nil
+}
+
+// selfHosted reports whether cluster name runs self-hosted Karpenter (no node class is
+// created for it) rather than AKS Node Auto Provisioning.
+func (c *Config) selfHosted(name string) bool {
+	if c == nil {
+		return false
+	}
+	if cl := c.cluster(name); cl != nil && cl.SelfHosted != nil {
+		return *cl.SelfHosted
+	}
+	return c.SelfHosted
 }

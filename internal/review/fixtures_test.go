@@ -1,6 +1,7 @@
 package review
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -14,7 +15,7 @@ func TestSingleClusterRepository(t *testing.T) {
 	sameLines(t, out.brief(), []string{
 		"testdata/single/chart/templates/pool.yaml:1 KRP006 ",
 		"testdata/single/legacy.yaml:1:1 KRP002 NodePool/old apiVersion",
-		"testdata/single/legacy.yaml:11:1 KRP003 AKSNodeClass/legacy apiVersion",
+		"testdata/single/legacy.yaml:14:1 KRP003 AKSNodeClass/legacy apiVersion",
 		"testdata/single/malformed.yaml:4 KRP005 ",
 		"testdata/single/malformed.yaml:13:3 KRP001 AKSNodeClass/after-the-bad-one spec.osDiskSizeGB",
 		"testdata/single/pools.yaml:30:3 KRP202 NodePool/batch spec.weight",
@@ -47,13 +48,14 @@ func TestSingleClusterRepository(t *testing.T) {
 	if out.Summary.Errors != 6 || out.Summary.Warnings != 2 || out.Summary.Notes != 1 {
 		t.Errorf("summary %+v", out.Summary)
 	}
-	// 4 pools: general, batch, arm (requirements exclusive of both), broken; the pass-over files
-	// (other.yaml, the hidden workflow) contribute nothing.
+	// 5 pools: old (karpenter.sh/v1beta1, checked as converted to v1), general, batch, arm
+	// (requirements exclusive of both), broken; the pass-over files (other.yaml, the hidden
+	// workflow) contribute nothing.
 	var pools []string
 	for _, p := range out.Pools {
 		pools = append(pools, p.Name)
 	}
-	if strings.Join(pools, ",") != "general,batch,arm,broken" {
+	if strings.Join(pools, ",") != "old,general,batch,arm,broken" {
 		t.Errorf("pools %v", pools)
 	}
 	if out.Files != 7 {
@@ -85,6 +87,15 @@ func TestMultiClusterRepository(t *testing.T) {
 	if out.Suppressed != 2 {
 		t.Errorf("suppressed = %d, want 2", out.Suppressed)
 	}
+	// The JSON report lists what was suppressed, not only how much.
+	var suppressed []string
+	for _, f := range out.SuppressedFindings {
+		suppressed = append(suppressed, fmt.Sprintf("%s %s %s [%s]", placeOf(f.Location), f.Code, f.Object, f.Cluster))
+	}
+	sameLines(t, suppressed, []string{
+		"testdata/multi/base/general.yaml:5:1 KRP104 NodePool/general [dev-eus]",
+		"testdata/multi/clusters/dev-eus/spot.yaml:5:1 KRP104 NodePool/spot [dev-eus]",
+	})
 	got := map[string]string{}
 	for _, c := range out.Clusters {
 		got[c.Name] = c.Region
@@ -147,6 +158,9 @@ spec:
 	out := runJSON(t, stream, ExitFindings, "--region", "West Europe", "-")
 	sameLines(t, out.brief(), []string{
 		"stdin:22:45 KRP001 NodePool/general spec.template.spec.requirements[0].operator",
+		// The namespace Kustomize added is ignored by the API server: a note each.
+		"stdin:8:7 KRP009 AKSNodeClass/default metadata.namespace",
+		"stdin:16:3 KRP009 NodePool/general metadata.namespace",
 	})
 	if out.Clusters[0].Region != "westeurope" || out.Pools[0].Region != "westeurope" {
 		t.Errorf("region: %+v", out.Clusters)

@@ -53,8 +53,12 @@ type jsonOut struct {
 		Location
 		Related []Location
 	} `json:"findings"`
-	Skipped    []Skipped `json:"skipped"`
-	Suppressed int       `json:"suppressed"`
+	Skipped            []Skipped `json:"skipped"`
+	Suppressed         int       `json:"suppressed"`
+	SuppressedFindings []struct {
+		Code, Object, Cluster string
+		Location
+	} `json:"suppressedFindings"`
 }
 
 func runJSON(t *testing.T, stdin string, wantCode int, args ...string) jsonOut {

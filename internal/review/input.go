@@ -27,6 +27,9 @@ type file struct {
 	docs []yamlDoc
 	// planRegions are the regions of the plan's karpenter provider configurations, by key.
 	planRegions map[string]string
+	// planSelfHosted are the provider configuration keys whose cluster the plan sets to
+	// self-hosted Karpenter (karpenter_aks_node_auto_provisioning with mode Manual).
+	planSelfHosted map[string]bool
 }
 
 // providers are the provider configuration keys of a plan's objects, in order of appearance.
@@ -175,6 +178,7 @@ func parseFile(display, abs string, data []byte) *file {
 	f := &file{path: display, abs: abs}
 	if looksLikePlan(data) {
 		f.objects, f.planRegions, f.findings = parsePlan(display, data)
+		f.planSelfHosted = planSelfHosted(data)
 		return f
 	}
 	docs, probs := parseYAMLStream(display, data)

@@ -86,7 +86,7 @@ func classify(apiVersion, kind string) verdict {
 		}
 		return out
 	}
-	return verdict{problem: findings.VersionNotServed,
+	return verdict{problem: findings.VersionNotServed, gvk: gvk,
 		message: fmt.Sprintf("%s %s is not served by the Karpenter CRDs AKS installs", apiVersion, kind),
 		fix:     fmt.Sprintf("Migrate the object to apiVersion %s (see the Karpenter v1 migration guide: field names and defaults changed).", storage)}
 }

@@ -50,7 +50,7 @@ patchesJson6902:
 	for _, want := range []string{
 		"remote resource https://github.com/example/base?ref=v1 is not fetched",
 		"patchesJson6902 are not applied",
-		"patch of NodePool/elsewhere matches no object of cluster (default)",
+		"patch of NodePool/elsewhere matches no object of the reviewed input",
 	} {
 		if !strings.Contains(joined, want) {
 			t.Errorf("skipped lacks %q:\n%s", want, joined)

@@ -1,6 +1,9 @@
 package review
 
-import "strings"
+import (
+	"reflect"
+	"strings"
+)
 
 // applyPatch merges a strategic-merge patch into an object as Kustomize does for custom
 // resources: their CRDs carry no patch strategy, so Kustomize falls back to a JSON merge
@@ -11,11 +14,14 @@ func applyPatch(o *Object, patch map[string]any, pf positions) bool {
 	if d, _ := patch["$patch"].(string); d == "delete" {
 		return false
 	}
-	mergeInto(o.Body, patch, nil, o.Source.fields, pf)
+	if o.Source.patched == nil {
+		o.Source.patched = positions{}
+	}
+	mergeInto(o.Body, patch, nil, o.Source.fields, pf, o.Source.patched)
 	return true
 }
 
-func mergeInto(dst, patch map[string]any, at []string, fields, pf positions) {
+func mergeInto(dst, patch map[string]any, at []string, fields, pf, patched positions) {
 	for k, pv := range patch {
 		if strings.HasPrefix(k, "$") || (len(at) == 0 && (k == "apiVersion" || k == "kind")) {
 			continue // merge directives, and the type meta that only selects the target
@@ -24,23 +30,31 @@ func mergeInto(dst, patch map[string]any, at []string, fields, pf positions) {
 		if pv == nil {
 			delete(dst, k)
 			fields.drop(p)
+			patched.drop(p)
 			continue
+		}
+		if old, ok := dst[k]; ok && reflect.DeepEqual(old, pv) {
+			continue // the value was already there (metadata.name, which selects the target): the base wrote it
 		}
 		pm, pIsMap := pv.(map[string]any)
 		dm, dIsMap := dst[k].(map[string]any)
 		if pIsMap && dIsMap {
-			mergeInto(dm, pm, p, fields, pf)
+			if at, ok := pf[posKey(p)]; ok && len(pm) > 0 {
+				patched[posKey(p)] = at
+			}
+			mergeInto(dm, pm, p, fields, pf, patched)
 			continue
 		}
 		if pIsMap {
 			// A map replacing a non-map is the patch without its nulls.
 			dm = map[string]any{}
-			mergeInto(dm, pm, p, positions{}, positions{})
+			mergeInto(dm, pm, p, positions{}, positions{}, positions{})
 			pv = dm
 		}
 		dst[k] = deepCopy(pv)
 		fields.drop(p)
 		fields.copyFrom(pf, p)
+		patched.drop(p)
 	}
 }
 
@@ -96,5 +110,6 @@ func (o *Object) clone() *Object {
 	c := *o
 	c.Body = deepCopy(o.Body).(map[string]any)
 	c.Source.fields = o.Source.fields.clone()
+	c.Source.patched = o.Source.patched.clone()
 	return &c
 }

@@ -24,6 +24,9 @@ type Object struct {
 	// Provider is the key of the provider configuration a plan's resource uses ("karpenter",
 	// "karpenter.east"); "" for manifests.
 	Provider string
+	// converted: the object was written as karpenter.sh/v1beta1 and is checked as converted
+	// to v1 (KRP002).
+	converted bool
 }
 
 // Source is where an object was read: a document in a file, or a resource in a plan.
@@ -39,6 +42,10 @@ type Source struct {
 
 	// fields maps Kubernetes field paths to the place they were written (YAML only).
 	fields positions
+	// patched maps the paths of maps that a Kustomize patch merged into (keeping the base's
+	// position in fields) to where the patch wrote them: a finding about such a map as a
+	// whole is probably about what the patch added.
+	patched positions
 	// tree maps Kubernetes field paths to Terraform attribute paths (plans only).
 	tree *tfcrd.Node
 }
@@ -66,6 +73,9 @@ func (o *Object) At(field string) Location {
 	loc := Location{File: o.Source.File, Line: o.Source.Line, Column: o.Source.Column, Address: o.Source.Address, Field: field}
 	segs := tfcrd.ParseFieldPath(field)
 	if p, ok := o.Source.fields.lookup(segs); ok {
+		loc.File, loc.Line, loc.Column = p.file, p.line, p.column
+	}
+	if p, ok := o.Source.patched[posKey(segs)]; ok && field != "" {
 		loc.File, loc.Line, loc.Column = p.file, p.line, p.column
 	}
 	if o.Source.tree != nil && field != "" {
@@ -99,6 +109,9 @@ func (o *Object) String(path ...string) string {
 type pos struct {
 	file         string
 	line, column int
+	// yaml11Bool is the plain scalar as written when YAML 1.2 reads it as a string but
+	// kubectl's YAML 1.1 reader as a boolean (N, yes, off...); "" otherwise.
+	yaml11Bool string
 }
 
 // positions maps a field path (segments joined by a separator no field name contains) to

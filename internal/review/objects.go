@@ -1,10 +1,14 @@
 package review
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/nodepool"
 )
 
 // objectsOf picks the NodePools and AKSNodeClasses out of one document (a kind: List
@@ -32,16 +36,27 @@ func objectsOf(file string, d yamlDoc) ([]*Object, []Finding) {
 		}
 		return objs, out
 	}
-	v := classify(apiVersion, kind)
-	if !v.review && v.problem == "" {
-		return nil, nil
-	}
 	docLoc := func(field string) Location {
 		loc := Location{File: file, Line: d.line, Field: field}
 		if p, ok := d.fields.lookup([]string{field}); ok {
 			loc.Line, loc.Column = p.line, p.column
 		}
 		return loc
+	}
+	if gv, err := schema.ParseGroupVersion(apiVersion); err == nil && strings.HasSuffix(kind, "NodeClass") {
+		if cloud, ok := otherClouds[gv.Group]; ok {
+			meta, _ := m["metadata"].(map[string]any)
+			name, _ := meta["name"].(string)
+			f := fileFinding(findings.OtherCloud, docLoc("kind"),
+				fmt.Sprintf("%s %q (%s) is a node class of Karpenter on %s; it was skipped", kind, name, gv.Group, cloud),
+				"Nothing to change for a cluster on "+cloud+"; on AKS, use an AKSNodeClass (karpenter.azure.com/v1beta1).")
+			f.Object = kind + "/" + name
+			return nil, []Finding{f}
+		}
+	}
+	v := classify(apiVersion, kind)
+	if !v.review && v.problem == "" {
+		return nil, nil
 	}
 	if d.template {
 		return nil, []Finding{templateFinding(file, docLoc("").Line)}
@@ -56,6 +71,16 @@ func objectsOf(file string, d yamlDoc) ([]*Object, []Finding) {
 		name, _ := meta["name"].(string)
 		f.Object = kind + "/" + name
 		out = append(out, f)
+	}
+	if !v.review && v.gvk.GroupVersion() == v1beta1NodePool.GroupVersion() && v.gvk.Kind == v1beta1NodePool.Kind {
+		// Checked as Karpenter's v1 migration converts it, so that its mistakes do not hide
+		// behind KRP002.
+		body, fields, moved := convertV1beta1NodePool(m, d.fields)
+		out[len(out)-1].Message += "; the review checked it as Karpenter's v1 migration converts it (" + strings.Join(moved, "; ") + ")"
+		out[len(out)-1].Fix = "Change apiVersion to karpenter.sh/v1 and make the changes the message lists (Karpenter v1 migration guide); the other findings about this NodePool are about the converted object."
+		o := &Object{GVK: nodepool.GVK, Body: body, converted: true, Source: Source{File: file, Line: docLoc("").Line, Column: docLoc("").Column, fields: fields}}
+		o.Name, _ = o.Get("metadata", "name").(string)
+		return []*Object{o}, out
 	}
 	if !v.review {
 		return nil, out
@@ -79,3 +104,6 @@ func (p positions) sub(at []string) positions {
 	}
 	return out
 }
+
+// v1beta1NodePool is the NodePool version AKS no longer serves, which the review converts.
+var v1beta1NodePool = schema.GroupVersionKind{Group: "karpenter.sh", Version: "v1beta1", Kind: "NodePool"}

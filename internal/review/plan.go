@@ -251,3 +251,41 @@ func planObject(file string, r plannedResource, kind *crdresource.Kind, attrs ma
 	f.Attribute = probs[0].Path
 	return o, []Finding{f}
 }
+
+// planSelfHosted returns the keys of the provider configurations whose
+// karpenter_aks_node_auto_provisioning the plan sets to mode Manual: the cluster then runs
+// self-hosted Karpenter, and AKS creates no `default` AKSNodeClass for it.
+func planSelfHosted(data []byte) map[string]bool {
+	var p tfPlan
+	if json.Unmarshal(data, &p) != nil {
+		return nil
+	}
+	keys := map[string]string{}
+	p.Configuration.RootModule.providerKeys("", keys)
+	out := map[string]bool{}
+	for _, r := range plannedResources(&p) {
+		attrs, _ := r.after.(map[string]any)
+		if r.typ != "karpenter_aks_node_auto_provisioning" || attrs["mode"] != "Manual" {
+			continue
+		}
+		key := keys[instanceKeys.ReplaceAllString(r.address, "")]
+		if key == "" {
+			key = defaultProvider
+		}
+		out[key] = true
+	}
+	return out
+}
+
+// planIsSelfHosted reports whether the plan sets the cluster of provider configuration key
+// to self-hosted Karpenter ("" as planRegion reads it).
+func (f *file) planIsSelfHosted(key string) bool {
+	if key == "" {
+		if ps := f.providers(); len(ps) == 1 {
+			key = ps[0]
+		} else {
+			key = defaultProvider
+		}
+	}
+	return f.planSelfHosted[key]
+}

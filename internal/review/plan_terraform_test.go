@@ -276,7 +276,8 @@ func TestPlanHonoursPoolSuppressions(t *testing.T) {
 // east cluster's spot-only pools find no fallback in the west cluster's on-demand pool.
 func TestPlanWithProviderAliases(t *testing.T) {
 	plan := realPlan(t, filepath.Join("testdata", "plan-aliases"))
-	out := runJSON(t, "", ExitFindings, plan)
+	// The pools use NAP's default node class, which AKS creates: warnings only.
+	out := runJSON(t, "", ExitClean, plan)
 	var clusters []string
 	for _, c := range out.Clusters {
 		clusters = append(clusters, fmt.Sprintf("%s@%s:%d", c.Name, c.Region, c.NodePools))
@@ -303,4 +304,20 @@ func TestPlanWithProviderAliases(t *testing.T) {
 	if !slices.Equal(spot, []string{"karpenter.east:NodePool/batch", "karpenter.east:NodePool/spot"}) {
 		t.Errorf("KRP110 findings %v, want both east pools", spot)
 	}
+}
+
+// A plan that sets Node Auto Provisioning to Manual runs self-hosted Karpenter: AKS creates no
+// `default` node class, so a pool that references it without defining it is KRP201.
+func TestPlanSelfHostedHasNoDefaultNodeClass(t *testing.T) {
+	plan := realPlan(t, filepath.Join("testdata", "plan-selfhosted"))
+	out := runJSON(t, "", ExitFindings, plan)
+	var got []string
+	for _, l := range briefPlan(out, plan) {
+		if strings.Contains(l, " KRP201 ") {
+			got = append(got, l)
+		}
+	}
+	sameLines(t, got, []string{
+		"plan.json: karpenter_nodepool.general KRP201 NodePool/general spec.template.spec.nodeClassRef.name (template.node_class_ref.name)",
+	})
 }

@@ -40,8 +40,10 @@ type Report struct {
 	Pools    []PoolSummary    `json:"pools"`
 	Findings []Finding        `json:"findings"`
 	Skipped  []Skipped        `json:"skipped,omitempty"`
-	// Suppressed counts the findings that suppressions dropped.
-	Suppressed int `json:"suppressed"`
+	// Suppressed counts the findings that suppressions dropped; SuppressedFindings lists them
+	// (code, object and place), so that a reader sees what a suppression hides.
+	Suppressed         int       `json:"suppressed"`
+	SuppressedFindings []Finding `json:"suppressedFindings,omitempty"`
 }
 
 // ClusterSummary says what a cluster holds.
@@ -133,6 +135,7 @@ func Review(ctx context.Context, opts Options) (*Report, error) {
 		c.Region, regionProblems = clusterRegion(cfg, name, m, region)
 		dups = append(dups, regionProblems...)
 		c.ExternalNodeClasses = externalNodeClasses(cfg, m.configName(name))
+		c.SelfHosted = cfg.selfHosted(m.configName(name)) || m.planSelfHosted(name)
 		for _, d := range dups {
 			d.Cluster = name
 			all = append(all, d)
@@ -147,7 +150,8 @@ func Review(ctx context.Context, opts Options) (*Report, error) {
 		rep.Clusters = append(rep.Clusters, ClusterSummary{Name: name, Region: c.Region, NodePools: len(c.NodePools), NodeClasses: len(c.NodeClasses)})
 	}
 	rep.Skipped = m.skipped
-	rep.Findings, rep.Suppressed = finish(all, cfg, opts)
+	rep.Findings, rep.SuppressedFindings = finish(all, cfg, opts)
+	rep.Suppressed = len(rep.SuppressedFindings)
 	rep.Pools = summarize(ctx, clusters, facts, rep.Findings)
 	return rep, nil
 }
@@ -187,6 +191,16 @@ func clusterOrder(cfg *Config, names []string) []string {
 	out := slices.Clone(names)
 	slices.SortStableFunc(out, func(a, b string) int { return cmp.Compare(rank(a), rank(b)) })
 	return out
+}
+
+// planSelfHosted reports whether a plan of the cluster sets it to self-hosted Karpenter.
+func (m *membership) planSelfHosted(name string) bool {
+	for _, f := range m.l.order {
+		if m.files[name][f] && f.planIsSelfHosted(m.provider[name][f]) {
+			return true
+		}
+	}
+	return false
 }
 
 func (m *membership) clustersOfFile(f *file) []string {
@@ -252,8 +266,8 @@ func externalNodeClasses(cfg *Config, name string) []string {
 
 // finish applies suppressions and --strict, merges the findings that several clusters share
 // (a base included by several overlays), and sorts them by place.
-func finish(all []Finding, cfg *Config, opts Options) ([]Finding, int) {
-	suppressed := 0
+func finish(all []Finding, cfg *Config, opts Options) ([]Finding, []Finding) {
+	var suppressed []Finding
 	type key struct {
 		code                   findings.Code
 		file, field, msg, objt string
@@ -264,7 +278,7 @@ func finish(all []Finding, cfg *Config, opts Options) ([]Finding, int) {
 	var out []Finding
 	for _, f := range all {
 		if isSuppressed(f, cfg, opts.Suppress) {
-			suppressed++
+			suppressed = append(suppressed, f)
 			continue
 		}
 		if opts.Strict && f.Severity == findings.Warning {
@@ -280,10 +294,12 @@ func finish(all []Finding, cfg *Config, opts Options) ([]Finding, int) {
 		index[k] = len(out)
 		out = append(out, f)
 	}
-	slices.SortStableFunc(out, func(a, b Finding) int {
+	byPlace := func(a, b Finding) int {
 		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Address, b.Address), cmp.Compare(a.Line, b.Line),
 			cmp.Compare(a.Column, b.Column), cmp.Compare(a.Code, b.Code), cmp.Compare(a.Cluster, b.Cluster))
-	})
+	}
+	slices.SortStableFunc(out, byPlace)
+	slices.SortStableFunc(suppressed, byPlace)
 	return out, suppressed
 }
 

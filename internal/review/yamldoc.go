@@ -152,13 +152,13 @@ func collectPositions(n *yamlv3.Node, at []string, file string, offset int, out 
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
 			p := append(append([]string(nil), at...), k.Value)
-			out[posKey(p)] = pos{file: file, line: k.Line + offset, column: k.Column}
+			out[posKey(p)] = pos{file: file, line: k.Line + offset, column: k.Column, yaml11Bool: yaml11Bool(v)}
 			collectPositions(v, p, file, offset, out)
 		}
 	case yamlv3.SequenceNode:
 		for i, e := range n.Content {
 			p := append(append([]string(nil), at...), strconv.Itoa(i))
-			out[posKey(p)] = pos{file: file, line: e.Line + offset, column: e.Column}
+			out[posKey(p)] = pos{file: file, line: e.Line + offset, column: e.Column, yaml11Bool: yaml11Bool(e)}
 			collectPositions(e, p, file, offset, out)
 		}
 	}
@@ -184,4 +184,20 @@ func normalizeNumbers(v any) any {
 		}
 	}
 	return v
+}
+
+// yaml11Bools are the plain scalars that YAML 1.1 (sigs.k8s.io/yaml, which kubectl, Flux and
+// Argo CD use) reads as booleans but YAML 1.2 as strings.
+var yaml11Bools = map[string]bool{
+	"y": true, "Y": true, "yes": true, "Yes": true, "YES": true, "n": true, "N": true, "no": true, "No": true, "NO": true,
+	"on": true, "On": true, "ON": true, "off": true, "Off": true, "OFF": true,
+}
+
+// yaml11Bool returns the text of an unquoted scalar that kubectl reads as a boolean although
+// it was probably meant as a string (values: [N]); "" for anything else.
+func yaml11Bool(n *yamlv3.Node) string {
+	if n.Kind == yamlv3.ScalarNode && n.Style == 0 && yaml11Bools[n.Value] {
+		return n.Value
+	}
+	return ""
 }

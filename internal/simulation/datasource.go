@@ -104,7 +104,7 @@ func (d *dataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 			"cpu_utilisation":    cnum("Requested ÷ allocatable CPU over all nodes."),
 			"memory_utilisation": cnum("Requested ÷ allocatable memory over all nodes."),
 			"scheduled_pods":     schema.Int64Attribute{Computed: true, MarkdownDescription: "Pods placed on nodes."},
-			"price_estimated":    schema.BoolAttribute{Computed: true, MarkdownDescription: "True when some price is not the region's own list price (e.g. spot from on-demand)."},
+			"price_estimated":    schema.BoolAttribute{Computed: true, MarkdownDescription: "True when some node's price is not a list (or override) price of the region: see the nodes' `price_source`."},
 			"nodes": schema.ListNestedAttribute{
 				Computed: true, MarkdownDescription: "The nodes, in launch order.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
@@ -113,6 +113,7 @@ func (d *dataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 					"zone":          cstr("Zone (`0` when zones are not known)."),
 					"capacity_type": cstr("`spot` or `on-demand`."),
 					"hourly_price":  cnum("Hourly price in USD."),
+					"price_source":  cstr("Where the price comes from: `list YYYY-MM-DD`, `override…` or `estimated: …` saying how it was estimated."),
 					"pods":          schema.MapAttribute{Computed: true, ElementType: types.Int64Type, MarkdownDescription: "Pods per workload."},
 				}},
 			},
@@ -170,6 +171,7 @@ type nodeModel struct {
 	Zone         string           `tfsdk:"zone"`
 	CapacityType string           `tfsdk:"capacity_type"`
 	HourlyPrice  float64          `tfsdk:"hourly_price"`
+	PriceSource  string           `tfsdk:"price_source"`
 	Pods         map[string]int64 `tfsdk:"pods"`
 }
 
@@ -308,7 +310,7 @@ func fill(m *model, sim *solver.Simulation) {
 		for _, p := range n.Pods {
 			pods[p.Workload] += int64(p.Count)
 		}
-		m.Nodes = append(m.Nodes, nodeModel{Pool: n.Pool, SKU: n.SKU, Zone: n.Zone, CapacityType: n.CapacityType, HourlyPrice: n.HourlyPrice, Pods: pods})
+		m.Nodes = append(m.Nodes, nodeModel{Pool: n.Pool, SKU: n.SKU, Zone: n.Zone, CapacityType: n.CapacityType, HourlyPrice: n.HourlyPrice, PriceSource: n.PriceSource, Pods: pods})
 	}
 	m.Unschedulable = make([]unschedulableItem, 0, len(sim.Unschedulable))
 	for _, u := range sim.Unschedulable {

@@ -75,9 +75,18 @@ type Summary struct {
 	LargestVCPU         int64   `json:"largest_vcpu,omitempty"`
 	LargestMemoryGiB    float64 `json:"largest_memory_gib,omitempty"`
 	LimitsAllowOneNode  bool    `json:"limits_allow_one_node"`
-	// MonthlyCostAtLimits is the cheapest cost of running the pool at its CPU limit for a
-	// month (730 h), from the cheapest admissible price per vCPU; 0 without a CPU limit.
-	MonthlyCostAtLimits float64 `json:"monthly_cost_at_limits,omitempty"`
+	// MonthlyCostAtLimits is the cheapest cost of running the pool filled to its limits
+	// for a month (730 h): per admissible size, its cheapest price times the nodes that
+	// the binding limit (cpu, memory, GPUs, nodes, ...) admits, the least over the sizes.
+	// nil when no limit binds any size that fits one node: unbounded, or never launched.
+	MonthlyCostAtLimits *float64 `json:"monthly_cost_at_limits,omitempty"`
+
+	// PriceSource is the provenance of CheapestHourlyPrice ("list 2026-08-22",
+	// "estimated: …"). The Cheapest* fields are the offering Karpenter launches.
+	PriceSource string `json:"price_source,omitempty"`
+	// CapacityTypes holds, per capacity type the pool allows ("spot",
+	// "on-demand"), its cheapest offering and cost at the limits.
+	CapacityTypes map[string]CapacityChoice `json:"capacity_types,omitempty"`
 }
 
 // HoursPerMonth is the convention Azure pricing uses.
@@ -102,8 +111,8 @@ func (s *Solver) Analyze(p *Pool, o Options) *Analysis {
 	}
 	if o.NodeClassAssumed {
 		a.add(Finding{Code: findings.NodeClassAssumed, Severity: findings.Note, Path: "spec.template.spec.nodeClassRef",
-			Message: fmt.Sprintf("AKSNodeClass %q is not part of this configuration; its defaults (Ubuntu, 128 GB OS disk) are assumed", p.NodeClassName()),
-			Fix:     "manage the AKSNodeClass in the same configuration so its settings are used"})
+			Message: fmt.Sprintf("the settings of AKSNodeClass %q were not available to this check (it is not planned before this pool: managed elsewhere, or referenced by a literal name); its defaults (Ubuntu, 128 GB OS disk) are assumed", p.NodeClassName()),
+			Fix:     "manage the AKSNodeClass in the same configuration and reference it by attribute (name = karpenter_aksnodeclass.x.name), so that it is planned first and its settings are used"})
 	}
 	for _, region := range a.Regions {
 		rt := s.types(region, o.NodeClass)
@@ -120,6 +129,7 @@ func (s *Solver) Analyze(p *Pool, o Options) *Analysis {
 	checkLimits(p, a)
 	checkShape(p, o, a)
 	a.summarise(p)
+	checkSpotSavings(p, a)
 	sort.SliceStable(a.Findings, func(i, j int) bool { return rank(a.Findings[i].Severity) < rank(a.Findings[j].Severity) })
 	return a
 }
@@ -329,7 +339,16 @@ func (s *Solver) checkLabels(p *Pool, o Options, a *Analysis) {
 				continue
 			}
 			msg := fmt.Sprintf("no instance type in %s has %s=%q", a.Summary.Scope, r.Key, v)
-			if sug := suggest(v, sortedKeys(vals)); len(sug) > 0 {
+			sug := suggest(v, sortedKeys(vals))
+			if r.Key == corev1.LabelTopologyZone && len(sug) == 0 {
+				// Zones are written "westeurope-1"; "1" is the number Azure shows elsewhere.
+				for _, z := range sortedKeys(vals) {
+					if strings.HasSuffix(z, "-"+v) {
+						sug = append(sug, z)
+					}
+				}
+			}
+			if len(sug) > 0 {
 				msg += "; did you mean " + quoteAll(sug) + "?"
 			}
 			a.add(Finding{Code: findings.UnknownLabelValue, Severity: findings.Warning, Path: requirementPath(i, "values"), Message: msg,
@@ -438,35 +457,18 @@ func (a *Analysis) summarise(p *Pool) {
 	if len(a.Admissible) == 0 {
 		return
 	}
-	cheapest := a.Admissible[0]
-	of := cheapest.Cheapest()
-	a.Summary.CheapestSKU = cheapest.InstanceType.Name
-	a.Summary.CheapestRegion = cheapest.Region
-	a.Summary.CheapestCapacity = of.CapacityType()
-	a.Summary.CheapestHourlyPrice = round(of.Price)
-	price := cheapest.InstanceType.OnDemand
-	if of.CapacityType() == karpv1.CapacityTypeSpot {
-		price = cheapest.InstanceType.Spot
-	}
-	a.Summary.PriceEstimated = price.Estimated()
+	a.summariseCost(p)
 	largest := a.Admissible[0]
-	perVCPU := math.Inf(1)
 	for _, c := range a.Admissible {
 		cpu, mem := c.InstanceType.Capacity.Cpu(), c.InstanceType.Capacity.Memory()
 		lcpu, lmem := largest.InstanceType.Capacity.Cpu(), largest.InstanceType.Capacity.Memory()
 		if cpu.Cmp(*lcpu) > 0 || (cpu.Cmp(*lcpu) == 0 && mem.Cmp(*lmem) > 0) {
 			largest = c
 		}
-		if v := cpu.AsApproximateFloat64(); v > 0 {
-			perVCPU = math.Min(perVCPU, c.Cheapest().Price/v)
-		}
 	}
 	a.Summary.LargestSKU = largest.InstanceType.Name
 	a.Summary.LargestVCPU = largest.InstanceType.Capacity.Cpu().Value()
 	a.Summary.LargestMemoryGiB = round(float64(largest.InstanceType.Capacity.Memory().Value()) / (1 << 30))
-	if cpuLimit, ok := p.Spec.Limits[corev1.ResourceCPU]; ok && !math.IsInf(perVCPU, 1) {
-		a.Summary.MonthlyCostAtLimits = round(perVCPU * cpuLimit.AsApproximateFloat64() * HoursPerMonth)
-	}
 }
 
 func gib(q *resource.Quantity) string {

@@ -155,14 +155,17 @@ func TestSummary(t *testing.T) {
 	a := testSolver.Analyze(p, Options{Region: "westeurope"})
 	price, _, ok := catalog.Default().Price("westeurope", "Standard_D2s_v5", catalog.CapacityType("on-demand"))
 	s := a.Summary
-	if !ok || s.CheapestSKU != "Standard_D2s_v5" || s.CheapestHourlyPrice != round(price) || s.CheapestCapacity != "on-demand" {
+	if !ok || s.CheapestSKU != "Standard_D2s_v5" || s.CheapestHourlyPrice != price || s.CheapestCapacity != "on-demand" {
 		t.Errorf("cheapest = %s %v %s, want Standard_D2s_v5 %v on-demand", s.CheapestSKU, s.CheapestHourlyPrice, s.CheapestCapacity, price)
 	}
 	if s.LargestSKU != "Standard_D32s_v5" || s.LargestVCPU != 32 || !s.LimitsAllowOneNode || s.AdmissibleSKUs != 5 {
 		t.Errorf("summary %+v", s)
 	}
-	if want := round(price / 2 * 64 * HoursPerMonth); s.MonthlyCostAtLimits != want {
+	if want := round(price / 2 * 64 * HoursPerMonth); s.MonthlyCostAtLimits == nil || *s.MonthlyCostAtLimits != want {
 		t.Errorf("monthly cost at limits %v, want %v", s.MonthlyCostAtLimits, want)
+	}
+	if _, ok := s.CapacityTypes["spot"]; ok || len(s.CapacityTypes) != 1 {
+		t.Errorf("an on-demand pool has no spot side: %+v", s.CapacityTypes)
 	}
 }
 

@@ -78,10 +78,16 @@ func without(r scheduling.Requirements) scheduling.Requirements {
 	return out
 }
 
-// taintsCovered: every taint of the fallback pool is also on the spot pool, so pods that run
-// on the spot pool tolerate it.
+// taintsCovered: every taint of the fallback pool that keeps pods off (NoSchedule, NoExecute)
+// is also on the spot pool, so pods that run on the spot pool tolerate it. A PreferNoSchedule
+// taint only steers the scheduler: pods that do not tolerate it still land there when nothing
+// else fits, so it does not spoil a fallback. Taints of the spot pool itself do not matter:
+// pods that tolerate them run on untainted nodes as well.
 func taintsCovered(fallback, spot []corev1.Taint) bool {
 	for _, t := range fallback {
+		if t.Effect == corev1.TaintEffectPreferNoSchedule {
+			continue
+		}
 		found := false
 		for _, s := range spot {
 			if s.MatchTaint(&t) {

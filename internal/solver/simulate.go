@@ -62,6 +62,8 @@ type SimNode struct {
 	CapacityType   string  `json:"capacity_type"`
 	HourlyPrice    float64 `json:"hourly_price"`
 	PriceEstimated bool    `json:"price_estimated"`
+	// PriceSource is the price's provenance ("list 2026-08-22", "estimated: …").
+	PriceSource string `json:"price_source"`
 	// Pods counts the node's pods per workload, in workload order.
 	Pods        []PodCount          `json:"pods"`
 	Requested   corev1.ResourceList `json:"requested"`

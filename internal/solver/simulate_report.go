@@ -7,7 +7,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
-	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 )
 
 func (pb *problem) report() *Simulation {
@@ -101,10 +100,7 @@ func (pb *problem) simNode(n *simNode, share func(placement) map[int]int) SimNod
 	}
 	of := pt.offs[best]
 	ct := of.CapacityType()
-	estimated := pt.it.OnDemand.Estimated()
-	if ct == karpv1.CapacityTypeSpot {
-		estimated = pt.it.Spot.Estimated()
-	}
+	price := priceOf(pt.it, of)
 	requested := corev1.ResourceList{}
 	for d, name := range pb.dims {
 		v := n.used[d] + pb.daemon[d]
@@ -133,7 +129,7 @@ func (pb *problem) simNode(n *simNode, share func(placement) map[int]int) SimNod
 	}
 	return SimNode{
 		Pool: n.pool.name, SKU: pt.it.Name, Zone: of.Zone(), CapacityType: ct,
-		HourlyPrice: of.Price, PriceEstimated: estimated,
+		HourlyPrice: of.Price, PriceEstimated: price.Estimated(), PriceSource: price.Source,
 		Pods: pods, Requested: requested, Allocatable: pt.it.Allocatable().DeepCopy(),
 	}
 }

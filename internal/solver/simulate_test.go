@@ -282,3 +282,23 @@ func TestWorkloadsFromPodsRoundTrip(t *testing.T) {
 		t.Fatalf("got %+v", got)
 	}
 }
+
+// A pool without a capacity-type requirement launches spot, as the Azure
+// provider's allocation strategy would, and each node carries the spot list
+// price and its provenance; in eastus the spot price is a labelled estimate.
+func TestSimulateSpotPricesAndProvenance(t *testing.T) {
+	for region, want := range map[string]string{"westeurope": "list 2026-08-22", "eastus": "estimated: on-demand × "} {
+		sim := simulate(t, SimulationInput{
+			Region:    region,
+			Pools:     []SimPool{testPool("d4", 0, nil, nil, sizes("Standard_D4s_v5"))},
+			Workloads: []Workload{pods("web", 3, "1", "1Gi")},
+		})
+		n := sim.Nodes[0]
+		if n.CapacityType != "spot" || !strings.HasPrefix(n.PriceSource, want) || n.PriceEstimated != (region == "eastus") || sim.PriceEstimated != (region == "eastus") {
+			t.Errorf("%s: node %+v, want spot priced from %q", region, n, want)
+		}
+		if region == "westeurope" && n.HourlyPrice != 0.042504 {
+			t.Errorf("westeurope spot D4s_v5 at %v, want the 2026-08-22 list price 0.042504", n.HourlyPrice)
+		}
+	}
+}

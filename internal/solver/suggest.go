@@ -3,6 +3,8 @@ package solver
 import (
 	"sort"
 	"strings"
+
+	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 )
 
 // suggest returns the candidates closest to s (case-insensitive edit distance within a third
@@ -66,4 +68,15 @@ func quoteAll(vals []string) string {
 		q[i] = `"` + v + `"`
 	}
 	return strings.Join(q, ", ")
+}
+
+// SuggestLabelKey returns the well-known label keys nearest to a key of a well-known domain
+// (karpenter.sh, karpenter.azure.com, kubernetes.io, ...) that is not itself well known: the
+// key the author probably meant, as KRP106 suggests it. Nil for well-known keys and for keys
+// of other domains.
+func SuggestLabelKey(key string) []string {
+	if karpv1.WellKnownLabels.Has(key) || !wellKnownDomain(key) {
+		return nil
+	}
+	return suggest(key, sortedSet(karpv1.WellKnownLabels))
 }

@@ -74,7 +74,9 @@ output "pools" {
       weight           = p.weight
       admissible_sizes = p.analysis.admissible_skus
       cheapest         = p.analysis.cheapest_sku
-      # Spot prices the catalog lacks are the on-demand price, as Karpenter assumes.
+      hourly_price     = p.analysis.cheapest_hourly_price
+      # "list 2026-08-22" in the regions with spot list prices; elsewhere "estimated: ..." says how.
+      price_source    = p.analysis.price_source
       price_estimated = p.analysis.price_estimated
     }
   }

@@ -23,6 +23,9 @@ type Builder struct {
 	prices  map[string]map[string]*priceAcc
 	regions map[string]catalog.Region
 	sources []string
+	// spotSnapshots maps the source commit of a spot snapshot to its date, for
+	// the cross-check of the same snapshots, which carries no date of its own.
+	spotSnapshots map[string]string
 }
 
 // skuAcc gathers one SKU across inputs. apiCaps keeps the capabilities each
@@ -36,6 +39,7 @@ type priceAcc struct {
 	onDemand, spot       float64
 	hasOnDemand, hasSpot bool
 	odDate, spotDate     string
+	odSource, spotSource string
 }
 
 func NewBuilder() *Builder {
@@ -44,6 +48,8 @@ func NewBuilder() *Builder {
 		known:   map[string]bool{},
 		prices:  map[string]map[string]*priceAcc{},
 		regions: map[string]catalog.Region{},
+
+		spotSnapshots: map[string]string{},
 	}
 }
 
@@ -51,13 +57,16 @@ func NewBuilder() *Builder {
 const (
 	SnapshotSKUs      = "vm_skus.json"
 	SnapshotPrices    = "prices_ondemand_by_region.json"
+	SnapshotSpot      = "prices_spot_by_region.json"
+	SnapshotCrossChk  = "ondemand_crosscheck_eu_2026-08.json"
 	SnapshotLocations = "locations.json"
 	SnapshotKnownSKUs = "known_skus.yaml"
 )
 
-// ReadSnapshotDir reads the reference snapshot directory.
+// ReadSnapshotDir reads the reference snapshot directory. The spot snapshot
+// comes before the on-demand cross-check, which takes its date from it.
 func (b *Builder) ReadSnapshotDir(dir string) error {
-	for _, f := range []string{SnapshotSKUs, SnapshotPrices, SnapshotLocations, SnapshotKnownSKUs} {
+	for _, f := range []string{SnapshotSKUs, SnapshotPrices, SnapshotSpot, SnapshotCrossChk, SnapshotLocations, SnapshotKnownSKUs} {
 		if err := b.ReadFile(filepath.Join(dir, f)); err != nil {
 			return err
 		}
@@ -88,6 +97,10 @@ func (b *Builder) Read(name string, data []byte) error {
 		err = b.readRetailPrices(name, data)
 	case kindStaticPrices:
 		err = b.readStaticPrices(name, data)
+	case kindStaticSpotPrices:
+		err = b.readStaticSpotPrices(name, data)
+	case kindPriceCorrections:
+		err = b.readPriceCorrections(name, data)
 	case kindLocations:
 		err = b.readLocations(name, data)
 	default:
@@ -112,7 +125,9 @@ func (b *Builder) acc(name string) *skuAcc {
 	return a
 }
 
-func (b *Builder) setPrice(region, sku string, spot bool, price float64, date string) {
+// setPrice records a price observed on date (RFC 3339 or YYYY-MM-DD), labelled
+// with source (see catalog.Prices).
+func (b *Builder) setPrice(region, sku string, spot bool, price float64, date, source string) {
 	region = strings.ToLower(region)
 	m := b.prices[region]
 	if m == nil {
@@ -131,10 +146,10 @@ func (b *Builder) setPrice(region, sku string, spot bool, price float64, date st
 	}
 	if spot {
 		if newer(p.hasSpot, p.spot, p.spotDate) {
-			p.spot, p.hasSpot, p.spotDate = price, true, date
+			p.spot, p.hasSpot, p.spotDate, p.spotSource = price, true, date, source
 		}
 	} else if newer(p.hasOnDemand, p.onDemand, p.odDate) {
-		p.onDemand, p.hasOnDemand, p.odDate = price, true, date
+		p.onDemand, p.hasOnDemand, p.odDate, p.odSource = price, true, date, source
 	}
 }
 
@@ -163,7 +178,8 @@ func (b *Builder) Data() (catalog.Data, error) {
 	for region, m := range b.prices {
 		out := make(map[string]catalog.Prices, len(m))
 		for sku, p := range m {
-			out[sku] = catalog.Prices{OnDemand: p.onDemand, Spot: p.spot, HasOnDemand: p.hasOnDemand, HasSpot: p.hasSpot}
+			out[sku] = catalog.Prices{OnDemand: p.onDemand, Spot: p.spot, HasOnDemand: p.hasOnDemand, HasSpot: p.hasSpot,
+				OnDemandSource: p.odSource, SpotSource: p.spotSource}
 		}
 		d.Prices[region] = out
 	}

@@ -16,6 +16,8 @@ const (
 	kindResourceSKUs
 	kindRetailPrices
 	kindStaticPrices
+	kindStaticSpotPrices
+	kindPriceCorrections
 	kindLocations
 )
 
@@ -45,6 +47,10 @@ func detect(name string, data []byte) kind {
 		return kindRetailPrices
 	case top["on_demand"] != nil:
 		return kindStaticPrices
+	case top["spot"] != nil:
+		return kindStaticSpotPrices
+	case top["mismatches"] != nil:
+		return kindPriceCorrections
 	case top["value"] != nil:
 		var probe []map[string]json.RawMessage
 		if json.Unmarshal(top["value"], &probe) != nil {

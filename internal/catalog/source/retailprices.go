@@ -48,7 +48,13 @@ func (b *Builder) readRetailPrices(name string, data []byte) error {
 		case it.RetailPrice < 0:
 		default:
 			isSpot := strings.HasSuffix(it.SkuName, " Spot")
-			b.setPrice(it.ArmRegionName, it.ArmSkuName, isSpot, it.RetailPrice, it.EffectiveStartDate)
+			// A saved page does not say when it was fetched; the meter's effective
+			// date is the only date it has, and the label says which it is.
+			label := "list (Retail Prices API)"
+			if d := dateOf(it.EffectiveStartDate); d != "" {
+				label = "list (Retail Prices API, effective " + d + ")"
+			}
+			b.setPrice(it.ArmRegionName, it.ArmSkuName, isSpot, it.RetailPrice, it.EffectiveStartDate, label)
 			kept++
 			if isSpot {
 				spot++

@@ -143,7 +143,7 @@ func (b *Builder) readStaticPrices(name string, data []byte) error {
 			if price < 0 {
 				return fmt.Errorf("negative price for %s in %s", sku, region)
 			}
-			b.setPrice(region, sku, false, price, in.Meta.GeneratedAt)
+			b.setPrice(region, sku, false, price, in.Meta.GeneratedAt, catalog.ListSource(in.Meta.GeneratedAt))
 			n++
 		}
 	}

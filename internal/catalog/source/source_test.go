@@ -91,7 +91,8 @@ func TestRetailPricesRecordedResponse(t *testing.T) {
 		{"eastus", catalog.OnDemand, 0.096, false, true}, // not Windows, not Reservation, not DevTest
 		{"eastus", catalog.Spot, 0.0192, false, true},    // the newer of two spot meters; Low Priority ignored
 		{"westeurope", catalog.OnDemand, 0.12, false, true},
-		{"westeurope", catalog.Spot, 0.12, true, true},
+		// No spot meter for westeurope: estimated from eastus's ratio (0.0192/0.096 = 0.2).
+		{"westeurope", catalog.Spot, 0.024, true, true},
 	}
 	for _, tc := range cases {
 		p, est, ok := c.Price(tc.region, "Standard_D2s_v3", tc.ct)

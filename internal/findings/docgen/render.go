@@ -29,6 +29,11 @@ var reportedBy = map[findings.Code]where{
 	findings.UnrenderedTemplate: {Review: true},
 	findings.PlanSchemaMismatch: {Review: true},
 	findings.DuplicateObject:    {Review: true},
+	findings.NamespaceIgnored:   {Review: true, Note: "Terraform resources have no namespace attribute for cluster-scoped kinds."},
+	findings.UnknownField: {Review: true, Note: "Terraform resources have an attribute for every field the CRD defines and " +
+		"no other, so an unknown field is a configuration error there."},
+	findings.OtherCloud: {Review: true, Note: "`terraform plan` fails on a `karpenter_nodepool` whose `template.node_class_ref` " +
+		"names another kind than AKSNodeClass: this provider targets AKS."},
 
 	findings.NoInstanceType:   {Plan: true, Review: true},
 	findings.FewInstanceTypes: {Plan: true, Review: true},
@@ -55,9 +60,16 @@ var reportedBy = map[findings.Code]where{
 	findings.SubnetNotGranted: {Plan: true, Note: "On `karpenter_aksnodeclass.vnet_subnet_id`, when a " +
 		"`karpenter_aks_node_auto_provisioning` resource of the same provider configuration is planned before the node " +
 		"class (`depends_on`) with `network_contributor_scopes` known at plan time. The review command does not see grants."},
+	findings.SpotSavings: {Plan: true, Review: true, Note: "A note: in `terraform plan` it is listed in `analysis.findings`, not shown as " +
+		"a diagnostic. The review command leaves it out when another NodePool of the cluster allows spot for the same pods."},
 
-	findings.NodeClassNotFound: {Review: true, Note: "In Terraform, reference the node class resource " +
-		"(`name = karpenter_aksnodeclass.default.name`); a missing one is then a configuration error."},
+	findings.NodeClassNotFound: {Plan: true, Review: true, Note: "In Terraform, reference the node class resource " +
+		"(`name = karpenter_aksnodeclass.default.name`); a missing one is then a configuration error. With a literal name, " +
+		"`terraform plan` fails when `template.node_class_ref` names another group or kind than `karpenter.azure.com`/`AKSNodeClass`, " +
+		"and warns when no `karpenter_aksnodeclass` planned before the pool has the name and it is not `default` " +
+		"(the class may exist in the cluster). The review treats `default` as created by AKS Node Auto Provisioning unless " +
+		"`.karpenter-review.yaml` says `selfHosted: true`, a reviewed plan sets `karpenter_aks_node_auto_provisioning` to " +
+		"`mode = \"Manual\"`, or the input defines it."},
 	findings.EqualWeightOverlap: {Review: true},
 }
 
@@ -168,7 +180,8 @@ Checked offline against westeurope with AKSNodeClass default as planned.
 Silence this for the pool with checks = { suppress = ["KRP104"] }.
 ` + "```" + `
 
-**In the ` + "`analysis`" + ` attribute** of each ` + "`karpenter_nodepool`" + `, computed at plan time. ` + "`analysis.findings`" + ` lists every
+**In the ` + "`analysis`" + ` attribute** of each ` + "`karpenter_nodepool`" + `, computed at plan time for an existing pool and after
+apply for a new one (Terraform plans again during apply, and both plans must agree on it). ` + "`analysis.findings`" + ` lists every
 finding (` + "`code`, `severity`, `path`" + ` as a Kubernetes field path, ` + "`message`" + `), including notes and suppressed codes,
 next to the number of admissible sizes, the cheapest and the largest size and the monthly cost at the CPU limit. It is part
 of ` + "`terraform show -json`" + ` output, for policy tools, and can feed outputs:
@@ -196,8 +209,11 @@ terraform-provider-karpenter review plan.json   # checked against the region of 
 * **The region.** The provider's ` + "`region`" + ` selects the sizes offered there, their zones and prices. Without it every size
   of the catalog counts, with Karpenter's fallback prices, and the zone and region checks (KRP108, KRP111) are skipped.
 * **The node class.** A pool is checked with the settings of the AKSNodeClass it references (image family, OS disk
-  size, max pods, FIPS and GPU mode, encryption at host) when that node class is planned in the same configuration and referenced as
-  ` + "`name = karpenter_aksnodeclass.default.name`" + `; otherwise the CRD defaults are assumed (KRP113).
+  size, max pods, FIPS and GPU mode, encryption at host): as planned in the same configuration when referenced as
+  ` + "`name = karpenter_aksnodeclass.default.name`" + ` (Terraform then plans it first), otherwise as the cluster has it;
+  when there is no such node class, the CRD defaults are assumed (KRP113). The diagnostics use the node class as planned
+  in this run; ` + "`analysis`" + ` uses it as the pool's last refresh or write saw it, the same in both of Terraform's plans,
+  so a class changed in the same run without a reference reaches a pool's ` + "`analysis`" + ` in the next plan.
 * **Known values only.** When part of a pool is known only after apply, ` + "`analysis`" + ` is unknown and nothing is reported
   for that pool in this plan.
 * **One pool at a time.** Checks across pools (KRP110, KRP202) are made by the review command, which sees all of them.
@@ -219,8 +235,9 @@ accepted. Pools state what they accept and what they must be able to run:
 
 A pool silences codes with ` + "`checks = { suppress = [\"KRP104\"] }`" + `: they are no longer diagnostics, not even in strict
 mode, but stay in ` + "`analysis.findings`" + `. The review command takes ` + "`--suppress KRP104`" + `, or ` + "`suppress: [KRP104]`" + ` per
-cluster in ` + "`.karpenter-review.yaml`" + `; a review of a plan does not read the pools' ` + "`checks.suppress`" + `, so pass the same
-codes there. ` + "`checks = { enabled = false }`" + ` in the provider block turns the provisioning checks
+cluster in ` + "`.karpenter-review.yaml`" + `; a review of a plan also honours each pool's own ` + "`checks.suppress`" + `, for that pool
+only. The JSON report counts what suppressions dropped (` + "`suppressed`" + `) and lists those findings (` + "`suppressedFindings`" + `).
+` + "`checks = { enabled = false }`" + ` in the provider block turns the provisioning checks
 off; the CRD validation always runs.
 
 ## All codes

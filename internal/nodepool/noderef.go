@@ -1,0 +1,86 @@
+package nodepool
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdresource"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/tfcrd"
+)
+
+const (
+	aksNodeClassGroup = "karpenter.azure.com"
+	aksNodeClassKind  = "AKSNodeClass"
+	// napNodeClass is the AKSNodeClass AKS Node Auto Provisioning creates in the cluster.
+	napNodeClass = "default"
+	refPath      = "spec.template.spec.nodeClassRef"
+)
+
+// checkNodeClassRef judges template.node_class_ref, which the CRD accepts for any group and
+// kind: on AKS only karpenter.azure.com/AKSNodeClass launches nodes, so another one is an
+// error (a pool that never launches a node). A literal name that no karpenter_aksnodeclass
+// planned before this pool has, and that is not NAP's default, is a warning: the class may
+// exist in the cluster, or be in this configuration but planned later.
+func checkNodeClassRef(pc *crdresource.PlanContext, suppress map[string]bool) {
+	known, _ := tfcrd.StripUnknown(pc.Object)
+	group, hasGroup, _ := unstructured.NestedString(known, "spec", "template", "spec", "nodeClassRef", "group")
+	kind, hasKind, _ := unstructured.NestedString(known, "spec", "template", "spec", "nodeClassRef", "kind")
+	name, hasName, _ := unstructured.NestedString(known, "spec", "template", "spec", "nodeClassRef", "name")
+	code := string(findings.NodeClassNotFound)
+	if (hasGroup && group != aksNodeClassGroup) || (hasKind && kind != aksNodeClassKind) {
+		pc.Report(refPath, true, code+": node_class_ref names a node class this provider cannot use",
+			fmt.Sprintf("node_class_ref names kind %q of group %q, but this provider targets AKS, where Karpenter only provides "+
+				"%s (%s): the pool would never launch a node.\n\nFix: set group = %q and kind = %q.",
+				kind, group, aksNodeClassKind, aksNodeClassGroup, aksNodeClassGroup, aksNodeClassKind))
+		return
+	}
+	if !hasName || name == napNodeClass || pc.Data == nil || pc.Data.Checks.Disabled || suppress[code] {
+		return
+	}
+	if _, _, _, ok := pc.Data.NodeClass(name); ok {
+		return
+	}
+	// The pool's last refresh or write found the class in the cluster (observe): it exists,
+	// whether or not a resource of this configuration is planned before the pool.
+	var snap nodeClassSnapshot
+	if json.Unmarshal(pc.Remembered, &snap) == nil && snap.Found && snap.Name == name {
+		return
+	}
+	pc.Report(refPath+".name", pc.Data.Checks.Strict, code+": the referenced AKSNodeClass may not exist",
+		fmt.Sprintf("No karpenter_aksnodeclass planned before this pool is named %q, and it is not the %q class AKS Node Auto "+
+			"Provisioning creates. If the cluster has no such AKSNodeClass, Karpenter keeps the pool NotReady and launches nothing.\n\n"+
+			"Fix: reference the node class resource (name = karpenter_aksnodeclass.x.name) if it is in this configuration, "+
+			"or make sure it exists in the cluster. Silence this for the pool with checks = { suppress = [%q] }.", name, napNodeClass, code))
+}
+
+// hint names the well-known key a requirement key rejected for its restricted domain
+// (karpenter.azure.com/sku-familly) probably meant: the CRD only says the domain is restricted.
+func hint(obj map[string]any, e *field.Error) string {
+	segs := tfcrd.ParseFieldPath(e.Field)
+	if len(segs) != 6 || strings.Join(segs[:4], ".") != "spec.template.spec.requirements" || segs[5] != "key" {
+		return ""
+	}
+	i, err := strconv.Atoi(segs[4])
+	reqs, _, _ := unstructured.NestedSlice(obj, "spec", "template", "spec", "requirements")
+	if err != nil || i < 0 || i >= len(reqs) {
+		return ""
+	}
+	r, _ := reqs[i].(map[string]any)
+	key, _ := r["key"].(string)
+	sug := solver.SuggestLabelKey(key)
+	if len(sug) == 0 {
+		return ""
+	}
+	q := make([]string, len(sug))
+	for j, s := range sug {
+		q[j] = strconv.Quote(s)
+	}
+	return fmt.Sprintf("%s: %s is not a well-known label key; did you mean %s?", findings.UnknownLabelKey, key, strings.Join(q, " or "))
+}

@@ -1,0 +1,95 @@
+package review
+
+import (
+	"strings"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/aksnodeclass"
+)
+
+// convertV1beta1NodePool converts a karpenter.sh/v1beta1 NodePool to v1 the way Karpenter's
+// v1.0 conversion webhook did (sigs.k8s.io/karpenter v1.0.x, pkg/apis/v1/nodepool_conversion.go),
+// on the object as v1beta1 stored it (with its defaults), so that every check can run on
+// what the migration will produce. AKS no longer serves v1beta1, so the review does this for
+// review only; moved lists what changed place or value, in the words of a migration step.
+// The positions follow the moved fields, so findings point at what the author wrote.
+func convertV1beta1NodePool(obj map[string]any, fields positions) (map[string]any, positions, []string) {
+	out := deepCopy(obj).(map[string]any)
+	pos := fields.clone()
+	var moved []string
+	out["apiVersion"] = "karpenter.sh/v1"
+	spec := child(out, "spec")
+	disruption := child(spec, "disruption")
+	tmplSpec := child(child(spec, "template"), "spec")
+
+	// expireAfter moved from the disruption block to the node claim template (the v1beta1
+	// default, 720h, is also v1's).
+	if v, ok := disruption["expireAfter"]; ok {
+		delete(disruption, "expireAfter")
+		tmplSpec["expireAfter"] = v
+		pos.move([]string{"spec", "disruption", "expireAfter"}, []string{"spec", "template", "spec", "expireAfter"})
+		moved = append(moved, "spec.disruption.expireAfter → spec.template.spec.expireAfter")
+	}
+	// WhenUnderutilized (v1beta1's default) became WhenEmptyOrUnderutilized, which in v1 also
+	// needs consolidateAfter: the conversion sets 0s, v1beta1's behaviour.
+	policy, _ := disruption["consolidationPolicy"].(string)
+	if policy == "" || policy == "WhenUnderutilized" {
+		disruption["consolidationPolicy"] = "WhenEmptyOrUnderutilized"
+		disruption["consolidateAfter"] = "0s"
+		moved = append(moved, "consolidationPolicy WhenUnderutilized → WhenEmptyOrUnderutilized with consolidateAfter: 0s")
+	}
+	// nodeClassRef names the group instead of an apiVersion, and kind and group are required.
+	if ref, ok := tmplSpec["nodeClassRef"].(map[string]any); ok {
+		group := aksnodeclass.GVK.Group
+		if av, _ := ref["apiVersion"].(string); av != "" {
+			group, _, _ = strings.Cut(av, "/")
+			pos.move([]string{"spec", "template", "spec", "nodeClassRef", "apiVersion"}, []string{"spec", "template", "spec", "nodeClassRef", "group"})
+		}
+		delete(ref, "apiVersion")
+		if _, has := ref["group"]; !has {
+			ref["group"] = group
+		}
+		if k, _ := ref["kind"].(string); k == "" {
+			ref["kind"] = aksnodeclass.GVK.Kind
+		}
+		moved = append(moved, "nodeClassRef.apiVersion → nodeClassRef.group (kind and group are required)")
+	}
+	// kubelet settings moved to the node class; v1.0 kept them in an annotation only to
+	// convert back.
+	if _, ok := tmplSpec["kubelet"]; ok {
+		delete(tmplSpec, "kubelet")
+		pos.drop([]string{"spec", "template", "spec", "kubelet"})
+		moved = append(moved, "spec.template.spec.kubelet → the AKSNodeClass's spec.kubelet (not reviewed here)")
+	}
+	// v1 dropped the node claim template's resources.
+	if _, ok := tmplSpec["resources"]; ok {
+		delete(tmplSpec, "resources")
+		pos.drop([]string{"spec", "template", "spec", "resources"})
+		moved = append(moved, "spec.template.spec.resources is removed in v1")
+	}
+	return out, pos, moved
+}
+
+// child returns the map at key of m, creating it when missing. A value that is not a map is
+// left for the schema check to reject, and a detached map returned.
+func child(m map[string]any, key string) map[string]any {
+	if v, ok := m[key]; ok {
+		if c, isMap := v.(map[string]any); isMap {
+			return c
+		}
+		return map[string]any{}
+	}
+	c := map[string]any{}
+	m[key] = c
+	return c
+}
+
+// move re-roots the positions at and below from to to.
+func (p positions) move(from, to []string) {
+	fk, tk := posKey(from), posKey(to)
+	for k, v := range p {
+		if k == fk || strings.HasPrefix(k, fk+"\x00") {
+			delete(p, k)
+			p[tk+k[len(fk):]] = v
+		}
+	}
+}
