@@ -5,7 +5,8 @@
 # tree. POOLS (default 200) NodePools and one AKSNodeClass; PARALLELISM (default 50) is
 # terraform's -parallelism; QPS/BURST set kubernetes.qps/burst (unset: the provider's defaults;
 # QPS=5 BURST=10 is client-go's own default, what the provider used before it set one).
-# Prints one line: the wall-clock seconds of each phase.
+# CHECKS=false turns the plan-time checks off, to see their share. Prints one line: the
+# wall-clock seconds of each phase.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 pools=${POOLS:-200}
@@ -46,6 +47,7 @@ dir="$work/config"; mkdir -p "$dir"
   echo 'terraform {'; echo '  required_providers {'; echo '    karpenter = { source = "karpenter-iac/karpenter" }'; echo '  }'; echo '}'
   echo 'provider "karpenter" {'
   echo '  region = "westeurope"'
+  [[ "${CHECKS:-true}" == false ]] && echo '  checks = { enabled = false }'
   echo '  kubernetes = {'
   echo "    config_path = \"$work/kubeconfig\""
   printf '%s' "$limits"
@@ -83,4 +85,4 @@ times=""
 run apply "$tf" apply -auto-approve -input=false -parallelism="$parallelism" -compact-warnings
 run refresh "$tf" apply -refresh-only -auto-approve -input=false -parallelism="$parallelism" -compact-warnings
 run destroy "$tf" destroy -auto-approve -input=false -parallelism="$parallelism" -compact-warnings
-echo "$pools NodePools + 1 AKSNodeClass, -parallelism=$parallelism, qps=${QPS:-default} burst=${BURST:-default}: $times"
+echo "$pools NodePools + 1 AKSNodeClass, -parallelism=$parallelism, qps=${QPS:-default} burst=${BURST:-default}, checks ${CHECKS:-true}: $times"
