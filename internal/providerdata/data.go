@@ -10,6 +10,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 	"k8s.io/client-go/rest"
+	"k8s.io/client-go/util/flowcontrol"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kube"
 )
@@ -61,6 +62,9 @@ func (d *Data) Kube(ctx context.Context) (*kube.Client, error) {
 	if err != nil {
 		return nil, err
 	}
+	// One rate limiter for every client of this cluster: the dynamic client of the resources
+	// and the clientsets built from RESTConfig (the CRDs of karpenter_aks_node_auto_provisioning).
+	cfg.RateLimiter = flowcontrol.NewTokenBucketRateLimiter(cfg.QPS, cfg.Burst)
 	client, err := kube.New(cfg)
 	if err != nil {
 		return nil, err

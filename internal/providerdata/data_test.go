@@ -26,4 +26,12 @@ func TestKubeClientIsShared(t *testing.T) {
 	if a != b || connects != 1 {
 		t.Errorf("two calls gave clients %p and %p after %d connects; want one client, one connect", a, b, connects)
 	}
+	// Other clients built from the configuration share its rate limiter.
+	cfg, err := d.RESTConfig(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.RateLimiter == nil || cfg.RateLimiter.QPS() != kube.DefaultQPS {
+		t.Errorf("RESTConfig().RateLimiter = %v, want one shared limiter at %d/s", cfg.RateLimiter, kube.DefaultQPS)
+	}
 }
