@@ -11,13 +11,14 @@ import (
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/provider"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/review"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulatecli"
 )
 
 // version is set at build time: -ldflags "-X main.version=1.2.3".
 var version = "dev"
 
 func main() {
-	// `terraform-provider-karpenter review ...` is the review command for pipelines; Terraform
+	// `terraform-provider-karpenter review ...` and `simulate ...` are commands for pipelines; Terraform
 	// starts the binary without arguments (or with -debug), and then it serves the plugin.
 	if len(os.Args) > 1 && os.Args[1] == "review" {
 		os.Exit(review.Main(context.Background(), os.Args[2:], os.Stdin, os.Stdout, os.Stderr, version))
@@ -25,6 +26,9 @@ func main() {
 	if len(os.Args) == 2 && (os.Args[1] == "--version" || os.Args[1] == "-version" || os.Args[1] == "version") {
 		review.WriteVersion(os.Stdout, version)
 		return
+	}
+	if len(os.Args) > 1 && os.Args[1] == "simulate" {
+		os.Exit(simulatecli.Main(context.Background(), os.Args[2:], os.Stdin, os.Stdout, os.Stderr, version))
 	}
 	var debug bool
 	flag.BoolVar(&debug, "debug", false, "run the provider with support for debuggers like delve")

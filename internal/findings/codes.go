@@ -36,6 +36,11 @@ const (
 	// Checks across the objects of one cluster.
 	NodeClassNotFound  Code = "KRP201"
 	EqualWeightOverlap Code = "KRP202"
+
+	// Workloads read from manifests (internal/workload) by simulate and review --workloads.
+	MalformedWorkload  Code = "KRP301"
+	PodWithoutRequests Code = "KRP302"
+	WorkloadSkipped    Code = "KRP303"
 )
 
 var rules = []Rule{
@@ -90,7 +95,8 @@ var rules = []Rule{
 		Code: DuplicateObject, Name: "DuplicateObject", Severity: Error,
 		Title: "Two objects of the same kind and name belong to one cluster.",
 		Help: "NodePools and AKSNodeClasses are cluster-scoped, so the second one overwrites the first (or the " +
-			"GitOps tool refuses both). Rename one, or map the files to different clusters in .karpenter-review.yaml.",
+			"GitOps tool refuses both). Rename one, or map the files to different clusters in .karpenter-review.yaml. " +
+			"Workloads read from manifests are the same within a namespace: the first one is simulated.",
 	},
 	{
 		Code: NamespaceIgnored, Name: "NamespaceIgnored", Severity: Note,
@@ -238,5 +244,29 @@ var rules = []Rule{
 			"for the same pods. Karpenter tries NodePools of equal weight in reverse alphabetical order of their " +
 			"names, so which one serves a pod depends on naming. Give the preferred pool a higher weight, or make " +
 			"the requirements exclusive.",
+	},
+	{
+		Code: MalformedWorkload, Name: "MalformedWorkload", Severity: Error,
+		Title: "A workload manifest is not a valid object of its kind.",
+		Help: "A Deployment, StatefulSet, Job, Pod or other workload has a field of the wrong type (often an unquoted " +
+			"YAML 1.1 value such as `yes` or `1.10` where the API wants a string), a quantity that is not one, an API " +
+			"version Kubernetes no longer serves, lacks a required field, or sets a pod overhead its RuntimeClass does not " +
+			"define. `kubectl apply` would fail; the simulation " +
+			"leaves the object out and reads the rest.",
+	},
+	{
+		Code: PodWithoutRequests, Name: "PodWithoutRequests", Severity: Warning,
+		Title: "A workload's pods request no CPU or no memory.",
+		Help: "Karpenter sizes nodes by requests: a pod without them counts as needing nothing, so nodes are launched " +
+			"too small for what it uses and it competes with its neighbours. Set `resources.requests` for cpu and " +
+			"memory on its containers. A LimitRange of the namespace that is part of the input sets its defaults as the " +
+			"API server would; one that is not is not seen.",
+	},
+	{
+		Code: WorkloadSkipped, Name: "WorkloadSkipped", Severity: Note,
+		Title: "An object that may create pods was not read as a workload.",
+		Help: "Its kind is not one the simulation reads (Deployment, ReplicaSet, StatefulSet, DaemonSet, " +
+			"ReplicationController, Job, CronJob, Pod), for example a custom resource whose operator creates pods, or " +
+			"a Pod already bound to a node. Its pods are not in the simulated cost.",
 	},
 }

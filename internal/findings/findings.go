@@ -6,7 +6,8 @@
 //
 // Codes are never reused or renumbered. They are grouped by what raises them:
 // KRP0xx input and API-server checks, KRP1xx provisioning checks of one NodePool against the
-// SKU catalog (internal/solver), KRP2xx checks across the objects of one cluster.
+// SKU catalog (internal/solver), KRP2xx checks across the objects of one cluster, KRP3xx
+// workloads read from manifests (internal/workload).
 package findings
 
 import (

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"golang.org/x/term"
@@ -46,6 +47,10 @@ type cliOptions struct {
 	strict, listCodes, version                    bool
 	suppress                                      []findings.Code
 	paths                                         []string
+	// workloads and baseline ask for predicted costs (cost.go).
+	workloads []string
+	baseline  string
+	hpaMax    bool
 }
 
 // Main runs the review command with the arguments after "review" and returns the exit code.
@@ -67,7 +72,13 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 		return ExitClean
 	}
 	threshold, _ := findings.ParseSeverity(o.failOn)
-	rep, err := Review(ctx, Options{Paths: o.paths, Stdin: stdin, ConfigPath: o.config, Region: o.region, Strict: o.strict, Suppress: o.suppress})
+	opts := Options{Paths: o.paths, Stdin: stdin, ConfigPath: o.config, Region: o.region, Strict: o.strict, Suppress: o.suppress}
+	var rep *Report
+	if len(o.workloads) > 0 || o.baseline != "" {
+		rep, err = ReviewWithCosts(ctx, opts, CostOptions{Workloads: o.workloads, Baseline: o.baseline, HPAMaxReplicas: o.hpaMax})
+	} else {
+		rep, err = Review(ctx, opts)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "review: %v\n", err)
 		return ExitUsage
@@ -88,6 +99,9 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 		err = WriteSARIF(out, rep, version)
 	default:
 		err = WriteText(out, rep, useColor(o.color, out))
+		if err == nil && len(rep.Costs) > 0 {
+			err = writeCostsText(out, rep.Costs)
+		}
 	}
 	if cerr := closeOut(); err == nil {
 		err = cerr
@@ -124,6 +138,12 @@ func parseFlags(args []string, stderr io.Writer) (*cliOptions, error) {
 	fs.StringVar(&o.config, "config", "", "config file (default: .karpenter-review.yaml upward from the first path)")
 	fs.BoolVar(&o.listCodes, "list-codes", false, "list the finding codes with their severity and title, and exit")
 	fs.BoolVar(&o.version, "version", false, "print the version and the dates of the embedded price snapshots, and exit")
+	fs.Func("workloads", "read workloads (Deployments, Jobs, ...) from this path and add each cluster's predicted hourly cost: workloads the config maps to a cluster count there, the others in every cluster (repeatable; \"-\" is standard input)", func(s string) error {
+		o.workloads = append(o.workloads, s)
+		return nil
+	})
+	fs.BoolVar(&o.hpaMax, "hpa-max", false, "with --workloads: count workloads an HPA scales at its maxReplicas (the cost at peak)")
+	fs.StringVar(&o.baseline, "baseline", "", "a second checkout (e.g. of the target branch): its costs for the same relative paths are compared, per pool")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usageHead)
 		fs.PrintDefaults()
@@ -160,7 +180,7 @@ func parseFlags(args []string, stderr io.Writer) (*cliOptions, error) {
 		return nil, fmt.Errorf("unknown --fail-on %q (want warning or error)", o.failOn)
 	}
 	stdins := 0
-	for _, p := range o.paths {
+	for _, p := range append(slices.Clone(o.paths), o.workloads...) {
 		if p == "-" {
 			stdins++
 		}

@@ -284,7 +284,7 @@ func (m *membership) build(name string) (*Cluster, []Finding) {
 			}
 		}
 		if !matched {
-			m.skip(p.file, p.line, fmt.Sprintf("patch of %s/%s matches no object of %s", p.kind, p.name, clusterPhrase(name)))
+			m.skip(p.file, p.line, unmatchedPatch(p.kind, p.name, name))
 		}
 	}
 	seen := map[string]*Object{}
@@ -318,4 +318,10 @@ func (m *membership) build(name string) (*Cluster, []Finding) {
 		}
 	}
 	return c, out
+}
+
+// unmatchedPatch is the skip reason of an overlay patch that matches no reviewed object; the
+// workload reader withdraws it when the patch applies to a workload (workloads.go).
+func unmatchedPatch(kind, name, cluster string) string {
+	return fmt.Sprintf("patch of %s/%s matches no object of %s", kind, name, clusterPhrase(cluster))
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/workload"
 )
 
 // Options configure one review.
@@ -29,6 +30,10 @@ type Options struct {
 	Checks []Check
 	// Facts describe each NodePool in the summary; nil means DefaultFacts().
 	Facts []FactFunc
+	// Visit, when set, is called for each cluster after its checks with the cluster's other
+	// Kubernetes objects (Deployments, Jobs, ...), patched as Kustomize would: commands that
+	// build on the review (simulate, review --workloads) read workloads from them.
+	Visit func(c *Cluster, docs []workload.Document)
 }
 
 // Report is the outcome of a review.
@@ -44,6 +49,8 @@ type Report struct {
 	// (code, object and place), so that a reader sees what a suppression hides.
 	Suppressed         int       `json:"suppressed"`
 	SuppressedFindings []Finding `json:"suppressedFindings,omitempty"`
+	// Costs are the predicted costs per cluster (review --workloads).
+	Costs []ClusterCost `json:"costs,omitempty"`
 }
 
 // ClusterSummary says what a cluster holds.
@@ -145,6 +152,14 @@ func Review(ctx context.Context, opts Options) (*Report, error) {
 				fd.Cluster = name
 				all = append(all, fd)
 			}
+		}
+		if opts.Visit != nil {
+			docs, probs := m.documents(name)
+			for _, d := range probs {
+				d.Cluster = name
+				all = append(all, d)
+			}
+			opts.Visit(c, docs)
 		}
 		clusters = append(clusters, c)
 		rep.Clusters = append(rep.Clusters, ClusterSummary{Name: name, Region: c.Region, NodePools: len(c.NodePools), NodeClasses: len(c.NodeClasses)})

@@ -24,6 +24,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/aksnodeclass"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clustersim"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/nodepool"
@@ -69,9 +70,10 @@ func (d *dataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 				Optional: true, ElementType: types.StringType,
 				MarkdownDescription: "AKSNodeClass manifests the pools reference; a pool whose node class is not given is simulated with the CRD defaults.",
 			},
+			"workloads_yaml": workloadsYAMLAttribute,
 			"workloads": schema.ListNestedAttribute{
-				Required:            true,
-				MarkdownDescription: "Pending pods, grouped by shape.",
+				Optional:            true,
+				MarkdownDescription: "Pending pods, grouped by shape. This, `workloads_yaml` or both.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"name":          schema.StringAttribute{Required: true, MarkdownDescription: "Name of the workload (used in the results)."},
 					"count":         schema.Int64Attribute{Required: true, MarkdownDescription: "Number of pods.", Validators: []validator.Int64{int64validator.Between(1, 100000)}},
@@ -134,6 +136,7 @@ type model struct {
 	NodePools         []string          `tfsdk:"nodepools"`
 	AKSNodeClasses    []string          `tfsdk:"aksnodeclasses"`
 	Workloads         []workloadModel   `tfsdk:"workloads"`
+	WorkloadsYAML     []string          `tfsdk:"workloads_yaml"`
 	DaemonSetOverhead map[string]string `tfsdk:"daemonset_overhead"`
 	LowerBoundMethod  types.String      `tfsdk:"lower_bound_method"`
 
@@ -235,6 +238,20 @@ func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 		in.Workloads = append(in.Workloads, workload(w, path.Root("workloads").AtListIndex(i), &resp.Diagnostics))
 	}
 	in.DaemonOverhead = quantities(m.DaemonSetOverhead, path.Root("daemonset_overhead"), &resp.Diagnostics)
+	if len(m.Workloads) == 0 && len(m.WorkloadsYAML) == 0 {
+		resp.Diagnostics.AddAttributeError(path.Root("workloads"), "No workloads", "Set workloads, workloads_yaml or both: the simulation needs pending pods.")
+	}
+	if len(m.WorkloadsYAML) > 0 {
+		ws, daemons := manifestWorkloads(m.WorkloadsYAML, &resp.Diagnostics)
+		in.Workloads = append(in.Workloads, ws...)
+		if len(daemons) > 0 {
+			overhead, notes := clustersim.DaemonOverhead(daemons, in.Pools)
+			in.DaemonOverhead = addLists(in.DaemonOverhead, overhead)
+			for _, n := range notes {
+				resp.Diagnostics.AddAttributeWarning(path.Root("workloads_yaml"), "Simulation assumption", n)
+			}
+		}
+	}
 	if resp.Diagnostics.HasError() {
 		return
 	}

@@ -11,6 +11,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/karpenter/pkg/utils/resources"
 )
 
 // Workload is a set of identical pending pods, as a Deployment's replicas are.
@@ -118,13 +119,10 @@ func WorkloadsFromPods(pods []*corev1.Pod) []Workload {
 }
 
 func workloadOf(p *corev1.Pod) Workload {
-	w := Workload{Count: 1, Labels: p.Labels, NodeSelector: p.Spec.NodeSelector, Tolerations: p.Spec.Tolerations, Requests: corev1.ResourceList{}}
-	for _, c := range p.Spec.Containers {
-		for k, v := range c.Resources.Requests {
-			q := w.Requests[k]
-			q.Add(v)
-			w.Requests[k] = q
-		}
+	// Requests as Karpenter counts them: containers, init and sidecar containers, pod overhead.
+	w := Workload{Count: 1, Labels: p.Labels, NodeSelector: p.Spec.NodeSelector, Tolerations: p.Spec.Tolerations, Requests: resources.Ceiling(p).Requests}
+	if w.Requests == nil {
+		w.Requests = corev1.ResourceList{}
 	}
 	if a := p.Spec.Affinity; a != nil && a.NodeAffinity != nil && a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution != nil {
 		if terms := a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms; len(terms) > 0 {

@@ -17,6 +17,10 @@ type where struct {
 	Note   string // Markdown: anything a reader of that section needs to know beyond the help text
 }
 
+// workloadsNote says where workloads are read from manifests.
+const workloadsNote = "Only where workloads are read from manifests: the `simulate` command, `review --workloads` and the " +
+	"`workloads_yaml` attribute of `karpenter_provisioning_simulation`."
+
 var reportedBy = map[findings.Code]where{
 	findings.APIServerRejects: {Review: true, Note: "In Terraform the same validation runs on every `karpenter_nodepool` and " +
 		"`karpenter_aksnodeclass`, where the plan fails with `Invalid NodePool` or `Invalid AKSNodeClass` on the " +
@@ -71,6 +75,10 @@ var reportedBy = map[findings.Code]where{
 		"`.karpenter-review.yaml` says `selfHosted: true`, a reviewed plan sets `karpenter_aks_node_auto_provisioning` to " +
 		"`mode = \"Manual\"`, or the input defines it."},
 	findings.EqualWeightOverlap: {Review: true},
+
+	findings.MalformedWorkload:  {Review: true, Note: workloadsNote + " In Terraform it is an error on the element of `workloads_yaml`."},
+	findings.PodWithoutRequests: {Review: true, Note: workloadsNote + " In Terraform it is a warning on the element of `workloads_yaml`."},
+	findings.WorkloadSkipped:    {Review: true, Note: workloadsNote + " The data source does not show notes."},
 }
 
 func (w where) Text() string {

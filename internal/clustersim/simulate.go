@@ -1,0 +1,167 @@
+package clustersim
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/aksnodeclass"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/nodepool"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
+)
+
+// Modes.
+const (
+	Karpenter = "karpenter" // Karpenter's own scheduling decisions
+	Optimal   = "optimal"   // the cheapest packing the solver finds, and a lower bound
+	Both      = "both"
+)
+
+// Modes lists the valid modes.
+var Modes = []string{Karpenter, Optimal, Both}
+
+// ErrModeUnavailable is returned for a mode this build cannot run.
+var ErrModeUnavailable = errors.New("the karpenter mode (Karpenter's own scheduler) is not available in this build; use --mode optimal")
+
+// Input is one cluster.
+type Input struct {
+	Region string
+	// NodePools and NodeClasses are the objects' bodies, values unknown until apply removed.
+	NodePools, NodeClasses []map[string]any
+	Pods, DaemonSets       []*corev1.Pod
+}
+
+// Result is the outcome in the modes asked for; a mode not asked for is nil.
+type Result struct {
+	Karpenter, Optimal *solver.Simulation
+	// Pools are the NodePools simulated, by name; Skipped says why others were not.
+	Pools   []string
+	Skipped []string
+	// Assumptions say where the result is not what Karpenter would do, and how.
+	Assumptions []string
+}
+
+// LowerBound is the proven lower bound on the hourly cost (from the optimal mode when it ran).
+func (r *Result) LowerBound() float64 {
+	for _, s := range []*solver.Simulation{r.Optimal, r.Karpenter} {
+		if s != nil {
+			return s.LowerBound
+		}
+	}
+	return 0
+}
+
+// Primary is the result a single figure should come from: Karpenter's when it ran.
+func (r *Result) Primary() (string, *solver.Simulation) {
+	if r.Karpenter != nil {
+		return Karpenter, r.Karpenter
+	}
+	return Optimal, r.Optimal
+}
+
+// Simulate runs the cluster in the mode.
+func Simulate(ctx context.Context, s *solver.Solver, in Input, mode string) (*Result, error) {
+	if !slices.Contains(Modes, mode) {
+		return nil, fmt.Errorf("unknown mode %q (want %s)", mode, strings.Join(Modes, ", "))
+	}
+	res := &Result{}
+	classes := map[string]instancetype.NodeClass{}
+	for _, body := range in.NodeClasses {
+		obj := deepCopy(body)
+		crdvalidate.MustFor(aksnodeclass.GVK).Default(obj)
+		nc, err := solver.NodeClassFromObject(obj)
+		name := nameOf(obj)
+		if err != nil {
+			res.Skipped = append(res.Skipped, fmt.Sprintf("AKSNodeClass/%s: %v (pools using it get the defaults)", name, err))
+			continue
+		}
+		classes[name] = nc
+	}
+	var pools []solver.SimPool
+	for _, body := range in.NodePools {
+		obj := deepCopy(body)
+		v := crdvalidate.MustFor(nodepool.GVK)
+		if errs := v.Validate(ctx, obj); len(errs) > 0 {
+			res.Skipped = append(res.Skipped, fmt.Sprintf("NodePool/%s: the API server would reject it", nameOf(obj)))
+			continue
+		}
+		v.Default(obj)
+		p, err := solver.PoolFromObject(obj)
+		if err != nil {
+			res.Skipped = append(res.Skipped, fmt.Sprintf("NodePool/%s: %v", nameOf(obj), err))
+			continue
+		}
+		nc, ok := classes[p.NodeClassName()]
+		if !ok {
+			res.Assumptions = append(res.Assumptions, fmt.Sprintf("NodePool/%s: AKSNodeClass %q is not in the input; its defaults are assumed", p.Name, p.NodeClassName()))
+		}
+		pools = append(pools, solver.SimPool{Pool: p, NodeClass: nc})
+		res.Pools = append(res.Pools, p.Name)
+	}
+	if err := run(ctx, s, mode, in, pools, res); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// run dispatches on the mode: karpenter is Karpenter's scheduler run in-process
+// (runKarpenter), optimal the solver's packing (solver.Simulate).
+func run(_ context.Context, s *solver.Solver, mode string, in Input, pools []solver.SimPool, res *Result) error {
+	if mode == Karpenter || mode == Both {
+		if err := runKarpenter(s, in, pools, res); err != nil {
+			return err
+		}
+	}
+	if mode == Optimal || mode == Both {
+		sim, err := s.Simulate(optimalInput(in, pools, res))
+		if err != nil {
+			return err
+		}
+		res.Optimal = sim
+	}
+	return nil
+}
+
+// runKarpenter is where solver.Predict goes once the build has it:
+//
+//	sim, err := s.Predict(solver.PredictionInput{Region: in.Region, Pools: pools, Pods: in.Pods, DaemonSets: in.DaemonSets})
+//	res.Karpenter = sim
+//
+// Until then the mode is unavailable, and says so.
+func runKarpenter(_ *solver.Solver, _ Input, _ []solver.SimPool, _ *Result) error {
+	return ErrModeUnavailable
+}
+
+func nameOf(obj map[string]any) string {
+	meta, _ := obj["metadata"].(map[string]any)
+	n, _ := meta["name"].(string)
+	return n
+}
+
+func deepCopy(m map[string]any) map[string]any {
+	return deepCopyValue(m).(map[string]any)
+}
+
+func deepCopyValue(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = deepCopyValue(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = deepCopyValue(e)
+		}
+		return out
+	}
+	return v
+}

@@ -1,0 +1,131 @@
+package review
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/strategicpatch"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/workload"
+)
+
+// patchStructs are the built-in kinds whose Kustomize patches are strategic merge patches
+// with the API's own merge keys (containers by name, ...), as Kustomize applies them.
+var patchStructs = map[string]any{
+	"Deployment": appsv1.Deployment{}, "ReplicaSet": appsv1.ReplicaSet{}, "StatefulSet": appsv1.StatefulSet{},
+	"DaemonSet": appsv1.DaemonSet{}, "Job": batchv1.Job{}, "CronJob": batchv1.CronJob{}, "Pod": corev1.Pod{},
+	"ReplicationController": corev1.ReplicationController{},
+}
+
+// documents returns the cluster's other Kubernetes objects (everything but NodePools and
+// AKSNodeClasses: Deployments, Jobs, HPAs, ...) for readers such as internal/workload, with
+// the cluster's Kustomize patches applied. A patch applied here is no longer reported as
+// matching no object.
+func (m *membership) documents(name string) ([]workload.Document, []Finding) {
+	var docs []workload.Document
+	var out []Finding
+	for _, f := range m.l.order {
+		if !m.files[name][f] || m.isPatch[f] || f.kust != nil {
+			continue
+		}
+		for _, d := range f.docs {
+			docs = append(docs, flatten(f.path, d, &out)...)
+		}
+	}
+	for _, p := range m.patches[name] {
+		st, ok := patchStructs[p.kind]
+		if !ok {
+			continue
+		}
+		matched := false
+		for i := 0; i < len(docs); i++ {
+			d := docs[i]
+			meta, _ := d.Body["metadata"].(map[string]any)
+			if d.Body["kind"] != p.kind || meta["name"] != p.name {
+				continue
+			}
+			matched = true
+			if dir, _ := p.value["$patch"].(string); dir == "delete" {
+				docs = slices.Delete(docs, i, i+1)
+				i--
+				continue
+			}
+			merged, err := strategicpatch.StrategicMergeMapPatch(d.Body, p.value, st)
+			if err != nil {
+				out = append(out, fileFinding(findings.MalformedWorkload, Location{File: p.file, Line: p.line},
+					fmt.Sprintf("the patch of %s/%s cannot be applied: %v", p.kind, p.name, err), "Fix the patch; the object was read unpatched."))
+				continue
+			}
+			docs[i].Body = merged
+		}
+		if matched {
+			m.skipped = slices.DeleteFunc(m.skipped, func(s Skipped) bool {
+				return s.File == p.file && s.Line == p.line && s.Reason == unmatchedPatch(p.kind, p.name, name)
+			})
+		}
+	}
+	return docs, out
+}
+
+// flatten turns a document into workload documents: the items of a kind: List each count.
+func flatten(file string, d yamlDoc, out *[]Finding) []workload.Document {
+	m, ok := d.value.(map[string]any)
+	if !ok {
+		return nil
+	}
+	if m["kind"] == "List" && m["apiVersion"] == "v1" {
+		items, _ := m["items"].([]any)
+		var docs []workload.Document
+		for i, it := range items {
+			at := []string{"items", strconv.Itoa(i)}
+			sub := yamlDoc{line: d.line, value: it, fields: d.fields.sub(at), template: d.template}
+			if p, ok := d.fields[posKey(at)]; ok {
+				sub.line = p.line
+			}
+			docs = append(docs, flatten(file, sub, out)...)
+		}
+		return docs
+	}
+	if v := classify(str(m["apiVersion"]), str(m["kind"])); v.review || v.problem != "" {
+		return nil // a Karpenter object: the review reads it
+	}
+	if d.template {
+		*out = append(*out, templateFinding(file, d.line))
+		return nil
+	}
+	fields := d.fields
+	return []workload.Document{{File: file, Line: d.line, Body: deepCopy(m).(map[string]any), LineOf: func(path []string) int {
+		p, _ := fields.lookup(path)
+		return p.line
+	}}}
+}
+
+func str(v any) string { s, _ := v.(string); return s }
+
+// WorkloadFindings turns the reader's findings into the review's.
+func WorkloadFindings(in []workload.Finding) []Finding {
+	out := make([]Finding, 0, len(in))
+	for _, f := range in {
+		out = append(out, Finding{Code: f.Code, Severity: findings.MustLookup(f.Code).Severity, Message: f.Message, Fix: f.Fix,
+			Object: f.Object, Location: Location{File: f.File, Line: f.Line, Field: f.Field}})
+	}
+	return out
+}
+
+// WorkloadDocuments parses a YAML or JSON stream as the review parses a file (documents
+// split at their markers, each parsed on its own, kind: List expanded) into the documents
+// workload readers take; syntax problems are findings at their lines. NodePools and
+// AKSNodeClasses are left out.
+func WorkloadDocuments(name string, data []byte) ([]workload.Document, []Finding) {
+	docs, out := parseYAMLStream(name, data)
+	var wd []workload.Document
+	for _, d := range docs {
+		wd = append(wd, flatten(name, d, &out)...)
+	}
+	return wd, out
+}

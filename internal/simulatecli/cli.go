@@ -1,0 +1,164 @@
+// Package simulatecli is the simulate command: it reads NodePools, AKSNodeClasses and
+// workloads as the review command reads its inputs (files, directories, Kustomize overlays,
+// Helm output on standard input, Terraform plans for the pools), simulates each cluster with
+// internal/clustersim and reports the nodes and what they cost, for a person (text), a
+// pull request (markdown) or a program (json).
+package simulatecli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clustersim"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/review"
+)
+
+const usageHead = `Usage: terraform-provider-karpenter simulate [flags] [paths...|-]
+
+Simulates, offline, the nodes Karpenter on AKS would launch for the workloads in the input and
+what they cost per hour, from the embedded SKU catalog. Paths are read as the review command
+reads them: Kubernetes YAML or JSON files, directories (recursively), kustomizations and
+Terraform plans (terraform show -json plan.out > plan.json) for the NodePools; "-" reads
+standard input, e.g.
+  helm template web ./chart | terraform-provider-karpenter simulate --region westeurope pools/ -
+Workloads are Deployments, ReplicaSets, StatefulSets, ReplicationControllers, Jobs, CronJobs
+(one run), Pods and DaemonSets, with replicas as written (--hpa-max: an HPA's maxReplicas).
+A .karpenter-review.yaml maps paths to clusters with their region, as for review.
+
+Modes: karpenter (what Karpenter's scheduler would launch), optimal (the cheapest packing the
+solver finds; a lower bound no packing can beat is reported with it), both.
+
+JSON (--format json): {"version":1, "mode", "karpenter": {"nodes":[{"cluster","pool",
+"instanceType","capacityType","zone","pods","workloads","hourlyPrice"}], "hourlyCost",
+"unschedulable":[{"cluster","workload","count","reason"}]}, "optimal": {same}, "lowerBound",
+"clusters":[{"name","region","karpenter","optimal","lowerBound","pools","workloads",
+"assumptions","skipped"}], "findings":[...]}; a mode not run is null. Costs are USD per hour.
+
+Flags:
+`
+
+const usageTail = `
+Exit codes: 0 when no finding reaches --fail-on, 1 when one does, 2 for usage errors, an input
+that cannot be read at all, a cluster without a region, or a mode this build cannot run.
+`
+
+// Exit codes, as the review command's.
+const (
+	ExitClean    = review.ExitClean
+	ExitFindings = review.ExitFindings
+	ExitUsage    = review.ExitUsage
+)
+
+type options struct {
+	region, mode, format, output, failOn, config string
+	hpaMax                                       bool
+	paths                                        []string
+}
+
+// Main runs the simulate command with the arguments after "simulate" and returns the exit code.
+func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, version string) int {
+	o, err := parseFlags(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return ExitClean
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "simulate: %v\nRun 'terraform-provider-karpenter simulate -h' for usage.\n", err)
+		return ExitUsage
+	}
+	rep, err := Simulate(ctx, Options{Paths: o.paths, Stdin: stdin, ConfigPath: o.config, Region: o.region, Mode: o.mode, HPAMaxReplicas: o.hpaMax})
+	if err != nil {
+		fmt.Fprintf(stderr, "simulate: %v\n", err)
+		return ExitUsage
+	}
+	out, closeOut := stdout, func() error { return nil }
+	if o.output != "" {
+		f, err := os.Create(o.output)
+		if err != nil {
+			fmt.Fprintf(stderr, "simulate: %v\n", err)
+			return ExitUsage
+		}
+		out, closeOut = f, f.Close
+	}
+	switch o.format {
+	case "json":
+		err = WriteJSON(out, rep, version)
+	case "markdown":
+		err = WriteMarkdown(out, rep)
+	default:
+		err = WriteText(out, rep)
+	}
+	if cerr := closeOut(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "simulate: writing the report: %v\n", err)
+		return ExitUsage
+	}
+	threshold, _ := findings.ParseSeverity(o.failOn)
+	if slices.ContainsFunc(rep.Findings, func(f review.Finding) bool { return f.Severity >= threshold }) {
+		return ExitFindings
+	}
+	return ExitClean
+}
+
+func parseFlags(args []string, stderr io.Writer) (*options, error) {
+	o := &options{}
+	fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&o.region, "region", "", "Azure region of clusters whose config file or plan names none (e.g. westeurope)")
+	fs.StringVar(&o.mode, "mode", clustersim.Karpenter, "karpenter, optimal or both")
+	fs.StringVar(&o.format, "format", "text", "report format: text, json or markdown")
+	fs.StringVar(&o.output, "output", "", "write the report to this file instead of standard output")
+	fs.StringVar(&o.failOn, "fail-on", "error", "exit with 1 when a finding of this severity or higher remains: warning or error")
+	fs.StringVar(&o.config, "config", "", "config file (default: .karpenter-review.yaml upward from the first path)")
+	fs.BoolVar(&o.hpaMax, "hpa-max", false, "count workloads an HPA scales at its maxReplicas (the cost at peak)")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usageHead)
+		fs.PrintDefaults()
+		fmt.Fprint(stderr, usageTail)
+	}
+	// Flags may follow paths; after "--" everything is a path (as for review).
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
+			o.paths = append(o.paths, rest...)
+			break
+		}
+		o.paths = append(o.paths, rest[0])
+		args = rest[1:]
+	}
+	if !slices.Contains(clustersim.Modes, o.mode) {
+		return nil, fmt.Errorf("unknown --mode %q (want %s)", o.mode, strings.Join(clustersim.Modes, ", "))
+	}
+	switch o.format {
+	case "text", "json", "markdown":
+	default:
+		return nil, fmt.Errorf("unknown --format %q (want text, json or markdown)", o.format)
+	}
+	if o.failOn != "warning" && o.failOn != "error" {
+		return nil, fmt.Errorf("unknown --fail-on %q (want warning or error)", o.failOn)
+	}
+	stdins := 0
+	for _, p := range o.paths {
+		if p == "-" {
+			stdins++
+		}
+	}
+	if stdins > 1 {
+		return nil, errors.New(`standard input ("-") can be read only once`)
+	}
+	return o, nil
+}

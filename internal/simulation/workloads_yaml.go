@@ -1,0 +1,88 @@
+package simulation
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clustersim"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/review"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
+	workloadreader "github.com/karpenter-iac/terraform-provider-karpenter/internal/workload"
+)
+
+// workloadsYAMLAttribute reads workloads from manifests, as the simulate command does.
+var workloadsYAMLAttribute = schema.ListAttribute{
+	Optional: true, ElementType: types.StringType,
+	MarkdownDescription: "Workload manifests (YAML or JSON streams, several documents each), e.g. `[file(\"apps/web.yaml\"), " +
+		"data.helm_template.app.manifest]`: Deployments, ReplicaSets, StatefulSets, ReplicationControllers, Jobs, CronJobs (one run), " +
+		"Pods and DaemonSets, with replicas as written and requests as Kubernetes computes them (limits for missing requests; " +
+		"init and sidecar containers; the overhead and scheduling of a RuntimeClass and the defaults of a LimitRange given in the same manifests). DaemonSets add to `daemonset_overhead` on the pools they would run on. " +
+		"Their pods join `workloads`, named `Kind/name`. Other kinds are ignored; a malformed workload is an error, a pod " +
+		"without CPU or memory requests a warning (KRP301, KRP302).",
+}
+
+// manifestWorkloads reads the workloads_yaml manifests into the solver's workloads and the
+// DaemonSet pods, reporting problems on the element they come from.
+func manifestWorkloads(texts []string, diags *diag.Diagnostics) ([]solver.Workload, []*corev1.Pod) {
+	// All elements are read together: a RuntimeClass, LimitRange or HPA in one applies to the
+	// workloads of the others, as in a cluster.
+	var all []workloadreader.Document
+	element := map[string]path.Path{}
+	for i, text := range texts {
+		at := path.Root("workloads_yaml").AtListIndex(i)
+		name := fmt.Sprintf("workloads_yaml[%d]", i)
+		element[name] = at
+		docs, probs := review.WorkloadDocuments(name, []byte(text))
+		for _, p := range probs {
+			report(diags, at, p.Code, fmt.Sprintf("%s line %d: %s", name, p.Line, p.Message), p.Fix)
+		}
+		all = append(all, docs...)
+	}
+	set := workloadreader.Read(all, workloadreader.Options{})
+	for _, f := range set.Findings {
+		where := fmt.Sprintf("%s line %d", f.File, f.Line)
+		if f.Field != "" {
+			where += " (" + f.Object + " " + f.Field + ")"
+		}
+		report(diags, element[f.File], f.Code, where+": "+f.Message, f.Fix)
+	}
+	for _, a := range set.Assumptions {
+		diags.AddAttributeWarning(path.Root("workloads_yaml"), "Simulation assumption", a)
+	}
+	ws, notes := clustersim.SolverWorkloads(set.Pods)
+	for _, n := range notes {
+		diags.AddAttributeWarning(path.Root("workloads_yaml"), "Simulation assumption", n)
+	}
+	return ws, set.DaemonSets
+}
+
+// report adds a finding as a diagnostic of its severity; notes are not shown.
+func report(diags *diag.Diagnostics, at path.Path, code findings.Code, msg, fix string) {
+	summary := findings.MustLookup(code).Title
+	detail := fmt.Sprintf("%s %s %s", code, msg, fix)
+	switch findings.MustLookup(code).Severity {
+	case findings.Error:
+		diags.AddAttributeError(at, summary, detail)
+	case findings.Warning:
+		diags.AddAttributeWarning(at, summary, detail)
+	}
+}
+
+// addLists sums two resource lists (either may be nil).
+func addLists(a, b corev1.ResourceList) corev1.ResourceList {
+	out := corev1.ResourceList{}
+	for _, l := range []corev1.ResourceList{a, b} {
+		for k, v := range l {
+			q := out[k]
+			q.Add(v)
+			out[k] = q
+		}
+	}
+	return out
+}

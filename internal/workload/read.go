@@ -1,0 +1,204 @@
+package workload
+
+import (
+	"fmt"
+	"strings"
+
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
+)
+
+// Options change how replica counts are read.
+type Options struct {
+	// HPAMaxReplicas counts a workload that a HorizontalPodAutoscaler scales at the HPA's
+	// maxReplicas instead of its own replicas: the cost at peak.
+	HPAMaxReplicas bool
+}
+
+// Workload is one object that creates pods.
+type Workload struct {
+	Kind, Namespace, Name string
+	File                  string
+	Line                  int
+	// Replicas is the number of pods it runs at once (DaemonSets: 0, one per node).
+	Replicas int
+	// ReplicasFrom says where Replicas came from, e.g. "spec.replicas", "default 1",
+	// "HorizontalPodAutoscaler/web maxReplicas".
+	ReplicasFrom string
+	// Pod is its pod as the API server would create it (requests defaulted from limits).
+	Pod *corev1.Pod
+}
+
+// Label names the workload as kubectl does: Deployment/web.
+func (w Workload) Label() string { return w.Kind + "/" + w.Name }
+
+// Set is what a set of documents runs.
+type Set struct {
+	// Workloads are the objects that create pods, DaemonSets included, in document order.
+	Workloads []Workload
+	// Pods are the pending pods: every replica of every workload but the DaemonSets.
+	Pods []*corev1.Pod
+	// DaemonSets holds one pod per DaemonSet; Karpenter adds those that can run on a node to
+	// every node it launches.
+	DaemonSets []*corev1.Pod
+	Findings   []Finding
+	// Assumptions say where the pods may differ from the cluster's, e.g. a RuntimeClass the
+	// input does not hold.
+	Assumptions []string
+}
+
+// podKinds are the kinds whose pods are read, by group and kind.
+var podKinds = map[schema.GroupKind]func() any{
+	{Group: "apps", Kind: "Deployment"}:                     func() any { return &appsv1.Deployment{} },
+	{Group: "apps", Kind: "ReplicaSet"}:                     func() any { return &appsv1.ReplicaSet{} },
+	{Group: "apps", Kind: "StatefulSet"}:                    func() any { return &appsv1.StatefulSet{} },
+	{Group: "apps", Kind: "DaemonSet"}:                      func() any { return &appsv1.DaemonSet{} },
+	{Group: "batch", Kind: "Job"}:                           func() any { return &batchv1.Job{} },
+	{Group: "batch", Kind: "CronJob"}:                       func() any { return &batchv1.CronJob{} },
+	{Group: "", Kind: "Pod"}:                                func() any { return &corev1.Pod{} },
+	{Group: "", Kind: "ReplicationController"}:              func() any { return &corev1.ReplicationController{} },
+	{Group: "autoscaling", Kind: "HorizontalPodAutoscaler"}: nil, // read by hpas
+	{Group: "node.k8s.io", Kind: "RuntimeClass"}:            nil, // read by runtimeClasses
+}
+
+// Read returns the workloads of the documents and the problems found. Documents of kinds that
+// create no pods (Services, ConfigMaps, NodePools, ...) are passed over; a kind that may
+// create pods but is not read (a custom resource, a pod template in another API group) gets
+// a note.
+func Read(docs []Document, opts Options) *Set {
+	s := &Set{}
+	scalers := hpas(docs, s)
+	classes := runtimeClasses(docs, s)
+	ranges := limitRanges(docs, s)
+	seen := map[string]Workload{}
+	for _, d := range docs {
+		apiVersion, _ := d.Body["apiVersion"].(string)
+		kind, _ := d.Body["kind"].(string)
+		gv, err := schema.ParseGroupVersion(apiVersion)
+		if err != nil || kind == "" {
+			continue // not a Kubernetes object; review reports what it must
+		}
+		gk := gv.WithKind(kind).GroupKind()
+		newObj, known := podKinds[gk]
+		if moved, ok := servedVersions[schema.GroupKind{Group: "apps", Kind: kind}]; ok && gk.Group == "extensions" {
+			s.malformed(d, kind, "apiVersion", fmt.Sprintf("%s %s is not served by current Kubernetes (removed in 1.16)", apiVersion, kind),
+				fmt.Sprintf("Use apiVersion %s.", moved))
+			continue
+		}
+		if !known {
+			if !passive(gk) && mayCreatePods(d.Body) {
+				s.note(d, kind, fmt.Sprintf("%s %s is not read as a workload: pods it creates are not simulated", apiVersion, kind),
+					"Render it to the Deployments, StatefulSets, Jobs or Pods it creates (e.g. kubectl get -o yaml) to include its pods.")
+			}
+			continue
+		}
+		if newObj == nil {
+			continue
+		}
+		if !servedVersion(gk, gv.Version) {
+			s.malformed(d, kind, "apiVersion", fmt.Sprintf("%s %s is not served by current Kubernetes", apiVersion, kind),
+				fmt.Sprintf("Use apiVersion %s.", servedVersions[gk]))
+			continue
+		}
+		if !s.quantities(d, kind) {
+			continue
+		}
+		obj := newObj()
+		if err := decode(d.Body, obj); err != nil {
+			s.decodeError(d, kind, err)
+			continue
+		}
+		w, ok := s.workload(d, obj, scalers, classes, ranges, opts)
+		if !ok {
+			continue
+		}
+		key := w.Kind + "/" + w.Namespace + "/" + w.Name
+		if first, dup := seen[key]; dup {
+			s.Findings = append(s.Findings, Finding{Code: findings.DuplicateObject, File: d.File, Line: d.lineOf([]string{"metadata", "name"}),
+				Field: "metadata.name", Object: w.Label(),
+				Message: fmt.Sprintf("%s in namespace %s is defined twice (first at %s:%d): the cluster holds one, so it is simulated once", w.Label(), w.Namespace, first.File, first.Line),
+				Fix:     "Remove one of the two, rename one, or map their files to different clusters in .karpenter-review.yaml."})
+			continue
+		}
+		seen[key] = w
+		if w.Kind == "DaemonSet" {
+			s.Workloads = append(s.Workloads, w)
+			s.DaemonSets = append(s.DaemonSets, replica(w, 0))
+			continue
+		}
+		s.requestsFinding(d, w)
+		s.Workloads = append(s.Workloads, w)
+		for i := 0; i < w.Replicas; i++ {
+			s.Pods = append(s.Pods, replica(w, i))
+		}
+	}
+	return s
+}
+
+// mayCreatePods tells a custom resource that runs pods (an Argo Rollout, a database operator's
+// cluster) from one that does not (an ExternalSecret): it names containers, a pod template or
+// a replica count somewhere in its spec.
+func mayCreatePods(body map[string]any) bool {
+	var walk func(v any, depth int) bool
+	walk = func(v any, depth int) bool {
+		if depth > 12 {
+			return false
+		}
+		switch x := v.(type) {
+		case map[string]any:
+			for k, e := range x {
+				switch k {
+				case "containers", "template", "podTemplate", "jobTemplate", "replicas", "instances":
+					return true
+				}
+				if walk(e, depth+1) {
+					return true
+				}
+			}
+		case []any:
+			for _, e := range x {
+				if walk(e, depth+1) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return walk(body["spec"], 0)
+}
+
+// passive kinds create no pods of their own, or are Karpenter's: they are passed over quietly.
+func passive(gk schema.GroupKind) bool {
+	switch gk.Group {
+	case "", "rbac.authorization.k8s.io", "networking.k8s.io", "policy", "storage.k8s.io", "scheduling.k8s.io",
+		"apiextensions.k8s.io", "admissionregistration.k8s.io", "coordination.k8s.io", "discovery.k8s.io",
+		"karpenter.sh", "karpenter.azure.com", "kustomize.config.k8s.io", "config.kubernetes.io", "autoscaling",
+		"certificates.k8s.io", "node.k8s.io", "resource.k8s.io", "gateway.networking.k8s.io", "monitoring.coreos.com",
+		"cert-manager.io", "apiregistration.k8s.io", "flowcontrol.apiserver.k8s.io":
+		return true
+	}
+	return strings.HasSuffix(gk.Group, ".fluxcd.io") || gk.Group == "argoproj.io" && gk.Kind != "Rollout"
+}
+
+func (s *Set) note(d Document, kind, msg, fix string) {
+	s.Findings = append(s.Findings, Finding{Code: findings.WorkloadSkipped, File: d.File, Line: d.lineOf([]string{"kind"}),
+		Field: "kind", Object: label(d, kind), Message: msg, Fix: fix})
+}
+
+func (s *Set) malformed(d Document, kind, field, msg, fix string) {
+	s.Findings = append(s.Findings, Finding{Code: findings.MalformedWorkload, File: d.File, Line: d.lineOf(splitField(field)),
+		Field: field, Object: label(d, kind), Message: msg, Fix: fix})
+}
+
+func label(d Document, kind string) string {
+	meta, _ := d.Body["metadata"].(map[string]any)
+	name, _ := meta["name"].(string)
+	if name == "" {
+		name, _ = meta["generateName"].(string)
+	}
+	return kind + "/" + name
+}
