@@ -92,7 +92,7 @@ func (r *Resource) setState(ctx context.Context, state *tfsdk.State, live *unstr
 }
 
 func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	if live := r.write(ctx, req.Plan, &resp.State, &resp.Diagnostics, true, false); live != nil {
+	if live := r.write(ctx, req.Plan, &resp.State, &resp.Diagnostics, true, false, resp.Private, nil); live != nil {
 		r.observeWrite(ctx, live, nil, &resp.State, resp.Private, &resp.Diagnostics)
 	}
 }
@@ -102,7 +102,17 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 	resp.Diagnostics.Append(d...)
 	remembered, d := req.Private.GetKey(ctx, rememberedKey)
 	resp.Diagnostics.Append(d...)
-	if live := r.write(ctx, req.Plan, &resp.State, &resp.Diagnostics, false, adopt != nil); live != nil {
+	observed, d := req.Private.GetKey(ctx, observedKey)
+	resp.Diagnostics.Append(d...)
+	// After an import the hand-over decides what the apply changes; it fails on its own when
+	// the object changes meanwhile.
+	var check func(context.Context, *kube.Client, string)
+	if adopt == nil {
+		check = func(ctx context.Context, c *kube.Client, name string) {
+			r.warnChangedSincePlan(ctx, c, req.State, observed, name, &resp.Diagnostics)
+		}
+	}
+	if live := r.write(ctx, req.Plan, &resp.State, &resp.Diagnostics, false, adopt != nil, resp.Private, check); live != nil {
 		r.observeWrite(ctx, live, remembered, &resp.State, resp.Private, &resp.Diagnostics)
 		if adopt != nil && resp.Private != nil {
 			// Handed over and applied: later updates leave the managed fields alone.
@@ -166,8 +176,10 @@ type privateSetter interface {
 // write applies the plan and stores the state; it returns the object as the API server
 // returned it, or nil on error.
 // adopt takes over the fields of the managers in take_ownership_from first (the first update
-// after an import).
-func (r *Resource) write(ctx context.Context, plan tfsdk.Plan, state *tfsdk.State, diags *diag.Diagnostics, create, adopt bool) *unstructured.Unstructured {
+// after an import). check, when set, runs before the write. The resourceVersion written is
+// kept in private, where the next update finds what its plan was computed against.
+func (r *Resource) write(ctx context.Context, plan tfsdk.Plan, state *tfsdk.State, diags *diag.Diagnostics, create, adopt bool,
+	private privateSetter, check func(context.Context, *kube.Client, string)) *unstructured.Unstructured {
 	var t timeouts.Value
 	diags.Append(plan.GetAttribute(ctx, path.Root("timeouts"), &t)...)
 	timeout, d := t.Create(ctx, r.kind.CreateTimeout)
@@ -189,6 +201,9 @@ func (r *Resource) write(ctx context.Context, plan tfsdk.Plan, state *tfsdk.Stat
 	if adopt && !r.takeOwnership(ctx, c, plan, obj.GetName(), diags) {
 		return nil
 	}
+	if check != nil {
+		check(ctx, c, obj.GetName())
+	}
 	var live *unstructured.Unstructured
 	if create {
 		live, err = c.Create(ctx, r.kind.GVR(), obj)
@@ -203,13 +218,24 @@ func (r *Resource) write(ctx context.Context, plan tfsdk.Plan, state *tfsdk.Stat
 				exists.Error(), "karpenter", r.kind.TypeSuffix, exists.Name, exists.Name))
 		return nil
 	case err != nil:
-		diags.AddError("Kubernetes rejected the "+r.kind.GVK.Kind, err.Error())
+		op := operation{verb: "create", timeout: timeout}
+		if !create {
+			op.verb = "update"
+		}
+		if create && live != nil {
+			// Created, but its fields are not recorded as applied: in state, Terraform marks
+			// it tainted and replaces it on the next apply, rather than losing track of it.
+			r.setState(ctx, state, live, plan.Raw, false, diags)
+			err = fmt.Errorf("%w\n\nThe %s was created; Terraform records it as tainted and replaces it on the next apply", err, r.kind.GVK.Kind)
+		}
+		r.reportFailure(diags, op, obj.GetName(), err)
 		return nil
 	}
 	r.setState(ctx, state, live, plan.Raw, false, diags)
 	if diags.HasError() {
 		return nil
 	}
+	recordResourceVersion(ctx, private, live, diags)
 	keepPlannedStatus(state, plan.Raw, r.root)
 	return live
 }
@@ -286,7 +312,7 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 	}
 	live, err := c.Get(ctx, r.kind.GVR(), name)
 	if err != nil {
-		resp.Diagnostics.AddError("Cannot read "+r.kind.GVK.Kind+" "+name, err.Error())
+		r.reportFailure(&resp.Diagnostics, operation{verb: "read"}, name, err)
 		return
 	}
 	if live == nil {
@@ -304,6 +330,7 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	recordResourceVersion(ctx, resp.Private, live, &resp.Diagnostics)
 	remembered = r.observe(ctx, live, remembered, resp.Private, &resp.Diagnostics)
 	if imported != nil {
 		// Fill the plan-time results too, from what the plan that follows will see, so that it
@@ -355,7 +382,7 @@ func (r *Resource) Delete(ctx context.Context, req resource.DeleteRequest, resp 
 			fmt.Sprintf("Deletion was requested and is still in progress. Finalizers: %v. %s\n\nRaise timeouts.delete, or find out why the finalizer is not released, then run terraform destroy again.",
 				still.Object.GetFinalizers(), r.blockers(ctx, c, still.Object)))
 	case err != nil:
-		resp.Diagnostics.AddError("Cannot delete "+r.kind.GVK.Kind+" "+name, err.Error())
+		r.reportFailure(&resp.Diagnostics, operation{verb: "delete", timeout: timeout}, name, err)
 	}
 }
 

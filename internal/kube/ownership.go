@@ -63,6 +63,7 @@ func (c *Client) takeOwnership(ctx context.Context, gvr schema.GroupVersionResou
 	if err != nil {
 		return nil, err
 	}
+	// Not retried by c.do: a retry after a lost answer would fail its own test operation.
 	_, err = c.dyn.Resource(gvr).Patch(ctx, obj.GetName(), types.JSONPatchType, patch, metav1.PatchOptions{FieldManager: FieldManager})
 	if err == nil {
 		return taken, nil
@@ -70,7 +71,8 @@ func (c *Client) takeOwnership(ctx context.Context, gvr schema.GroupVersionResou
 	if c.changed(ctx, gvr, obj, err) {
 		return nil, &ConflictError{Kind: obj.GetKind(), Name: obj.GetName(), ResourceVersion: rv, Err: err}
 	}
-	return nil, fmt.Errorf("writing the managed fields of %s %q: %w", obj.GetKind(), obj.GetName(), err)
+	return nil, fmt.Errorf("writing the managed fields of %s %q: %w", obj.GetKind(), obj.GetName(),
+		&RequestError{Verb: "patch", Resource: gvr.GroupResource(), Name: obj.GetName(), Failure: Classify(ctx, err), Attempts: 1, Err: err})
 }
 
 // changed reports whether the patch of obj failed because the object changed since it was

@@ -71,17 +71,19 @@ type checksModel struct {
 }
 
 type kubernetesModel struct {
-	ConfigPath           types.String `tfsdk:"config_path"`
-	ConfigContext        types.String `tfsdk:"config_context"`
-	Host                 types.String `tfsdk:"host"`
-	ClusterCACertificate types.String `tfsdk:"cluster_ca_certificate"`
-	Insecure             types.Bool   `tfsdk:"insecure"`
-	Token                types.String `tfsdk:"token"`
-	ClientCertificate    types.String `tfsdk:"client_certificate"`
-	ClientKey            types.String `tfsdk:"client_key"`
-	Exec                 types.Object `tfsdk:"exec"`
-	AKSClusterID         types.String `tfsdk:"aks_cluster_id"`
-	UseAdminCredentials  types.Bool   `tfsdk:"use_admin_credentials"`
+	ConfigPath           types.String  `tfsdk:"config_path"`
+	ConfigContext        types.String  `tfsdk:"config_context"`
+	Host                 types.String  `tfsdk:"host"`
+	ClusterCACertificate types.String  `tfsdk:"cluster_ca_certificate"`
+	Insecure             types.Bool    `tfsdk:"insecure"`
+	Token                types.String  `tfsdk:"token"`
+	ClientCertificate    types.String  `tfsdk:"client_certificate"`
+	ClientKey            types.String  `tfsdk:"client_key"`
+	Exec                 types.Object  `tfsdk:"exec"`
+	AKSClusterID         types.String  `tfsdk:"aks_cluster_id"`
+	UseAdminCredentials  types.Bool    `tfsdk:"use_admin_credentials"`
+	QPS                  types.Float64 `tfsdk:"qps"`
+	Burst                types.Int64   `tfsdk:"burst"`
 }
 
 type execModel struct {
@@ -149,6 +151,8 @@ func (c providerModel) kubernetes(ctx context.Context, diags *diag.Diagnostics) 
 		// The cluster ID names the cluster; a kubeconfig from the environment must not compete.
 		s.Connection = kube.Connection{}
 	}
+	// The rate limit applies to whichever way the cluster is reached, AKS included.
+	s.QPS, s.Burst = float32(k.QPS.ValueFloat64()), int(k.Burst.ValueInt64())
 	s.ConfigPath = expandHome(s.ConfigPath)
 	if !k.Exec.IsNull() && !k.Exec.IsUnknown() {
 		var e execModel
@@ -280,6 +284,8 @@ func connector(k kubernetesSettings, az azure.Settings, azUnknown []string, opts
 		if err != nil {
 			return kube.Connection{}, err
 		}
-		return azure.AKSConnection(ctx, id, cred, copts, k.Admin)
+		conn, err := azure.AKSConnection(ctx, id, cred, copts, k.Admin)
+		conn.QPS, conn.Burst = k.QPS, k.Burst
+		return conn, err
 	}
 }

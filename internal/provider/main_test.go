@@ -15,7 +15,12 @@ const (
 
 func TestMain(m *testing.M) {
 	testenv.MainWith(m, testenv.Options{
-		Tokens: map[string]testenv.User{entraToken: {Name: entraUser, Groups: []string{"system:masters"}}},
-		Audit:  true,
+		Tokens: map[string]testenv.User{
+			entraToken:    {Name: entraUser, Groups: []string{"system:masters"}},
+			rbacToken:     {Name: "terraform-rbac", Groups: []string{rbacGroup}},
+			noPatchToken:  {Name: "terraform-no-patch", Groups: []string{noPatchGroup}},
+			noCreateToken: {Name: "terraform-no-create", Groups: []string{noCreateGroup}},
+		},
+		Audit: true,
 	})
 }

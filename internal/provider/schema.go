@@ -1,13 +1,18 @@
 package provider
 
 import (
+	"fmt"
+
 	"github.com/hashicorp/terraform-plugin-framework-validators/boolvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/float64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kube"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/validators"
 )
@@ -70,8 +75,10 @@ func kubernetesSchema() schema.SingleNestedAttribute {
 				Attributes: map[string]schema.Attribute{
 					"api_version": schema.StringAttribute{Required: true, MarkdownDescription: "e.g. `client.authentication.k8s.io/v1beta1`."},
 					"command":     schema.StringAttribute{Required: true, MarkdownDescription: "Command to run."},
-					"args":        schema.ListAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "Arguments."},
-					"env":         schema.MapAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "Environment variables."},
+					// Sensitive: credential plugins are often handed a token or secret in an argument
+					// or the environment, which would otherwise show in plans and logs.
+					"args": schema.ListAttribute{Optional: true, Sensitive: true, ElementType: types.StringType, MarkdownDescription: "Arguments. Sensitive: they often carry a token or secret."},
+					"env":  schema.MapAttribute{Optional: true, Sensitive: true, ElementType: types.StringType, MarkdownDescription: "Environment variables. Sensitive: they often carry a token or secret."},
 				},
 			},
 			"aks_cluster_id": schema.StringAttribute{
@@ -80,6 +87,17 @@ func kubernetesSchema() schema.SingleNestedAttribute {
 					"The provider reads the endpoint and CA through the Azure API with the `azure` credentials and authenticates with an Entra ID token; no kubelogin binary is needed. " +
 					"Conflicts with the other connection settings.",
 				Validators: []validator.String{validators.AKSClusterID(), stringvalidator.ConflictsWith(sibling("exec"))},
+			},
+			"qps": schema.Float64Attribute{
+				Optional: true,
+				MarkdownDescription: fmt.Sprintf("Requests per second the provider sends to the API server at most, across all resources (default `%d`). "+
+					"client-go's own default, 5, caps an apply at about 2.5 objects a second whatever `-parallelism`.", kube.DefaultQPS),
+				Validators: []validator.Float64{float64validator.AtLeast(1)},
+			},
+			"burst": schema.Int64Attribute{
+				Optional:            true,
+				MarkdownDescription: fmt.Sprintf("Requests the provider may send at once above `qps` (default `%d`).", kube.DefaultBurst),
+				Validators:          []validator.Int64{int64validator.AtLeast(1)},
 			},
 			"use_admin_credentials": schema.BoolAttribute{
 				Optional:            true,

@@ -8,7 +8,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 	"k8s.io/client-go/rest"
+	"k8s.io/client-go/util/flowcontrol"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kube"
 )
@@ -60,11 +62,19 @@ func (d *Data) Kube(ctx context.Context) (*kube.Client, error) {
 	if err != nil {
 		return nil, err
 	}
+	// One rate limiter for every client of this cluster: the dynamic client of the resources
+	// and the clientsets built from RESTConfig (the CRDs of karpenter_aks_node_auto_provisioning).
+	cfg.RateLimiter = flowcontrol.NewTokenBucketRateLimiter(cfg.QPS, cfg.Burst)
 	client, err := kube.New(cfg)
 	if err != nil {
 		return nil, err
 	}
 	client.PollInterval = d.DeletePollInterval
+	client.OnRetry = func(ctx context.Context, failed *kube.RequestError, wait time.Duration) {
+		tflog.Warn(ctx, "Kubernetes request failed, retrying", map[string]any{
+			"error": failed.Error(), "failure": failed.Failure.String(), "attempt": failed.Attempts, "retry_in": wait.String(),
+		})
+	}
 	d.restConfig, d.client = cfg, client
 	return client, nil
 }
