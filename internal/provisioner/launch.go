@@ -22,7 +22,7 @@ import (
 // capacity-type requirements of those options, and the Azure provider resolves the pool's
 // instance types against the NodeClaim and launches the best-ranked offering of its
 // allocation strategy (lowest price, then spot before on-demand, then zonal before regional).
-func launch(r result, its map[string][]*cloudprovider.InstanceType, relaxMinValues bool) *Result {
+func launch(r result, relaxMinValues bool) *Result {
 	out := &Result{PodErrors: r.podErrors}
 	for _, n := range r.nodeClaims {
 		reqs := n.requirements
@@ -61,7 +61,9 @@ func launch(r result, its map[string][]*cloudprovider.InstanceType, relaxMinValu
 		delete(final, karpv1.NodeRegisteredLabelKey)
 		delete(final, karpv1.NodeInitializedLabelKey)
 		nc := &NodeClaim{NodePool: n.template.nodePool.Name, Pods: n.pods, Requirements: final, InstanceTypeOptions: opts, Requests: n.requests}
-		nc.Launch = allocate(its[nc.NodePool], final, n.requests)
+		// The provider filters the pool's instance types; only the NodeClaim's options can pass
+		// its instance-type requirement, so those are the ones to look at.
+		nc.Launch = allocate(opts, final, n.requests)
 		out.NodeClaims = append(out.NodeClaims, nc)
 	}
 	return out
@@ -98,7 +100,7 @@ func orderByPrice(its []*cloudprovider.InstanceType, reqs scheduling.Requirement
 func allocate(its []*cloudprovider.InstanceType, reqs scheduling.Requirements, requests corev1.ResourceList) *Launch {
 	var candidates []*cloudprovider.InstanceType
 	for _, it := range its {
-		if reqs.Compatible(it.Requirements, azv1beta1.AllowUndefinedWellKnownAndRestrictedLabels) == nil &&
+		if reqs.Compatible(it.Requirements, allowUndefinedWellKnownAndRestricted) == nil &&
 			len(it.Offerings.Compatible(reqs).Available()) > 0 &&
 			resources.Fits(requests, it.Allocatable()) {
 			candidates = append(candidates, it)
@@ -124,6 +126,14 @@ func allocate(its []*cloudprovider.InstanceType, reqs scheduling.Requirements, r
 		l.Zones = append(l.Zones, o.Zone())
 	}
 	return l
+}
+
+// wellKnownAndRestricted is the label set of v1beta1.AllowUndefinedWellKnownAndRestrictedLabels,
+// computed once instead of on every call.
+var wellKnownAndRestricted = karpv1.WellKnownLabels.Union(azv1beta1.RestrictedLabels)
+
+func allowUndefinedWellKnownAndRestricted(o *scheduling.CompatibilityOptions) {
+	o.AllowUndefined = wellKnownAndRestricted
 }
 
 // scopeOf is the offering's placement scope (zonal or regional), the ranking's last criterion.

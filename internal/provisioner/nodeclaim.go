@@ -1,6 +1,7 @@
 package provisioner
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -39,7 +40,7 @@ func newTemplate(np *karpv1.NodePool, its []*cloudprovider.InstanceType, relaxMi
 	reqs.Add(scheduling.NewRequirement(karpv1.NodeInitializedLabelKey, corev1.NodeSelectorOpIn, "true"))
 	t := &template{nodePool: np, taints: nc.Spec.Taints, requirements: reqs}
 	all := []daemonGroup{{instanceTypes: its, hostPorts: scheduling.NewHostPortUsage()}}
-	opts, _, err := filterInstanceTypes(its, reqs, &corev1.Pod{}, corev1.ResourceList{}, all, corev1.ResourceList{}, relaxMinValues)
+	opts, _, err := filterInstanceTypes(newCompatCache(), its, reqs, &corev1.Pod{}, corev1.ResourceList{}, all, corev1.ResourceList{}, relaxMinValues)
 	if err != nil || len(opts) == 0 {
 		return nil
 	}
@@ -136,9 +137,18 @@ type nodeClaim struct {
 	pods                []*corev1.Pod
 	daemonGroups        []daemonGroup
 	topology            *topology
+	cache               *compatCache
+	// largest is the component-wise largest allocatable among the options (valid when
+	// largestOK): a pod whose requests with the NodeClaim's exceed it fits no option, so it is
+	// turned away without the filter (Karpenter reaches the same "no instance type" verdict
+	// the long way).
+	largest    vec
+	largestOK  bool
+	requestsV  vec
+	requestsOK bool
 }
 
-func newNodeClaim(t *template, topo *topology, its []*cloudprovider.InstanceType, hostname string) *nodeClaim {
+func newNodeClaim(t *template, topo *topology, cache *compatCache, its []*cloudprovider.InstanceType, hostname string) *nodeClaim {
 	reqs := scheduling.NewRequirements(t.requirements.Values()...)
 	reqs.Add(scheduling.NewRequirement(corev1.LabelHostname, corev1.NodeSelectorOpIn, hostname))
 	groups := make([]daemonGroup, len(t.daemonGroups))
@@ -147,7 +157,7 @@ func newNodeClaim(t *template, topo *topology, its []*cloudprovider.InstanceType
 		groups[i].hostPorts = g.hostPorts.DeepCopy()
 	}
 	return &nodeClaim{template: t, hostname: hostname, requirements: reqs, instanceTypeOptions: its,
-		requests: corev1.ResourceList{}, daemonGroups: groups, topology: topo}
+		requests: corev1.ResourceList{}, daemonGroups: groups, topology: topo, cache: cache}
 }
 
 // candidate is what adding a pod would make of the NodeClaim.
@@ -161,6 +171,15 @@ type candidate struct {
 func (n *nodeClaim) canAdd(p *corev1.Pod, pd *podData, relaxMinValues bool) (candidate, error) {
 	if err := scheduling.Taints(n.template.taints).ToleratesPod(p); err != nil {
 		return candidate{}, err
+	}
+	if n.largestOK && n.requestsOK && pd.requestsOK {
+		t := n.requestsV
+		for i := range t {
+			t[i] += pd.requestsV[i]
+		}
+		if !(allocVec{v: n.largest}).holds(t) {
+			return candidate{}, errTooFull
+		}
 	}
 	reqs := scheduling.NewRequirements(n.requirements.Values()...)
 	if err := reqs.Compatible(pd.requirements, scheduling.AllowUndefinedWellKnownLabels); err != nil {
@@ -176,7 +195,7 @@ func (n *nodeClaim) canAdd(p *corev1.Pod, pd *podData, relaxMinValues bool) (can
 	}
 	reqs.Add(topo.Values()...)
 	total := resources.Merge(n.requests, pd.requests)
-	remaining, unsatisfiable, err := filterInstanceTypes(n.instanceTypeOptions, reqs, p, pd.requests, n.daemonGroups, total, relaxMinValues)
+	remaining, unsatisfiable, err := filterInstanceTypes(n.cache, n.instanceTypeOptions, reqs, p, pd.requests, n.daemonGroups, total, relaxMinValues)
 	if relaxMinValues {
 		for key, mv := range unsatisfiable {
 			v := mv
@@ -194,6 +213,21 @@ func (n *nodeClaim) add(p *corev1.Pod, pd *podData, c candidate) {
 	n.instanceTypeOptions = c.options
 	n.requests = resources.Merge(n.requests, pd.requests)
 	n.requirements = c.requirements
+	n.requestsV, n.requestsOK = toVec(n.requests)
+	n.largest, n.largestOK = vec{}, true
+	memo := n.cache.forReqs(n.requirements)
+	for _, it := range n.instanceTypeOptions {
+		ic := compatOf(memo, it, n.requirements)
+		if !ic.exact {
+			n.largestOK = false
+			break
+		}
+		for _, a := range ic.vecs {
+			for i := range a.v {
+				n.largest[i] = max(n.largest[i], a.v[i])
+			}
+		}
+	}
 	n.topology.register(corev1.LabelHostname, n.hostname)
 	n.topology.record(p, n.template.taints, c.requirements)
 	ports := scheduling.GetHostPorts(p)
@@ -233,6 +267,8 @@ func (n *nodeClaim) finalize() {
 	}
 }
 
+var errTooFull = errors.New("no instance type option has room for the pod")
+
 // filterError says why no instance type is left for a pod, in Karpenter's words.
 type filterError struct {
 	requirementsMet, fits, hasOffering bool
@@ -264,8 +300,9 @@ func (e *filterError) Error() string {
 // filterInstanceTypes is filterInstanceTypesByRequirements: the options compatible with the
 // requirements that fit the requests plus their group's daemon overhead with a compatible
 // offering, then minValues.
-func filterInstanceTypes(its []*cloudprovider.InstanceType, reqs scheduling.Requirements, p *corev1.Pod, podRequests corev1.ResourceList, groups []daemonGroup, total corev1.ResourceList, relaxMinValues bool) (cloudprovider.InstanceTypes, map[string]int, error) {
+func filterInstanceTypes(cache *compatCache, its []*cloudprovider.InstanceType, reqs scheduling.Requirements, p *corev1.Pod, podRequests corev1.ResourceList, groups []daemonGroup, total corev1.ResourceList, relaxMinValues bool) (cloudprovider.InstanceTypes, map[string]int, error) {
 	ferr := &filterError{requirements: reqs, requests: podRequests}
+	memo := cache.forReqs(reqs)
 	eligible := make(map[*cloudprovider.InstanceType]bool, len(its))
 	for _, it := range its {
 		eligible[it] = true
@@ -280,12 +317,14 @@ func filterInstanceTypes(its []*cloudprovider.InstanceType, reqs scheduling.Requ
 		if len(g.overhead) != 0 {
 			req = resources.Merge(total, g.overhead)
 		}
+		rv, rvOK := toVec(req)
 		for _, it := range g.instanceTypes {
 			if !eligible[it] {
 				continue
 			}
-			compat := it.Requirements.Intersects(reqs) == nil
-			fit, offering := fits(it, req, reqs)
+			c := compatOf(memo, it, reqs)
+			compat := c.compatible
+			fit, offering := c.fits(req, rv, rvOK)
 			ferr.requirementsMet = ferr.requirementsMet || compat
 			ferr.fits = ferr.fits || fit
 			ferr.hasOffering = ferr.hasOffering || offering
@@ -311,21 +350,21 @@ func filterInstanceTypes(its []*cloudprovider.InstanceType, reqs scheduling.Requ
 	return remaining, unsatisfiable, nil
 }
 
-// fits reports whether an allocatable group of the instance type with a compatible offering
-// holds the requests, and whether any compatible offering exists.
-func fits(it *cloudprovider.InstanceType, requests corev1.ResourceList, reqs scheduling.Requirements) (bool, bool) {
-	hasOffering := false
-	for _, g := range it.AllocatableOfferingsList() {
-		fit := resources.Fits(requests, g.Allocatable)
-		for _, of := range g.Offerings {
-			if reqs.IsCompatible(of.Requirements, scheduling.AllowUndefinedWellKnownLabels) {
-				hasOffering = true
-				if fit {
-					return true, true
-				}
-				break
+// fits is fits() upstream: whether an allocatable group with a compatible offering holds the
+// requests, and whether any group has a compatible offering.
+func (c *itCompat) fits(requests corev1.ResourceList, rv vec, rvOK bool) (bool, bool) {
+	if rvOK && c.exact {
+		for _, a := range c.vecs {
+			if a.holds(rv) {
+				return true, true
 			}
 		}
+		return false, len(c.vecs) > 0
 	}
-	return false, hasOffering
+	for _, a := range c.allocatables {
+		if resources.Fits(requests, a) {
+			return true, true
+		}
+	}
+	return false, len(c.allocatables) > 0
 }

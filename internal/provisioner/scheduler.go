@@ -18,6 +18,8 @@ type podData struct {
 	requests           corev1.ResourceList
 	requirements       scheduling.Requirements
 	strictRequirements scheduling.Requirements
+	requestsV          vec
+	requestsOK         bool
 }
 
 // scheduler is one Solve of Karpenter's scheduler with no existing nodes.
@@ -30,6 +32,7 @@ type scheduler struct {
 	preferences    preferences
 	relaxMinValues bool
 	nextHost       int
+	cache          *compatCache
 }
 
 // Solve runs one provisioning round: Karpenter's scheduler over the pending pods, then the
@@ -56,6 +59,7 @@ func Solve(in Input) (*Result, error) {
 		remaining:      map[string]corev1.ResourceList{},
 		podData:        map[types.UID]*podData{},
 		relaxMinValues: in.MinValuesBestEffort,
+		cache:          newCompatCache(),
 	}
 	for _, np := range pools {
 		for _, t := range np.Spec.Template.Spec.Taints {
@@ -73,7 +77,7 @@ func Solve(in Input) (*Result, error) {
 	}
 	s.topology = newTopology(pools, in.InstanceTypes, pods)
 	res := s.solve(pods)
-	return launch(res, in.InstanceTypes, s.relaxMinValues), nil
+	return launch(res, s.relaxMinValues), nil
 }
 
 // orderByWeight is the provisioner's NodePool order: weight descending, then name descending.
@@ -99,7 +103,9 @@ func (s *scheduler) updatePodData(p *corev1.Pod) {
 		// Only required node affinity narrows a pod's topology domains.
 		strict = scheduling.NewStrictPodRequirements(p)
 	}
-	s.podData[p.UID] = &podData{requests: resources.RequestsForPods(p), requirements: reqs, strictRequirements: strict}
+	pd := &podData{requests: resources.RequestsForPods(p), requirements: reqs, strictRequirements: strict}
+	pd.requestsV, pd.requestsOK = toVec(pd.requests)
+	s.podData[p.UID] = pd
 }
 
 type result struct {
@@ -179,7 +185,7 @@ func (s *scheduler) add(p *corev1.Pod) error {
 			}
 		}
 		s.nextHost++
-		n := newNodeClaim(t, s.topology, its, fmt.Sprintf("hostname-placeholder-%04d", s.nextHost))
+		n := newNodeClaim(t, s.topology, s.cache, its, fmt.Sprintf("hostname-placeholder-%04d", s.nextHost))
 		c, err := n.canAdd(p, pd, s.relaxMinValues)
 		if err != nil {
 			errs = append(errs, err)

@@ -164,6 +164,17 @@ func emulatedDecision(sc scenario) (decision, error) {
 	return d, nil
 }
 
+// signature identifies an outcome.
+func (d decision) signature() string {
+	var sb strings.Builder
+	for _, c := range d.claims {
+		sb.WriteString(c.key())
+		sb.WriteByte('\n')
+	}
+	fmt.Fprintf(&sb, "pending %d", d.unschedulable)
+	return sb.String()
+}
+
 // compareDecisions returns "" when both launch the same NodeClaims (pool, size, capacity
 // type, pods per workload) and leave the same number of pods pending, else the first
 // difference.
