@@ -24,6 +24,8 @@ import (
 // allocation strategy (lowest price, then spot before on-demand, then zonal before regional).
 func launch(r result, relaxMinValues bool) *Result {
 	out := &Result{PodErrors: r.podErrors}
+	// NodeClaims with the same requirements and requests launch the same way.
+	launches := map[string]*Launch{}
 	for _, n := range r.nodeClaims {
 		reqs := n.requirements
 		opts := orderByPrice(n.instanceTypeOptions, reqs)
@@ -63,7 +65,13 @@ func launch(r result, relaxMinValues bool) *Result {
 		nc := &NodeClaim{NodePool: n.template.nodePool.Name, Pods: n.pods, Requirements: final, InstanceTypeOptions: opts, Requests: n.requests}
 		// The provider filters the pool's instance types; only the NodeClaim's options can pass
 		// its instance-type requirement, so those are the ones to look at.
-		nc.Launch = allocate(opts, final, n.requests)
+		key := requirementsKey(final) + "\x02" + resources.String(n.requests)
+		l, ok := launches[key]
+		if !ok {
+			l = allocate(opts, final, n.requests)
+			launches[key] = l
+		}
+		nc.Launch = l
 		out.NodeClaims = append(out.NodeClaims, nc)
 	}
 	return out

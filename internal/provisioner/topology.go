@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -98,14 +99,34 @@ func buildDomainGroups(pools []*karpv1.NodePool, its map[string][]*cloudprovider
 			r.Add(scheduling.NewLabelRequirements(np.Spec.Template.Labels).Values()...)
 			return r
 		}
-		for _, it := range its[np.Name] {
-			r := base()
-			r.Add(it.Requirements.Values()...)
-			for key, req := range r {
-				if out[key] == nil {
-					out[key] = domainGroup{}
-				}
+		// Per instance type this is the pool's requirements added to the instance type's
+		// (upstream builds that set for each one): shared keys intersect, the others keep
+		// their own values, which for the pool's keys are the same for every instance type.
+		b := base()
+		if len(its[np.Name]) > 0 {
+			for key, req := range b {
 				for _, d := range req.Values() {
+					add(key, d, taints)
+				}
+			}
+		}
+		for key, vals := range valueUnion(its[np.Name]) {
+			if b.Has(key) {
+				continue
+			}
+			if out[key] == nil {
+				out[key] = domainGroup{}
+			}
+			for _, d := range vals {
+				add(key, d, taints)
+			}
+		}
+		for key, breq := range b {
+			for _, it := range its[np.Name] {
+				if !it.Requirements.Has(key) {
+					continue
+				}
+				for _, d := range breq.Intersection(it.Requirements.Get(key)).Values() {
 					add(key, d, taints)
 				}
 			}
@@ -122,6 +143,56 @@ func buildDomainGroups(pools []*karpv1.NodePool, its map[string][]*cloudprovider
 		}
 	}
 	return out
+}
+
+var (
+	valueUnionMu    sync.Mutex
+	valueUnionCache = map[valueUnionKey]map[string][]string{}
+)
+
+// valueUnionKey is a list's backing array and length; holding it in the cache keeps the
+// array alive, so the address cannot be reused by another list.
+type valueUnionKey struct {
+	array **cloudprovider.InstanceType
+	n     int
+}
+
+// valueUnion is, per label key, every value an instance type of the list has. Lists come from
+// the solver's per-region cache and are never modified, so the union is kept per list (a
+// caller that modifies a list in place between calls would need to pass a new one).
+func valueUnion(its []*cloudprovider.InstanceType) map[string][]string {
+	if len(its) == 0 {
+		return nil
+	}
+	k := valueUnionKey{&its[0], len(its)}
+	valueUnionMu.Lock()
+	defer valueUnionMu.Unlock()
+	if u, ok := valueUnionCache[k]; ok {
+		return u
+	}
+	if len(valueUnionCache) >= 64 {
+		clear(valueUnionCache) // bounded: a process sees a few lists (regions × node classes)
+	}
+	sets := map[string]map[string]bool{}
+	for _, it := range its {
+		for key, req := range it.Requirements {
+			if sets[key] == nil {
+				sets[key] = map[string]bool{}
+			}
+			for _, v := range req.Values() {
+				sets[key][v] = true
+			}
+		}
+	}
+	u := make(map[string][]string, len(sets))
+	for key, vs := range sets {
+		u[key] = make([]string, 0, len(vs))
+		for v := range vs {
+			u[key] = append(u[key], v)
+		}
+	}
+	valueUnionCache[k] = u
+	return u
 }
 
 // update (re)registers the pod's constraints after it is created or relaxed.

@@ -48,7 +48,9 @@ func TestCompareUpstream(t *testing.T) {
 		t.Fatal("no scenarios")
 	}
 	identical, random, randomMatched, deterministicDiffer := 0, 0, 0, 0
-	maxDiff := 0.0
+	// maxDiff is over the scenarios where the emulation's outcome is one Karpenter produced or
+	// Karpenter is deterministic; maxRandomDiff over the others, next to Karpenter's own spread.
+	maxDiff, maxRandomDiff, maxSpread := 0.0, 0.0, 0.0
 	var oursTime, upTime time.Duration
 	pods := 0
 	runs := envInt("UPSTREAM_RUNS", 5)
@@ -79,6 +81,7 @@ func TestCompareUpstream(t *testing.T) {
 		// Karpenter picks among equally good zones at random (it iterates a Go map): run it
 		// again to tell a rule the emulation gets wrong from one of Karpenter's coin tosses.
 		outcomes := map[string]bool{up.signature(): true}
+		lo, hi := up.cost, up.cost
 		matched := false
 		for r := 1; r < runs && !matched; r++ {
 			again, err := upstreamDecision(sc)
@@ -86,26 +89,34 @@ func TestCompareUpstream(t *testing.T) {
 				t.Fatalf("%s: Karpenter: %v", sc.name, err)
 			}
 			outcomes[again.signature()] = true
+			lo, hi = math.Min(lo, again.cost), math.Max(hi, again.cost)
 			diff = math.Min(diff, costDiff(ours, again))
 			matched = compareDecisions(ours, again) == ""
 		}
-		maxDiff = math.Max(maxDiff, diff)
 		switch {
 		case matched:
+			maxDiff = math.Max(maxDiff, diff)
 			identical++
 			random++
 			randomMatched++
 			fmt.Printf("%s (%d pods, %d NodeClaims): identical to one of Karpenter's %d outcomes (it breaks zone ties at random)\n", sc.name, len(sc.pods), len(ours.claims), len(outcomes))
 		case len(outcomes) > 1:
 			random++
-			fmt.Printf("%s (%d pods): differ: %s; Karpenter itself gave %d different outcomes in %d runs (random zone ties); cost difference to the closest %.2f%%\n", sc.name, len(sc.pods), first, len(outcomes), runs, diff)
+			spread := (hi - lo) / lo * 100
+			maxRandomDiff = math.Max(maxRandomDiff, diff)
+			maxSpread = math.Max(maxSpread, spread)
+			fmt.Printf("%s (%d pods): differ: %s; Karpenter itself gave %d different outcomes in %d runs (random zone ties), its cost spread %.2f%%, the emulation's cost %.2f%% from the closest\n", sc.name, len(sc.pods), first, len(outcomes), runs, spread, diff)
 		default:
+			maxDiff = math.Max(maxDiff, diff)
 			deterministicDiffer++
 			fmt.Printf("%s (%d pods): differ: %s; cost %.4f vs %.4f $/h\n", sc.name, len(sc.pods), first, ours.cost, up.cost)
 		}
 	}
 	fmt.Printf("(%d pods in all; emulation %s, Karpenter's scheduler %s for the first runs; Karpenter was random in %d scenarios, the emulation matched one of its outcomes in %d of them)\n",
 		pods, oursTime.Round(time.Millisecond), upTime.Round(time.Millisecond), random, randomMatched)
+	if random > randomMatched {
+		fmt.Printf("(where no Karpenter run matched: cost within %.2f%% of the closest run; Karpenter's own runs spread up to %.2f%%)\n", maxRandomDiff, maxSpread)
+	}
 	fmt.Printf("prediction: %d of %d scenarios identical, max cost difference %.2f%%\n", identical, len(scenarios), maxDiff)
 	// A difference where Karpenter is deterministic is a rule the emulation gets wrong.
 	if deterministicDiffer > 0 || maxDiff > 0.5 {
