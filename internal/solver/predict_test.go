@@ -1,0 +1,55 @@
+package solver
+
+import (
+	"strings"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+)
+
+// Karpenter packs one NodeClaim until no option holds more and launches the cheapest option
+// that holds what it packed: on a wide pool, one large node where the optimum opens many
+// small ones. Predict must report the former, labelled "karpenter"; Simulate the latter,
+// labelled "optimal". (internal/solver/benchcmp checks Predict against Karpenter's own
+// scheduler on a seeded corpus.)
+func TestPredictIsKarpentersDecisionNotTheOptimum(t *testing.T) {
+	in := PredictionInput{Region: "westeurope", Pools: []SimPool{testPool("general", 0, nil, nil, onDemandOnly)},
+		Pods: Pods([]Workload{pods("web", 40, "500m", "1Gi"), pods("api", 10, "2", "4Gi")})}
+	got, err := testSolver.Predict(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Method != MethodKarpenter || got.ScheduledPods != 50 || len(got.Unschedulable) != 0 {
+		t.Fatalf("method %q, %d pods scheduled, unschedulable %v", got.Method, got.ScheduledPods, got.Unschedulable)
+	}
+	if len(got.Nodes) != 1 {
+		t.Fatalf("Karpenter puts these 50 pods on one NodeClaim; got %d nodes: %+v", len(got.Nodes), got.Nodes)
+	}
+	opt := simulate(t, SimulationInput{Pools: in.Pools, Workloads: WorkloadsFromPods(in.Pods)})
+	if opt.Method != MethodOptimal || opt.HourlyCost >= got.HourlyCost {
+		t.Fatalf("optimum %q $%.4f should beat Karpenter's $%.4f", opt.Method, opt.HourlyCost, got.HourlyCost)
+	}
+}
+
+// A pod no instance type holds stays pending with Karpenter's reason; a DaemonSet that runs on
+// every node adds its requests to the node.
+func TestPredictPendingReasonAndDaemonOverhead(t *testing.T) {
+	huge := pods("huge", 1, "1000", "1Gi")
+	small := pods("small", 1, "100m", "128Mi")
+	ds := DaemonSetPod("agent", corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("300m")})
+	got, err := testSolver.Predict(PredictionInput{Region: "westeurope", Pools: []SimPool{testPool("general", 0, nil, nil, onDemandOnly)},
+		Pods: Pods([]Workload{huge, small}), DaemonSets: []*corev1.Pod{ds}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Unschedulable) != 1 || got.Unschedulable[0].Workload != "huge" || !strings.Contains(got.Unschedulable[0].Reason, "no instance type") {
+		t.Fatalf("unschedulable: %+v", got.Unschedulable)
+	}
+	if len(got.Nodes) != 1 {
+		t.Fatalf("nodes: %+v", got.Nodes)
+	}
+	if cpu := got.Nodes[0].Requested.Cpu().MilliValue(); cpu != 400 {
+		t.Fatalf("requested cpu %dm, want 400m (pod 100m + daemon 300m)", cpu)
+	}
+}
