@@ -1,6 +1,7 @@
 package provisioner
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 
@@ -17,7 +18,9 @@ import (
 // requirement is left out of the key: no instance type or offering has that label, so it
 // never changes either answer.
 type compatCache struct {
-	byReqs map[string]map[*cloudprovider.InstanceType]*itCompat
+	byReqs   map[string]map[*cloudprovider.InstanceType]*itCompat
+	lastReqs scheduling.Requirements
+	lastMemo map[*cloudprovider.InstanceType]*itCompat
 }
 
 type itCompat struct {
@@ -33,14 +36,20 @@ func newCompatCache() *compatCache {
 	return &compatCache{byReqs: map[string]map[*cloudprovider.InstanceType]*itCompat{}}
 }
 
-// forReqs returns the memo of one requirement set.
+// forReqs returns the memo of one requirement set. The last set asked for is remembered by
+// identity: a NodeClaim's set is asked for again and again while plain pods are added.
 func (c *compatCache) forReqs(reqs scheduling.Requirements) map[*cloudprovider.InstanceType]*itCompat {
+	if c.lastReqs != nil && sameMap(c.lastReqs, reqs) {
+		return c.lastMemo
+	}
+	defer func() { c.lastReqs = reqs }()
 	key := requirementsKey(reqs)
 	m, ok := c.byReqs[key]
 	if !ok {
 		m = map[*cloudprovider.InstanceType]*itCompat{}
 		c.byReqs[key] = m
 	}
+	c.lastMemo = m
 	return m
 }
 
@@ -92,4 +101,9 @@ func requirementsKey(reqs scheduling.Requirements) string {
 		sb.WriteByte('\n')
 	}
 	return sb.String()
+}
+
+// sameMap reports whether two requirement sets are the same map (not merely equal).
+func sameMap(a, b scheduling.Requirements) bool {
+	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }

@@ -181,6 +181,16 @@ func (n *nodeClaim) canAdd(p *corev1.Pod, pd *podData, relaxMinValues bool) (can
 			return candidate{}, errTooFull
 		}
 	}
+	if pd.plain && len(n.pods) > 0 {
+		// Nothing to merge and no topology: the requirements stay as they are (upstream
+		// rebuilds an equal set), only the instance types that still fit change.
+		total := resources.Merge(n.requests, pd.requests)
+		remaining, _, err := filterInstanceTypes(n.cache, n.instanceTypeOptions, n.requirements, p, pd.requests, n.daemonGroups, total, relaxMinValues)
+		if err != nil {
+			return candidate{}, err
+		}
+		return candidate{requirements: n.requirements, options: remaining}, nil
+	}
 	reqs := scheduling.NewRequirements(n.requirements.Values()...)
 	if err := reqs.Compatible(pd.requirements, scheduling.AllowUndefinedWellKnownLabels); err != nil {
 		return candidate{}, fmt.Errorf("incompatible requirements, %w", err)

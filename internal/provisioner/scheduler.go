@@ -20,6 +20,9 @@ type podData struct {
 	strictRequirements scheduling.Requirements
 	requestsV          vec
 	requestsOK         bool
+	// plain pods have no node requirements and no topology constraint that counts them:
+	// adding one changes a NodeClaim's requests only, so its requirements are not rebuilt.
+	plain bool
 }
 
 // scheduler is one Solve of Karpenter's scheduler with no existing nodes.
@@ -105,6 +108,7 @@ func (s *scheduler) updatePodData(p *corev1.Pod) {
 	}
 	pd := &podData{requests: resources.RequestsForPods(p), requirements: reqs, strictRequirements: strict}
 	pd.requestsV, pd.requestsOK = toVec(pd.requests)
+	pd.plain = len(reqs) == 0 && s.topology.free(p)
 	s.podData[p.UID] = pd
 }
 

@@ -331,6 +331,22 @@ func (t *topology) addRequirements(p *corev1.Pod, taints []corev1.Taint, podReqs
 	return out, nil
 }
 
+// free reports whether no constraint applies to the pod: it owns no group and no pod's
+// anti-affinity selects it (counts() of those groups has no node filter).
+func (t *topology) free(p *corev1.Pod) bool {
+	for _, g := range t.groups {
+		if g.owners[p.UID] {
+			return false
+		}
+	}
+	for _, g := range t.inverse {
+		if g.selects(p) {
+			return false
+		}
+	}
+	return true
+}
+
 // record counts a pod bound to a node with these requirements.
 func (t *topology) record(p *corev1.Pod, taints []corev1.Taint, reqs scheduling.Requirements) {
 	for _, g := range t.groups {
