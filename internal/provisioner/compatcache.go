@@ -3,6 +3,7 @@ package provisioner
 import (
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -97,7 +98,12 @@ func requirementsKey(reqs scheduling.Requirements) string {
 		sb.WriteByte(0)
 		sb.WriteString(strings.Join(vals, "\x01"))
 		sb.WriteByte(0)
-		sb.WriteString(r.String()) // carries the Gt/Lt bounds and minValues
+		if op := r.Operator(); op != corev1.NodeSelectorOpIn && op != corev1.NodeSelectorOpDoesNotExist {
+			sb.WriteString(r.String()) // a complement may carry Gt/Lt bounds, which only String shows
+		}
+		if r.MinValues != nil {
+			sb.WriteString(strconv.Itoa(*r.MinValues))
+		}
 		sb.WriteByte('\n')
 	}
 	return sb.String()

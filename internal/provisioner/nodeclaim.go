@@ -3,6 +3,7 @@ package provisioner
 import (
 	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 
@@ -20,6 +21,8 @@ type template struct {
 	requirements        scheduling.Requirements
 	instanceTypeOptions []*cloudprovider.InstanceType
 	daemonGroups        []daemonGroup
+	overhead            map[*cloudprovider.InstanceType]vec
+	overheadOK          bool
 }
 
 // newTemplate builds a NodePool's template and pre-filters its instance types by the pool's
@@ -46,6 +49,24 @@ func newTemplate(np *karpv1.NodePool, its []*cloudprovider.InstanceType, relaxMi
 	}
 	t.instanceTypeOptions = opts
 	return t
+}
+
+// overheadVecs is, per instance type of the template, its daemon overhead as a vector; ok is
+// false when an overhead is not one.
+func (t *template) overheadVecs() (map[*cloudprovider.InstanceType]vec, bool) {
+	if t.overhead == nil {
+		t.overhead, t.overheadOK = map[*cloudprovider.InstanceType]vec{}, true
+		for _, g := range t.daemonGroups {
+			ov, ok := toVec(g.overhead)
+			if !ok && len(g.overhead) > 0 {
+				t.overheadOK = false
+			}
+			for _, it := range g.instanceTypes {
+				t.overhead[it] = ov
+			}
+		}
+	}
+	return t.overhead, t.overheadOK
 }
 
 // daemonGroup is a set of a template's instance types that run the same DaemonSet pods.
@@ -144,6 +165,8 @@ type nodeClaim struct {
 	// the long way).
 	largest    vec
 	largestOK  bool
+	floor      vec
+	floorOK    bool
 	requestsV  vec
 	requestsOK bool
 }
@@ -183,7 +206,17 @@ func (n *nodeClaim) canAdd(p *corev1.Pod, pd *podData, relaxMinValues bool) (can
 	}
 	if pd.plain && len(n.pods) > 0 {
 		// Nothing to merge and no topology: the requirements stay as they are (upstream
-		// rebuilds an equal set), only the instance types that still fit change.
+		// rebuilds an equal set), only the instance types that still fit change; when the
+		// requests still fit the tightest option with its daemon overhead, none drops out.
+		if n.floorOK && n.requestsOK && pd.requestsOK && !pd.hostPorts {
+			t := n.requestsV
+			for i := range t {
+				t[i] += pd.requestsV[i]
+			}
+			if t[0] <= n.floor[0] && t[1] <= n.floor[1] && t[2] <= n.floor[2] {
+				return candidate{requirements: n.requirements, options: n.instanceTypeOptions}, nil
+			}
+		}
 		total := resources.Merge(n.requests, pd.requests)
 		remaining, _, err := filterInstanceTypes(n.cache, n.instanceTypeOptions, n.requirements, p, pd.requests, n.daemonGroups, total, relaxMinValues)
 		if err != nil {
@@ -219,30 +252,55 @@ func (n *nodeClaim) canAdd(p *corev1.Pod, pd *podData, relaxMinValues bool) (can
 }
 
 func (n *nodeClaim) add(p *corev1.Pod, pd *podData, c candidate) {
+	old, oldReqs := n.instanceTypeOptions, n.requirements
 	n.pods = append(n.pods, p)
 	n.instanceTypeOptions = c.options
 	n.requests = resources.Merge(n.requests, pd.requests)
 	n.requirements = c.requirements
 	n.requestsV, n.requestsOK = toVec(n.requests)
-	n.largest, n.largestOK = vec{}, true
-	memo := n.cache.forReqs(n.requirements)
-	for _, it := range n.instanceTypeOptions {
-		ic := compatOf(memo, it, n.requirements)
-		if !ic.exact {
-			n.largestOK = false
-			break
-		}
-		for _, a := range ic.vecs {
-			for i := range a.v {
-				n.largest[i] = max(n.largest[i], a.v[i])
-			}
-		}
+	if !sameOptions(old, c.options) || !sameMap(oldReqs, c.requirements) {
+		n.bounds()
 	}
 	n.topology.register(corev1.LabelHostname, n.hostname)
 	n.topology.record(p, n.template.taints, c.requirements)
 	ports := scheduling.GetHostPorts(p)
 	for _, g := range n.daemonGroups {
 		g.hostPorts.Add(p, ports)
+	}
+}
+
+func sameOptions(a, b []*cloudprovider.InstanceType) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// bounds recomputes largest and floor from the options: largest, component-wise, the largest
+// allocatable; floor, component-wise, the smallest room an option leaves after its daemon
+// overhead (valid when every option has one allocatable group and all are whole milli-units).
+func (n *nodeClaim) bounds() {
+	n.largest, n.largestOK = vec{}, true
+	n.floor, n.floorOK = vec{math.MaxInt64, math.MaxInt64, math.MaxInt64}, true
+	memo := n.cache.forReqs(n.requirements)
+	overhead, ok := n.template.overheadVecs()
+	n.floorOK = ok
+	for _, it := range n.instanceTypeOptions {
+		ic := compatOf(memo, it, n.requirements)
+		if !ic.exact {
+			n.largestOK, n.floorOK = false, false
+			return
+		}
+		for _, a := range ic.vecs {
+			for i := range a.v {
+				n.largest[i] = max(n.largest[i], a.v[i])
+			}
+		}
+		if len(ic.vecs) != 1 || ic.vecs[0].negative {
+			n.floorOK = false
+			continue
+		}
+		ov := overhead[it]
+		for i := range n.floor {
+			n.floor[i] = min(n.floor[i], ic.vecs[0].v[i]-ov[i])
+		}
 	}
 }
 
@@ -356,6 +414,11 @@ func filterInstanceTypes(cache *compatCache, its []*cloudprovider.InstanceType, 
 	}
 	if len(remaining) == 0 {
 		return nil, unsatisfiable, ferr
+	}
+	if len(remaining) == len(its) {
+		// The same options (in group order upstream; only the set matters downstream):
+		// keeping the slice lets the NodeClaim see that nothing changed.
+		return its, unsatisfiable, nil
 	}
 	return remaining, unsatisfiable, nil
 }

@@ -22,7 +22,8 @@ type podData struct {
 	requestsOK         bool
 	// plain pods have no node requirements and no topology constraint that counts them:
 	// adding one changes a NodeClaim's requests only, so its requirements are not rebuilt.
-	plain bool
+	plain     bool
+	hostPorts bool
 }
 
 // scheduler is one Solve of Karpenter's scheduler with no existing nodes.
@@ -109,6 +110,7 @@ func (s *scheduler) updatePodData(p *corev1.Pod) {
 	pd := &podData{requests: resources.RequestsForPods(p), requirements: reqs, strictRequirements: strict}
 	pd.requestsV, pd.requestsOK = toVec(pd.requests)
 	pd.plain = len(reqs) == 0 && s.topology.free(p)
+	pd.hostPorts = len(scheduling.GetHostPorts(p)) > 0
 	s.podData[p.UID] = pd
 }
 
