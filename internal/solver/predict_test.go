@@ -53,3 +53,28 @@ func TestPredictPendingReasonAndDaemonOverhead(t *testing.T) {
 		t.Fatalf("requested cpu %dm, want 400m (pod 100m + daemon 300m)", cpu)
 	}
 }
+
+// Karpenter charges a new NodeClaim against its pool's limits with the largest capacity among
+// its options at creation, and filters the next NodeClaim's options by what is left: with a
+// limit of 8 cpu, two 3-cpu pods share a NodeClaim (its options are then 8-cpu sizes), the
+// third needs a new one, for which nothing is left, so it goes to the next pool.
+func TestPredictLimitsChargeTheLargestOption(t *testing.T) {
+	limit := corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("8")}
+	in := PredictionInput{Region: "westeurope", Pools: []SimPool{
+		testPool("preferred", 10, limit, nil, onDemandOnly),
+		testPool("fallback", 0, nil, nil, onDemandOnly),
+	}, Pods: Pods([]Workload{pods("app", 3, "3", "1Gi")})}
+	got, err := testSolver.Predict(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	per := map[string]int{}
+	for _, n := range got.Nodes {
+		for _, p := range n.Pods {
+			per[n.Pool] += p.Count
+		}
+	}
+	if len(got.Nodes) != 2 || per["preferred"] != 2 || per["fallback"] != 1 {
+		t.Fatalf("want 2 pods on one preferred node and 1 on a fallback node, got %+v", got.Nodes)
+	}
+}
