@@ -37,7 +37,9 @@ type PredictionInput struct {
 // the pods per workload (workloads as WorkloadsFromPods groups them), and the pods Karpenter
 // would leave pending with its reason. Where Karpenter breaks a tie at random (equal zones of
 // a topology spread, equal offerings at launch), the first by name is reported. LowerBound and
-// BoundGroups are left empty: they belong to the optimum (Simulate).
+// BoundGroups are left empty: they belong to the optimum (Simulate). The cluster is taken as
+// empty (no existing nodes, no running pods a spread or affinity would count), and volume
+// topology (the zones of a pod's PersistentVolumes) is not known offline, so it is not applied.
 func (s *Solver) Predict(in PredictionInput) (*Simulation, error) {
 	region := strings.ToLower(in.Region)
 	if region == "" || !s.HasRegion(region) {
@@ -61,6 +63,16 @@ func (s *Solver) Predict(in PredictionInput) (*Simulation, error) {
 		rts[np.Name] = rt
 		pin.NodePools = append(pin.NodePools, np)
 		pin.InstanceTypes[np.Name] = rt.types
+	}
+	for i, p := range in.Pods {
+		if p == nil {
+			return nil, fmt.Errorf("pod %d is nil", i)
+		}
+	}
+	for i, p := range in.DaemonSets {
+		if p == nil {
+			return nil, fmt.Errorf("DaemonSet pod %d is nil", i)
+		}
 	}
 	pin.Pods = withUIDs(in.Pods, "pod")
 	pin.DaemonSetPods = withUIDs(in.DaemonSets, "daemonset")

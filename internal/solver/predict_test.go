@@ -78,3 +78,17 @@ func TestPredictLimitsChargeTheLargestOption(t *testing.T) {
 		t.Fatalf("want 2 pods on one preferred node and 1 on a fallback node, got %+v", got.Nodes)
 	}
 }
+
+// Nil pods are an error, not a panic.
+func TestPredictRejectsNilPods(t *testing.T) {
+	pools := []SimPool{testPool("general", 0, nil, nil, onDemandOnly)}
+	if _, err := testSolver.Predict(PredictionInput{Region: "westeurope", Pools: pools, Pods: []*corev1.Pod{nil}}); err == nil || !strings.Contains(err.Error(), "pod 0 is nil") {
+		t.Fatalf("err = %v", err)
+	}
+	if _, err := testSolver.Predict(PredictionInput{Region: "westeurope", Pools: pools, DaemonSets: []*corev1.Pod{nil}}); err == nil || !strings.Contains(err.Error(), "DaemonSet pod 0 is nil") {
+		t.Fatalf("err = %v", err)
+	}
+	if _, err := testSolver.Predict(PredictionInput{Region: "nowhere", Pools: pools}); err == nil {
+		t.Fatal("unknown region accepted")
+	}
+}
