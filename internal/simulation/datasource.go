@@ -91,7 +91,7 @@ func (d *dataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 					"zone_spread_max_skew": schema.Int64Attribute{Optional: true, MarkdownDescription: "When set, the pods spread over zones with this maxSkew (DoNotSchedule)."},
 				}},
 			},
-			"daemonset_overhead": schema.MapAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "Requests of the DaemonSet pods on every node."},
+			"daemonset_overhead": schema.MapAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "Requests of the DaemonSet pods on every node (for Karpenter's decision: one DaemonSet pod with these requests that tolerates every taint)."},
 			"mode": schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: "`karpenter` (default): the top-level figures are what Karpenter would launch. `optimal`: they are the cheapest " +
