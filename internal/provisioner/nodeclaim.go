@@ -205,24 +205,19 @@ func (n *nodeClaim) canAdd(p *corev1.Pod, pd *podData, relaxMinValues bool) (can
 		}
 	}
 	if pd.plain && len(n.pods) > 0 {
-		// Nothing to merge and no topology: the requirements stay as they are (upstream
-		// rebuilds an equal set), only the instance types that still fit change; when the
-		// requests still fit the tightest option with its daemon overhead, none drops out.
-		if n.floorOK && n.requestsOK && pd.requestsOK && !pd.hostPorts {
-			t := n.requestsV
-			for i := range t {
-				t[i] += pd.requestsV[i]
-			}
-			if t[0] <= n.floor[0] && t[1] <= n.floor[1] && t[2] <= n.floor[2] {
-				return candidate{requirements: n.requirements, options: n.instanceTypeOptions}, nil
-			}
-		}
-		total := resources.Merge(n.requests, pd.requests)
-		remaining, _, err := filterInstanceTypes(n.cache, n.instanceTypeOptions, n.requirements, p, pd.requests, n.daemonGroups, total, relaxMinValues)
+		return n.addPlain(p, pd, relaxMinValues)
+	}
+	if len(pd.requirements) == 0 && !pd.plain && len(n.pods) > 0 {
+		// Only topology can narrow the requirements. When every domain it picks is the one
+		// the NodeClaim is already pinned to, the requirements stay as they are and the pod
+		// is added like a plain one.
+		topo, err := n.topology.addRequirements(p, n.template.taints, pd.strictRequirements, n.requirements)
 		if err != nil {
 			return candidate{}, err
 		}
-		return candidate{requirements: n.requirements, options: remaining}, nil
+		if pinnedAlike(n.requirements, topo) {
+			return n.addPlain(p, pd, relaxMinValues)
+		}
 	}
 	reqs := scheduling.NewRequirements(n.requirements.Values()...)
 	if err := reqs.Compatible(pd.requirements, scheduling.AllowUndefinedWellKnownLabels); err != nil {
@@ -249,6 +244,47 @@ func (n *nodeClaim) canAdd(p *corev1.Pod, pd *podData, relaxMinValues bool) (can
 		return candidate{}, err
 	}
 	return candidate{requirements: reqs, options: remaining}, nil
+}
+
+// addPlain is canAdd for a pod that leaves the NodeClaim's requirements as they are: the
+// requirements stay (upstream rebuilds an equal set), only the instance types that still fit
+// change; when the requests still fit the tightest option with its daemon overhead, none
+// drops out.
+func (n *nodeClaim) addPlain(p *corev1.Pod, pd *podData, relaxMinValues bool) (candidate, error) {
+	if n.floorOK && n.requestsOK && pd.requestsOK && !pd.hostPorts {
+		t := n.requestsV
+		for i := range t {
+			t[i] += pd.requestsV[i]
+		}
+		if t[0] <= n.floor[0] && t[1] <= n.floor[1] && t[2] <= n.floor[2] {
+			return candidate{requirements: n.requirements, options: n.instanceTypeOptions}, nil
+		}
+	}
+	total := resources.Merge(n.requests, pd.requests)
+	remaining, _, err := filterInstanceTypes(n.cache, n.instanceTypeOptions, n.requirements, p, pd.requests, n.daemonGroups, total, relaxMinValues)
+	if err != nil {
+		return candidate{}, err
+	}
+	return candidate{requirements: n.requirements, options: remaining}, nil
+}
+
+// pinnedAlike reports whether adding topo to reqs changes nothing: every key topo has is in
+// reqs as the same requirement, or both are In the same single value without minValues.
+func pinnedAlike(reqs, topo scheduling.Requirements) bool {
+	for k, t := range topo {
+		r, ok := reqs[k]
+		if !ok {
+			return false
+		}
+		if r == t {
+			continue
+		}
+		if r.Operator() != corev1.NodeSelectorOpIn || t.Operator() != corev1.NodeSelectorOpIn || r.Len() != 1 || t.Len() != 1 ||
+			r.Values()[0] != t.Values()[0] || r.MinValues != nil || t.MinValues != nil {
+			return false
+		}
+	}
+	return true
 }
 
 func (n *nodeClaim) add(p *corev1.Pod, pd *podData, c candidate) {

@@ -30,6 +30,36 @@ type topology struct {
 	byKey        map[string]*topologyGroup
 	inverse      []*topologyGroup
 	inverseByKey map[string]*topologyGroup
+	// selecting caches, per pod, the groups and inverse groups whose selector matches it (a
+	// pod's labels and namespace never change; the cache is dropped when groups are added).
+	selecting map[types.UID]*selection
+}
+
+type selection struct {
+	groups, inverse []*topologyGroup
+	nGroups, nInv   int
+}
+
+func (t *topology) selectionOf(p *corev1.Pod) *selection {
+	if s, ok := t.selecting[p.UID]; ok && s.nGroups == len(t.groups) && s.nInv == len(t.inverse) {
+		return s
+	}
+	s := &selection{nGroups: len(t.groups), nInv: len(t.inverse)}
+	for _, g := range t.groups {
+		if g.selects(p) {
+			s.groups = append(s.groups, g)
+		}
+	}
+	for _, g := range t.inverse {
+		if g.selects(p) {
+			s.inverse = append(s.inverse, g)
+		}
+	}
+	if t.selecting == nil {
+		t.selecting = map[types.UID]*selection{}
+	}
+	t.selecting[p.UID] = s
+	return s
 }
 
 type topologyType byte
@@ -308,8 +338,8 @@ func (t *topology) addRequirements(p *corev1.Pod, taints []corev1.Taint, podReqs
 			matching = append(matching, g)
 		}
 	}
-	for _, g := range t.inverse {
-		if g.counts(p, taints, nodeReqs) {
+	for _, g := range t.selectionOf(p).inverse {
+		if g.filter.matches(taints, nodeReqs) {
 			matching = append(matching, g)
 		}
 	}
@@ -349,8 +379,8 @@ func (t *topology) free(p *corev1.Pod) bool {
 
 // record counts a pod bound to a node with these requirements.
 func (t *topology) record(p *corev1.Pod, taints []corev1.Taint, reqs scheduling.Requirements) {
-	for _, g := range t.groups {
-		if !g.counts(p, taints, reqs) {
+	for _, g := range t.selectionOf(p).groups {
+		if !g.filter.matches(taints, reqs) {
 			continue
 		}
 		domains := reqs.Get(g.key)
