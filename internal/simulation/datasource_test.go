@@ -42,7 +42,8 @@ func fixturePool(t *testing.T) *solver.Pool {
 	return p
 }
 
-// The data source reports exactly what the solver's simulation computes for the same input.
+// mode = "optimal": the data source reports exactly what the solver's optimum computes for
+// the same input, labelled as the optimum.
 func TestAccSimulationMatchesSolver(t *testing.T) {
 	p := fixturePool(t)
 	want, err := solver.New(catalog.Default()).Simulate(solver.SimulationInput{
@@ -64,6 +65,7 @@ provider "karpenter" {
 }
 
 data "karpenter_provisioning_simulation" "s" {
+  mode      = "optimal"
   nodepools = [%q]
   workloads = [
     { name = "web", count = 20, requests = { cpu = "500m", memory = "1Gi" } },
@@ -77,6 +79,7 @@ data "karpenter_provisioning_simulation" "s" {
 		Steps: []resource.TestStep{{
 			Config: cfg,
 			Check: resource.ComposeAggregateTestCheckFunc(
+				resource.TestCheckResourceAttr(addr, "method", "optimal"),
 				resource.TestCheckResourceAttr(addr, "node_count", strconv.Itoa(len(want.Nodes))),
 				resource.TestCheckResourceAttr(addr, "hourly_cost", fmt.Sprint(want.HourlyCost)),
 				resource.TestCheckResourceAttr(addr, "lower_bound", fmt.Sprint(want.LowerBound)),
@@ -142,6 +145,7 @@ func TestAccSimulationConfigurationBound(t *testing.T) {
 		return fmt.Sprintf(`
 data "karpenter_provisioning_simulation" "s" {
   region             = "westeurope"
+  mode               = "optimal"
   nodepools          = [%q]
   lower_bound_method = %q
   workloads = [
@@ -166,6 +170,78 @@ data "karpenter_provisioning_simulation" "s" {
 		ProtoV6ProviderFactories: acctest.Factories(),
 		Steps: []resource.TestStep{
 			{Config: cfg("exact"), ExpectError: regexp.MustCompile(`(?s)lower_bound_method.*must be one of: \["lp" "configuration"\]`)},
+		},
+	})
+}
+
+// By default the data source reports Karpenter's decision (solver.Predict), not the optimum;
+// mode = "both" adds the optimum and the design cost between them; an unknown mode fails on
+// the attribute.
+func TestAccSimulationKarpenterModeAndBoth(t *testing.T) {
+	p := fixturePool(t)
+	ws := []solver.Workload{
+		{Name: "web", Count: 30, Requests: corev1.ResourceList{corev1.ResourceCPU: k8sresource.MustParse("500m"), corev1.ResourceMemory: k8sresource.MustParse("1Gi")}},
+		{Name: "batch", Count: 6, Requests: corev1.ResourceList{corev1.ResourceCPU: k8sresource.MustParse("3"), corev1.ResourceMemory: k8sresource.MustParse("6Gi")}},
+	}
+	s := solver.New(catalog.Default())
+	overhead := corev1.ResourceList{corev1.ResourceCPU: k8sresource.MustParse("200m")}
+	karp, err := s.Predict(solver.PredictionInput{Region: "westeurope", Pools: []solver.SimPool{{Pool: p}}, Pods: solver.Pods(ws),
+		DaemonSets: []*corev1.Pod{solver.DaemonSetPod("daemonset-overhead", overhead)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt, err := s.Simulate(solver.SimulationInput{Region: "westeurope", Seed: 1, Pools: []solver.SimPool{{Pool: p}}, Workloads: ws, DaemonOverhead: overhead})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if karp.HourlyCost <= opt.HourlyCost {
+		t.Fatalf("fixture: Karpenter's $%v should cost more than the optimum's $%v", karp.HourlyCost, opt.HourlyCost)
+	}
+	cfg := func(mode string) string {
+		m := ""
+		if mode != "" {
+			m = fmt.Sprintf("mode = %q", mode)
+		}
+		return fmt.Sprintf(`
+data "karpenter_provisioning_simulation" "s" {
+  region    = "westeurope"
+  %s
+  nodepools = [%q]
+  daemonset_overhead = { cpu = "200m" }
+  workloads = [
+    { name = "web", count = 30, requests = { cpu = "500m", memory = "1Gi" } },
+    { name = "batch", count = 6, requests = { cpu = "3", memory = "6Gi" } },
+  ]
+}
+`, m, pool)
+	}
+	addr := "data.karpenter_provisioning_simulation.s"
+	karpenterFigures := []resource.TestCheckFunc{
+		resource.TestCheckResourceAttr(addr, "method", "karpenter"),
+		resource.TestCheckResourceAttr(addr, "node_count", strconv.Itoa(len(karp.Nodes))),
+		resource.TestCheckResourceAttr(addr, "hourly_cost", fmt.Sprint(karp.HourlyCost)),
+		resource.TestCheckResourceAttr(addr, "nodes.0.sku", karp.Nodes[0].SKU),
+		resource.TestCheckResourceAttr(addr, "scheduled_pods", "36"),
+	}
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories(),
+		Steps: []resource.TestStep{
+			{Config: cfg(""), Check: resource.ComposeAggregateTestCheckFunc(append(karpenterFigures,
+				resource.TestCheckNoResourceAttr(addr, "lower_bound"),
+				resource.TestCheckNoResourceAttr(addr, "design_cost"),
+				resource.TestCheckNoResourceAttr(addr, "optimal.hourly_cost"))...)},
+			{Config: cfg("both"), Check: resource.ComposeAggregateTestCheckFunc(append(karpenterFigures,
+				resource.TestCheckResourceAttr(addr, "optimal.method", "optimal"),
+				resource.TestCheckResourceAttr(addr, "optimal.hourly_cost", fmt.Sprint(opt.HourlyCost)),
+				resource.TestCheckResourceAttr(addr, "optimal.node_count", strconv.Itoa(len(opt.Nodes))),
+				resource.TestCheckResourceAttr(addr, "lower_bound", fmt.Sprint(opt.LowerBound)),
+				resource.TestCheckResourceAttr(addr, "design_cost", fmt.Sprint(karp.HourlyCost-opt.HourlyCost)))...)},
+		},
+	})
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories(),
+		Steps: []resource.TestStep{
+			{Config: cfg("greedy"), ExpectError: regexp.MustCompile(`(?s)mode.*must be one of: \["karpenter" "optimal" "both"\]`)},
 		},
 	})
 }

@@ -36,7 +36,10 @@ type SimPool struct {
 
 // Simulation is the outcome: the nodes that would be launched and what they cost.
 type Simulation struct {
-	Region string    `json:"region"`
+	Region string `json:"region"`
+	// Method says what the numbers are: MethodKarpenter (Predict: what Karpenter would launch)
+	// or MethodOptimal (Simulate: the cheapest packing found, with its lower bound).
+	Method string    `json:"method"`
 	Nodes  []SimNode `json:"nodes"`
 	// HourlyCost is the sum of the nodes' hourly prices.
 	HourlyCost float64 `json:"hourly_cost"`
@@ -97,7 +100,9 @@ type BoundGroup struct {
 	Bound     float64  `json:"bound"`
 }
 
-// Simulate chooses new nodes for pending pods as Karpenter would: each pod goes to the
+// Simulate is the optimum (Method "optimal"), not Karpenter's decision (see Predict): the
+// cheapest packing it finds of the pods on nodes the NodePools can launch, with a certified
+// lower bound. Pods are assigned to NodePools in Karpenter's order: each pod goes to the
 // highest-weight NodePool (ties by name, descending, as Karpenter orders them) whose taints it
 // tolerates, whose requirements are compatible with its own, that has an instance type it fits
 // on, and whose limits leave room; pods a pool's limits leave out try the next pool. Zone

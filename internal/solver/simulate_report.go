@@ -10,7 +10,7 @@ import (
 )
 
 func (pb *problem) report() *Simulation {
-	sim := &Simulation{Region: pb.region}
+	sim := &Simulation{Region: pb.region, Method: MethodOptimal}
 	var reqCPU, reqMem, allocCPU, allocMem float64
 	share := pb.attribution()
 	for _, n := range pb.nodes {

@@ -91,16 +91,25 @@ func Pods(ws []Workload) []*corev1.Pod {
 // spread. A zone spread constraint is modelled as counting the workload's own pods, which is
 // what a Deployment's usual selector does.
 func WorkloadsFromPods(pods []*corev1.Pod) []Workload {
+	ws, _ := groupPods(pods)
+	return ws
+}
+
+// groupPods is WorkloadsFromPods with, per pod, the index of its workload.
+func groupPods(pods []*corev1.Pod) ([]Workload, []int) {
 	byKey := map[string]int{}
 	var out []Workload
-	for _, p := range pods {
+	index := make([]int, len(pods))
+	for pi, p := range pods {
 		w := workloadOf(p)
 		key := shapeKey(w)
 		if i, ok := byKey[key]; ok {
 			out[i].Count++
+			index[pi] = i
 			continue
 		}
 		byKey[key] = len(out)
+		index[pi] = len(out)
 		w.Name = p.Name
 		if app, ok := p.Labels["app"]; ok {
 			w.Name = app
@@ -115,7 +124,7 @@ func WorkloadsFromPods(pods []*corev1.Pod) []Workload {
 			out[i].Name = fmt.Sprintf("%s#%d", out[i].Name, n)
 		}
 	}
-	return out
+	return out, index
 }
 
 func workloadOf(p *corev1.Pod) Workload {

@@ -127,6 +127,7 @@ func BenchmarkSolverVsUpstream(b *testing.B) {
 func TestMain(m *testing.M) {
 	code := m.Run()
 	printTable()
+	printPredictTable()
 	os.Exit(code)
 }
 

@@ -1,0 +1,58 @@
+package provisioner
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
+	"sigs.k8s.io/karpenter/pkg/cloudprovider"
+	"sigs.k8s.io/karpenter/pkg/scheduling"
+)
+
+// Input is one provisioning round: the pending pods, the NodePools that may launch nodes for
+// them (any order: they are ordered by weight as the provisioner orders them), each pool's
+// instance types as the cloud provider lists them, and one pod per DaemonSet.
+type Input struct {
+	NodePools     []*karpv1.NodePool
+	InstanceTypes map[string][]*cloudprovider.InstanceType
+	Pods          []*corev1.Pod
+	DaemonSetPods []*corev1.Pod
+	// MinValuesBestEffort is Karpenter's --min-values-policy=BestEffort (the default, Strict,
+	// drops a NodeClaim whose options cannot meet minValues).
+	MinValuesBestEffort bool
+}
+
+// NodeClaim is one NodeClaim Karpenter would create.
+type NodeClaim struct {
+	NodePool string
+	// Pods are bound to it in the order the scheduler added them.
+	Pods []*corev1.Pod
+	// Requirements are the NodeClaim's final requirements (hostname placeholder removed,
+	// instance types and capacity types of the launched options added).
+	Requirements scheduling.Requirements
+	// InstanceTypeOptions are the options sent to the cloud provider: ordered by price,
+	// truncated to MaxInstanceTypes.
+	InstanceTypeOptions cloudprovider.InstanceTypes
+	// Requests are the pods' requests plus the smallest daemon overhead among the options.
+	Requests corev1.ResourceList
+	// Launch is what the Azure provider launches for it; nil when no option is left at launch.
+	Launch *Launch
+}
+
+// Launch is the Azure provider's choice for a NodeClaim.
+type Launch struct {
+	InstanceType *cloudprovider.InstanceType
+	Offering     *cloudprovider.Offering
+	// Zones are the zones of the equally ranked best offerings: the provider shuffles them
+	// before ranking, so it picks one of them at random. Offering is the first by name.
+	Zones []string
+}
+
+// Result is the provisioning decision.
+type Result struct {
+	NodeClaims []*NodeClaim
+	// PodErrors holds, per pod that would stay pending, Karpenter's reason.
+	PodErrors map[*corev1.Pod]error
+}
+
+// MaxInstanceTypes is how many options the provisioner sends with a NodeClaim
+// (sigs.k8s.io/karpenter/pkg/controllers/provisioning/scheduling.MaxInstanceTypes).
+const MaxInstanceTypes = 600

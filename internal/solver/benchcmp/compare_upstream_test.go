@@ -1,0 +1,266 @@
+package benchcmp
+
+import (
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	"math"
+	"os"
+	kscheduling "sigs.k8s.io/karpenter/pkg/scheduling"
+	"strconv"
+	"testing"
+	"time"
+
+	"sigs.k8s.io/karpenter/pkg/cloudprovider"
+)
+
+// envInt reads an integer setting of the comparator from the environment.
+func envInt(name string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(name)); err == nil {
+		return v
+	}
+	return def
+}
+
+// TestCompareUpstream is the fidelity comparator: every scenario goes through Karpenter's own
+// scheduler (with the provisioner's truncation and the Azure provider's launch choice) and
+// through the emulation, and the two launches are compared NodeClaim by NodeClaim (pool,
+// size, capacity type, pods per workload; zones are not compared: Karpenter picks among equal
+// zones at random). Where zone topology meets zones that offer different sizes or prices,
+// that random pick decides sizes too, and Karpenter is re-run (UPSTREAM_RUNS, default 4) to
+// find the emulation's outcome among its own. With SCENARIOS=DIR it reads the scenario
+// directories under DIR; without, it runs the seeded corpus (CORPUS scenarios, default 200,
+// seed CORPUS_SEED, at most CORPUS_MAX_PODS pods each: 150 in the suite, 2,000 in make
+// compare-upstream). It ends with
+//
+//	prediction: N of M scenarios identical, max cost difference X%
+//
+// and fails when a scenario without a random choice differs or a cost differs by more than
+// 0.5 % (the target).
+func TestCompareUpstream(t *testing.T) {
+	var scenarios []scenario
+	if dir := os.Getenv("SCENARIOS"); dir != "" {
+		var err error
+		if scenarios, err = loadScenarios(dir); err != nil {
+			t.Fatal(err)
+		}
+	} else {
+		seed := uint64(envInt("CORPUS_SEED", 1))
+		// In the suite the corpus keeps to 150 pods a scenario (Karpenter's scheduler takes
+		// seconds beyond); make compare-upstream runs it up to 2,000.
+		maxPods := envInt("CORPUS_MAX_PODS", 150)
+		for i := range envInt("CORPUS", 200) {
+			scenarios = append(scenarios, corpusScenario(seed, i, maxPods, cachedRegionTypes))
+		}
+	}
+	if len(scenarios) == 0 {
+		t.Fatal("no scenarios")
+	}
+	identical, random, randomMatched, deterministicDiffer := 0, 0, 0, 0
+	// maxDiff is over the scenarios where the emulation's outcome is one Karpenter produced or
+	// Karpenter is deterministic; maxRandomDiff over the others, next to Karpenter's own spread.
+	maxDiff, maxRandomDiff, maxSpread := 0.0, 0.0, 0.0
+	var oursTime, upTime time.Duration
+	pods := 0
+	runs := envInt("UPSTREAM_RUNS", 4)
+	for _, sc := range scenarios {
+		start := time.Now()
+		ours, err := emulatedDecision(sc)
+		oursTime += time.Since(start)
+		if err != nil {
+			t.Errorf("%s: emulation: %v", sc.name, err)
+			continue
+		}
+		start = time.Now()
+		up, err := upstreamDecision(sc)
+		upTime += time.Since(start)
+		if err != nil {
+			t.Errorf("%s: Karpenter: %v", sc.name, err)
+			continue
+		}
+		pods += len(sc.pods)
+		first := compareDecisions(ours, up)
+		diff := costDiff(ours, up)
+		if first == "" {
+			identical++
+			fmt.Printf("%s (%d pods, %d NodeClaims): identical\n", sc.name, len(sc.pods), len(up.claims))
+			maxDiff = math.Max(maxDiff, diff)
+			continue
+		}
+		reason := randomChoice(sc)
+		if reason == "" {
+			maxDiff = math.Max(maxDiff, diff)
+			deterministicDiffer++
+			fmt.Printf("%s (%d pods): differ: %s; cost %.4f vs %.4f $/h\n", sc.name, len(sc.pods), first, ours.cost, up.cost)
+			continue
+		}
+		// Karpenter makes a random choice here (see randomChoice): run it again to find the
+		// emulation's outcome among Karpenter's.
+		random++
+		outcomes := map[string]bool{up.signature(): true}
+		lo, hi := up.cost, up.cost
+		matched := false
+		for r := 1; r < runs && !matched; r++ {
+			again, err := upstreamDecision(sc)
+			if err != nil {
+				t.Fatalf("%s: Karpenter: %v", sc.name, err)
+			}
+			outcomes[again.signature()] = true
+			lo, hi = math.Min(lo, again.cost), math.Max(hi, again.cost)
+			diff = math.Min(diff, costDiff(ours, again))
+			matched = compareDecisions(ours, again) == ""
+		}
+		if matched {
+			identical++
+			randomMatched++
+			maxDiff = math.Max(maxDiff, diff)
+			fmt.Printf("%s (%d pods, %d NodeClaims): identical to one of Karpenter's %d outcomes (random: %s)\n", sc.name, len(sc.pods), len(ours.claims), len(outcomes), reason)
+			continue
+		}
+		spread := (hi - lo) / lo * 100
+		maxRandomDiff = math.Max(maxRandomDiff, diff)
+		maxSpread = math.Max(maxSpread, spread)
+		fmt.Printf("%s (%d pods): differ: %s; Karpenter is random here (%s): %d outcomes in %d runs, cost spread %.2f%%, the emulation's cost %.2f%% from the closest\n", sc.name, len(sc.pods), first, reason, len(outcomes), runs, spread, diff)
+	}
+	fmt.Printf("(%d pods in all; emulation %s, Karpenter's scheduler %s for the first runs; %d scenarios differed where Karpenter makes a random choice, the emulation's outcome was among Karpenter's re-runs in %d of them)\n",
+		pods, oursTime.Round(time.Millisecond), upTime.Round(time.Millisecond), random, randomMatched)
+	if random > randomMatched {
+		fmt.Printf("(where Karpenter has no random choice to make: max cost difference %.2f%%; where it has one and no run matched: cost within %.2f%% of the closest run, Karpenter's own runs spread up to %.2f%%)\n", maxDiff, maxRandomDiff, maxSpread)
+	}
+	fmt.Printf("prediction: %d of %d scenarios identical, max cost difference %.2f%%\n", identical, len(scenarios), math.Max(maxDiff, maxRandomDiff))
+	// A difference where Karpenter has no random choice to make is a rule the emulation gets
+	// wrong; so is a cost off by more than the target where the outcomes are comparable.
+	if deterministicDiffer > 0 || maxDiff > 0.5 {
+		t.Errorf("fidelity below target: %d scenarios differ where Karpenter makes no random choice, max cost difference %.2f%% (target 0.5 %%)", deterministicDiffer, maxDiff)
+	}
+}
+
+// randomChoice says why Karpenter's outcome may depend on the order it iterates a Go map in
+// (random by design): "zone ties" (see zoneRandom), or "daemon overhead order": a pool whose
+// DaemonSets all select nodes by affinity may have instance types no DaemonSet runs on next to
+// ones some do, and Karpenter adds a NodeClaim's smallest daemon overhead with a fold over
+// those groups in map order that yields the overhead or nothing depending on which comes
+// first. The emulation takes them in key order. "" when there is no such choice.
+func randomChoice(sc scenario) string {
+	if zoneRandom(sc) {
+		return "zone ties"
+	}
+	for _, np := range sc.pools {
+		var tolerating, selective int
+		for _, d := range sc.daemons {
+			if kscheduling.Taints(np.Spec.Template.Spec.Taints).ToleratesPod(d) != nil {
+				continue
+			}
+			tolerating++
+			if a := d.Spec.Affinity; a != nil && a.NodeAffinity != nil && a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution != nil {
+				selective++
+			}
+		}
+		if tolerating > 0 && selective == tolerating {
+			return "daemon overhead order"
+		}
+	}
+	return ""
+}
+
+// zoneRandom reports whether Karpenter's outcome may depend on its random choice among equally
+// counted zones: some pod has a topology spread or (anti-)affinity term on the zone key, and
+// some pool's instance types are not offered in every zone alike (same capacity types, same
+// prices). Where every zone is alike a random pick changes zone names only, which the
+// comparison ignores.
+func zoneRandom(sc scenario) bool {
+	zonal := false
+	for _, p := range sc.pods {
+		for _, c := range p.Spec.TopologySpreadConstraints {
+			zonal = zonal || c.TopologyKey == corev1.LabelTopologyZone
+		}
+		if a := p.Spec.Affinity; a != nil {
+			var terms []corev1.PodAffinityTerm
+			if a.PodAffinity != nil {
+				terms = append(terms, a.PodAffinity.RequiredDuringSchedulingIgnoredDuringExecution...)
+				for _, w := range a.PodAffinity.PreferredDuringSchedulingIgnoredDuringExecution {
+					terms = append(terms, w.PodAffinityTerm)
+				}
+			}
+			if a.PodAntiAffinity != nil {
+				terms = append(terms, a.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution...)
+				for _, w := range a.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution {
+					terms = append(terms, w.PodAffinityTerm)
+				}
+			}
+			for _, t := range terms {
+				zonal = zonal || t.TopologyKey == corev1.LabelTopologyZone
+			}
+		}
+	}
+	if !zonal {
+		return false
+	}
+	for _, its := range sc.its {
+		if !zonesAlike(its) {
+			return true
+		}
+	}
+	return false
+}
+
+// zonesAlike reports whether every instance type is offered in the same zones with the same
+// capacity types at the same price in each.
+func zonesAlike(its []*cloudprovider.InstanceType) bool {
+	zones := map[string]bool{}
+	for _, it := range its {
+		for _, o := range it.Offerings.Available() {
+			zones[o.Zone()] = true
+		}
+	}
+	for _, it := range its {
+		byCT := map[string]map[string]float64{}
+		for _, o := range it.Offerings.Available() {
+			if byCT[o.CapacityType()] == nil {
+				byCT[o.CapacityType()] = map[string]float64{}
+			}
+			byCT[o.CapacityType()][o.Zone()] = o.Price
+		}
+		for _, prices := range byCT {
+			if len(prices) != len(zones) {
+				return false
+			}
+			first := -1.0
+			for _, p := range prices {
+				if first >= 0 && p != first {
+					return false
+				}
+				first = p
+			}
+		}
+	}
+	return true
+}
+
+// costDiff is the relative difference of the two hourly costs, in per cent.
+func costDiff(ours, up decision) float64 {
+	if up.cost == 0 && ours.cost == 0 {
+		return 0
+	}
+	d := math.Abs(ours.cost-up.cost) / math.Max(up.cost, 1e-9) * 100
+	if math.IsNaN(d) {
+		return math.Inf(1)
+	}
+	return d
+}
+
+var regionTypeCache = map[string][]*cloudprovider.InstanceType{}
+
+func cachedRegionTypes(region string) []*cloudprovider.InstanceType {
+	if its, ok := regionTypeCache[region]; ok {
+		return its
+	}
+	its := regionTypes(region)
+	regionTypeCache[region] = its
+	return its
+}
+
+// loadScenarios is filled in by scenario_dir_test.go.
+var loadScenarios = func(dir string) ([]scenario, error) {
+	return nil, fmt.Errorf("reading scenario directories is not implemented")
+}
