@@ -2,7 +2,6 @@ package clustersim
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -25,9 +24,6 @@ const (
 
 // Modes lists the valid modes.
 var Modes = []string{Karpenter, Optimal, Both}
-
-// ErrModeUnavailable is returned for a mode this build cannot run.
-var ErrModeUnavailable = errors.New("the karpenter mode (Karpenter's own scheduler) is not available in this build; use --mode optimal")
 
 // Input is one cluster.
 type Input struct {
@@ -110,7 +106,7 @@ func Simulate(ctx context.Context, s *solver.Solver, in Input, mode string) (*Re
 	return res, nil
 }
 
-// run dispatches on the mode: karpenter is Karpenter's scheduler run in-process
+// run dispatches on the mode: karpenter is Karpenter's decision as the emulation makes it
 // (runKarpenter), optimal the solver's packing (solver.Simulate).
 func run(_ context.Context, s *solver.Solver, mode string, in Input, pools []solver.SimPool, res *Result) error {
 	if mode == Karpenter || mode == Both {
@@ -128,14 +124,15 @@ func run(_ context.Context, s *solver.Solver, mode string, in Input, pools []sol
 	return nil
 }
 
-// runKarpenter is where solver.Predict goes once the build has it:
-//
-//	sim, err := s.Predict(solver.PredictionInput{Region: in.Region, Pools: pools, Pods: in.Pods, DaemonSets: in.DaemonSets})
-//	res.Karpenter = sim
-//
-// Until then the mode is unavailable, and says so.
-func runKarpenter(_ *solver.Solver, _ Input, _ []solver.SimPool, _ *Result) error {
-	return ErrModeUnavailable
+// runKarpenter is Karpenter's own decision (solver.Predict), with the pods of each workload
+// counted under the object that owns them.
+func runKarpenter(s *solver.Solver, in Input, pools []solver.SimPool, res *Result) error {
+	sim, err := s.Predict(solver.PredictionInput{Region: in.Region, Pools: pools, Pods: in.Pods, DaemonSets: in.DaemonSets, WorkloadOf: ownerName})
+	if err != nil {
+		return err
+	}
+	res.Karpenter = sim
+	return nil
 }
 
 func nameOf(obj map[string]any) string {

@@ -2,6 +2,7 @@ package clustersim
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -107,26 +108,32 @@ func TestDaemonOverheadPerPool(t *testing.T) {
 	}
 }
 
-// Results name pods by their workload, as the reader annotates them.
-func TestOptimalNamesWorkloads(t *testing.T) {
+// Results name pods by their workload, as the reader annotates them, in both modes; both
+// modes place every pod.
+func TestModesNameWorkloads(t *testing.T) {
 	var pods []*corev1.Pod
 	for i := 0; i < 3; i++ {
-		p := pod("web-x", "1", "1Gi")
+		p := pod(fmt.Sprintf("web-%d", i), "1", "1Gi")
 		p.Annotations = map[string]string{workload.OwnerAnnotation: "Deployment/web"}
 		pods = append(pods, p)
 	}
-	res, err := Simulate(context.Background(), testSolver, Input{Region: "westeurope", NodePools: []map[string]any{pool(t, "")}, Pods: pods}, Optimal)
+	res, err := Simulate(context.Background(), testSolver, Input{Region: "westeurope", NodePools: []map[string]any{pool(t, "")}, Pods: pods}, Both)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, n := range res.Optimal.Nodes {
-		for _, pc := range n.Pods {
-			if pc.Workload != "Deployment/web" {
-				t.Errorf("workload %q", pc.Workload)
+	for mode, sim := range map[string]*solver.Simulation{Karpenter: res.Karpenter, Optimal: res.Optimal} {
+		if sim.ScheduledPods != 3 || len(sim.Nodes) == 0 {
+			t.Errorf("%s: %d pods on %d nodes, want 3 placed", mode, sim.ScheduledPods, len(sim.Nodes))
+		}
+		for _, n := range sim.Nodes {
+			for _, pc := range n.Pods {
+				if pc.Workload != "Deployment/web" {
+					t.Errorf("%s: workload %q, want Deployment/web", mode, pc.Workload)
+				}
 			}
 		}
 	}
-	if _, err := Simulate(context.Background(), testSolver, Input{Region: "westeurope"}, Karpenter); err != ErrModeUnavailable {
-		t.Errorf("karpenter mode: %v", err)
+	if res.Karpenter.Method != solver.MethodKarpenter || res.Optimal.Method != solver.MethodOptimal {
+		t.Errorf("methods %q, %q", res.Karpenter.Method, res.Optimal.Method)
 	}
 }

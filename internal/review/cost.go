@@ -23,10 +23,14 @@ type ClusterCost struct {
 	Region  string `json:"region,omitempty"`
 	// Method is how the nodes were chosen: "karpenter" (Karpenter's scheduler) or "optimal"
 	// (the cheapest packing the solver finds), see the simulate command.
-	Method     string     `json:"method"`
-	HourlyCost float64    `json:"hourlyCost"`
-	LowerBound float64    `json:"lowerBound"`
-	Pools      []PoolCost `json:"pools"`
+	Method     string  `json:"method"`
+	HourlyCost float64 `json:"hourlyCost"`
+	// OptimalHourlyCost is the cheapest packing of the same pods on the same pools, and
+	// LowerBound a proven bound below any packing: their gap to HourlyCost is what the
+	// NodePool design costs.
+	OptimalHourlyCost float64    `json:"optimalHourlyCost"`
+	LowerBound        float64    `json:"lowerBound"`
+	Pools             []PoolCost `json:"pools"`
 	// Unschedulable counts the pods no pool can take.
 	Unschedulable int `json:"unschedulable"`
 	// Baseline is the same for the baseline checkout; nil without --baseline or when the
@@ -217,18 +221,13 @@ func clusterCost(ctx context.Context, c *Cluster, set *workload.Set) ClusterCost
 		in.NodeClasses = append(in.NodeClasses, known)
 	}
 	cc.Method = clustersim.Karpenter
-	res, err := clustersim.Simulate(ctx, costSolver(), in, clustersim.Karpenter)
-	if errors.Is(err, clustersim.ErrModeUnavailable) {
-		cc.Method = clustersim.Optimal
-		cc.Notes = append(cc.Notes, "optimal packing: Karpenter's scheduler is not in this build")
-		res, err = clustersim.Simulate(ctx, costSolver(), in, clustersim.Optimal)
-	}
+	res, err := clustersim.Simulate(ctx, costSolver(), in, clustersim.Both)
 	if err != nil {
 		cc.Notes = append(cc.Notes, "no cost: "+err.Error())
 		return cc
 	}
 	_, sim := res.Primary()
-	cc.HourlyCost, cc.LowerBound = sim.HourlyCost, res.LowerBound()
+	cc.HourlyCost, cc.OptimalHourlyCost, cc.LowerBound = sim.HourlyCost, res.Optimal.HourlyCost, res.LowerBound()
 	for _, u := range sim.Unschedulable {
 		cc.Unschedulable += u.Count
 	}

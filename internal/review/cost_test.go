@@ -60,6 +60,7 @@ type costJSON struct {
 		Cluster, Method    string
 		Region             string
 		HourlyCost         float64  `json:"hourlyCost"`
+		OptimalHourlyCost  float64  `json:"optimalHourlyCost"`
 		LowerBound         float64  `json:"lowerBound"`
 		BaselineHourlyCost *float64 `json:"baselineHourlyCost"`
 		Pools              []struct {
@@ -91,7 +92,7 @@ func TestReviewWorkloadsAndBaseline(t *testing.T) {
 		t.Fatalf("%v: %s", err, r.stdout)
 	}
 	c := only.Costs[0]
-	if c.Method != "optimal" || c.HourlyCost <= 0 || c.LowerBound <= 0 || c.LowerBound > c.HourlyCost || c.BaselineHourlyCost != nil ||
+	if c.Method != "karpenter" || c.HourlyCost <= 0 || c.LowerBound <= 0 || c.LowerBound > c.OptimalHourlyCost+1e-9 || c.OptimalHourlyCost > c.HourlyCost+1e-9 || c.BaselineHourlyCost != nil ||
 		len(c.Pools) != 1 || c.Pools[0].Pool != "general" || c.Pools[0].HourlyCost != c.HourlyCost {
 		t.Fatalf("cost = %+v", c)
 	}
@@ -149,7 +150,7 @@ func TestReviewWorkloadsAndBaseline(t *testing.T) {
 	}
 
 	text := run(t, "", "--region", "westeurope", "--workloads", "apps", "--baseline", "../base", "pools")
-	if !strings.Contains(text.stdout, "Predicted cost of cluster (unnamed) (optimal): $") || !strings.Contains(text.stdout, ", change +") {
+	if !strings.Contains(text.stdout, "Predicted cost of cluster (unnamed) (karpenter): $") || !strings.Contains(text.stdout, ", change +") {
 		t.Errorf("text report:\n%s", text.stdout)
 	}
 }

@@ -17,6 +17,9 @@ func writeCostsText(w io.Writer, costs []ClusterCost) error {
 			fmt.Fprintf(&b, ", baseline $%.4f/h, change %+.4f/h (%+.0f/month)", *c.BaselineHourlyCost, c.HourlyCost-*c.BaselineHourlyCost,
 				(c.HourlyCost-*c.BaselineHourlyCost)*solver.HoursPerMonth)
 		}
+		if c.OptimalHourlyCost > 0 {
+			fmt.Fprintf(&b, "; optimal packing $%.4f/h", c.OptimalHourlyCost)
+		}
 		if c.LowerBound > 0 {
 			fmt.Fprintf(&b, "; lower bound $%.4f/h", c.LowerBound)
 		}

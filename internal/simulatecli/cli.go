@@ -32,7 +32,8 @@ Workloads are Deployments, ReplicaSets, StatefulSets, ReplicationControllers, Jo
 (one run), Pods and DaemonSets, with replicas as written (--hpa-max: an HPA's maxReplicas).
 A .karpenter-review.yaml maps paths to clusters with their region, as for review.
 
-Modes: karpenter (what Karpenter's scheduler would launch), optimal (the cheapest packing the
+Modes: karpenter (default: what Karpenter's scheduler would launch, as the emulation of its
+v1.14 scheduler and the Azure provider's launch choice decides), optimal (the cheapest packing the
 solver finds; a lower bound no packing can beat is reported with it), both.
 
 JSON (--format json): {"version":1, "mode", "karpenter": {"nodes":[{"cluster","pool",
@@ -46,7 +47,7 @@ Flags:
 
 const usageTail = `
 Exit codes: 0 when no finding reaches --fail-on, 1 when one does, 2 for usage errors, an input
-that cannot be read at all, a cluster without a region, or a mode this build cannot run.
+that cannot be read at all, or a cluster without a region.
 `
 
 // Exit codes, as the review command's.

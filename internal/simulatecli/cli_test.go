@@ -261,13 +261,41 @@ func write(t *testing.T, path, text string) {
 	}
 }
 
-// Karpenter's mode needs solver.Predict, which this build lacks: a usage error saying so.
-func TestSimulateKarpenterModeUnavailable(t *testing.T) {
-	for _, mode := range []string{"karpenter", "both"} {
-		code, _, errOut := run(t, "", "--region", "westeurope", "--mode", mode, "testdata/shop")
-		if code != ExitUsage || !strings.Contains(errOut, "not available in this build") {
-			t.Errorf("--mode %s: exit %d, %s", mode, code, errOut)
+// Karpenter's mode is the default: its nodes (one per NodeClaim) hold every pod the optimal
+// mode places, each priced, and --mode both reports the two side by side with the lower bound
+// below both.
+func TestSimulateKarpenterAndBoth(t *testing.T) {
+	code, out, errOut := run(t, "", "--region", "westeurope", "--format", "json", "testdata/shop")
+	if code != ExitClean {
+		t.Fatalf("default mode: exit %d: %s", code, errOut)
+	}
+	r := decode(t, out)
+	if r.Mode != "karpenter" || r.Karpenter == nil || r.Optimal != nil {
+		t.Fatalf("default mode %q: karpenter %v optimal %v", r.Mode, r.Karpenter, r.Optimal)
+	}
+	if r.Karpenter.ScheduledPods != 14 || len(r.Karpenter.Unschedulable) != 0 || len(r.Karpenter.Nodes) == 0 {
+		t.Fatalf("karpenter: %d pods on %d nodes, unschedulable %+v", r.Karpenter.ScheduledPods, len(r.Karpenter.Nodes), r.Karpenter.Unschedulable)
+	}
+	sum := 0.0
+	for _, n := range r.Karpenter.Nodes {
+		if n.InstanceType == "" || n.HourlyPrice <= 0 || (n.CapacityType != "spot" && n.CapacityType != "on-demand") {
+			t.Errorf("node %+v", n)
 		}
+		sum += n.HourlyPrice
+	}
+	if math.Abs(sum-r.Karpenter.HourlyCost) > 1e-6 {
+		t.Errorf("nodes add up to %v, hourlyCost %v", sum, r.Karpenter.HourlyCost)
+	}
+	code, out, errOut = run(t, "", "--region", "westeurope", "--mode", "both", "--format", "json", "testdata/shop")
+	if code != ExitClean {
+		t.Fatalf("both: exit %d: %s", code, errOut)
+	}
+	b := decode(t, out)
+	if b.Karpenter == nil || b.Optimal == nil || b.Karpenter.HourlyCost != r.Karpenter.HourlyCost {
+		t.Fatalf("both: karpenter %v optimal %v", b.Karpenter, b.Optimal)
+	}
+	if b.Lower <= 0 || b.Lower > b.Optimal.HourlyCost+1e-9 || b.Lower > b.Karpenter.HourlyCost+1e-9 {
+		t.Errorf("lower bound %v, optimal %v, karpenter %v", b.Lower, b.Optimal.HourlyCost, b.Karpenter.HourlyCost)
 	}
 }
 

@@ -30,6 +30,9 @@ type PredictionInput struct {
 	Pools      []SimPool
 	Pods       []*corev1.Pod
 	DaemonSets []*corev1.Pod
+	// WorkloadOf, when set, names the workload a pod belongs to in the result (e.g. the
+	// Deployment that owns it); by default pods are grouped as WorkloadsFromPods groups them.
+	WorkloadOf func(*corev1.Pod) string
 }
 
 // Predict returns what Karpenter on AKS would launch for the pods (Method "karpenter"): one
@@ -77,6 +80,9 @@ func (s *Solver) Predict(in PredictionInput) (*Simulation, error) {
 	pin.Pods = withUIDs(in.Pods, "pod")
 	pin.DaemonSetPods = withUIDs(in.DaemonSets, "daemonset")
 	workloads, index := groupPods(pin.Pods)
+	if in.WorkloadOf != nil {
+		workloads, index = namedGroups(in.Pods, in.WorkloadOf)
+	}
 	of := map[*corev1.Pod]int{}
 	for i, p := range pin.Pods {
 		of[p] = index[i]
@@ -122,6 +128,25 @@ func (s *Solver) Predict(in PredictionInput) (*Simulation, error) {
 	}
 	sim.Unschedulable = pendingByWorkload(res.PodErrors, of, workloads)
 	return sim, nil
+}
+
+// namedGroups groups pods by the workload name the caller gives each, in first-seen order.
+func namedGroups(pods []*corev1.Pod, name func(*corev1.Pod) string) ([]Workload, []int) {
+	byName := map[string]int{}
+	var ws []Workload
+	index := make([]int, len(pods))
+	for i, p := range pods {
+		n := name(p)
+		j, ok := byName[n]
+		if !ok {
+			j = len(ws)
+			byName[n] = j
+			ws = append(ws, Workload{Name: n})
+		}
+		ws[j].Count++
+		index[i] = j
+	}
+	return ws, index
 }
 
 // withUIDs gives pods without a UID one (Karpenter keys its pod data by UID); pods that have
