@@ -43,7 +43,8 @@ config file or an input that cannot be read at all.
 // cliOptions are the parsed flags.
 type cliOptions struct {
 	format, output, color, failOn, region, config string
-	strict, listCodes                             bool
+	strict, listCodes, allowTemplates             bool
+	limits                                        Limits
 	suppress                                      []findings.Code
 	paths                                         []string
 }
@@ -63,9 +64,9 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 		return ExitClean
 	}
 	threshold, _ := findings.ParseSeverity(o.failOn)
-	rep, err := Review(ctx, Options{Paths: o.paths, Stdin: stdin, ConfigPath: o.config, Region: o.region, Strict: o.strict, Suppress: o.suppress})
+	rep, err := Review(ctx, Options{Paths: o.paths, Stdin: stdin, ConfigPath: o.config, Region: o.region, Strict: o.strict, Suppress: o.suppress, Limits: o.limits, AllowTemplates: o.allowTemplates})
 	if err != nil {
-		fmt.Fprintf(stderr, "review: %v\n", err)
+		fmt.Fprintf(stderr, "review: %s\n", escapeText(err.Error()))
 		return ExitUsage
 	}
 	out, closeOut := stdout, func() error { return nil }
@@ -118,6 +119,10 @@ func parseFlags(args []string, stderr io.Writer) (*cliOptions, error) {
 		return err
 	})
 	fs.StringVar(&o.config, "config", "", "config file (default: .karpenter-review.yaml upward from the first path)")
+	fs.BoolVar(&o.limits.AllowOutsideRoot, "allow-outside-root", false, "read files outside the reviewed tree (the working directory, the config file's directory and the paths given) that .. or symlinks lead to")
+	fs.Int64Var(&o.limits.MaxFileBytes, "max-file-bytes", DefaultMaxFileBytes, "read at most this many bytes of each file (KRP009 for a larger one)")
+	fs.Int64Var(&o.limits.MaxTotalBytes, "max-total-bytes", DefaultMaxTotalBytes, "read at most this many bytes of all inputs together (KRP009 for the files beyond)")
+	fs.BoolVar(&o.allowTemplates, "allow-templates", false, "report unrendered templates (KRP006) as notes, so that they do not count against --fail-on")
 	fs.BoolVar(&o.listCodes, "list-codes", false, "list the finding codes with their severity and title, and exit")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usageHead)
@@ -153,6 +158,9 @@ func parseFlags(args []string, stderr io.Writer) (*cliOptions, error) {
 	}
 	if o.failOn != "warning" && o.failOn != "error" {
 		return nil, fmt.Errorf("unknown --fail-on %q (want warning or error)", o.failOn)
+	}
+	if o.limits.MaxFileBytes <= 0 || o.limits.MaxTotalBytes <= 0 {
+		return nil, errors.New("--max-file-bytes and --max-total-bytes must be positive")
 	}
 	stdins := 0
 	for _, p := range o.paths {

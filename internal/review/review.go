@@ -29,6 +29,10 @@ type Options struct {
 	Checks []Check
 	// Facts describe each NodePool in the summary; nil means DefaultFacts().
 	Facts []FactFunc
+	// Limits bound what is read; the zero value is the defaults.
+	Limits Limits
+	// AllowTemplates reports unrendered templates (KRP006) as notes instead of errors.
+	AllowTemplates bool
 }
 
 // Report is the outcome of a review.
@@ -91,7 +95,7 @@ func Review(ctx context.Context, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, &inputError{err}
 	}
-	l, err := newLoader(cfg)
+	l, err := newLoader(cfg, opts.Limits)
 	if err != nil {
 		return nil, err
 	}
@@ -112,7 +116,12 @@ func Review(ctx context.Context, opts Options) (*Report, error) {
 		facts = DefaultFacts()
 	}
 
-	rep := &Report{Files: len(l.order)}
+	rep := &Report{}
+	for _, f := range l.order {
+		if !f.notRead {
+			rep.Files++
+		}
+	}
 	if cfg != nil {
 		rep.Config = l.display(filepath.Join(cfg.dir, filepath.Base(cfg.path)))
 	}
@@ -269,6 +278,9 @@ func finish(all []Finding, cfg *Config, opts Options) ([]Finding, int) {
 		}
 		if opts.Strict && f.Severity == findings.Warning {
 			f.Severity = findings.Error
+		}
+		if opts.AllowTemplates && f.Code == findings.UnrenderedTemplate {
+			f.Severity = findings.Note
 		}
 		k := key{f.Code, f.File, f.Field, f.Message, f.Object, f.Line, f.Column, f.Address}
 		if i, ok := index[k]; ok {

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	yamlv3 "go.yaml.in/yaml/v3"
 	"sigs.k8s.io/yaml"
@@ -22,7 +23,8 @@ type yamlDoc struct {
 	value any
 	// fields are the positions of its fields, from a second parse that keeps them.
 	fields positions
-	// template is set when the document holds Go template actions ({{ }}).
+	// template is set when the document fails to parse because of Go template actions
+	// ({{ }}): without them it would parse.
 	template bool
 }
 
@@ -102,9 +104,13 @@ func (e *parseError) finding() Finding {
 var yamlErrLine = regexp.MustCompile(`^(?:error converting YAML to JSON: )?yaml: line (\d+): (.*)$`)
 
 func parseDocument(file string, firstLine int, text []byte) (yamlDoc, error) {
-	doc := yamlDoc{line: firstLine, template: bytes.Contains(text, []byte("{{")) && bytes.Contains(text, []byte("}}"))}
+	doc := yamlDoc{line: firstLine}
+	if err := invalidUTF8(file, firstLine, text); err != nil {
+		return doc, err
+	}
 	var node yamlv3.Node
 	if err := yamlv3.Unmarshal(text, &node); err != nil {
+		doc.template = failsForTemplate(text)
 		return doc, yamlError(file, firstLine, err)
 	}
 	if node.Kind == 0 {
@@ -112,6 +118,7 @@ func parseDocument(file string, firstLine int, text []byte) (yamlDoc, error) {
 	}
 	j, err := yaml.YAMLToJSON(text)
 	if err != nil {
+		doc.template = failsForTemplate(text)
 		return doc, yamlError(file, firstLine, err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(j))
@@ -129,6 +136,56 @@ func parseDocument(file string, firstLine int, text []byte) (yamlDoc, error) {
 	doc.fields[posKey(nil)] = pos{file: file, line: root.Line + firstLine - 1, column: root.Column}
 	collectPositions(root, nil, file, firstLine-1, doc.fields)
 	return doc, nil
+}
+
+// invalidUTF8 reports the first byte that is not UTF-8 at its own line and column; the YAML
+// parser would blame the document's first line.
+func invalidUTF8(file string, firstLine int, text []byte) error {
+	if utf8.Valid(text) {
+		return nil
+	}
+	line, col := firstLine, 1
+	for i := 0; i < len(text); {
+		r, n := utf8.DecodeRune(text[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return &parseError{file: file, line: line, msg: fmt.Sprintf("malformed YAML: byte 0x%02x at column %d is not UTF-8", text[i], col)}
+		}
+		if text[i] == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+		i += n
+	}
+	return nil
+}
+
+var (
+	templateLine   = regexp.MustCompile(`(?m)^[ \t]*(?:\{\{.*?\}\}[ \t]*)+$`)
+	templateAction = regexp.MustCompile(`(?s)\{\{.*?\}\}`)
+)
+
+// failsForTemplate reports whether a document that does not parse would parse without its
+// template actions: lines that are only actions ({{- if .x }}, {{ toYaml . | nindent 2 }})
+// dropped and other actions replaced by a plain scalar. Only then is it a template (KRP006);
+// braces in a comment, or bytes that are no YAML at all, stay a syntax error (KRP005).
+func failsForTemplate(text []byte) bool {
+	if !bytes.Contains(text, []byte("{{")) {
+		return false
+	}
+	t := templateLine.ReplaceAllFunc(text, func(m []byte) []byte { return bytes.Repeat([]byte("\n"), bytes.Count(m, []byte("\n"))) })
+	t = templateAction.ReplaceAllFunc(t, func(m []byte) []byte {
+		return append([]byte("x"), bytes.Repeat([]byte("\n"), bytes.Count(m, []byte("\n")))...)
+	})
+	if bytes.Equal(t, text) {
+		return false
+	}
+	var node yamlv3.Node
+	if yamlv3.Unmarshal(t, &node) != nil {
+		return false
+	}
+	_, err := yaml.YAMLToJSON(t)
+	return err == nil
 }
 
 func yamlError(file string, firstLine int, err error) error {
