@@ -2,6 +2,9 @@ package review
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/nodepool"
@@ -62,4 +65,69 @@ func labelled(o *Object, k, v string) *Object {
 func static(o *Object) *Object {
 	o.Body["spec"].(map[string]any)["replicas"] = int64(2)
 	return o
+}
+
+// Competing pools are reported once per group, naming its members, and the work is bounded:
+// identical pools are compared once, and pools that a label keeps apart are not compared.
+func TestEqualWeightGroups(t *testing.T) {
+	const tier = "example.com/tier"
+	var identical []*Object
+	for i := range 500 {
+		identical = append(identical, pool(fmt.Sprintf("p%03d", i), nil, []any{req(tier, "In", "web")}, nil))
+	}
+	got := CheckEqualWeights(context.Background(), &Cluster{NodePools: identical})
+	if len(got) != 1 {
+		t.Fatalf("500 identical pools: %d findings, want 1", len(got))
+	}
+	f := got[0]
+	if f.Object != "NodePool/p498" || len(f.Related) != 499 ||
+		!strings.Contains(f.Message, "500 NodePools (p499, p498, p497, p496, p495, p494, p493, p492, p491, p490 and 490 more) all have weight 0, the same taints and identical requirements") ||
+		!strings.Contains(f.Message, "p499 gets the pods first") {
+		t.Errorf("finding on %s, %d related: %s", f.Object, len(f.Related), f.Message)
+	}
+	if b, _ := json.Marshal(got); len(b) > 64<<10 {
+		t.Errorf("the finding is %d bytes of JSON", len(b))
+	}
+	ps := func(objs []*Object) []*weightPool {
+		var out []*weightPool
+		for _, o := range objs {
+			reqs, key, _ := requirementsKey(o)
+			out = append(out, &weightPool{o: o, reqs: reqs, key: key})
+		}
+		return out
+	}
+	if _, compared := competingGroups(ps(identical)); compared != 0 {
+		t.Errorf("identical pools: %d comparisons, want 0", compared)
+	}
+
+	// 2,000 pools kept apart by one label: no finding, and no pair compared.
+	var apart []*Object
+	for i := range 2000 {
+		apart = append(apart, pool(fmt.Sprintf("t%04d", i), nil, []any{req(tier, "In", fmt.Sprint(i)), req("kubernetes.io/arch", "In", "amd64")}, nil))
+	}
+	if got := CheckEqualWeights(context.Background(), &Cluster{NodePools: apart}); len(got) != 0 {
+		t.Errorf("pools apart: %d findings", len(got))
+	}
+	if _, compared := competingGroups(ps(apart)); compared != 0 {
+		t.Errorf("pools apart: %d comparisons, want 0", compared)
+	}
+	// Plus one pool without the label: it meets every other, each once.
+	wild := append(apart, pool("wild", nil, nil, nil))
+	groups, compared := competingGroups(ps(wild))
+	if len(groups) != 1 || len(groups[0]) != 2001 || compared > 2*2001 {
+		t.Errorf("one pool meeting all: %d groups, %d comparisons", len(groups), compared)
+	}
+
+	// A chain: a meets b, b meets c, a and c exclude each other; one group of three.
+	chain := []*Object{
+		pool("a", nil, []any{req(tier, "In", "x")}, nil),
+		pool("b", nil, []any{req(tier, "In", "x", "y")}, nil),
+		pool("c", nil, []any{req(tier, "In", "y")}, nil),
+		pool("d", nil, []any{req(tier, "In", "z")}, nil),
+	}
+	got = CheckEqualWeights(context.Background(), &Cluster{NodePools: chain})
+	if len(got) != 1 || got[0].Object != "NodePool/b" || !strings.Contains(got[0].Message, "3 NodePools (c, b, a)") ||
+		!strings.Contains(got[0].Message, "together with at least one other of them") {
+		t.Errorf("chain: %+v", got)
+	}
 }
