@@ -83,6 +83,7 @@ func IsInputError(err error) bool {
 // error means an input or the config file could not be read at all; everything else,
 // malformed documents included, is a finding.
 func Review(ctx context.Context, opts Options) (*Report, error) {
+	ctx = withProvisioning(ctx)
 	paths := opts.Paths
 	if len(paths) == 0 {
 		paths = []string{"."}

@@ -60,3 +60,34 @@ func TestYAMLValuesAsKubectlReadsThem(t *testing.T) {
 		t.Errorf("an integer beyond int64 stays a number: %#v", m["big"])
 	}
 }
+
+// Documents of other kinds are checked for syntax but not converted nor kept: a GitOps
+// repository is mostly Deployments, and keeping them cost gigabytes for 50 MB.
+func TestOtherKindsAreNotKept(t *testing.T) {
+	deploy := "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: a}\nspec:\n  replicas: 3\n  template: {spec: {containers: [{name: a, image: x}]}}\n"
+	docs, probs := parseYAMLStream("f.yaml", []byte(deploy))
+	if len(probs) != 0 || len(docs) != 1 {
+		t.Fatalf("docs %d, problems %+v", len(docs), probs)
+	}
+	if m := docs[0].value.(map[string]any); len(m) != 2 || m["kind"] != "Deployment" || docs[0].fields != nil {
+		t.Errorf("a Deployment is kept whole: %v, %d positions", m, len(docs[0].fields))
+	}
+	// Broken, it is still a syntax error.
+	if _, probs := parseYAMLStream("f.yaml", []byte(deploy+"  bad: [\n")); len(probs) != 1 || probs[0].Code != "KRP005" {
+		t.Errorf("problems %+v", probs)
+	}
+	// What is not plainly another kind takes the full path: a merge key could hold the kind,
+	// and Karpenter kinds, Lists and kustomizations are read whole.
+	for _, doc := range []string{
+		"base: &b {apiVersion: karpenter.sh/v1}\n<<: *b\nkind: NodePool\napiVersion: apps/v1\n",
+		"apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: a}\n",
+		"apiVersion: v1\nkind: List\nitems: []\n",
+		"apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [a.yaml]\n",
+		"apiVersion: apps/v1\nkind: 5\nmetadata: {name: a}\n",
+	} {
+		docs, _ := parseYAMLStream("f.yaml", []byte(doc))
+		if len(docs) != 1 || docs[0].fields == nil {
+			t.Errorf("%q was not read whole", doc)
+		}
+	}
+}
