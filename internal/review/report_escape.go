@@ -37,7 +37,7 @@ func escapeText(s string) string {
 		case unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029':
 			fmt.Fprintf(&b, `\u%04x`, r)
 		case r == '#' && strings.HasPrefix(s[i:], "##["):
-			b.WriteString(`#\x23[`)
+			b.WriteString(`#\x23`) // the [ follows as written
 			n = 2
 		default:
 			b.WriteString(s[i : i+n])
@@ -75,4 +75,10 @@ func escapePath(s string) string {
 		return "./" + s
 	}
 	return s
+}
+
+// sarifEscape escapes a value for a SARIF message: control characters as in the text report,
+// and brackets (SARIF's embedded links) with a backslash.
+func sarifEscape(s string) string {
+	return strings.NewReplacer(`[`, `\[`, `]`, `\]`).Replace(escapeText(s))
 }

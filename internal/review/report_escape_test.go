@@ -37,3 +37,10 @@ func TestTextReportEscapesInputValues(t *testing.T) {
 		t.Errorf("escapeText(invalid UTF-8) = %q", got)
 	}
 }
+
+// SARIF messages carry no embedded link from the input: brackets are escaped.
+func TestSARIFEscapesLinks(t *testing.T) {
+	if got := sarifEscape("see [here](https://evil.example)\n"); got != `see \[here\](https://evil.example)\n` {
+		t.Errorf("sarifEscape = %q", got)
+	}
+}
