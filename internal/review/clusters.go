@@ -244,7 +244,8 @@ func (m *membership) patchDocs(kf *file, ref patchRef) ([]yamlDoc, string, error
 			return nil, "", err
 		}
 		m.isPatch[f] = true
-		return f.docs, f.path, nil
+		docs, _ := parseYAMLStream(f.path, f.raw) // its problems were reported when it was loaded
+		return docs, f.path, nil
 	}
 	docs, probs := parseYAMLStream(kf.path, []byte(ref.inline))
 	kf.findings = append(kf.findings, probs...)

@@ -23,8 +23,9 @@ type file struct {
 	findings []Finding
 	// kust is set when the file is a kustomization.
 	kust *kustomization
-	// patchDocs are its documents read as patches, when a kustomization names it as one.
-	docs []yamlDoc
+	// raw is the file's content (YAML only), parsed again when a kustomization names the file
+	// as a patch.
+	raw []byte
 	// planRegions are the regions of the plan's karpenter provider configurations, by key.
 	planRegions map[string]string
 	// notRead: the file was refused (outside the tree, not a regular file, over a limit).
@@ -213,9 +214,12 @@ func parseFile(display, abs string, data []byte) *file {
 		f.objects, f.planRegions, f.findings = parsePlan(display, data)
 		return f
 	}
-	docs, probs := parseYAMLStream(display, data)
+	// A kustomization is read whole; other files only as far as the review needs them, and
+	// their bytes are kept in case a kustomization names them as a patch (kept documents
+	// cost a hundred times their bytes: 8 MiB of tiny documents took 2 GB).
+	docs, probs := parseStream(display, data, isKustomizationFile(filepath.Base(abs)))
 	f.findings = probs
-	f.docs = docs
+	f.raw = data
 	if k, ok := asKustomization(abs, docs); ok {
 		f.kust = k
 		return f

@@ -31,10 +31,16 @@ type yamlDoc struct {
 // parseYAMLStream splits a multi-document stream and parses each document on its own, so a
 // malformed document is reported at its line and does not hide the documents after it.
 func parseYAMLStream(file string, data []byte) ([]yamlDoc, []Finding) {
+	return parseStream(file, data, true)
+}
+
+// parseStream is parseYAMLStream; without whole, documents the review passes over (other
+// kinds, no kind at all) are only checked for syntax.
+func parseStream(file string, data []byte, whole bool) ([]yamlDoc, []Finding) {
 	var docs []yamlDoc
 	var out []Finding
 	for _, chunk := range splitDocuments(data) {
-		doc, err := parseDocument(file, chunk.line, chunk.text)
+		doc, err := parseDocument(file, chunk.line, chunk.text, whole)
 		if err != nil {
 			if doc.template {
 				out = append(out, templateFinding(file, chunk.line))
@@ -103,7 +109,7 @@ func (e *parseError) finding() Finding {
 
 var yamlErrLine = regexp.MustCompile(`^(?:error converting YAML to JSON: )?yaml: line (\d+): (.*)$`)
 
-func parseDocument(file string, firstLine int, text []byte) (yamlDoc, error) {
+func parseDocument(file string, firstLine int, text []byte, whole bool) (yamlDoc, error) {
 	doc := yamlDoc{line: firstLine}
 	if err := invalidUTF8(file, firstLine, text); err != nil {
 		return doc, err
@@ -116,7 +122,7 @@ func parseDocument(file string, firstLine int, text []byte) (yamlDoc, error) {
 	if node.Kind == 0 {
 		return doc, nil // only comments or whitespace
 	}
-	if apiVersion, kind, ok := passedOver(&node); ok {
+	if apiVersion, kind, ok := passedOver(&node); ok && !whole {
 		// Most of a GitOps repository is other kinds: their syntax is checked, but they are
 		// not converted nor kept (a 50 MB repository would need gigabytes).
 		doc.value = map[string]any{"apiVersion": apiVersion, "kind": kind}
@@ -194,9 +200,9 @@ func failsForTemplate(text []byte) bool {
 	return err == nil
 }
 
-// passedOver reports whether a parsed document is a Kubernetes object the review ignores, by
-// its top-level apiVersion and kind written as plain strings: not of a Karpenter group, not
-// a v1 List and not a kustomization. Anything less plain (merge keys, aliases, tags, a key
+// passedOver reports whether a parsed document is one the review ignores, by its top-level
+// apiVersion and kind written as plain strings (or absent): not of a Karpenter group, not a
+// v1 List and not a kustomization. Anything less plain (merge keys, aliases, tags, a key
 // twice) takes the full path.
 func passedOver(n *yamlv3.Node) (apiVersion, kind string, ok bool) {
 	if n.Kind == yamlv3.DocumentNode && len(n.Content) == 1 {
@@ -218,13 +224,16 @@ func passedOver(n *yamlv3.Node) (apiVersion, kind string, ok bool) {
 			return "", "", false
 		}
 		seen++
+		if k.Value == "kind" && kind != "" || k.Value == "apiVersion" && apiVersion != "" {
+			return "", "", false // twice
+		}
 		if k.Value == "kind" {
 			kind = v.Value
 		} else {
 			apiVersion = v.Value
 		}
 	}
-	if seen != 2 || kind == "" || apiVersion == "" || apiVersion == "v1" && kind == "List" || strings.HasPrefix(apiVersion, "kustomize.config.k8s.io/") {
+	if seen > 2 || apiVersion == "v1" && kind == "List" || strings.HasPrefix(apiVersion, "kustomize.config.k8s.io/") {
 		return "", "", false
 	}
 	v := classify(apiVersion, kind)
