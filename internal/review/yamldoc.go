@@ -122,10 +122,9 @@ func parseDocument(file string, firstLine int, text []byte, whole bool) (yamlDoc
 	if node.Kind == 0 {
 		return doc, nil // only comments or whitespace
 	}
-	if apiVersion, kind, ok := passedOver(&node); ok && !whole {
+	if passedOver(&node) && !whole {
 		// Most of a GitOps repository is other kinds: their syntax is checked, but they are
 		// not converted nor kept (a 50 MB repository would need gigabytes).
-		doc.value = map[string]any{"apiVersion": apiVersion, "kind": kind}
 		return doc, nil
 	}
 	j, err := yaml.YAMLToJSON(text)
@@ -204,28 +203,29 @@ func failsForTemplate(text []byte) bool {
 // apiVersion and kind written as plain strings (or absent): not of a Karpenter group, not a
 // v1 List and not a kustomization. Anything less plain (merge keys, aliases, tags, a key
 // twice) takes the full path.
-func passedOver(n *yamlv3.Node) (apiVersion, kind string, ok bool) {
+func passedOver(n *yamlv3.Node) bool {
+	var apiVersion, kind string
 	if n.Kind == yamlv3.DocumentNode && len(n.Content) == 1 {
 		n = n.Content[0]
 	}
 	if n.Kind != yamlv3.MappingNode {
-		return "", "", false
+		return false
 	}
 	seen := 0
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		if k.Kind != yamlv3.ScalarNode || k.Tag == "!!merge" || k.Value == "<<" {
-			return "", "", false
+			return false
 		}
 		if k.Value != "apiVersion" && k.Value != "kind" {
 			continue
 		}
 		if v.Kind != yamlv3.ScalarNode || v.Tag != "!!str" || k.Tag != "!!str" {
-			return "", "", false
+			return false
 		}
 		seen++
 		if k.Value == "kind" && kind != "" || k.Value == "apiVersion" && apiVersion != "" {
-			return "", "", false // twice
+			return false // twice
 		}
 		if k.Value == "kind" {
 			kind = v.Value
@@ -234,10 +234,10 @@ func passedOver(n *yamlv3.Node) (apiVersion, kind string, ok bool) {
 		}
 	}
 	if seen > 2 || apiVersion == "v1" && kind == "List" || strings.HasPrefix(apiVersion, "kustomize.config.k8s.io/") {
-		return "", "", false
+		return false
 	}
 	v := classify(apiVersion, kind)
-	return apiVersion, kind, !v.review && v.problem == ""
+	return !v.review && v.problem == ""
 }
 
 func yamlError(file string, firstLine int, err error) error {
