@@ -126,7 +126,7 @@ func (l *loader) expand(paths []string, stdin io.Reader) ([]*file, error) {
 		}
 		if !st.IsDir() && !st.Mode().IsRegular() {
 			// Named on the command line: the user hears it at once (a FIFO would hang the read).
-			return nil, &inputError{fmt.Errorf("%s is %s, not a regular file or directory: %w; pipe its content to the review with - instead", p, fileKind(st.Mode()), errNotRegular)}
+			return nil, &inputError{fmt.Errorf("%s is %s, not a regular file or directory; pipe its content to the review with - instead", p, fileKind(st.Mode()))}
 		}
 		if !st.IsDir() {
 			f, err := l.load(p)

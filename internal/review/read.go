@@ -1,7 +1,6 @@
 package review
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -242,6 +241,3 @@ func fileKind(m fs.FileMode) string {
 	}
 	return "not a regular file"
 }
-
-// errNotRegular is a path named on the command line that is not a regular file or directory.
-var errNotRegular = errors.New("not a regular file")
