@@ -71,7 +71,7 @@ var rules = []Rule{
 	{
 		Code: UnrenderedTemplate, Name: "UnrenderedTemplate", Severity: Error,
 		Title: "The file is a template, not a manifest, and was not reviewed.",
-		Help: "The document does not parse as YAML because of Go template actions ({{ }}); without them it would. " +
+		Help: "The document does not parse as YAML because of Go template actions (in double braces); without them it would. " +
 			"Helm and other Go templates are only YAML once rendered. Review the rendered output instead, e.g. " +
 			"`helm template RELEASE CHART | terraform-provider-karpenter review -`. What was not reviewed counts against " +
 			"--fail-on: exclude the chart in .karpenter-review.yaml, or pass --allow-templates to report it as a note. " +

@@ -32,6 +32,8 @@ for *.yaml, *.yml, *.json and kustomizations; hidden entries skipped) and Terraf
   kustomize build clusters/prod | terraform-provider-karpenter review -
 No path means the current directory. A .karpenter-review.yaml found upward from the first
 path (or given with --config) maps paths to clusters with their region and suppressions.
+Only regular files are read, within size limits, and only below the working directory, the
+config file's directory and the paths given (KRP009 otherwise): the tree may be untrusted.
 
 Flags:
 `

@@ -29,6 +29,7 @@ var reportedBy = map[findings.Code]where{
 	findings.UnrenderedTemplate: {Review: true},
 	findings.PlanSchemaMismatch: {Review: true},
 	findings.DuplicateObject:    {Review: true},
+	findings.InputNotRead:       {Review: true},
 
 	findings.NoInstanceType:   {Plan: true, Review: true},
 	findings.FewInstanceTypes: {Plan: true, Review: true},
