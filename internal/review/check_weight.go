@@ -56,9 +56,19 @@ func CheckEqualWeights(_ context.Context, c *Cluster) []Finding {
 	}
 	var out []Finding
 	for _, b := range order {
-		groups, _ := competingGroups(buckets[b])
+		groups, compared := competingGroups(buckets[b])
 		for _, group := range groups {
 			out = append(out, groupFinding(group))
+		}
+		if compared >= maxComparisons {
+			p := buckets[b][0]
+			f := p.o.Finding(findings.EqualWeightOverlap, weightField(p.o),
+				fmt.Sprintf("the %d NodePools of weight %d with these taints were compared only in part (%d pairs of requirements, the review's bound): "+
+					"their requirements differ without an In value that keeps them apart, so pools that compete may be missing from the findings above",
+					len(buckets[b]), p.weight, compared),
+				"Keep pools apart by an In requirement on one label key (e.g. a team or workload label), or give them different weights.")
+			f.Severity = findings.Note
+			out = append(out, f)
 		}
 	}
 	return out
@@ -70,6 +80,10 @@ type weightPool struct {
 	reqs   scheduling.Requirements
 	key    string // canonical requirements: equal keys, equal requirements
 }
+
+// maxComparisons bounds the requirement intersections per weight and taint set: pools that
+// only NotIn, Exists or numeric bounds tell apart cannot be indexed and are compared pairwise.
+var maxComparisons = 2_000_000
 
 // competingGroups partitions pools of one weight and taint set into the groups whose members
 // overlap, each in Karpenter's order (name descending); groups of one are dropped. compared
@@ -107,7 +121,7 @@ func competingGroups(pools []*weightPool) (out [][]*weightPool, compared int) {
 			continue
 		}
 		for _, j := range idx.candidates(i) {
-			if j <= i || !satisfiable[j] || find(i) == find(j) {
+			if j <= i || !satisfiable[j] || find(i) == find(j) || compared >= maxComparisons {
 				continue
 			}
 			compared++

@@ -131,3 +131,25 @@ func TestEqualWeightGroups(t *testing.T) {
 		t.Errorf("chain: %+v", got)
 	}
 }
+
+// Pools that no In value keeps apart are compared pairwise, up to a bound; beyond it the
+// review says that it compared only in part.
+func TestEqualWeightComparisonBound(t *testing.T) {
+	defer func(n int) { maxComparisons = n }(maxComparisons)
+	maxComparisons = 100
+	var objs []*Object
+	for i := range 50 {
+		// Numeric ranges apart: no pair competes, and none can be indexed away.
+		objs = append(objs, pool(fmt.Sprintf("n%02d", i), nil, []any{req("example.com/size", "Gt", fmt.Sprint(10*i)), req("example.com/size", "Lt", fmt.Sprint(10*i+5))}, nil))
+	}
+	got := CheckEqualWeights(context.Background(), &Cluster{NodePools: objs})
+	var notes int
+	for _, f := range got {
+		if f.Severity.String() == "note" && strings.Contains(f.Message, "compared only in part (100 pairs") {
+			notes++
+		}
+	}
+	if notes != 1 || len(got) != 1 {
+		t.Errorf("findings %+v, want one note about the bound", got)
+	}
+}
