@@ -363,12 +363,16 @@ func (s *Solver) checkLabels(p *Pool, o Options, a *Analysis) {
 const (
 	maxSuggested = 3
 	maxQuoted    = 10
+	maxValueLen  = 80
 )
 
-// quoteSome quotes the first values and counts the rest.
+// quoteSome quotes the first values (a long one cut short) and counts the rest.
 func quoteSome(vals []string) string {
 	q := make([]string, 0, min(len(vals), maxQuoted))
 	for _, v := range vals[:min(len(vals), maxQuoted)] {
+		if len(v) > maxValueLen {
+			v = strings.ToValidUTF8(v[:maxValueLen], "") + "…"
+		}
 		q = append(q, strconv.Quote(v))
 	}
 	out := strings.Join(q, ", ")

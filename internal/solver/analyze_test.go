@@ -178,7 +178,7 @@ func TestAnyRegion(t *testing.T) {
 // Unknown values are reported once per requirement with a bounded list and a few
 // suggestions, however many values it has: 10,000 generated values are one finding.
 func TestUnknownValuesAggregated(t *testing.T) {
-	vals := []string{"arm46", "amd46"}
+	vals := []string{"arm46", "amd46", strings.Repeat("y", 1<<20)}
 	for i := range 10000 {
 		vals = append(vals, fmt.Sprintf("bogus-%05d", i))
 	}
@@ -194,7 +194,7 @@ func TestUnknownValuesAggregated(t *testing.T) {
 		t.Fatalf("%d KRP107 findings, want 1", len(got))
 	}
 	m := got[0].Message
-	if len(m) > 2000 || !strings.Contains(m, `"arm46", "amd46", "bogus-00000"`) || !strings.Contains(m, "and 9993 more") ||
+	if len(m) > 2000 || !strings.Contains(m, `"arm46", "amd46", "`+strings.Repeat("y", 80)+`…", "bogus-00000"`) || !strings.Contains(m, "and 9994 more") ||
 		!strings.Contains(m, `did you mean "arm64" for "arm46", "amd64" for "amd46"?`) || got[0].Fix != "use values Karpenter sets on AKS nodes" {
 		t.Errorf("KRP107 (%d bytes): %s / %s", len(m), m, got[0].Fix)
 	}
