@@ -153,3 +153,26 @@ func TestEqualWeightComparisonBound(t *testing.T) {
 		t.Errorf("findings %+v, want one note about the bound", got)
 	}
 }
+
+// End to end, a generated repository of identical pools gives one KRP202 and a report that
+// grows linearly (it was 124,750 findings and 96 MB of JSON for 500 pools).
+func TestIdenticalPoolsReport(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("apiVersion: karpenter.azure.com/v1beta1\nkind: AKSNodeClass\nmetadata: {name: default}\n")
+	for i := range 300 {
+		fmt.Fprintf(&b, "---\napiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: p%d}\nspec:\n  limits: {cpu: \"100\"}\n  template:\n    spec:\n"+
+			"      nodeClassRef: {group: karpenter.azure.com, kind: AKSNodeClass, name: default}\n"+
+			"      requirements: [{key: karpenter.azure.com/sku-family, operator: In, values: [D]}]\n", i)
+	}
+	r := run(t, b.String(), "--format", "json", "-")
+	var out jsonOut
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(findingsOf(out, "KRP202")); n != 1 || len(out.Pools) != 300 {
+		t.Errorf("%d KRP202 findings, %d pools", n, len(out.Pools))
+	}
+	if len(r.stdout) > 500<<10 {
+		t.Errorf("report of %d bytes for 300 pools", len(r.stdout))
+	}
+}

@@ -26,16 +26,6 @@ func hostileTree(t *testing.T, files map[string]string) string {
 	return dir
 }
 
-func findingsOf(out jsonOut, code string) []string {
-	var msgs []string
-	for _, f := range out.Findings {
-		if f.Code == code {
-			msgs = append(msgs, placeOf(f.Location)+" "+f.Message+" (fix: "+f.Fix+")")
-		}
-	}
-	return msgs
-}
-
 // A committed symlink to /dev/zero, or one out of the tree, is refused with KRP009 (an error,
 // so the gate fails) instead of reading the device until memory runs out.
 func TestSymlinksOutOfTheTreeAreNotRead(t *testing.T) {

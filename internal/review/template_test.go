@@ -59,3 +59,14 @@ func TestInvalidUTF8Line(t *testing.T) {
 		t.Errorf("findings %+v, want KRP005 at line 4", out.Findings)
 	}
 }
+
+// findingsOf lists the findings of a code as place, message and fix.
+func findingsOf(out jsonOut, code string) []string {
+	var msgs []string
+	for _, f := range out.Findings {
+		if f.Code == code {
+			msgs = append(msgs, placeOf(f.Location)+" "+f.Message+" (fix: "+f.Fix+")")
+		}
+	}
+	return msgs
+}
