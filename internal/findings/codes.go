@@ -13,6 +13,7 @@ const (
 	NamespaceIgnored   Code = "KRP009"
 	UnknownField       Code = "KRP010"
 	OtherCloud         Code = "KRP011"
+	InputNotRead       Code = "KRP012"
 
 	// Provisioning checks of the solver (internal/solver), run against the SKU catalog.
 	NoInstanceType       Code = "KRP101"
@@ -80,10 +81,13 @@ var rules = []Rule{
 			"reviewed; the rest of the input was. Fix the syntax at the line given.",
 	},
 	{
-		Code: UnrenderedTemplate, Name: "UnrenderedTemplate", Severity: Note,
+		Code: UnrenderedTemplate, Name: "UnrenderedTemplate", Severity: Error,
 		Title: "The file is a template, not a manifest, and was not reviewed.",
-		Help: "Helm and other Go templates are only YAML once rendered. Review the rendered output instead, e.g. " +
-			"`helm template RELEASE CHART | terraform-provider-karpenter review -`.",
+		Help: "The document does not parse as YAML because of Go template actions (in double braces); without them it would. " +
+			"Helm and other Go templates are only YAML once rendered. Review the rendered output instead, e.g. " +
+			"`helm template RELEASE CHART | terraform-provider-karpenter review -`. What was not reviewed counts against " +
+			"--fail-on: exclude the chart in .karpenter-review.yaml, or pass --allow-templates to report it as a note. " +
+			"A document that parses is reviewed as it is, braces and all; one that does not parse for other reasons is KRP005.",
 	},
 	{
 		Code: PlanSchemaMismatch, Name: "PlanSchemaMismatch", Severity: Warning,
@@ -118,6 +122,15 @@ var rules = []Rule{
 		Help: "A NodePool whose nodeClassRef names an EC2NodeClass (karpenter.k8s.aws) runs on Karpenter for AWS, and an " +
 			"EC2NodeClass is AWS's node class. Checks against the Azure SKU catalog would cite Azure sizes and prices " +
 			"that do not apply, so they are skipped; the API server's validation of the NodePool still runs.",
+	},
+	{
+		Code: InputNotRead, Name: "InputNotRead", Severity: Error,
+		Title: "An input was refused and not reviewed.",
+		Help: "The review reads only regular files inside the reviewed tree (the working directory, the config " +
+			"file's directory and the paths given), at most 8 MiB each and 64 MiB in all by default: in CI on a pull " +
+			"request the tree is untrusted, and a symlink to /dev/zero, a FIFO or a path like ../../etc/passwd must " +
+			"neither exhaust the runner nor be read. The message says which rule refused the file. Fix the input, or " +
+			"pass --allow-outside-root, --max-file-bytes or --max-total-bytes when the input is intended.",
 	},
 	{
 		Code: NoInstanceType, Name: "NoInstanceType", Severity: Error,

@@ -28,10 +28,27 @@ type provisioning struct {
 
 var shared = &provisioning{analyses: map[*Object]*solver.Analysis{}}
 
+type provisioningKey struct{}
+
+// withProvisioning gives a review its own store of analyses, dropped with the review (the
+// solver and its catalog are shared): a long-running process that reviews again and again
+// does not keep every pool it ever saw.
+func withProvisioning(ctx context.Context) context.Context {
+	return context.WithValue(ctx, provisioningKey{}, &provisioning{analyses: map[*Object]*solver.Analysis{}})
+}
+
+func provisioningOf(ctx context.Context) *provisioning {
+	if p, ok := ctx.Value(provisioningKey{}).(*provisioning); ok {
+		return p
+	}
+	return shared
+}
+
 // analyse returns the pool's analysis, or nil when the pool cannot be analysed (values unknown
-// until apply, or a shape the schema check already rejects).
+// until apply, or a shape the schema check already rejects). Only the findings and the
+// summary are kept: the admissible candidates (about 100 KB a pool) are not needed after.
 func (p *provisioning) analyse(c *Cluster, pool *Object) *solver.Analysis {
-	p.once.Do(func() { p.solver = solver.New(catalog.Default()) })
+	shared.once.Do(func() { shared.solver = solver.New(catalog.Default()) })
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if a, ok := p.analyses[pool]; ok {
@@ -52,7 +69,8 @@ func (p *provisioning) analyse(c *Cluster, pool *Object) *solver.Analysis {
 		crdvalidate.MustFor(nodepool.GVK).Default(known)
 		if sp, err := solver.PoolFromObject(known); err == nil {
 			nc, assumed := nodeClassOf(c, pool)
-			a = p.solver.Analyze(sp, solver.Options{Region: c.Region, NodeClass: nc, NodeClassAssumed: assumed, Target: c.Target})
+			full := shared.solver.Analyze(sp, solver.Options{Region: c.Region, NodeClass: nc, NodeClassAssumed: assumed, Target: c.Target})
+			a = &solver.Analysis{Findings: full.Findings, Summary: full.Summary}
 		}
 	}
 	p.analyses[pool] = a
@@ -78,7 +96,7 @@ func nodeClassOf(c *Cluster, pool *Object) (instancetype.NodeClass, bool) {
 // CheckProvisioning reports what the solver finds for each NodePool against the embedded SKU
 // catalog in the cluster's region: the same findings, codes and messages as the provider's
 // plan-time checks.
-func CheckProvisioning(_ context.Context, c *Cluster) []Finding {
+func CheckProvisioning(ctx context.Context, c *Cluster) []Finding {
 	var out []Finding
 	var pools []*solver.Pool
 	byName := map[string]*Object{}
@@ -94,7 +112,7 @@ func CheckProvisioning(_ context.Context, c *Cluster) []Finding {
 		if _, foreign := otherCloud(p); foreign {
 			continue
 		}
-		a := shared.analyse(c, p)
+		a := provisioningOf(ctx).analyse(c, p)
 		if a == nil {
 			continue
 		}
@@ -140,8 +158,8 @@ func priceFact(price float64, source string) string {
 }
 
 // ProvisioningFacts adds the solver's summary of a pool to the review's summary.
-func ProvisioningFacts(_ context.Context, c *Cluster, pool *Object) []Fact {
-	a := shared.analyse(c, pool)
+func ProvisioningFacts(ctx context.Context, c *Cluster, pool *Object) []Fact {
+	a := provisioningOf(ctx).analyse(c, pool)
 	if a == nil {
 		return nil
 	}

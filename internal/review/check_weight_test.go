@@ -2,6 +2,9 @@ package review
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/nodepool"
@@ -62,4 +65,115 @@ func labelled(o *Object, k, v string) *Object {
 func static(o *Object) *Object {
 	o.Body["spec"].(map[string]any)["replicas"] = int64(2)
 	return o
+}
+
+// Competing pools are reported once per group, naming its members, and the work is bounded:
+// identical pools are compared once, and pools that a label keeps apart are not compared.
+func TestEqualWeightGroups(t *testing.T) {
+	const tier = "example.com/tier"
+	var identical []*Object
+	for i := range 500 {
+		identical = append(identical, pool(fmt.Sprintf("p%03d", i), nil, []any{req(tier, "In", "web")}, nil))
+	}
+	got := CheckEqualWeights(context.Background(), &Cluster{NodePools: identical})
+	if len(got) != 1 {
+		t.Fatalf("500 identical pools: %d findings, want 1", len(got))
+	}
+	f := got[0]
+	if f.Object != "NodePool/p498" || len(f.Related) != 499 ||
+		!strings.Contains(f.Message, "500 NodePools (p499, p498, p497, p496, p495, p494, p493, p492, p491, p490 and 490 more) all have weight 0, the same taints and identical requirements") ||
+		!strings.Contains(f.Message, "p499 gets the pods first") {
+		t.Errorf("finding on %s, %d related: %s", f.Object, len(f.Related), f.Message)
+	}
+	if b, _ := json.Marshal(got); len(b) > 64<<10 {
+		t.Errorf("the finding is %d bytes of JSON", len(b))
+	}
+	ps := func(objs []*Object) []*weightPool {
+		var out []*weightPool
+		for _, o := range objs {
+			reqs, key, _ := requirementsKey(o)
+			out = append(out, &weightPool{o: o, reqs: reqs, key: key})
+		}
+		return out
+	}
+	if _, compared := competingGroups(ps(identical)); compared != 0 {
+		t.Errorf("identical pools: %d comparisons, want 0", compared)
+	}
+
+	// 2,000 pools kept apart by one label: no finding, and no pair compared.
+	var apart []*Object
+	for i := range 2000 {
+		apart = append(apart, pool(fmt.Sprintf("t%04d", i), nil, []any{req(tier, "In", fmt.Sprint(i)), req("kubernetes.io/arch", "In", "amd64")}, nil))
+	}
+	if got := CheckEqualWeights(context.Background(), &Cluster{NodePools: apart}); len(got) != 0 {
+		t.Errorf("pools apart: %d findings", len(got))
+	}
+	if _, compared := competingGroups(ps(apart)); compared != 0 {
+		t.Errorf("pools apart: %d comparisons, want 0", compared)
+	}
+	// Plus one pool without the label: it meets every other, each once.
+	wild := append(apart, pool("wild", nil, nil, nil))
+	groups, compared := competingGroups(ps(wild))
+	if len(groups) != 1 || len(groups[0]) != 2001 || compared > 2*2001 {
+		t.Errorf("one pool meeting all: %d groups, %d comparisons", len(groups), compared)
+	}
+
+	// A chain: a meets b, b meets c, a and c exclude each other; one group of three.
+	chain := []*Object{
+		pool("a", nil, []any{req(tier, "In", "x")}, nil),
+		pool("b", nil, []any{req(tier, "In", "x", "y")}, nil),
+		pool("c", nil, []any{req(tier, "In", "y")}, nil),
+		pool("d", nil, []any{req(tier, "In", "z")}, nil),
+	}
+	got = CheckEqualWeights(context.Background(), &Cluster{NodePools: chain})
+	if len(got) != 1 || got[0].Object != "NodePool/b" || !strings.Contains(got[0].Message, "3 NodePools (c, b, a)") ||
+		!strings.Contains(got[0].Message, "together with at least one other of them") {
+		t.Errorf("chain: %+v", got)
+	}
+}
+
+// Pools that no In value keeps apart are compared pairwise, up to a bound; beyond it the
+// review says that it compared only in part.
+func TestEqualWeightComparisonBound(t *testing.T) {
+	defer func(n int) { maxComparisons = n }(maxComparisons)
+	maxComparisons = 100
+	var objs []*Object
+	for i := range 50 {
+		// Numeric ranges apart: no pair competes, and none can be indexed away.
+		objs = append(objs, pool(fmt.Sprintf("n%02d", i), nil, []any{req("example.com/size", "Gt", fmt.Sprint(10*i)), req("example.com/size", "Lt", fmt.Sprint(10*i+5))}, nil))
+	}
+	got := CheckEqualWeights(context.Background(), &Cluster{NodePools: objs})
+	var notes int
+	for _, f := range got {
+		if f.Severity.String() == "note" && strings.Contains(f.Message, "compared only in part (100 pairs") {
+			notes++
+		}
+	}
+	if notes != 1 || len(got) != 1 {
+		t.Errorf("findings %+v, want one note about the bound", got)
+	}
+}
+
+// End to end, a generated repository of identical pools gives one KRP202 and a report that
+// grows linearly (it was 124,750 findings and 96 MB of JSON for 500 pools).
+func TestIdenticalPoolsReport(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("apiVersion: karpenter.azure.com/v1beta1\nkind: AKSNodeClass\nmetadata: {name: default}\n")
+	for i := range 300 {
+		fmt.Fprintf(&b, "---\napiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: p%d}\nspec:\n  limits: {cpu: \"100\"}\n  template:\n    spec:\n"+
+			"      nodeClassRef: {group: karpenter.azure.com, kind: AKSNodeClass, name: default}\n"+
+			"      requirements: [{key: karpenter.azure.com/sku-family, operator: In, values: [D]}]\n", i)
+	}
+	r := run(t, b.String(), "--format", "json", "-")
+	var out jsonOut
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(findingsOf(out, "KRP202")); n != 1 || len(out.Pools) != 300 {
+		t.Errorf("%d KRP202 findings, %d pools", n, len(out.Pools))
+	}
+	// About 2 KB a pool: its facts, each price with its provenance.
+	if len(r.stdout) > 1<<20 {
+		t.Errorf("report of %d bytes for 300 pools", len(r.stdout))
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -32,6 +33,8 @@ for *.yaml, *.yml, *.json and kustomizations; hidden entries skipped) and Terraf
   kustomize build clusters/prod | terraform-provider-karpenter review -
 No path means the current directory. A .karpenter-review.yaml found upward from the first
 path (or given with --config) maps paths to clusters with their region and suppressions.
+Only regular files are read, within size limits, and only below the working directory, the
+config file's directory and the paths given (KRP012 otherwise): the tree may be untrusted.
 
 Flags:
 `
@@ -41,10 +44,14 @@ Exit codes: 0 when no finding reaches --fail-on, 1 when one does, 2 for usage er
 config file or an input that cannot be read at all.
 `
 
+// reviewMemoryLimit is the review command's soft memory limit.
+const reviewMemoryLimit = 256 << 20
+
 // cliOptions are the parsed flags.
 type cliOptions struct {
 	format, output, color, failOn, region, config string
-	strict, listCodes, version                    bool
+	strict, listCodes, version, allowTemplates    bool
+	limits                                        Limits
 	suppress                                      []findings.Code
 	paths                                         []string
 	// workloads and baseline ask for predicted costs (cost.go).
@@ -67,12 +74,19 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 		writeCodes(stdout)
 		return ExitClean
 	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		// What a review keeps is small (about 12 KB a NodePool), but validating each object
+		// leaves garbage that the collector, left to its default pace, lets grow to several
+		// times that on a CI runner other jobs share. A soft limit makes it collect sooner;
+		// it never fails the review (GOMEMLIMIT overrides it).
+		debug.SetMemoryLimit(reviewMemoryLimit)
+	}
 	if o.version {
 		WriteVersion(stdout, version)
 		return ExitClean
 	}
 	threshold, _ := findings.ParseSeverity(o.failOn)
-	opts := Options{Paths: o.paths, Stdin: stdin, ConfigPath: o.config, Region: o.region, Strict: o.strict, Suppress: o.suppress}
+	opts := Options{Paths: o.paths, Stdin: stdin, ConfigPath: o.config, Region: o.region, Strict: o.strict, Suppress: o.suppress, Limits: o.limits, AllowTemplates: o.allowTemplates}
 	var rep *Report
 	if len(o.workloads) > 0 || o.baseline != "" {
 		rep, err = ReviewWithCosts(ctx, opts, CostOptions{Workloads: o.workloads, Baseline: o.baseline, HPAMaxReplicas: o.hpaMax})
@@ -80,7 +94,7 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 		rep, err = Review(ctx, opts)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "review: %v\n", err)
+		fmt.Fprintf(stderr, "review: %s\n", escapeText(err.Error()))
 		return ExitUsage
 	}
 	out, closeOut := stdout, func() error { return nil }
@@ -136,6 +150,10 @@ func parseFlags(args []string, stderr io.Writer) (*cliOptions, error) {
 		return err
 	})
 	fs.StringVar(&o.config, "config", "", "config file (default: .karpenter-review.yaml upward from the first path)")
+	fs.BoolVar(&o.limits.AllowOutsideRoot, "allow-outside-root", false, "read files outside the reviewed tree (the working directory, the config file's directory and the paths given) that .. or symlinks lead to")
+	fs.Int64Var(&o.limits.MaxFileBytes, "max-file-bytes", DefaultMaxFileBytes, "read at most this many bytes of each file (KRP012 for a larger one)")
+	fs.Int64Var(&o.limits.MaxTotalBytes, "max-total-bytes", DefaultMaxTotalBytes, "read at most this many bytes of all inputs together (KRP012 for the files beyond)")
+	fs.BoolVar(&o.allowTemplates, "allow-templates", false, "report unrendered templates (KRP006) as notes, so that they do not count against --fail-on")
 	fs.BoolVar(&o.listCodes, "list-codes", false, "list the finding codes with their severity and title, and exit")
 	fs.BoolVar(&o.version, "version", false, "print the version and the dates of the embedded price snapshots, and exit")
 	fs.Func("workloads", "read workloads (Deployments, Jobs, ...) from this path and add each cluster's predicted hourly cost: workloads the config maps to a cluster count there, the others in every cluster (repeatable; \"-\" is standard input)", func(s string) error {
@@ -178,6 +196,9 @@ func parseFlags(args []string, stderr io.Writer) (*cliOptions, error) {
 	}
 	if o.failOn != "warning" && o.failOn != "error" {
 		return nil, fmt.Errorf("unknown --fail-on %q (want warning or error)", o.failOn)
+	}
+	if o.limits.MaxFileBytes <= 0 || o.limits.MaxTotalBytes <= 0 {
+		return nil, errors.New("--max-file-bytes and --max-total-bytes must be positive")
 	}
 	stdins := 0
 	for _, p := range append(slices.Clone(o.paths), o.workloads...) {

@@ -57,7 +57,10 @@ func TestExitCodes(t *testing.T) {
 		{"--strict makes the warning an error", warnOnly, []string{"--strict", "-"}, ExitFindings, ""},
 		{"--suppress drops it", warnOnly, []string{"--fail-on=warning", "--suppress", "krp104", "-"}, ExitClean, ""},
 		{"errors fail", "", []string{"testdata/single"}, ExitFindings, ""},
-		{"flags after paths", "", []string{"testdata/single", "--suppress", "KRP001,KRP002,KRP004,KRP005,KRP201"}, ExitClean, ""},
+		{"flags after paths", "", []string{"testdata/single", "--suppress", "KRP001,KRP002,KRP004,KRP005,KRP006,KRP201"}, ExitClean, ""},
+		// An unrendered template was not reviewed: it fails the gate unless allowed.
+		{"a template fails the gate", "", []string{"testdata/single", "--suppress", "KRP001,KRP002,KRP004,KRP005,KRP201"}, ExitFindings, ""},
+		{"--allow-templates makes it a note", "", []string{"testdata/single", "--allow-templates", "--strict", "--fail-on", "warning", "--suppress", "KRP001,KRP002,KRP003,KRP004,KRP005,KRP201,KRP202"}, ExitClean, ""},
 		{"-- ends the flags", "", []string{"--", "--format"}, ExitUsage, "--format"},
 		{"missing input", "", []string{"testdata/nope"}, ExitUsage, "testdata/nope"},
 		{"unknown flag", "", []string{"--colour", "never"}, ExitUsage, "colour"},
@@ -94,7 +97,7 @@ func TestTextReport(t *testing.T) {
 		"NodePools\n  cluster (unnamed) · no region given\n    old  testdata/single/legacy.yaml:1:1  1 error\n",
 		"    general  testdata/single/pools.yaml:1:1  ok\n",
 		"    broken  testdata/single/pools.yaml:67:1  2 errors\n      weight 0 · node class missing · limits none\n",
-		"6 errors, 2 warnings, 1 note in 7 files: 1 cluster, 5 NodePools, 3 AKSNodeClasses\n",
+		"7 errors, 2 warnings, 0 notes in 7 files: 1 cluster, 5 NodePools, 3 AKSNodeClasses\n",
 	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("text report lacks %q:\n%s", want, r.stdout)
@@ -113,7 +116,7 @@ func TestTextReport(t *testing.T) {
 	if err != nil || f.code != ExitFindings || f.stdout != "" {
 		t.Fatalf("--output: %v, exit %d, stdout %q", err, f.code, f.stdout)
 	}
-	if !strings.Contains(string(data), "KRP001") || !strings.Contains(f.stderr, "wrote text report to "+out+": 6 errors") {
+	if !strings.Contains(string(data), "KRP001") || !strings.Contains(f.stderr, "wrote text report to "+out+": 7 errors") {
 		t.Errorf("--output: file %d bytes, stderr %q", len(data), f.stderr)
 	}
 }

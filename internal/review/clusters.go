@@ -165,7 +165,16 @@ func (m *membership) expand(kf *file, clusters []string, stack map[*file]bool) e
 	for _, s := range k.skipped {
 		m.skip(kf.path, 0, s)
 	}
-	for _, r := range k.resources {
+	for i, r := range k.resources {
+		if nr := m.l.confined(r); nr != nil {
+			// Said before looking at r, so the review discloses nothing about files outside.
+			f := nr.finding(kf.path)
+			f.Line = k.resourceLines[i]
+			if !slices.ContainsFunc(kf.findings, func(g Finding) bool { return g.Code == f.Code && g.Line == f.Line }) {
+				kf.findings = append(kf.findings, f)
+			}
+			continue
+		}
 		st, err := os.Stat(r)
 		if err != nil {
 			m.skip(kf.path, 0, fmt.Sprintf("resource %s cannot be read: %v", m.l.display(r), err))
@@ -235,7 +244,8 @@ func (m *membership) patchDocs(kf *file, ref patchRef) ([]yamlDoc, string, error
 			return nil, "", err
 		}
 		m.isPatch[f] = true
-		return f.docs, f.path, nil
+		docs, _ := parseYAMLStream(f.path, f.raw) // its problems were reported when it was loaded
+		return docs, f.path, nil
 	}
 	docs, probs := parseYAMLStream(kf.path, []byte(ref.inline))
 	kf.findings = append(kf.findings, probs...)

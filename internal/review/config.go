@@ -86,7 +86,7 @@ func FindConfig(dir string) string {
 // LoadConfig reads and checks a config file. Any mistake in it is an error: a review that
 // silently used the wrong region or cluster would be worse than none.
 func LoadConfig(path string) (*Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := readConfigFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -104,6 +104,30 @@ func LoadConfig(path string) (*Config, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return cfg, nil
+}
+
+// maxConfigBytes bounds the config file, which a pull request can replace like any file.
+const maxConfigBytes = 1 << 20
+
+// readConfigFile reads a regular file of at most maxConfigBytes: never a FIFO or device.
+func readConfigFile(path string) ([]byte, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is %s, not a regular file", path, fileKind(st.Mode()))
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxConfigBytes+1))
+	if err == nil && len(data) > maxConfigBytes {
+		err = fmt.Errorf("%s has more than %d bytes; a config file is a few lines", path, maxConfigBytes)
+	}
+	return data, err
 }
 
 func (c *Config) compile() error {

@@ -45,7 +45,7 @@ func TestSingleClusterRepository(t *testing.T) {
 	}
 	// The broken pool's missing limits are not reported: the API server rejects the pool, and
 	// provisioning checks run only on objects it would accept.
-	if out.Summary.Errors != 6 || out.Summary.Warnings != 2 || out.Summary.Notes != 1 {
+	if out.Summary.Errors != 7 || out.Summary.Warnings != 2 || out.Summary.Notes != 0 {
 		t.Errorf("summary %+v", out.Summary)
 	}
 	// 5 pools: old (karpenter.sh/v1beta1, checked as converted to v1), general, batch, arm

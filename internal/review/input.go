@@ -23,13 +23,16 @@ type file struct {
 	findings []Finding
 	// kust is set when the file is a kustomization.
 	kust *kustomization
-	// patchDocs are its documents read as patches, when a kustomization names it as one.
-	docs []yamlDoc
+	// raw is the file's content (YAML only), parsed again when a kustomization names the file
+	// as a patch.
+	raw []byte
 	// planRegions are the regions of the plan's karpenter provider configurations, by key.
 	planRegions map[string]string
 	// planSelfHosted are the provider configuration keys whose cluster the plan sets to
 	// self-hosted Karpenter (karpenter_aks_node_auto_provisioning with mode Manual).
 	planSelfHosted map[string]bool
+	// notRead: the file was refused (outside the tree, not a regular file, over a limit).
+	notRead bool
 }
 
 // providers are the provider configuration keys of a plan's objects, in order of appearance.
@@ -59,18 +62,27 @@ func (f *file) planRegion(key string) string {
 // loader reads and parses each file once, whether it was named on the command line, found in
 // a directory, or pulled in by a kustomization.
 type loader struct {
-	wd    string
-	cfg   *Config
-	files map[string]*file
-	order []*file
+	wd     string
+	cfg    *Config
+	files  map[string]*file
+	order  []*file
+	limits Limits
+	// roots are the directories below which files are read (resolved); read counts the bytes.
+	roots []string
+	read  int64
 }
 
-func newLoader(cfg *Config) (*loader, error) {
+func newLoader(cfg *Config, limits Limits) (*loader, error) {
 	wd, err := os.Getwd()
 	if err != nil {
 		return nil, err
 	}
-	return &loader{wd: wd, cfg: cfg, files: map[string]*file{}}, nil
+	l := &loader{wd: wd, cfg: cfg, files: map[string]*file{}, limits: limits}
+	l.addRoot(wd)
+	if cfg != nil {
+		l.addRoot(cfg.dir)
+	}
+	return l, nil
 }
 
 // inputError is an input that cannot be read at all: the review stops with exit code 2.
@@ -84,13 +96,29 @@ func (e *inputError) Unwrap() error { return e.err }
 // what the config excludes; "-" is standard input.
 func (l *loader) expand(paths []string, stdin io.Reader) ([]*file, error) {
 	var out []*file
+	// What the command line names is read: a file's directory, or the directory, is a root.
 	for _, p := range paths {
 		if p == "-" {
-			data, err := io.ReadAll(stdin)
+			continue
+		}
+		if st, err := os.Stat(p); err == nil && st.IsDir() {
+			l.addRoot(p)
+		} else {
+			l.addRoot(filepath.Dir(p))
+		}
+	}
+	for _, p := range paths {
+		if p == "-" {
+			data, nr, err := l.readStdin(stdin)
 			if err != nil {
 				return nil, &inputError{fmt.Errorf("reading standard input: %w", err)}
 			}
-			f := parseFile(StdinName, "", data)
+			f := &file{path: StdinName}
+			if nr != nil {
+				f.findings, f.notRead = []Finding{nr.finding(StdinName)}, true
+			} else {
+				f = parseFile(StdinName, "", data)
+			}
 			l.order = append(l.order, f)
 			out = append(out, f)
 			continue
@@ -98,6 +126,10 @@ func (l *loader) expand(paths []string, stdin io.Reader) ([]*file, error) {
 		st, err := os.Stat(p)
 		if err != nil {
 			return nil, &inputError{err}
+		}
+		if !st.IsDir() && !st.Mode().IsRegular() {
+			// Named on the command line: the user hears it at once (a FIFO would hang the read).
+			return nil, &inputError{fmt.Errorf("%s is %s, not a regular file or directory; pipe its content to the review with - instead", p, fileKind(st.Mode()))}
 		}
 		if !st.IsDir() {
 			f, err := l.load(p)
@@ -154,11 +186,16 @@ func (l *loader) load(path string) (*file, error) {
 	if f, ok := l.files[abs]; ok {
 		return f, nil
 	}
-	data, err := os.ReadFile(abs)
+	data, nr, err := l.readFile(abs)
 	if err != nil {
 		return nil, &inputError{err}
 	}
-	f := parseFile(l.display(abs), abs, data)
+	var f *file
+	if nr != nil {
+		f = &file{path: l.display(abs), abs: abs, notRead: true, findings: []Finding{nr.finding(l.display(abs))}}
+	} else {
+		f = parseFile(l.display(abs), abs, data)
+	}
 	l.files[abs] = f
 	l.order = append(l.order, f)
 	return f, nil
@@ -181,9 +218,12 @@ func parseFile(display, abs string, data []byte) *file {
 		f.planSelfHosted = planSelfHosted(data)
 		return f
 	}
-	docs, probs := parseYAMLStream(display, data)
+	// A kustomization is read whole; other files only as far as the review needs them, and
+	// their bytes are kept in case a kustomization names them as a patch (kept documents
+	// cost a hundred times their bytes: 8 MiB of tiny documents took 2 GB).
+	docs, probs := parseStream(display, data, isKustomizationFile(filepath.Base(abs)))
 	f.findings = probs
-	f.docs = docs
+	f.raw = data
 	if k, ok := asKustomization(abs, docs); ok {
 		f.kust = k
 		return f

@@ -15,7 +15,9 @@ type kustomization struct {
 	file string
 	// resources are local files and directories (absolute), in order.
 	resources []string
-	patches   []patchRef
+	// resourceLines are the lines of the resources' entries.
+	resourceLines []int
+	patches       []patchRef
 	// skipped explains each entry the review does not follow.
 	skipped []string
 }
@@ -59,7 +61,7 @@ func asKustomization(abs string, docs []yamlDoc) (*kustomization, bool) {
 	}
 	for _, key := range []string{"resources", "bases", "components"} {
 		list, _ := m[key].([]any)
-		for _, e := range list {
+		for i, e := range list {
 			s, _ := e.(string)
 			switch {
 			case s == "":
@@ -67,6 +69,7 @@ func asKustomization(abs string, docs []yamlDoc) (*kustomization, bool) {
 				k.skipped = append(k.skipped, "remote resource "+s+" is not fetched")
 			default:
 				k.resources = append(k.resources, filepath.Join(dir, s))
+				k.resourceLines = append(k.resourceLines, line(key, strconv.Itoa(i)))
 			}
 		}
 	}

@@ -139,6 +139,13 @@ func parsePlan(file string, data []byte) (objs []*Object, regions map[string]str
 		return nil, nil, []Finding{fileFinding(findings.Unparseable, Location{File: file},
 			"not a Terraform JSON plan this review can read: "+err.Error(), "Produce it with terraform show -json PLANFILE.")}
 	}
+	if major, _, _ := strings.Cut(p.FormatVersion, "."); major != "0" && major != "1" {
+		// A new major version of Terraform's JSON format is incompatible by definition.
+		return nil, nil, []Finding{fileFinding(findings.Unparseable, Location{File: file},
+			fmt.Sprintf("format_version %q is not a Terraform JSON plan format this review can read (it reads 0.x and 1.x); nothing in the plan was reviewed", p.FormatVersion),
+			"Produce the plan with a Terraform version whose terraform show -json writes format 1.x, or run a review version that reads this format.")}
+	}
+	out = append(out, malformedChanges(file, &p)...)
 	regions = map[string]string{}
 	for key, pc := range p.Configuration.ProviderConfig {
 		if pc.Name != defaultProvider {
@@ -169,6 +176,9 @@ func parsePlan(file string, data []byte) (objs []*Object, regions map[string]str
 		}
 		attrs, ok := r.after.(map[string]any)
 		if !ok {
+			out = append(out, fileFinding(findings.PlanSchemaMismatch, Location{File: file, Address: r.address},
+				fmt.Sprintf("the planned values of %s are %s, not an object of attributes; it was not reviewed", r.address, jsonKind(r.after)),
+				"Produce the plan with terraform show -json PLANFILE, unedited."))
 			continue
 		}
 		o, f := planObject(file, r, kind, attrs)
@@ -180,6 +190,60 @@ func parsePlan(file string, data []byte) (objs []*Object, regions map[string]str
 		out = append(out, f...)
 	}
 	return objs, regions, out
+}
+
+// malformedChanges reports resource_changes entries of this provider's resource types that
+// lack what a plan always has (address, mode, actions, planned values unless deleted): such
+// an entry is not understood, and saying nothing would pass it as reviewed.
+func malformedChanges(file string, p *tfPlan) []Finding {
+	var out []Finding
+	for i, rc := range p.ResourceChanges {
+		if !strings.HasPrefix(rc.Type, "karpenter_") && rc.Type != "" {
+			continue
+		}
+		var missing []string
+		if rc.Type == "" {
+			missing = append(missing, "type")
+		}
+		if rc.Address == "" {
+			missing = append(missing, "address")
+		}
+		if rc.Mode != "managed" && rc.Mode != "data" {
+			missing = append(missing, fmt.Sprintf("mode (%q)", rc.Mode))
+		}
+		if len(rc.Change.Actions) == 0 {
+			missing = append(missing, "change.actions")
+		} else if rc.Change.After == nil && !slices.Equal(rc.Change.Actions, []string{"delete"}) && rc.Mode == "managed" {
+			missing = append(missing, "change.after")
+		}
+		if len(missing) == 0 {
+			continue
+		}
+		name := rc.Address
+		if name == "" {
+			name = fmt.Sprintf("resource_changes[%d]", i)
+		}
+		out = append(out, fileFinding(findings.PlanSchemaMismatch, Location{File: file, Address: rc.Address},
+			fmt.Sprintf("resource_changes entry %s was not understood: %s missing or invalid; it was not reviewed", name, strings.Join(missing, ", ")),
+			"Produce the plan with terraform show -json PLANFILE, unedited."))
+	}
+	return out
+}
+
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return "a string"
+	case []any:
+		return "a list"
+	case bool:
+		return "a boolean"
+	case json.Number:
+		return "a number"
+	}
+	return fmt.Sprintf("%T", v)
 }
 
 // plannedResources are the managed resources of the plan that still exist after it, with

@@ -124,12 +124,14 @@ func WriteSARIF(w io.Writer, r *Report, toolVersion string) error {
 	run := sarifRun{Tool: sarifTool{Driver: driver}, ColumnKind: "unicodeCodePoints", Results: []sarifResult{},
 		Invocations: []sarifInvocation{{ExecutionSuccessful: true}}}
 	for _, f := range r.Findings {
-		msg := f.Message
+		// SARIF reads [text](target) in a message as a link (3.11.6): brackets from the
+		// input are escaped, and control characters shown, as in the text report.
+		msg := sarifEscape(f.Message)
 		if f.Object != "" {
-			msg = f.Object + ": " + msg
+			msg = sarifEscape(f.Object) + ": " + msg
 		}
 		if f.Fix != "" {
-			msg += "\nFix: " + f.Fix
+			msg += "\nFix: " + sarifEscape(f.Fix)
 		}
 		res := sarifResult{
 			RuleID: string(f.Code), RuleIndex: index[f.Code], Level: f.Severity.String(),

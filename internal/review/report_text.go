@@ -46,11 +46,11 @@ func WriteText(w io.Writer, r *Report, color bool) error {
 	s := styler(color)
 	var b strings.Builder
 	for _, f := range r.Findings {
-		fmt.Fprintf(&b, "%s: %s %s", s.paint(ansiBold, placeOf(f.Location)), s.severity(f.Severity), f.Code)
+		fmt.Fprintf(&b, "%s: %s %s", s.paint(ansiBold, escapePath(placeOf(f.Location))), s.severity(f.Severity), f.Code)
 		if f.Object != "" {
-			fmt.Fprintf(&b, " %s", f.Object)
+			fmt.Fprintf(&b, " %s", escapeText(f.Object))
 		}
-		fmt.Fprintf(&b, ": %s\n", f.Message)
+		fmt.Fprintf(&b, ": %s\n", escapeText(f.Message))
 		var where []string
 		if f.Field != "" {
 			where = append(where, "field "+f.Field)
@@ -65,17 +65,17 @@ func WriteText(w io.Writer, r *Report, color bool) error {
 			where = append(where, "see "+placeOf(rel))
 		}
 		if len(where) > 0 {
-			fmt.Fprintf(&b, "    %s\n", s.paint(ansiDim, strings.Join(where, " · ")))
+			fmt.Fprintf(&b, "    %s\n", s.paint(ansiDim, escapeText(strings.Join(where, " · "))))
 		}
 		if f.Fix != "" {
-			fmt.Fprintf(&b, "    %s %s\n", s.paint(ansiGreen, "fix:"), f.Fix)
+			fmt.Fprintf(&b, "    %s %s\n", s.paint(ansiGreen, "fix:"), escapeText(f.Fix))
 		}
 	}
 	if len(r.Findings) > 0 {
 		b.WriteString("\n")
 	}
 	for _, sk := range r.Skipped {
-		fmt.Fprintf(&b, "%s %s: %s\n", s.paint(ansiDim, "skipped"), placeOf(Location{File: sk.File, Line: sk.Line}), sk.Reason)
+		fmt.Fprintf(&b, "%s %s: %s\n", s.paint(ansiDim, "skipped"), escapeText(placeOf(Location{File: sk.File, Line: sk.Line})), escapeText(sk.Reason))
 	}
 	if len(r.Skipped) > 0 {
 		b.WriteString("\n")
@@ -105,7 +105,7 @@ func writePools(b *strings.Builder, r *Report, s styler) {
 		if c.Region == "" {
 			region = "no region given"
 		}
-		fmt.Fprintf(b, "  cluster %s · %s\n", clusterLabel(c.Name), region)
+		fmt.Fprintf(b, "  cluster %s · %s\n", escapeText(clusterLabel(c.Name)), escapeText(region))
 		for _, p := range pools {
 			var counts []string
 			if p.Errors > 0 {
@@ -118,13 +118,13 @@ func writePools(b *strings.Builder, r *Report, s styler) {
 			if len(counts) > 0 {
 				status = strings.Join(counts, ", ")
 			}
-			fmt.Fprintf(b, "    %s  %s  %s\n", s.paint(ansiBold, p.Name), placeOf(p.Location), status)
+			fmt.Fprintf(b, "    %s  %s  %s\n", s.paint(ansiBold, escapeLead(p.Name)), escapeText(placeOf(p.Location)), status)
 			var facts []string
 			for _, f := range p.Facts {
 				facts = append(facts, f.Name+" "+f.Value)
 			}
 			if len(facts) > 0 {
-				fmt.Fprintf(b, "      %s\n", s.paint(ansiDim, strings.Join(facts, " · ")))
+				fmt.Fprintf(b, "      %s\n", s.paint(ansiDim, escapeText(strings.Join(facts, " · "))))
 			}
 		}
 	}

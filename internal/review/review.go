@@ -34,6 +34,10 @@ type Options struct {
 	// Kubernetes objects (Deployments, Jobs, ...), patched as Kustomize would: commands that
 	// build on the review (simulate, review --workloads) read workloads from them.
 	Visit func(c *Cluster, docs []workload.Document)
+	// Limits bound what is read; the zero value is the defaults.
+	Limits Limits
+	// AllowTemplates reports unrendered templates (KRP006) as notes instead of errors.
+	AllowTemplates bool
 }
 
 // Report is the outcome of a review.
@@ -88,6 +92,7 @@ func IsInputError(err error) bool {
 // error means an input or the config file could not be read at all; everything else,
 // malformed documents included, is a finding.
 func Review(ctx context.Context, opts Options) (*Report, error) {
+	ctx = withProvisioning(ctx)
 	paths := opts.Paths
 	if len(paths) == 0 {
 		paths = []string{"."}
@@ -100,7 +105,7 @@ func Review(ctx context.Context, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, &inputError{err}
 	}
-	l, err := newLoader(cfg)
+	l, err := newLoader(cfg, opts.Limits)
 	if err != nil {
 		return nil, err
 	}
@@ -121,7 +126,12 @@ func Review(ctx context.Context, opts Options) (*Report, error) {
 		facts = DefaultFacts()
 	}
 
-	rep := &Report{Files: len(l.order)}
+	rep := &Report{}
+	for _, f := range l.order {
+		if !f.notRead {
+			rep.Files++
+		}
+	}
 	if cfg != nil {
 		rep.Config = l.display(filepath.Join(cfg.dir, filepath.Base(cfg.path)))
 	}
@@ -299,6 +309,9 @@ func finish(all []Finding, cfg *Config, opts Options) ([]Finding, []Finding) {
 		}
 		if opts.Strict && f.Severity == findings.Warning {
 			f.Severity = findings.Error
+		}
+		if opts.AllowTemplates && f.Code == findings.UnrenderedTemplate {
+			f.Severity = findings.Note
 		}
 		k := key{f.Code, f.File, f.Field, f.Message, f.Object, f.Line, f.Column, f.Address}
 		if i, ok := index[k]; ok {

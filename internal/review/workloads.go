@@ -33,7 +33,10 @@ func (m *membership) documents(name string) ([]workload.Document, []Finding) {
 		if !m.files[name][f] || m.isPatch[f] || f.kust != nil {
 			continue
 		}
-		for _, d := range f.docs {
+		// The review keeps only the bytes of the documents it passes over; parse them again.
+		// Their syntax problems were reported with the file already.
+		parsed, _ := parseYAMLStream(f.path, f.raw)
+		for _, d := range parsed {
 			docs = append(docs, flatten(f.path, d, &out)...)
 		}
 	}

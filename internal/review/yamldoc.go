@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	yamlv3 "go.yaml.in/yaml/v3"
 	"sigs.k8s.io/yaml"
@@ -22,17 +24,24 @@ type yamlDoc struct {
 	value any
 	// fields are the positions of its fields, from a second parse that keeps them.
 	fields positions
-	// template is set when the document holds Go template actions ({{ }}).
+	// template is set when the document fails to parse because of Go template actions
+	// ({{ }}): without them it would parse.
 	template bool
 }
 
 // parseYAMLStream splits a multi-document stream and parses each document on its own, so a
 // malformed document is reported at its line and does not hide the documents after it.
 func parseYAMLStream(file string, data []byte) ([]yamlDoc, []Finding) {
+	return parseStream(file, data, true)
+}
+
+// parseStream is parseYAMLStream; without whole, documents the review passes over (other
+// kinds, no kind at all) are only checked for syntax.
+func parseStream(file string, data []byte, whole bool) ([]yamlDoc, []Finding) {
 	var docs []yamlDoc
 	var out []Finding
 	for _, chunk := range splitDocuments(data) {
-		doc, err := parseDocument(file, chunk.line, chunk.text)
+		doc, err := parseDocument(file, chunk.line, chunk.text, whole)
 		if err != nil {
 			if doc.template {
 				out = append(out, templateFinding(file, chunk.line))
@@ -101,17 +110,27 @@ func (e *parseError) finding() Finding {
 
 var yamlErrLine = regexp.MustCompile(`^(?:error converting YAML to JSON: )?yaml: line (\d+): (.*)$`)
 
-func parseDocument(file string, firstLine int, text []byte) (yamlDoc, error) {
-	doc := yamlDoc{line: firstLine, template: bytes.Contains(text, []byte("{{")) && bytes.Contains(text, []byte("}}"))}
+func parseDocument(file string, firstLine int, text []byte, whole bool) (yamlDoc, error) {
+	doc := yamlDoc{line: firstLine}
+	if err := invalidUTF8(file, firstLine, text); err != nil {
+		return doc, err
+	}
 	var node yamlv3.Node
 	if err := yamlv3.Unmarshal(text, &node); err != nil {
+		doc.template = failsForTemplate(text)
 		return doc, yamlError(file, firstLine, err)
 	}
 	if node.Kind == 0 {
 		return doc, nil // only comments or whitespace
 	}
+	if passedOver(&node) && !whole {
+		// Most of a GitOps repository is other kinds: their syntax is checked, but they are
+		// not converted nor kept (a 50 MB repository would need gigabytes).
+		return doc, nil
+	}
 	j, err := yaml.YAMLToJSON(text)
 	if err != nil {
+		doc.template = failsForTemplate(text)
 		return doc, yamlError(file, firstLine, err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(j))
@@ -129,6 +148,100 @@ func parseDocument(file string, firstLine int, text []byte) (yamlDoc, error) {
 	doc.fields[posKey(nil)] = pos{file: file, line: root.Line + firstLine - 1, column: root.Column}
 	collectPositions(root, nil, file, firstLine-1, doc.fields)
 	return doc, nil
+}
+
+// invalidUTF8 reports the first byte that is not UTF-8 at its own line and column; the YAML
+// parser would blame the document's first line.
+func invalidUTF8(file string, firstLine int, text []byte) error {
+	if utf8.Valid(text) {
+		return nil
+	}
+	line, col := firstLine, 1
+	for i := 0; i < len(text); {
+		r, n := utf8.DecodeRune(text[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return &parseError{file: file, line: line, msg: fmt.Sprintf("malformed YAML: byte 0x%02x at column %d is not UTF-8", text[i], col)}
+		}
+		if text[i] == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+		i += n
+	}
+	return nil
+}
+
+var (
+	templateLine   = regexp.MustCompile(`(?m)^[ \t]*(?:\{\{.*?\}\}[ \t]*)+$`)
+	templateAction = regexp.MustCompile(`(?s)\{\{.*?\}\}`)
+)
+
+// failsForTemplate reports whether a document that does not parse would parse without its
+// template actions: lines that are only actions ({{- if .x }}, {{ toYaml . | nindent 2 }})
+// dropped and other actions replaced by a plain scalar. Only then is it a template (KRP006);
+// braces in a comment, or bytes that are no YAML at all, stay a syntax error (KRP005).
+func failsForTemplate(text []byte) bool {
+	if !bytes.Contains(text, []byte("{{")) {
+		return false
+	}
+	t := templateLine.ReplaceAllFunc(text, func(m []byte) []byte { return bytes.Repeat([]byte("\n"), bytes.Count(m, []byte("\n"))) })
+	t = templateAction.ReplaceAllFunc(t, func(m []byte) []byte {
+		return append([]byte("x"), bytes.Repeat([]byte("\n"), bytes.Count(m, []byte("\n")))...)
+	})
+	if bytes.Equal(t, text) {
+		return false
+	}
+	var node yamlv3.Node
+	if yamlv3.Unmarshal(t, &node) != nil {
+		return false
+	}
+	_, err := yaml.YAMLToJSON(t)
+	return err == nil
+}
+
+// passedOver reports whether a parsed document is one the review ignores, by its top-level
+// apiVersion and kind written as plain strings (or absent): not of a Karpenter group, not a
+// v1 List and not a kustomization. Anything less plain (merge keys, aliases, tags, a key
+// twice) takes the full path.
+func passedOver(n *yamlv3.Node) bool {
+	var apiVersion, kind string
+	if n.Kind == yamlv3.DocumentNode && len(n.Content) == 1 {
+		n = n.Content[0]
+	}
+	if n.Kind != yamlv3.MappingNode {
+		return false
+	}
+	seen := 0
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Kind != yamlv3.ScalarNode || k.Tag == "!!merge" || k.Value == "<<" {
+			return false
+		}
+		if k.Value != "apiVersion" && k.Value != "kind" {
+			continue
+		}
+		if v.Kind != yamlv3.ScalarNode || v.Tag != "!!str" || k.Tag != "!!str" {
+			return false
+		}
+		seen++
+		if k.Value == "kind" && kind != "" || k.Value == "apiVersion" && apiVersion != "" {
+			return false // twice
+		}
+		if k.Value == "kind" {
+			kind = v.Value
+		} else {
+			apiVersion = v.Value
+		}
+	}
+	if seen > 2 || apiVersion == "v1" && kind == "List" || strings.HasPrefix(apiVersion, "kustomize.config.k8s.io/") {
+		return false
+	}
+	if gv, err := schema.ParseGroupVersion(apiVersion); err == nil && strings.HasSuffix(kind, "NodeClass") && otherClouds[gv.Group] != "" {
+		return false // another cloud's node class: the review says it skipped it (KRP011)
+	}
+	v := classify(apiVersion, kind)
+	return !v.review && v.problem == ""
 }
 
 func yamlError(file string, firstLine int, err error) error {

@@ -60,3 +60,38 @@ func TestYAMLValuesAsKubectlReadsThem(t *testing.T) {
 		t.Errorf("an integer beyond int64 stays a number: %#v", m["big"])
 	}
 }
+
+// Documents of other kinds are checked for syntax but not converted nor kept: a GitOps
+// repository is mostly Deployments, and keeping them cost gigabytes for 50 MB.
+func TestOtherKindsAreNotKept(t *testing.T) {
+	deploy := "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: a}\nspec:\n  replicas: 3\n  template: {spec: {containers: [{name: a, image: x}]}}\n"
+	docs, probs := parseStream("f.yaml", []byte(deploy), false)
+	if len(probs) != 0 || len(docs) != 0 {
+		t.Fatalf("a Deployment is kept: docs %d, problems %+v", len(docs), probs)
+	}
+	// Broken, it is still a syntax error.
+	if _, probs := parseStream("f.yaml", []byte(deploy+"  bad: [\n"), false); len(probs) != 1 || probs[0].Code != "KRP005" {
+		t.Errorf("problems %+v", probs)
+	}
+	// Nor are documents without kind, unless read whole (kustomizations, patches).
+	if docs, _ := parseStream("f.yaml", []byte("a: 1\n"), false); len(docs) != 0 {
+		t.Errorf("a document without kind is kept whole")
+	}
+	if docs, _ := parseYAMLStream("f.yaml", []byte("a: 1\n")); len(docs) != 1 || docs[0].fields == nil {
+		t.Errorf("read whole, a document without kind lost its positions")
+	}
+	// What is not plainly another kind takes the full path: a merge key could hold the kind,
+	// and Karpenter kinds, Lists and kustomizations are read whole.
+	for _, doc := range []string{
+		"base: &b {apiVersion: karpenter.sh/v1}\n<<: *b\nkind: NodePool\napiVersion: apps/v1\n",
+		"apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: a}\n",
+		"apiVersion: v1\nkind: List\nitems: []\n",
+		"apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [a.yaml]\n",
+		"apiVersion: apps/v1\nkind: 5\nmetadata: {name: a}\n",
+	} {
+		docs, _ := parseStream("f.yaml", []byte(doc), false)
+		if len(docs) != 1 || docs[0].fields == nil {
+			t.Errorf("%q was not read whole", doc)
+		}
+	}
+}

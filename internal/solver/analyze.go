@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -331,33 +332,83 @@ func (s *Solver) checkLabels(p *Pool, o Options, a *Analysis) {
 		if len(vals) == 0 || numeric(vals) {
 			continue
 		}
+		// One finding per requirement, however many values it lists: a generated list of
+		// 10,000 values is one KRP107, and suggestions are looked for a few values only.
+		var elsewhere, unknown []string
 		for _, v := range r.Values {
-			if vals[v] {
-				continue
+			switch {
+			case vals[v]:
+			case o.Region != "" && s.valueExistsAnywhere(o.NodeClass, r.Key, v):
+				elsewhere = append(elsewhere, v)
+			default:
+				unknown = append(unknown, v)
 			}
-			if o.Region != "" && s.valueExistsAnywhere(o.NodeClass, r.Key, v) {
-				a.add(Finding{Code: findings.ValueNotInRegion, Severity: findings.Warning, Path: requirementPath(i, "values"),
-					Message: fmt.Sprintf("%s=%q exists in the catalog but not in %s", r.Key, v, o.Region),
-					Fix:     "remove the value or check the region"})
-				continue
-			}
-			msg := fmt.Sprintf("no instance type in %s has %s=%q", a.Summary.Scope, r.Key, v)
-			sug := suggest(v, sortedKeys(vals))
+		}
+		if len(elsewhere) > 0 {
+			a.add(Finding{Code: findings.ValueNotInRegion, Severity: findings.Warning, Path: requirementPath(i, "values"),
+				Message: fmt.Sprintf("%s=%s %s in the catalog but not in %s", r.Key, quoteSome(elsewhere), pluralVerb(len(elsewhere), "exists", "exist"), o.Region),
+				Fix:     "remove the " + pluralVerb(len(elsewhere), "value", "values") + " or check the region"})
+		}
+		if len(unknown) == 0 {
+			continue
+		}
+		msg := fmt.Sprintf("no instance type in %s has %s=%s", a.Summary.Scope, r.Key, quoteSome(unknown))
+		candidates := sortedKeys(vals)
+		var hints []string
+		for _, v := range unknown[:min(len(unknown), maxSuggested)] {
+			sug := suggest(v, candidates)
 			if r.Key == corev1.LabelTopologyZone && len(sug) == 0 {
 				// Zones are written "westeurope-1"; "1" is the number Azure shows elsewhere.
-				for _, z := range sortedKeys(vals) {
+				for _, z := range candidates {
 					if strings.HasSuffix(z, "-"+v) {
 						sug = append(sug, z)
 					}
 				}
 			}
 			if len(sug) > 0 {
-				msg += "; did you mean " + quoteAll(sug) + "?"
+				if len(unknown) == 1 {
+					hints = append(hints, quoteAll(sug))
+				} else {
+					hints = append(hints, quoteAll(sug)+" for "+strconv.Quote(v))
+				}
 			}
-			a.add(Finding{Code: findings.UnknownLabelValue, Severity: findings.Warning, Path: requirementPath(i, "values"), Message: msg,
-				Fix: "use a value Karpenter sets on AKS nodes"})
 		}
+		if len(hints) > 0 {
+			msg += "; did you mean " + strings.Join(hints, ", ") + "?"
+		}
+		a.add(Finding{Code: findings.UnknownLabelValue, Severity: findings.Warning, Path: requirementPath(i, "values"), Message: msg,
+			Fix: "use " + pluralVerb(len(unknown), "a value", "values") + " Karpenter sets on AKS nodes"})
 	}
+}
+
+// maxSuggested and maxQuoted bound what one finding about a requirement's values says.
+const (
+	maxSuggested = 3
+	maxQuoted    = 10
+	maxValueLen  = 80
+)
+
+// quoteSome quotes the first values (a long one cut short) and counts the rest.
+func quoteSome(vals []string) string {
+	q := make([]string, 0, min(len(vals), maxQuoted))
+	for _, v := range vals[:min(len(vals), maxQuoted)] {
+		if len(v) > maxValueLen {
+			v = strings.ToValidUTF8(v[:maxValueLen], "") + "…"
+		}
+		q = append(q, strconv.Quote(v))
+	}
+	out := strings.Join(q, ", ")
+	if len(vals) > maxQuoted {
+		out += fmt.Sprintf(" and %d more", len(vals)-maxQuoted)
+	}
+	return out
+}
+
+func pluralVerb(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 func (s *Solver) values(regions []string, nc instancetype.NodeClass, key string) map[string]bool {

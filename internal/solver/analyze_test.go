@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -174,5 +175,30 @@ func TestAnyRegion(t *testing.T) {
 	a := testSolver.Analyze(pool(someLimits, req("karpenter.azure.com/sku-family", corev1.NodeSelectorOpIn, "D")), Options{})
 	if a.Summary.AdmissibleSKUs == 0 || !strings.Contains(a.Summary.Scope, "any region") {
 		t.Fatalf("any-region analysis: %+v", a.Summary)
+	}
+}
+
+// Unknown values are reported once per requirement with a bounded list and a few
+// suggestions, however many values it has: 10,000 generated values are one finding.
+func TestUnknownValuesAggregated(t *testing.T) {
+	vals := []string{"arm46", "amd46", strings.Repeat("y", 1<<20)}
+	for i := range 10000 {
+		vals = append(vals, fmt.Sprintf("bogus-%05d", i))
+	}
+	vals = append(vals, strings.Repeat("x", 1<<20))
+	a := testSolver.Analyze(pool(someLimits, req("kubernetes.io/arch", corev1.NodeSelectorOpIn, vals...)), Options{Region: "westeurope"})
+	var got []Finding
+	for _, f := range a.Findings {
+		if f.Code == findings.UnknownLabelValue {
+			got = append(got, f)
+		}
+	}
+	if len(got) != 1 {
+		t.Fatalf("%d KRP107 findings, want 1", len(got))
+	}
+	m := got[0].Message
+	if len(m) > 2000 || !strings.Contains(m, `"arm46", "amd46", "`+strings.Repeat("y", 80)+`…", "bogus-00000"`) || !strings.Contains(m, "and 9994 more") ||
+		!strings.Contains(m, `did you mean "arm64" for "arm46", "amd64" for "amd46"?`) || got[0].Fix != "use values Karpenter sets on AKS nodes" {
+		t.Errorf("KRP107 (%d bytes): %s / %s", len(m), m, got[0].Fix)
 	}
 }

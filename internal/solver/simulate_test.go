@@ -306,7 +306,9 @@ func TestSimulateSpotPricesAndProvenance(t *testing.T) {
 // A pod's requests are what Karpenter counts (resources.Ceiling): the larger of its
 // containers' sum and its largest init container, sidecars included, plus the pod overhead.
 func TestWorkloadsFromPodsCountsInitContainersAndOverhead(t *testing.T) {
-	cpu := func(s string) corev1.ResourceList { return corev1.ResourceList{corev1.ResourceCPU: resource.MustParse(s)} }
+	cpu := func(s string) corev1.ResourceList {
+		return corev1.ResourceList{corev1.ResourceCPU: resource.MustParse(s)}
+	}
 	p := Workload{Name: "w", Count: 1, Requests: cpu("500m")}.Pod(0)
 	p.Spec.InitContainers = []corev1.Container{{Name: "migrate", Resources: corev1.ResourceRequirements{Requests: cpu("2")}}}
 	p.Spec.Overhead = cpu("100m")

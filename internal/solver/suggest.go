@@ -19,6 +19,11 @@ func suggest(s string, candidates []string) []string {
 	var out []scored
 	ls := strings.ToLower(s)
 	for _, c := range candidates {
+		// The distance is at least the difference in length: skip the quadratic computation
+		// (a value of a megabyte would need terabytes of table).
+		if diff := len(c) - len(s); diff > limit || -diff > limit {
+			continue
+		}
 		if d := distance(ls, strings.ToLower(c)); d <= limit {
 			out = append(out, scored{c, d})
 		}
