@@ -287,9 +287,15 @@ func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 	if len(m.Workloads) == 0 && len(m.WorkloadsYAML) == 0 {
 		resp.Diagnostics.AddAttributeError(path.Root("workloads"), "No workloads", "Set workloads, workloads_yaml or both: the simulation needs pending pods.")
 	}
+	pin := solver.PredictionInput{Region: region, Pools: in.Pools, Pods: solver.Pods(in.Workloads), WorkloadOf: workloadOf}
+	if len(in.DaemonOverhead) > 0 {
+		pin.DaemonSets = []*corev1.Pod{solver.DaemonSetPod("daemonset-overhead", in.DaemonOverhead)}
+	}
 	if len(m.WorkloadsYAML) > 0 {
-		ws, daemons := manifestWorkloads(m.WorkloadsYAML, &resp.Diagnostics)
+		ws, pods, daemons := manifestWorkloads(m.WorkloadsYAML, &resp.Diagnostics)
 		in.Workloads = append(in.Workloads, ws...)
+		pin.Pods = append(pin.Pods, pods...)
+		pin.DaemonSets = append(pin.DaemonSets, daemons...)
 		if len(daemons) > 0 {
 			overhead, notes := clustersim.DaemonOverhead(daemons, in.Pools)
 			in.DaemonOverhead = addLists(in.DaemonOverhead, overhead)
@@ -307,10 +313,6 @@ func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 	}
 	var predicted, optimal *solver.Simulation
 	if mode != solver.MethodOptimal {
-		pin := solver.PredictionInput{Region: region, Pools: in.Pools, Pods: solver.Pods(in.Workloads)}
-		if len(in.DaemonOverhead) > 0 {
-			pin.DaemonSets = []*corev1.Pod{solver.DaemonSetPod("daemonset-overhead", in.DaemonOverhead)}
-		}
 		if predicted, err = s.Predict(pin); err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root("region"), "Cannot predict", err.Error())
 			return

@@ -29,7 +29,10 @@ var workloadsYAMLAttribute = schema.ListAttribute{
 
 // manifestWorkloads reads the workloads_yaml manifests into the solver's workloads and the
 // DaemonSet pods, reporting problems on the element they come from.
-func manifestWorkloads(texts []string, diags *diag.Diagnostics) ([]solver.Workload, []*corev1.Pod) {
+//
+// The solver's workloads are for the optimum; the pods themselves, with every scheduling
+// constraint, are for Karpenter's decision (solver.Predict).
+func manifestWorkloads(texts []string, diags *diag.Diagnostics) (ws []solver.Workload, pods, daemons []*corev1.Pod) {
 	// All elements are read together: a RuntimeClass, LimitRange or HPA in one applies to the
 	// workloads of the others, as in a cluster.
 	var all []workloadreader.Document
@@ -57,9 +60,21 @@ func manifestWorkloads(texts []string, diags *diag.Diagnostics) ([]solver.Worklo
 	}
 	ws, notes := clustersim.SolverWorkloads(set.Pods)
 	for _, n := range notes {
-		diags.AddAttributeWarning(path.Root("workloads_yaml"), "Simulation assumption", n)
+		diags.AddAttributeWarning(path.Root("workloads_yaml"), "Simulation assumption (optimal mode)", n)
 	}
-	return ws, set.DaemonSets
+	return ws, set.Pods, set.DaemonSets
+}
+
+// workloadOf names a pod's workload in Karpenter's prediction: the object that owns a pod read
+// from manifests, else the workload of the workloads attribute (its app label).
+func workloadOf(p *corev1.Pod) string {
+	if o := p.Annotations[workloadreader.OwnerAnnotation]; o != "" {
+		return o
+	}
+	if a := p.Labels["app"]; a != "" {
+		return a
+	}
+	return p.Name
 }
 
 // report adds a finding as a diagnostic of its severity; notes are not shown.

@@ -46,34 +46,57 @@ metadata: {name: ignored}
 // each pod requests what Kubernetes counts for it (the sidecar adds to the container), and
 // the DaemonSet's requests are charged on every node.
 func TestAccSimulationWorkloadsYAML(t *testing.T) {
-	want, err := solver.New(catalog.Default()).Simulate(solver.SimulationInput{
-		Region: "westeurope", Seed: 1, Pools: []solver.SimPool{{Pool: fixturePool(t)}},
-		Workloads: []solver.Workload{{Name: "Deployment/web", Count: 20, Labels: map[string]string{"app": "web"},
-			Requests: corev1.ResourceList{corev1.ResourceCPU: k8sresource.MustParse("600m"), corev1.ResourceMemory: k8sresource.MustParse("1152Mi")}}},
-		DaemonOverhead: corev1.ResourceList{corev1.ResourceCPU: k8sresource.MustParse("100m"), corev1.ResourceMemory: k8sresource.MustParse("100Mi"),
+	s := solver.New(catalog.Default())
+	pools := []solver.SimPool{{Pool: fixturePool(t)}}
+	web := []solver.Workload{{Name: "Deployment/web", Count: 20, Labels: map[string]string{"app": "web"},
+		Requests: corev1.ResourceList{corev1.ResourceCPU: k8sresource.MustParse("600m"), corev1.ResourceMemory: k8sresource.MustParse("1152Mi")}}}
+	agent := corev1.ResourceList{corev1.ResourceCPU: k8sresource.MustParse("100m"), corev1.ResourceMemory: k8sresource.MustParse("100Mi")}
+	want, err := s.Simulate(solver.SimulationInput{
+		Region: "westeurope", Seed: 1, Pools: pools, Workloads: web,
+		DaemonOverhead: corev1.ResourceList{corev1.ResourceCPU: agent[corev1.ResourceCPU], corev1.ResourceMemory: agent[corev1.ResourceMemory],
 			corev1.ResourcePods: k8sresource.MustParse("1")},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := fmt.Sprintf(`
+	// Karpenter's decision on the same pods: one container with the whole pod's requests
+	// counts as the sidecar and the container do, and the DaemonSet runs on every node.
+	predicted, err := s.Predict(solver.PredictionInput{Region: "westeurope", Pools: pools, Pods: solver.Pods(web),
+		DaemonSets: []*corev1.Pod{solver.DaemonSetPod("agent", agent)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := func(mode string) string {
+		return fmt.Sprintf(`
 data "karpenter_provisioning_simulation" "s" {
   region         = "westeurope"
+  mode           = %q
   nodepools      = [%q]
   workloads_yaml = [%q]
 }
-`, pool, webManifests)
+`, mode, pool, webManifests)
+	}
 	addr := "data.karpenter_provisioning_simulation.s"
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.Factories(),
 		Steps: []resource.TestStep{{
-			Config: cfg,
+			Config: cfg("optimal"),
 			Check: resource.ComposeAggregateTestCheckFunc(
 				resource.TestCheckResourceAttr(addr, "node_count", strconv.Itoa(len(want.Nodes))),
 				resource.TestCheckResourceAttr(addr, "hourly_cost", fmt.Sprint(want.HourlyCost)),
 				resource.TestCheckResourceAttr(addr, "lower_bound", fmt.Sprint(want.LowerBound)),
 				resource.TestCheckResourceAttr(addr, "scheduled_pods", "20"),
 				resource.TestCheckResourceAttr(addr, "nodes.0.sku", want.Nodes[0].SKU),
+			),
+		}, {
+			Config: cfg("karpenter"),
+			Check: resource.ComposeAggregateTestCheckFunc(
+				resource.TestCheckResourceAttr(addr, "method", "karpenter"),
+				resource.TestCheckResourceAttr(addr, "node_count", strconv.Itoa(len(predicted.Nodes))),
+				resource.TestCheckResourceAttr(addr, "hourly_cost", fmt.Sprint(predicted.HourlyCost)),
+				resource.TestCheckResourceAttr(addr, "scheduled_pods", "20"),
+				resource.TestCheckResourceAttr(addr, "nodes.0.sku", predicted.Nodes[0].SKU),
+				resource.TestCheckResourceAttr(addr, "nodes.0.pods.Deployment/web", strconv.Itoa(predicted.Nodes[0].Pods[0].Count)),
 			),
 		}},
 	})
@@ -87,6 +110,7 @@ func TestAccSimulationWorkloadsYAMLErrors(t *testing.T) {
 		return fmt.Sprintf(`
 data "karpenter_provisioning_simulation" "s" {
   region    = "westeurope"
+  mode      = "optimal"
   nodepools = [%q]
   %s
 }
@@ -118,6 +142,7 @@ func TestAccSimulationWorkloadsYAMLAcrossElements(t *testing.T) {
 	cfg := fmt.Sprintf(`
 data "karpenter_provisioning_simulation" "s" {
   region         = "westeurope"
+  mode           = "optimal"
   nodepools      = [%q]
   workloads_yaml = [%q, %q]
 }
