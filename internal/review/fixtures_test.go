@@ -16,7 +16,7 @@ func TestSingleClusterRepository(t *testing.T) {
 		"testdata/single/chart/templates/pool.yaml:1 KRP006 ",
 		"testdata/single/legacy.yaml:1:1 KRP002 NodePool/old apiVersion",
 		"testdata/single/legacy.yaml:14:1 KRP003 AKSNodeClass/legacy apiVersion",
-		"testdata/single/malformed.yaml:4 KRP005 ",
+		"testdata/single/malformed.yaml:5 KRP005 ",
 		"testdata/single/malformed.yaml:13:3 KRP001 AKSNodeClass/after-the-bad-one spec.osDiskSizeGB",
 		"testdata/single/pools.yaml:30:3 KRP202 NodePool/batch spec.weight",
 		"testdata/single/pools.yaml:77:9 KRP201 NodePool/broken spec.template.spec.nodeClassRef.name",

@@ -18,7 +18,7 @@ func TestTemplateDetection(t *testing.T) {
 	})
 	t.Run("braces in a comment and a syntax error", func(t *testing.T) {
 		out := runJSON(t, "# {{ x }}\nkind: NodePool\nmetadata: {name: a\n", ExitFindings, "-")
-		sameLines(t, out.brief(), []string{"stdin:2 KRP005 "})
+		sameLines(t, out.brief(), []string{"stdin:3 KRP005 "})
 	})
 	t.Run("quoted template value is reviewed as written", func(t *testing.T) {
 		doc := strings.Replace(cleanPool, "{name: general}", `{name: "{{ .Values.name }}"}`, 1)

@@ -244,10 +244,26 @@ func passedOver(n *yamlv3.Node) bool {
 	return !v.review && v.problem == ""
 }
 
+// parserProblems are the problems yaml.v3's parser (parserc.go) reports; the scanner's are
+// worded differently.
+var parserProblems = map[string]bool{
+	"did not find expected ',' or ']'": true, "did not find expected ',' or '}'": true,
+	"did not find expected '-' indicator": true, "did not find expected <document start>": true,
+	"did not find expected <stream-start>": true, "did not find expected key": true,
+	"did not find expected node content": true, "found duplicate %TAG directive": true,
+	"found duplicate %YAML directive": true, "found incompatible YAML document": true,
+	"found undefined tag handle": true,
+}
+
 func yamlError(file string, firstLine int, err error) error {
 	msg := strings.TrimSpace(err.Error())
 	if m := yamlErrLine.FindStringSubmatch(msg); m != nil {
 		n, _ := strconv.Atoi(m[1])
+		if parserProblems[m[2]] {
+			// yaml.v3 numbers a parser error's line from 0 (the construct it was in) and only a
+			// scanner error's from 1 (decode.go, parser.fail).
+			n++
+		}
 		return &parseError{file: file, line: firstLine + n - 1, msg: "malformed YAML: " + m[2]}
 	}
 	return &parseError{file: file, line: firstLine, msg: "malformed YAML: " + strings.TrimPrefix(msg, "yaml: ")}

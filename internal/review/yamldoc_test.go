@@ -95,3 +95,21 @@ func TestOtherKindsAreNotKept(t *testing.T) {
 		}
 	}
 }
+
+// yaml.v3 counts a parser error's line from 0 and a scanner error's from 1: both are reported
+// at the file's line of the construct (an unclosed flow mapping on line 3 is line 3).
+func TestParserErrorLine(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		line int
+	}{
+		{"apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: broken\nspec: {}\n", 3},
+		{"apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: a\n  labels: [x\nspec: {}\n", 5},
+		{"---\napiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: broken\n", 4},
+	} {
+		_, probs := parseYAMLStream("f.yaml", []byte(tc.text))
+		if len(probs) != 1 || probs[0].Location.Line != tc.line {
+			t.Errorf("%q: %+v, want one finding at line %d", tc.text, probs, tc.line)
+		}
+	}
+}
