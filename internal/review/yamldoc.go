@@ -118,7 +118,7 @@ func parseDocument(file string, firstLine int, text []byte, whole bool) (yamlDoc
 	var node yamlv3.Node
 	if err := yamlv3.Unmarshal(text, &node); err != nil {
 		doc.template = failsForTemplate(text)
-		return doc, yamlError(file, firstLine, err)
+		return doc, yamlError(file, firstLine, lastLine(firstLine, text), err)
 	}
 	if node.Kind == 0 {
 		return doc, nil // only comments or whitespace
@@ -131,7 +131,7 @@ func parseDocument(file string, firstLine int, text []byte, whole bool) (yamlDoc
 	j, err := yaml.YAMLToJSON(text)
 	if err != nil {
 		doc.template = failsForTemplate(text)
-		return doc, yamlError(file, firstLine, err)
+		return doc, yamlError(file, firstLine, lastLine(firstLine, text), err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(j))
 	dec.UseNumber()
@@ -255,7 +255,14 @@ var parserProblems = map[string]bool{
 	"found undefined tag handle": true,
 }
 
-func yamlError(file string, firstLine int, err error) error {
+// lastLine is the file line of the document's last line.
+func lastLine(firstLine int, text []byte) int {
+	return firstLine + bytes.Count(bytes.TrimRight(text, "\n"), []byte("\n"))
+}
+
+// yamlError places a parse error at its file line; the end of the stream, where a parser
+// error past the last line points, is the document's last line.
+func yamlError(file string, firstLine, last int, err error) error {
 	msg := strings.TrimSpace(err.Error())
 	if m := yamlErrLine.FindStringSubmatch(msg); m != nil {
 		n, _ := strconv.Atoi(m[1])
@@ -264,7 +271,7 @@ func yamlError(file string, firstLine int, err error) error {
 			// scanner error's from 1 (decode.go, parser.fail).
 			n++
 		}
-		return &parseError{file: file, line: firstLine + n - 1, msg: "malformed YAML: " + m[2]}
+		return &parseError{file: file, line: min(firstLine+n-1, last), msg: "malformed YAML: " + m[2]}
 	}
 	return &parseError{file: file, line: firstLine, msg: "malformed YAML: " + strings.TrimPrefix(msg, "yaml: ")}
 }

@@ -113,3 +113,11 @@ func TestParserErrorLine(t *testing.T) {
 		}
 	}
 }
+
+// An error at the end of the stream is on the document's last line, not past it.
+func TestParserErrorAtEndOfStream(t *testing.T) {
+	_, probs := parseYAMLStream("f.yaml", []byte("kind: ["))
+	if len(probs) != 1 || probs[0].Location.Line != 1 {
+		t.Errorf("%+v, want one finding at line 1", probs)
+	}
+}
