@@ -11,7 +11,7 @@ import (
 // requirement to add and Karpenter's cost with it (the numbers the simulate test pins).
 func TestReviewWorkloadsAdvice(t *testing.T) {
 	t.Chdir("../../examples/simulate/wide")
-	r := run(t, "", "--format", "json", "--region", "westeurope", "--workloads", "workloads.yaml", "nodepool.yaml")
+	r := run(t, "", "--format", "json", "--region", "westeurope", "--workloads", "workloads.yaml", "nodeclass.yaml", "nodepool.yaml")
 	var out struct {
 		Findings []Finding `json:"findings"`
 		Costs    []struct {
@@ -29,7 +29,7 @@ func TestReviewWorkloadsAdvice(t *testing.T) {
 			got = append(got, f)
 		}
 	}
-	if len(got) != 1 || got[0].File != "nodepool.yaml" || got[0].Line != 20 || got[0].Object != "NodePool/general" ||
+	if len(got) != 1 || got[0].File != "nodepool.yaml" || got[0].Line != 13 || got[0].Object != "NodePool/general" ||
 		!strings.Contains(got[0].Message, "$198.68/h") || !strings.Contains(got[0].Message, "$45.81/h") ||
 		!strings.Contains(got[0].Fix, `{key: karpenter.azure.com/sku-cpu, operator: Lt, values: ["65"]}`) {
 		t.Fatalf("KRP118 findings = %+v", got)

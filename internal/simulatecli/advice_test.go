@@ -33,7 +33,7 @@ func simulateBoth(t *testing.T, paths ...string) *Report {
 	return rep
 }
 
-// withRequirement copies the wide example into a directory of the test's with line added
+// withRequirement copies the wide example (node class, pool, workloads) into a directory of the test's with line added
 // under the pool's requirements, and extra appended to the workloads.
 func withRequirement(t *testing.T, line, extra string) string {
 	t.Helper()
@@ -50,7 +50,11 @@ func withRequirement(t *testing.T, line, extra string) string {
 	if line != "" {
 		p = strings.Replace(p, "      requirements:\n", "      requirements:\n        "+line+"\n", 1)
 	}
-	for name, body := range map[string]string{"nodepool.yaml": p, "workloads.yaml": string(wl) + extra} {
+	nc, err := os.ReadFile(filepath.Join(wideExample, "nodeclass.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, body := range map[string]string{"nodeclass.yaml": string(nc), "nodepool.yaml": p, "workloads.yaml": string(wl) + extra} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o600); err != nil {
 			t.Fatal(err)
 		}
@@ -84,8 +88,30 @@ func TestAdviceWidePool(t *testing.T) {
 			f = &struct{ file, msg, fix string }{place(x.File, x.Line), x.Message, x.Fix}
 		}
 	}
-	if f == nil || !strings.HasSuffix(f.file, "examples/simulate/wide/nodepool.yaml:20") || !strings.Contains(f.msg, "$45.81/h") || !strings.Contains(f.fix, a.Edit.YAML()) {
-		t.Errorf("finding %+v", f)
+	if f == nil || !strings.HasSuffix(f.file, "examples/simulate/wide/nodepool.yaml:13") || !strings.Contains(f.msg, "$45.81/h") || !strings.Contains(f.fix, a.Edit.YAML()) {
+		t.Fatalf("finding %+v", f)
+	}
+
+	// The guide pastes the text report from Karpenter's nodes to the advice, and the finding.
+	guide, err := os.ReadFile("../../templates/guides/what-will-karpenter-launch.md.tmpl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text strings.Builder
+	if err := WriteText(&text, rep); err != nil {
+		t.Fatal(err)
+	}
+	out := text.String()
+	from, to := strings.Index(out, "  Karpenter would launch"), strings.Index(out, "    HCL:")
+	if from < 0 || to < 0 {
+		t.Fatalf("text report:\n%s", out)
+	}
+	shown := out[from : to+strings.Index(out[to:], "\n")]
+	if !strings.Contains(string(guide), shown) {
+		t.Errorf("the guide's output is stale: paste\n%s", shown)
+	}
+	if !strings.Contains(string(guide), "examples/simulate/wide/nodepool.yaml:13: note KRP118: "+f.msg+"\n") {
+		t.Errorf("the guide's finding is stale: paste\n%s", f.msg)
 	}
 
 	edited := simulateBoth(t, withRequirement(t, a.Edit.YAML(), ""))
@@ -146,7 +172,7 @@ func TestNoAdviceWithinThreshold(t *testing.T) {
 	}
 	for _, f := range rep.Findings {
 		if f.Code == findings.KarpenterDesignCost {
-			t.Errorf("finding %+v", f)
+			t.Fatalf("finding %+v", f)
 		}
 	}
 }
