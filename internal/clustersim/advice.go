@@ -113,20 +113,31 @@ func (a *Advice) Message() string {
 // only when no other edit saves anything (else it is given beside it, as Spot); nil when the result has no Karpenter
 // or optimal mode, is within the threshold, or no edit saves anything.
 func Advise(s *solver.Solver, in Input, res *Result) (*Advice, error) {
-	if res == nil || res.Karpenter == nil || res.Optimal == nil || len(res.simPools) == 0 {
+	if res == nil || len(res.simPools) == 0 {
 		return nil, nil
 	}
-	before, opt := res.Karpenter.HourlyCost, res.Optimal.HourlyCost
+	pin := solver.PredictionInput{Region: in.Region, Pools: res.simPools, Pods: in.Pods, DaemonSets: in.DaemonSets, WorkloadOf: ownerName}
+	return AdvisePrediction(s, pin, res.Karpenter, res.Optimal)
+}
+
+// AdvisePrediction is Advise for a prediction's input (pin, whose Pools are edited one at a
+// time) and its two results: Karpenter's (solver.Predict of pin) and the optimum.
+func AdvisePrediction(s *solver.Solver, pin solver.PredictionInput, karpenter, optimal *solver.Simulation) (*Advice, error) {
+	if karpenter == nil || optimal == nil || len(pin.Pools) == 0 {
+		return nil, nil
+	}
+	before, opt := karpenter.HourlyCost, optimal.HourlyCost
 	if before <= AdviceThreshold*opt {
 		return nil, nil
 	}
-	pending := pendingCounts(res.Karpenter)
+	pending := pendingCounts(karpenter)
 	var best, spot *Trial
 	var trials []Trial
-	for _, c := range candidates(res.simPools) {
-		pools := slices.Clone(res.simPools)
-		pools[c.index] = solver.SimPool{Pool: solver.NewPool(c.nodePool), NodeClass: pools[c.index].NodeClass}
-		sim, err := s.Predict(solver.PredictionInput{Region: in.Region, Pools: pools, Pods: in.Pods, DaemonSets: in.DaemonSets, WorkloadOf: ownerName})
+	for _, c := range candidates(pin.Pools) {
+		edited := pin
+		edited.Pools = slices.Clone(pin.Pools)
+		edited.Pools[c.index] = solver.SimPool{Pool: solver.NewPool(c.nodePool), NodeClass: pin.Pools[c.index].NodeClass}
+		sim, err := s.Predict(edited)
 		if err != nil {
 			return nil, err
 		}
@@ -160,7 +171,7 @@ func Advise(s *solver.Solver, in Input, res *Result) (*Advice, error) {
 		spot = nil
 	}
 	a := &Advice{Edit: best.Edit, HourlyCost: best.HourlyCost, Spot: spot, Trials: trials}
-	a.KarpenterCost, a.OptimalHourlyCost, a.LowerBound = Round(before), Round(opt), Round(res.LowerBound())
+	a.KarpenterCost, a.OptimalHourlyCost, a.LowerBound = Round(before), Round(opt), Round(optimal.LowerBound)
 	a.Saving = Round(before - a.HourlyCost)
 	a.SavingPercent = math.Round(1000*a.Saving/before) / 10
 	return a, nil
