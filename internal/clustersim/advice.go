@@ -55,6 +55,15 @@ func (e Edit) Describe() string {
 	return fmt.Sprintf("add the requirement %s to NodePool %s", r, e.Pool)
 }
 
+// Fix says what to change in the NodePool, with the requirement in YAML and HCL.
+func (e Edit) Fix() string {
+	verb := "add to"
+	if e.Remove {
+		verb = "remove from"
+	}
+	return verb + " spec.template.spec.requirements: " + e.YAML() + " (HCL, template.requirements: " + e.HCL() + ")"
+}
+
 // YAML is the requirement as a line of spec.template.spec.requirements.
 func (e Edit) YAML() string {
 	return fmt.Sprintf("- {key: %s, operator: %s, values: [%s]}", e.Requirement.Key, e.Requirement.Operator, quoted(e.Requirement.Values, ", "))
@@ -183,12 +192,13 @@ type candidate struct {
 	edit     Edit
 }
 
-// candidates are the edits tried, pool by pool, at most MaxAdviceRuns in all: the sku-cpu caps
-// below the pool's own, spot allowed when the pool is on-demand only, and the sku-family
-// restriction removed.
+// candidates are the edits tried, at most MaxAdviceRuns in all, taken from the pools in turn:
+// per pool the sku-cpu caps below its own, spot allowed when it is on-demand only, and its
+// sku-family restriction removed.
 func candidates(pools []solver.SimPool) []candidate {
-	var out []candidate
+	perPool := make([][]candidate, len(pools))
 	for i, sp := range pools {
+		var out []candidate
 		np := sp.Pool.NodePool
 		reqs := np.Spec.Template.Spec.Requirements
 		capNow := math.MaxInt
@@ -219,9 +229,21 @@ func candidates(pools []solver.SimPool) []candidate {
 				out = append(out, candidate{i, cp, Edit{Pool: np.Name, Requirement: corev1.NodeSelectorRequirement{Key: r.Key, Operator: r.Operator, Values: r.Values}, Remove: true}})
 			}
 		}
+		perPool[i] = out
 	}
-	if len(out) > MaxAdviceRuns {
-		out = out[:MaxAdviceRuns]
+	// Round robin over the pools, so that the bound leaves no pool untried.
+	var out []candidate
+	for k := 0; len(out) < MaxAdviceRuns; k++ {
+		more := false
+		for _, cs := range perPool {
+			if k < len(cs) && len(out) < MaxAdviceRuns {
+				out = append(out, cs[k])
+				more = true
+			}
+		}
+		if !more {
+			break
+		}
 	}
 	return out
 }

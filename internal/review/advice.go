@@ -8,7 +8,7 @@ import (
 // AdviceFinding is the advice as a KRP118 note on the NodePool it edits (its requirements'
 // file:line), with the requirement to add as the fix.
 func AdviceFinding(c *Cluster, a *clustersim.Advice) Finding {
-	fix := "requirements: " + a.Edit.YAML() + " (HCL: " + a.Edit.HCL() + ")"
+	fix := a.Edit.Fix()
 	for _, p := range c.NodePools {
 		if p.Name == a.Edit.Pool {
 			f := p.Finding(findings.KarpenterDesignCost, "spec.template.spec.requirements", a.Message(), fix)
