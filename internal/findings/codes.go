@@ -33,6 +33,7 @@ const (
 	OnlyPenaltyPricedSKU Code = "KRP115"
 	SubnetNotGranted     Code = "KRP116"
 	SpotSavings          Code = "KRP117"
+	KarpenterDesignCost  Code = "KRP118"
 
 	// Checks across the objects of one cluster.
 	NodeClassNotFound  Code = "KRP201"
@@ -241,6 +242,19 @@ var rules = []Rule{
 			"disruption budgets that allow eviction, tolerations of any taint a spot pool carries), which the plan cannot see; " +
 			"spot VMs can be evicted at 30 seconds' notice. Not reported when another pool of the cluster already allows spot " +
 			"for the same pods (review), for static pools, or when the pool's nodes are marked do-not-disrupt.",
+	},
+	{
+		Code: KarpenterDesignCost, Name: "KarpenterDesignCost", Severity: Note,
+		Title: "Karpenter would launch nodes that cost more than 10 % above the optimum, and a NodePool edit verified with its decision costs less.",
+		Help: "Karpenter packs pending pods greedily onto the fewest NodeClaims and launches the cheapest size that holds " +
+			"each one; on a wide pool that can mean a few very large nodes. When the cost of Karpenter's decision (as the " +
+			"emulation of its scheduler predicts it: `simulate --mode both`, `review --workloads`) exceeds the cheapest packing " +
+			"found by more than 10 %, a bounded set of edits is tried per pool (cap `karpenter.azure.com/sku-cpu` with `Lt` " +
+			"9, 17, 33 or 65; allow spot on an on-demand-only pool; drop a `sku-family` restriction), at most 16, each by " +
+			"re-running Karpenter's decision with the edit. The note gives the cheapest edit that leaves no workload with more " +
+			"pending pods than before, as the requirement to add in YAML and in HCL, with Karpenter's cost after it and the " +
+			"saving. Costs are list prices for the pods read; an edit that allows spot assumes the pods tolerate eviction. " +
+			"The optimum is a packing, not what Karpenter would do: the advised cost is Karpenter's.",
 	},
 	{
 		Code: NodeClassNotFound, Name: "NodeClassNotFound", Severity: Error,

@@ -39,6 +39,9 @@ type ClusterCost struct {
 	BaselineMethod     string   `json:"baselineMethod,omitempty"`
 	// Note says why there is no cost or what was assumed.
 	Notes []string `json:"notes,omitempty"`
+	// Advice is the cheapest NodePool edit verified with Karpenter's decision when its cost
+	// exceeds the optimum by more than 10 % (KRP118).
+	Advice *clustersim.Advice `json:"advice,omitempty"`
 }
 
 // PoolCost is one NodePool's part, with the baseline's when there is one.
@@ -129,14 +132,17 @@ func ReviewWithCosts(ctx context.Context, opts Options, co CostOptions) (*Report
 			f.Cluster = c.Name
 			rep.Findings = append(rep.Findings, f)
 		}
-		cc := clusterCost(ctx, c, set)
+		cc := clusterCost(ctx, c, set, true)
+		if cc.Advice != nil {
+			rep.Findings = append(rep.Findings, AdviceFinding(c, cc.Advice))
+		}
 		if base != nil {
 			i := slices.IndexFunc(base.clusters, func(b *Cluster) bool { return b.Name == c.Name })
 			if i < 0 {
 				cc.Notes = append(cc.Notes, "the baseline has no cluster of this name")
 			} else {
 				b := base.clusters[i]
-				bc := clusterCost(ctx, b, workload.Read(docsFor(b.Name, base.docs, baseWl), workload.Options{HPAMaxReplicas: co.HPAMaxReplicas}))
+				bc := clusterCost(ctx, b, workload.Read(docsFor(b.Name, base.docs, baseWl), workload.Options{HPAMaxReplicas: co.HPAMaxReplicas}), false)
 				compare(&cc, bc)
 			}
 		}
@@ -200,8 +206,8 @@ func docsFor(name string, own, wl map[string][]workload.Document) []workload.Doc
 }
 
 // clusterCost simulates a cluster: with Karpenter's scheduler where the build has it, else
-// the optimal packing, and the method says which.
-func clusterCost(ctx context.Context, c *Cluster, set *workload.Set) ClusterCost {
+// the optimal packing, and the method says which; with advise, the NodePool edit advised.
+func clusterCost(ctx context.Context, c *Cluster, set *workload.Set, advise bool) ClusterCost {
 	cc := ClusterCost{Cluster: c.Name, Region: c.Region, Pools: []PoolCost{}}
 	if c.Region == "" {
 		cc.Notes = append(cc.Notes, "no cost: the cluster has no region (--region or region in .karpenter-review.yaml)")
@@ -225,6 +231,11 @@ func clusterCost(ctx context.Context, c *Cluster, set *workload.Set) ClusterCost
 	if err != nil {
 		cc.Notes = append(cc.Notes, "no cost: "+err.Error())
 		return cc
+	}
+	if advise {
+		if cc.Advice, err = clustersim.Advise(costSolver(), in, res); err != nil {
+			cc.Notes = append(cc.Notes, "no advice: "+err.Error())
+		}
 	}
 	_, sim := res.Primary()
 	cc.HourlyCost, cc.OptimalHourlyCost, cc.LowerBound = sim.HourlyCost, res.Optimal.HourlyCost, res.LowerBound()

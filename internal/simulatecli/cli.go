@@ -34,13 +34,17 @@ A .karpenter-review.yaml maps paths to clusters with their region, as for review
 
 Modes: karpenter (default: what Karpenter's scheduler would launch, as the emulation of its
 v1.14 scheduler and the Azure provider's launch choice decides), optimal (the cheapest packing the
-solver finds; a lower bound no packing can beat is reported with it), both.
+solver finds; a lower bound no packing can beat is reported with it), both. With both, when
+Karpenter's cost exceeds the optimum by more than 10 %, a few NodePool edits are tried with
+Karpenter's decision and the cheapest that keeps every pod schedulable is advised (KRP118).
 
 JSON (--format json): {"version":1, "mode", "karpenter": {"nodes":[{"cluster","pool",
 "instanceType","capacityType","zone","pods","workloads","hourlyPrice"}], "hourlyCost",
 "unschedulable":[{"cluster","workload","count","reason"}]}, "optimal": {same}, "lowerBound",
 "clusters":[{"name","region","karpenter","optimal","lowerBound","pools","workloads",
-"assumptions","skipped"}], "findings":[...]}; a mode not run is null. Costs are USD per hour.
+"assumptions","skipped","advice"}], "findings":[...]}; advice (mode both, when given):
+{"edit":{"pool","requirement","replaces","remove","assumesInterruptible"},"hourlyCost",
+"karpenterHourlyCost","optimalHourlyCost","lowerBound","saving","savingPercent","spot","trials"}; a mode not run is null. Costs are USD per hour.
 
 Flags:
 `

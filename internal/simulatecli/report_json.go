@@ -36,6 +36,8 @@ type jsonCluster struct {
 	Workloads   []WorkloadSummary `json:"workloads"`
 	Assumptions []string          `json:"assumptions"`
 	Skipped     []string          `json:"skipped"`
+	// Advice: the cheapest NodePool edit verified with Karpenter's decision (KRP118).
+	Advice *clustersim.Advice `json:"advice,omitempty"`
 }
 
 type jsonSim struct {
@@ -116,7 +118,7 @@ func WriteJSON(w io.Writer, r *Report, toolVersion string) error {
 		res := c.Result
 		jc := jsonCluster{Name: c.Name, Region: c.Region, Karpenter: toJSONSim(c.Name, res.Karpenter, res.Pools),
 			Optimal: toJSONSim(c.Name, res.Optimal, res.Pools), LowerBound: res.LowerBound(), Pools: nonNil(res.Pools),
-			Workloads: c.Workloads, Assumptions: nonNil(res.Assumptions), Skipped: nonNil(res.Skipped)}
+			Workloads: c.Workloads, Assumptions: nonNil(res.Assumptions), Skipped: nonNil(res.Skipped), Advice: c.Advice}
 		if jc.Workloads == nil {
 			jc.Workloads = []WorkloadSummary{}
 		}

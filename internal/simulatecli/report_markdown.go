@@ -39,6 +39,9 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 			}
 			b.WriteString("\n</details>\n")
 		}
+		if a := c.Advice; a != nil {
+			fmt.Fprintf(&b, "\n**Advice** (%s): %s: Karpenter's cost $%.4f/h instead of $%.4f/h, saving $%.4f/h (%.1f %%): `%s`\n", md(label(c.Name)), md(a.Edit.Describe()), a.HourlyCost, a.KarpenterCost, a.Saving, a.SavingPercent, md(a.Edit.YAML()))
+		}
 		for _, a := range c.Result.Assumptions {
 			fmt.Fprintf(&b, "\n- assumed: %s", md(a))
 		}

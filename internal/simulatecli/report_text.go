@@ -54,6 +54,14 @@ func WriteText(w io.Writer, r *Report) error {
 		if lb := c.Result.LowerBound(); lb > 0 {
 			fmt.Fprintf(&b, "\n  lower bound: $%.4f/h (no packing of these pods on these pools costs less)\n", lb)
 		}
+		if a := c.Advice; a != nil {
+			fmt.Fprintf(&b, "\n  advice: %s: Karpenter's cost $%.4f/h instead of $%.4f/h, saving $%.4f/h (%.1f %%)\n", a.Edit.Describe(), a.HourlyCost, a.KarpenterCost, a.Saving, a.SavingPercent)
+			verb := ""
+			if a.Edit.Remove {
+				verb = "remove "
+			}
+			fmt.Fprintf(&b, "    %sYAML: %s\n    %sHCL:  %s\n", verb, a.Edit.YAML(), verb, a.Edit.HCL())
+		}
 		for _, a := range c.Result.Assumptions {
 			fmt.Fprintf(&b, "  assumed: %s\n", a)
 		}

@@ -40,6 +40,9 @@ type ClusterReport struct {
 	Region    string             `json:"region"`
 	Result    *clustersim.Result `json:"-"`
 	Workloads []WorkloadSummary  `json:"workloads"`
+	// Advice is the cheapest NodePool edit verified with Karpenter's decision, when its cost
+	// exceeds the optimum by more than 10 % (mode both only: it needs the optimum).
+	Advice *clustersim.Advice `json:"advice,omitempty"`
 }
 
 // WorkloadSummary says what the simulation read of a workload.
@@ -96,6 +99,15 @@ func Simulate(ctx context.Context, o Options) (*Report, error) {
 		if err != nil {
 			failure = fmt.Errorf("cluster %s: %w", label(c.Name), err)
 			return
+		}
+		adv, err := clustersim.Advise(newSolver(), in, res)
+		if err != nil {
+			failure = fmt.Errorf("cluster %s: advice: %w", label(c.Name), err)
+			return
+		}
+		if adv != nil {
+			cr.Advice = adv
+			rep.Findings = append(rep.Findings, review.AdviceFinding(c, adv))
 		}
 		res.Skipped = append(skipped, res.Skipped...)
 		res.Assumptions = append(set.Assumptions, res.Assumptions...)

@@ -62,7 +62,10 @@ func (d *dataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 			"minValues, topology spread, pod anti-affinity, relaxed preferences; then the Azure provider's launch choice: lowest price, spot before " +
 			"on-demand, zonal before regional). `mode = \"optimal\"` reports the optimum instead: the cheapest packing found, with a certified " +
 			"lower bound (`lower_bound`) — not what Karpenter would do. `mode = \"both\"` reports Karpenter's decision at the top level, the optimum " +
-			"under `optimal`, and `design_cost`, what this NodePool design costs per hour over the optimum. `method` says which the top-level figures are.",
+			"under `optimal`, and `design_cost`, what this NodePool design costs per hour over the optimum, and, when Karpenter's cost exceeds the " +
+			"optimum by more than 10 %, `advice`: the cheapest NodePool edit verified by re-running Karpenter's decision (KRP118). `method` says which " +
+			"the top-level figures are. The guide \"What will Karpenter launch?\" walks through a wide pool (Karpenter $198.68/h, optimum $38.03/h, " +
+			"$45.81/h with the advised `sku-cpu` cap).",
 		Attributes: map[string]schema.Attribute{
 			"region": schema.StringAttribute{Optional: true, MarkdownDescription: "Azure region; defaults to the provider's `region`. One of them is required."},
 			"nodepools": schema.ListAttribute{
@@ -131,6 +134,25 @@ func (d *dataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 					},
 				},
 			},
+			"advice": schema.SingleNestedAttribute{
+				Computed: true,
+				MarkdownDescription: "`mode = \"both\"`, when Karpenter's cost exceeds the optimum by more than 10 %: the cheapest of at most 16 NodePool " +
+					"edits (a `karpenter.azure.com/sku-cpu` `Lt` cap of 9, 17, 33 or 65; spot allowed on an on-demand-only pool; a `sku-family` " +
+					"restriction removed), each verified by re-running Karpenter's decision, that leaves no workload with more pending pods. An edit " +
+					"that allows spot is the advice only when nothing else saves (it assumes the pods tolerate eviction). Null otherwise.",
+				Attributes: map[string]schema.Attribute{
+					"pool":                  cstr("The NodePool to edit."),
+					"edit":                  cstr("The edit in words."),
+					"remove":                schema.BoolAttribute{Computed: true, MarkdownDescription: "True when the requirement is to be removed; else it is added (replacing the pool's requirement on the same key and operator)."},
+					"key":                   cstr("The requirement's key."),
+					"operator":              cstr("The requirement's operator."),
+					"values":                schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "The requirement's values."},
+					"assumes_interruptible": schema.BoolAttribute{Computed: true, MarkdownDescription: "True when the edit allows spot: the pods must tolerate eviction."},
+					"hourly_cost":           cnum("Karpenter's hourly cost with the edit (method `karpenter`)."),
+					"saving":                cnum("`hourly_cost` at the top level minus this `hourly_cost`, USD per hour."),
+					"saving_percent":        cnum("The saving in per cent of Karpenter's cost without the edit."),
+				},
+			},
 			"cpu_utilisation":    cnum("Requested ÷ allocatable CPU over all nodes."),
 			"memory_utilisation": cnum("Requested ÷ allocatable memory over all nodes."),
 			"scheduled_pods":     schema.Int64Attribute{Computed: true, MarkdownDescription: "Pods placed on nodes."},
@@ -176,6 +198,7 @@ type model struct {
 	Method            types.String        `tfsdk:"method"`
 	DesignCost        types.Float64       `tfsdk:"design_cost"`
 	Optimal           *optimalModel       `tfsdk:"optimal"`
+	Advice            *adviceModel        `tfsdk:"advice"`
 	NodeCount         types.Int64         `tfsdk:"node_count"`
 	HourlyCost        types.Float64       `tfsdk:"hourly_cost"`
 	MonthlyCost       types.Float64       `tfsdk:"monthly_cost"`
@@ -186,6 +209,19 @@ type model struct {
 	PriceEstimated    types.Bool          `tfsdk:"price_estimated"`
 	Nodes             []nodeModel         `tfsdk:"nodes"`
 	Unschedulable     []unschedulableItem `tfsdk:"unschedulable"`
+}
+
+type adviceModel struct {
+	Pool                 types.String  `tfsdk:"pool"`
+	Edit                 types.String  `tfsdk:"edit"`
+	Remove               types.Bool    `tfsdk:"remove"`
+	Key                  types.String  `tfsdk:"key"`
+	Operator             types.String  `tfsdk:"operator"`
+	Values               []string      `tfsdk:"values"`
+	AssumesInterruptible types.Bool    `tfsdk:"assumes_interruptible"`
+	HourlyCost           types.Float64 `tfsdk:"hourly_cost"`
+	Saving               types.Float64 `tfsdk:"saving"`
+	SavingPercent        types.Float64 `tfsdk:"saving_percent"`
 }
 
 type optimalModel struct {
@@ -327,6 +363,7 @@ func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 	m.LowerBound = types.Float64Null()
 	m.DesignCost = types.Float64Null()
 	m.Optimal = nil
+	m.Advice = nil
 	switch mode {
 	case solver.MethodKarpenter:
 		fill(&m, predicted)
@@ -342,6 +379,17 @@ func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 			HourlyCost: types.Float64Value(optimal.HourlyCost), MonthlyCost: types.Float64Value(optimal.HourlyCost * solver.HoursPerMonth),
 			LowerBound: types.Float64Value(optimal.LowerBound), ScheduledPods: types.Int64Value(int64(optimal.ScheduledPods)),
 			Nodes: nodes(optimal),
+		}
+		a, err := clustersim.AdvisePrediction(s, pin, predicted, optimal)
+		if err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("mode"), "Cannot advise", err.Error())
+			return
+		}
+		if a != nil {
+			m.Advice = &adviceModel{Pool: types.StringValue(a.Edit.Pool), Edit: types.StringValue(a.Edit.Describe()), Remove: types.BoolValue(a.Edit.Remove),
+				Key: types.StringValue(a.Edit.Requirement.Key), Operator: types.StringValue(string(a.Edit.Requirement.Operator)), Values: a.Edit.Requirement.Values,
+				AssumesInterruptible: types.BoolValue(a.Edit.AssumesInterruptible), HourlyCost: types.Float64Value(a.HourlyCost),
+				Saving: types.Float64Value(a.Saving), SavingPercent: types.Float64Value(a.SavingPercent)}
 		}
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)

@@ -70,6 +70,9 @@ var reportedBy = map[findings.Code]where{
 		"class (`depends_on`) with `network_contributor_scopes` known at plan time. The review command does not see grants."},
 	findings.SpotSavings: {Plan: true, Review: true, Note: "A note: in `terraform plan` it is listed in `analysis.findings`, not shown as " +
 		"a diagnostic. The review command leaves it out when another NodePool of the cluster allows spot for the same pods."},
+	findings.KarpenterDesignCost: {Review: true, Note: "Reported by `simulate --mode both` and `review --workloads` (which runs both modes), on the " +
+		"requirements of the NodePool it edits; the `simulate` JSON report has it as `advice` per cluster, with every edit tried. The " +
+		"`karpenter_provisioning_simulation` data source gives the same edit in its `advice` attribute (`mode = \"both\"`)."},
 
 	findings.NodeClassNotFound: {Plan: true, Review: true, Note: "In Terraform, reference the node class resource " +
 		"(`name = karpenter_aksnodeclass.default.name`); a missing one is then a configuration error. With a literal name, " +

@@ -1,0 +1,20 @@
+package review
+
+import (
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clustersim"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
+)
+
+// AdviceFinding is the advice as a KRP118 note on the NodePool it edits (its requirements'
+// file:line), with the requirement to add as the fix.
+func AdviceFinding(c *Cluster, a *clustersim.Advice) Finding {
+	fix := a.Edit.Fix()
+	for _, p := range c.NodePools {
+		if p.Name == a.Edit.Pool {
+			f := p.Finding(findings.KarpenterDesignCost, "spec.template.spec.requirements", a.Message(), fix)
+			f.Cluster = c.Name
+			return f
+		}
+	}
+	return Finding{Code: findings.KarpenterDesignCost, Severity: findings.Note, Message: a.Message(), Fix: fix, Object: "NodePool/" + a.Edit.Pool, Cluster: c.Name}
+}
