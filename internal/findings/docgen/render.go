@@ -41,7 +41,7 @@ var reportedBy = map[findings.Code]where{
 		"no other, so an unknown field is a configuration error there."},
 	findings.OtherCloud: {Review: true, Note: "`terraform plan` fails on a `karpenter_nodepool` whose `template.node_class_ref` " +
 		"names another kind than AKSNodeClass: this provider targets AKS."},
-	findings.InputNotRead:       {Review: true},
+	findings.InputNotRead: {Review: true},
 
 	findings.NoInstanceType:   {Plan: true, Review: true},
 	findings.FewInstanceTypes: {Plan: true, Review: true},
