@@ -144,7 +144,7 @@ func summarize(w workload.Workload) WorkloadSummary {
 
 func label(name string) string {
 	if name == "" {
-		return "(default)"
+		return "(unnamed)"
 	}
 	return name
 }
