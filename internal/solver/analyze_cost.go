@@ -32,13 +32,24 @@ type CapacityChoice struct {
 // on-demand, then zonal before regional, then the size name. Ties between
 // zones are shuffled upstream; no field reported here depends on the zone.
 // keep selects the offerings to consider (nil: all).
+//
+// Price is the stage's first key, so only the offerings at the lowest price can win: the
+// others are left out before ranking (the same choice, without ranking hundreds of sizes).
 func launchChoice(cands []Candidate, keep func(*cloudprovider.Offering) bool) (Candidate, *cloudprovider.Offering, bool) {
-	ios := make([]stages.InstanceOffering, 0, len(cands))
-	owner := make(map[*cloudprovider.InstanceType]int, len(cands))
+	lowest := math.Inf(1)
+	for _, c := range cands {
+		for _, of := range c.Offerings {
+			if (keep == nil || keep(of)) && of.Price < lowest {
+				lowest = of.Price
+			}
+		}
+	}
+	var ios []stages.InstanceOffering
+	owner := map[*cloudprovider.InstanceType]int{}
 	for i, c := range cands {
 		var offs cloudprovider.Offerings
 		for _, of := range c.Offerings {
-			if keep == nil || keep(of) {
+			if (keep == nil || keep(of)) && of.Price == lowest {
 				offs = append(offs, of)
 			}
 		}
