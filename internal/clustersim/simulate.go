@@ -41,6 +41,8 @@ type Result struct {
 	Skipped []string
 	// Assumptions say where the result is not what Karpenter would do, and how.
 	Assumptions []string
+	// simPools are the pools simulated, as read (defaults applied), for DisruptionFindings.
+	simPools []solver.SimPool
 }
 
 // LowerBound is the proven lower bound on the hourly cost (from the optimal mode when it ran).
@@ -100,6 +102,7 @@ func Simulate(ctx context.Context, s *solver.Solver, in Input, mode string) (*Re
 		pools = append(pools, solver.SimPool{Pool: p, NodeClass: nc})
 		res.Pools = append(res.Pools, p.Name)
 	}
+	res.simPools = pools
 	if err := run(ctx, s, mode, in, pools, res); err != nil {
 		return nil, err
 	}

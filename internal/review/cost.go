@@ -39,6 +39,9 @@ type ClusterCost struct {
 	BaselineMethod     string   `json:"baselineMethod,omitempty"`
 	// Note says why there is no cost or what was assumed.
 	Notes []string `json:"notes,omitempty"`
+	// findings are the disruption checks of the workloads on the pools (KRP411–KRP413); they
+	// join the report's findings.
+	findings []Finding
 }
 
 // PoolCost is one NodePool's part, with the baseline's when there is one.
@@ -130,6 +133,10 @@ func ReviewWithCosts(ctx context.Context, opts Options, co CostOptions) (*Report
 			rep.Findings = append(rep.Findings, f)
 		}
 		cc := clusterCost(ctx, c, set)
+		for _, f := range cc.findings {
+			f.Cluster = c.Name
+			rep.Findings = append(rep.Findings, f)
+		}
 		if base != nil {
 			i := slices.IndexFunc(base.clusters, func(b *Cluster) bool { return b.Name == c.Name })
 			if i < 0 {
@@ -227,6 +234,7 @@ func clusterCost(ctx context.Context, c *Cluster, set *workload.Set) ClusterCost
 		return cc
 	}
 	_, sim := res.Primary()
+	cc.findings = WorkloadFindings(clustersim.DisruptionFindings(set, res))
 	cc.HourlyCost, cc.OptimalHourlyCost, cc.LowerBound = sim.HourlyCost, res.Optimal.HourlyCost, res.LowerBound()
 	for _, u := range sim.Unschedulable {
 		cc.Unschedulable += u.Count

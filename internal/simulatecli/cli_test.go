@@ -134,6 +134,8 @@ func TestSimulateDirectoryJSON(t *testing.T) {
 	want := map[string]string{
 		"KRP302": "testdata/shop/workloads/jobs.yaml:44 Deployment/sidecar-less",
 		"KRP303": "testdata/shop/workloads/jobs.yaml:24 Rollout/canary",
+		// A single replica, no PodDisruptionBudget, on the default pool that consolidates.
+		"KRP412": "testdata/shop/workloads/jobs.yaml:37 Deployment/sidecar-less",
 	}
 	for c, w := range want {
 		if got[c] != w {

@@ -98,6 +98,10 @@ func Simulate(ctx context.Context, o Options) (*Report, error) {
 			return
 		}
 		res.Skipped = append(skipped, res.Skipped...)
+		for _, f := range review.WorkloadFindings(clustersim.DisruptionFindings(set, res)) {
+			f.Cluster = c.Name
+			rep.Findings = append(rep.Findings, f)
+		}
 		res.Assumptions = append(set.Assumptions, res.Assumptions...)
 		cr.Result = res
 		rep.Clusters = append(rep.Clusters, cr)

@@ -106,7 +106,7 @@ func (s *Set) workload(d Document, obj any, scalers map[scaleKey]scaler, classes
 	defaultRequests(pod)
 	defaultPorts(pod)
 	applyLimitRanges(pod, ranges[ns])
-	return Workload{Kind: kind, Namespace: ns, Name: meta.Name, File: d.File, Line: d.Line, Replicas: n, ReplicasFrom: from, Pod: pod}, true
+	return Workload{Kind: kind, Namespace: ns, Name: meta.Name, File: d.File, Line: d.Line, Replicas: n, ReplicasFrom: from, Pod: pod, doc: d}, true
 }
 
 // jobPods is how many pods a Job runs at once: parallelism (default 1), no more than its

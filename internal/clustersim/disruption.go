@@ -1,0 +1,177 @@
+package clustersim
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/utils/clock"
+	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
+	podutils "sigs.k8s.io/karpenter/pkg/utils/pod"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/workload"
+)
+
+// placed is where the simulation puts a workload's pods: per pool, and whether any of them
+// is on a spot node.
+type placed struct {
+	pools []string // in the order the nodes were reported
+	spot  map[string]bool
+}
+
+// placements reads the pools (and capacity types) of each workload's pods from the
+// simulation's nodes; workloads are named as the reader's OwnerAnnotation names them.
+func placements(sim *solver.Simulation) map[string]*placed {
+	out := map[string]*placed{}
+	for _, n := range sim.Nodes {
+		for _, pc := range n.Pods {
+			p := out[pc.Workload]
+			if p == nil {
+				p = &placed{spot: map[string]bool{}}
+				out[pc.Workload] = p
+			}
+			if !slices.Contains(p.pools, n.Pool) {
+				p.pools = append(p.pools, n.Pool)
+			}
+			if n.CapacityType == karpv1.CapacityTypeSpot {
+				p.spot[n.Pool] = true
+			}
+		}
+	}
+	return out
+}
+
+// DisruptionFindings checks what the disruption settings of each pool do to the workloads the
+// simulation places on it (Karpenter's predicted placement when the karpenter mode ran, else
+// the optimal packing, and the message says which): expiry that PodDisruptionBudgets block
+// for good (KRP411), single replicas that consolidation takes down (KRP412), and
+// do-not-disrupt pods on spot nodes (KRP413).
+func DisruptionFindings(set *workload.Set, res *Result) []workload.Finding {
+	method, sim := res.Primary()
+	if sim == nil || set == nil {
+		return nil
+	}
+	by := "Karpenter's predicted placement"
+	if method == Optimal {
+		by = "the optimal packing (not Karpenter's own decision)"
+	}
+	pools := map[string]*solver.Pool{}
+	for _, sp := range res.simPools {
+		pools[sp.Pool.Name] = sp.Pool
+	}
+	where := placements(sim)
+	var out []workload.Finding
+	reported := map[string]bool{} // pool + budget of KRP411: one finding per pair
+	for _, w := range set.Workloads {
+		pl := where[w.Label()]
+		if w.Kind == "DaemonSet" || pl == nil {
+			continue
+		}
+		budgets := set.BudgetsOf(w)
+		for _, name := range pl.pools {
+			p := pools[name]
+			if p == nil {
+				continue
+			}
+			if f, ok := expiryBlocked(set, w, budgets, p, by); ok && !reported[name+"\x00"+f.Object] {
+				reported[name+"\x00"+f.Object] = true
+				out = append(out, f)
+			}
+			if f, ok := singleReplica(w, budgets, p, by); ok {
+				out = append(out, f)
+			}
+			if pl.spot[name] {
+				if f, ok := spotDoNotDisrupt(w, p, by); ok {
+					out = append(out, f)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// expiryBlocked is KRP411: the pool expires nodes, sets no terminationGracePeriod, and a
+// budget of the workload allows no eviction once all its pods are healthy (or two budgets
+// select the pods, which the eviction subresource refuses outright).
+func expiryBlocked(set *workload.Set, w workload.Workload, budgets []workload.Budget, p *solver.Pool, by string) (workload.Finding, bool) {
+	spec := p.Spec.Template.Spec
+	if spec.ExpireAfter.Duration == nil || spec.TerminationGracePeriod != nil || len(budgets) == 0 {
+		return workload.Finding{}, false
+	}
+	expiry := fmt.Sprintf("NodePool/%s expires its nodes after %s (expireAfter) and sets no terminationGracePeriod, so Karpenter drains an expired node until every pod is evicted, without a time limit", p.Name, spec.ExpireAfter.String())
+	fix := fmt.Sprintf("Set spec.template.spec.terminationGracePeriod on NodePool/%s (e.g. 24h) to bound the drain, or let the budget allow at least one eviction.", p.Name)
+	if len(budgets) > 1 {
+		names := make([]string, len(budgets))
+		for i, b := range budgets {
+			names[i] = b.Label()
+		}
+		return workload.Finding{Code: findings.ExpiryBlockedByPDB, File: w.File, Line: w.FieldLine(podField(w.Kind, "metadata.labels")), Field: podField(w.Kind, "metadata.labels"), Object: w.Label(),
+			Message: fmt.Sprintf("%s; the pods of %s, which %s puts on that pool, are selected by %s, and the eviction API refuses to evict a pod that more than one PodDisruptionBudget selects: expired nodes holding them are never terminated",
+				expiry, w.Label(), by, strings.Join(names, " and ")),
+			Fix: fix + " Make exactly one PodDisruptionBudget select these pods."}, true
+	}
+	b := budgets[0]
+	allowed, why, ok := set.AllowedDisruptions(b)
+	if !ok || allowed > 0 {
+		return workload.Finding{}, false
+	}
+	return workload.Finding{Code: findings.ExpiryBlockedByPDB, File: b.File, Line: b.FieldLine, Field: b.Field, Object: b.Label(),
+		Message: fmt.Sprintf("%s; %s allows no eviction even with every pod healthy (%s: disruptionsAllowed 0), and %s puts the pods of %s on that pool: expired nodes holding them are never terminated",
+			expiry, b.Label(), why, by, w.Label()),
+		Fix: fix}, true
+}
+
+// singleReplica is KRP412: the workload's only pod, no budget, on a pool that consolidates
+// underutilized nodes. Jobs and bare Pods are left out: they are not kept at a replica count.
+func singleReplica(w workload.Workload, budgets []workload.Budget, p *solver.Pool, by string) (workload.Finding, bool) {
+	d := p.Spec.Disruption
+	switch w.Kind {
+	case "Deployment", "StatefulSet", "ReplicaSet", "ReplicationController":
+	default:
+		return workload.Finding{}, false
+	}
+	if w.Replicas != 1 || len(budgets) > 0 || d.ConsolidationPolicy != karpv1.ConsolidationPolicyWhenEmptyOrUnderutilized ||
+		d.ConsolidateAfter.Duration == nil || doNotDisrupt(w.Pod) {
+		return workload.Finding{}, false
+	}
+	return workload.Finding{Code: findings.SingleReplicaConsolidated, File: w.File, Line: w.FieldLine("spec.replicas"), Field: "spec.replicas", Object: w.Label(),
+		Message: fmt.Sprintf("%s runs one replica (%s) and no PodDisruptionBudget selects its pod; %s puts it on NodePool/%s, whose consolidationPolicy WhenEmptyOrUnderutilized lets Karpenter evict it whenever it consolidates the node, leaving the workload down until the pod is rescheduled",
+			w.Label(), w.ReplicasFrom, by, p.Name),
+		Fix: "Run at least two replicas with a PodDisruptionBudget (maxUnavailable: 1), or suppress the finding if the outage is acceptable."}, true
+}
+
+// spotDoNotDisrupt is KRP413: pods annotated karpenter.sh/do-not-disrupt on spot nodes.
+func spotDoNotDisrupt(w workload.Workload, p *solver.Pool, by string) (workload.Finding, bool) {
+	if !doNotDisrupt(w.Pod) {
+		return workload.Finding{}, false
+	}
+	how := "land on"
+	if p.HasTaint() {
+		how = "tolerate the taints of"
+	}
+	field := podField(w.Kind, "metadata.annotations")
+	return workload.Finding{Code: findings.SpotDoNotDisrupt, File: w.File, Line: w.FieldLine(field), Field: field, Object: w.Label(),
+		Message: fmt.Sprintf("the pods of %s are annotated %s=%q, but they %s NodePool/%s and %s launches spot nodes for them: the annotation blocks only voluntary disruption, so a spot eviction still interrupts them",
+			w.Label(), karpv1.DoNotDisruptAnnotationKey, w.Pod.Annotations[karpv1.DoNotDisruptAnnotationKey], how, p.Name, by),
+		Fix: "Keep these pods on on-demand capacity (a nodeSelector karpenter.sh/capacity-type: on-demand, or drop the spot pool's toleration), or remove the annotation if interruptions are acceptable."}, true
+}
+
+// doNotDisrupt is whether Karpenter treats the pod as do-not-disrupt when it starts
+// (podutils.IsDoNotDisruptActive: "true", or a duration not yet elapsed).
+func doNotDisrupt(p *corev1.Pod) bool {
+	return podutils.IsDoNotDisruptActive(p, clock.RealClock{}, nil)
+}
+
+// podField is the path of a field of the kind's pod (template).
+func podField(kind, field string) string {
+	switch kind {
+	case "Pod":
+		return field
+	case "CronJob":
+		return "spec.jobTemplate.spec.template." + field
+	}
+	return "spec.template." + field
+}

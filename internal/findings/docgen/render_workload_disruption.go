@@ -1,0 +1,28 @@
+package main
+
+import "github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
+
+// workloadDisruptionNote says where the workload-aware disruption checks (KRP411–KRP413) run
+// and which placement they use.
+const workloadDisruptionNote = "Only where workloads are read from manifests: `review --workloads` and the `simulate` command " +
+	"(the `karpenter_provisioning_simulation` data source does not report it yet). The pool is the one Karpenter's predicted " +
+	"placement puts the pods on (`simulate --mode optimal`: the optimal packing, and the message says so). " +
+	"PodDisruptionBudgets (`policy/v1`) are read from the same manifests and match pods by namespace and selector, as the eviction API does."
+
+// Where the workload-aware disruption checks are reported.
+var workloadDisruptionReportedBy = map[findings.Code]where{
+	findings.ExpiryBlockedByPDB: {Review: true, Note: workloadDisruptionNote + " A budget is taken as blocking when its " +
+		"`disruptionsAllowed` is 0 with every selected pod healthy (the disruption controller's arithmetic, percentages " +
+		"rounded up); budgets that allow an eviction are not reported, although unhealthy pods can still stall a drain."},
+	findings.SingleReplicaConsolidated: {Review: true, Note: workloadDisruptionNote + " A note. Only Deployments, " +
+		"StatefulSets, ReplicaSets and ReplicationControllers with one replica (HPA's maxReplicas with `--hpa-max`), " +
+		"without a do-not-disrupt annotation, on a pool whose `consolidateAfter` is not `Never`."},
+	findings.SpotDoNotDisrupt: {Review: true, Note: workloadDisruptionNote + " Reported when the prediction launches a spot " +
+		"node for the annotated pods."},
+}
+
+func init() {
+	for c, w := range workloadDisruptionReportedBy {
+		reportedBy[c] = w
+	}
+}
