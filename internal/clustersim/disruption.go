@@ -175,3 +175,30 @@ func podField(kind, field string) string {
 	}
 	return "spec.template." + field
 }
+
+// NamePoolsOfRequestless adds to each KRP302 finding of the set (pods without CPU or memory
+// requests) the pools the simulation puts the workload's pods on: the pools whose nodes
+// Karpenter sizes without those requests. The finding stays the reader's; only its message
+// grows.
+func NamePoolsOfRequestless(set *workload.Set, res *Result) {
+	method, sim := res.Primary()
+	if sim == nil || set == nil {
+		return
+	}
+	by := "Karpenter's predicted placement"
+	if method == Optimal {
+		by = "the optimal packing"
+	}
+	where := placements(sim)
+	for i := range set.Findings {
+		f := &set.Findings[i]
+		if f.Code != findings.PodWithoutRequests || where[f.Object] == nil {
+			continue
+		}
+		names := make([]string, len(where[f.Object].pools))
+		for j, p := range where[f.Object].pools {
+			names[j] = "NodePool/" + p
+		}
+		f.Message += fmt.Sprintf(" (%s puts them on %s)", by, strings.Join(names, " and "))
+	}
+}

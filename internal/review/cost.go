@@ -128,12 +128,8 @@ func ReviewWithCosts(ctx context.Context, opts Options, co CostOptions) (*Report
 	rep.Findings = append(rep.Findings, wlFindings...)
 	for _, c := range head.clusters {
 		set := workload.Read(docsFor(c.Name, head.docs, wl), workload.Options{HPAMaxReplicas: co.HPAMaxReplicas})
-		for _, f := range WorkloadFindings(set.Findings) {
-			f.Cluster = c.Name
-			rep.Findings = append(rep.Findings, f)
-		}
-		cc := clusterCost(ctx, c, set)
-		for _, f := range cc.findings {
+		cc := clusterCost(ctx, c, set) // names the pools in the reader's KRP302 findings
+		for _, f := range append(WorkloadFindings(set.Findings), cc.findings...) {
 			f.Cluster = c.Name
 			rep.Findings = append(rep.Findings, f)
 		}
@@ -235,6 +231,7 @@ func clusterCost(ctx context.Context, c *Cluster, set *workload.Set) ClusterCost
 	}
 	_, sim := res.Primary()
 	cc.findings = WorkloadFindings(clustersim.DisruptionFindings(set, res))
+	clustersim.NamePoolsOfRequestless(set, res)
 	cc.HourlyCost, cc.OptimalHourlyCost, cc.LowerBound = sim.HourlyCost, res.Optimal.HourlyCost, res.LowerBound()
 	for _, u := range sim.Unschedulable {
 		cc.Unschedulable += u.Count

@@ -78,3 +78,31 @@ func TestReviewWorkloadsExpiryBlockedByPDB(t *testing.T) {
 		t.Errorf("terminationGracePeriod set: %s", at)
 	}
 }
+
+// KRP302 (pods without requests) names the pool Karpenter's prediction puts the pods on; a
+// single replica there without a budget is KRP412, a note.
+func TestReviewWorkloadsNamePoolOfRequestlessPods(t *testing.T) {
+	root := t.TempDir()
+	writeCheckout(t, root, "general", "D", "1")
+	app := strings.Replace(costApp, `resources: {requests: {cpu: "1", memory: 2Gi}}`, `resources: {requests: {cpu: "1"}}`, 1)
+	if err := os.WriteFile(filepath.Join(root, "apps", "api.yaml"), []byte(strings.ReplaceAll(app, "%REPLICAS%", "1")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(root)
+	out := runJSON(t, "", ExitClean, "--region", "westeurope", "--workloads", "apps", "pools")
+	var krp302, krp412 string
+	for _, f := range out.Findings {
+		switch f.Code {
+		case "KRP302":
+			krp302 = f.Message
+		case "KRP412":
+			krp412 = placeOf(f.Location) + " " + f.Severity
+		}
+	}
+	if !strings.HasSuffix(krp302, "request no memory: Karpenter packs them as needing none, so nodes are sized without them (Karpenter's predicted placement puts them on NodePool/general)") {
+		t.Errorf("KRP302 message %q", krp302)
+	}
+	if krp412 != "apps/api.yaml:5 note" {
+		t.Errorf("KRP412 at %q; findings %v", krp412, out.brief())
+	}
+}
