@@ -134,7 +134,7 @@ func singleReplica(w workload.Workload, budgets []workload.Budget, p *solver.Poo
 		return workload.Finding{}, false
 	}
 	if w.Replicas != 1 || len(budgets) > 0 || d.ConsolidationPolicy != karpv1.ConsolidationPolicyWhenEmptyOrUnderutilized ||
-		d.ConsolidateAfter.Duration == nil || doNotDisrupt(w.Pod) {
+		d.ConsolidateAfter.Duration == nil || p.Spec.Replicas != nil || underutilizedBlocked(p) || doNotDisrupt(w.Pod) {
 		return workload.Finding{}, false
 	}
 	return workload.Finding{Code: findings.SingleReplicaConsolidated, File: w.File, Line: w.FieldLine("spec.replicas"), Field: "spec.replicas", Object: w.Label(),
@@ -142,6 +142,25 @@ func singleReplica(w workload.Workload, budgets []workload.Budget, p *solver.Poo
 			w.Label(), w.ReplicasFrom, by, p.Name),
 		Fix: "Run at least two replicas with a PodDisruptionBudget (maxUnavailable: 1), or suppress the finding if the outage is acceptable."}, true
 }
+
+// underutilizedBlocked is whether a budget without a schedule (always active) allows no
+// Underutilized disruption (Budget.GetAllowedDisruptions): the pool then never consolidates
+// a node that still has pods (KRP401 reports the budget). Static pools (spec.replicas) do not
+// consolidate either; the caller checks that.
+func underutilizedBlocked(p *solver.Pool) bool {
+	for _, b := range p.Spec.Disruption.Budgets {
+		if b.Schedule != nil || len(b.Reasons) > 0 && !slices.Contains(b.Reasons, karpv1.DisruptionReasonUnderutilized) {
+			continue
+		}
+		if n, err := b.GetAllowedDisruptions(clock.RealClock{}, probeNodes); err == nil && n == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// probeNodes is a pool size large enough that any budget but 0 allows a disruption.
+const probeNodes = 10000
 
 // spotDoNotDisrupt is KRP413: pods annotated karpenter.sh/do-not-disrupt on spot nodes.
 func spotDoNotDisrupt(w workload.Workload, p *solver.Pool, by string) (workload.Finding, bool) {

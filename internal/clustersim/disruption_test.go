@@ -118,6 +118,10 @@ func TestDisruptionFindings(t *testing.T) {
 		{name: "single replica with a budget", capacity: "on-demand", disr: consolidate, spec: tgp,
 			manifests: deployment("web", 1, "", "") + "\n---\n" + pdb("web", "web", "maxUnavailable: 1")},
 		{name: "single replica on a WhenEmpty pool", capacity: "on-demand", disr: whenEmpty, spec: tgp, manifests: deployment("web", 1, "", "")},
+		{name: "budgets that block consolidation", capacity: "on-demand", disr: consolidate + `, budgets: [{nodes: "0", reasons: [Underutilized]}]`, spec: tgp,
+			manifests: deployment("web", 1, "", "")},
+		{name: "a budget that blocks drift only", capacity: "on-demand", disr: consolidate + `, budgets: [{nodes: "0", reasons: [Drifted]}]`, spec: tgp,
+			manifests: deployment("web", 1, "", ""), want: []findings.Code{findings.SingleReplicaConsolidated}},
 		{name: "consolidateAfter Never", capacity: "on-demand", disr: "consolidationPolicy: WhenEmptyOrUnderutilized, consolidateAfter: Never", spec: tgp,
 			manifests: deployment("web", 1, "", "")},
 

@@ -16,7 +16,8 @@ var workloadDisruptionReportedBy = map[findings.Code]where{
 		"rounded up); budgets that allow an eviction are not reported, although unhealthy pods can still stall a drain."},
 	findings.SingleReplicaConsolidated: {Review: true, Note: workloadDisruptionNote + " A note. Only Deployments, " +
 		"StatefulSets, ReplicaSets and ReplicationControllers with one replica (HPA's maxReplicas with `--hpa-max`), " +
-		"without a do-not-disrupt annotation, on a pool whose `consolidateAfter` is not `Never`."},
+		"without a do-not-disrupt annotation, on a pool whose `consolidateAfter` is not `Never`, that is not static " +
+		"(`spec.replicas`), and whose budgets without a schedule allow Underutilized disruptions (a zero budget is KRP401)."},
 	findings.SpotDoNotDisrupt: {Review: true, Note: workloadDisruptionNote + " Reported when the prediction launches a spot " +
 		"node for the annotated pods."},
 }
