@@ -48,7 +48,8 @@ func placements(sim *solver.Simulation) map[string]*placed {
 // simulation places on it (Karpenter's predicted placement when the karpenter mode ran, else
 // the optimal packing, and the message says which): expiry that PodDisruptionBudgets block
 // for good (KRP411), single replicas that consolidation takes down (KRP412), and
-// do-not-disrupt pods on spot nodes (KRP413).
+// do-not-disrupt pods on spot nodes (KRP413), and expiry that do-not-disrupt pods block for
+// good (KRP414).
 func DisruptionFindings(set *workload.Set, res *Result) []workload.Finding {
 	method, sim := res.Primary()
 	if sim == nil || set == nil {
@@ -78,6 +79,9 @@ func DisruptionFindings(set *workload.Set, res *Result) []workload.Finding {
 			}
 			if f, ok := expiryBlocked(set, w, budgets, p, by); ok && !reported[name+"\x00"+f.Object] {
 				reported[name+"\x00"+f.Object] = true
+				out = append(out, f)
+			}
+			if f, ok := expiryBlockedByAnnotation(w, p, by); ok {
 				out = append(out, f)
 			}
 			if f, ok := singleReplica(w, budgets, p, by); ok {
@@ -124,16 +128,37 @@ func expiryBlocked(set *workload.Set, w workload.Workload, budgets []workload.Bu
 		Fix: fix}, true
 }
 
+// expiryBlockedByAnnotation is KRP414: the pool expires nodes, sets no
+// terminationGracePeriod, and the long-running pods of the workload are annotated
+// do-not-disrupt "true", which the drain waits for but never evicts.
+func expiryBlockedByAnnotation(w workload.Workload, p *solver.Pool, by string) (workload.Finding, bool) {
+	spec := p.Spec.Template.Spec
+	if spec.ExpireAfter.Duration == nil || spec.TerminationGracePeriod != nil || !longRunning(w.Kind) ||
+		w.Pod.Annotations[karpv1.DoNotDisruptAnnotationKey] != "true" {
+		return workload.Finding{}, false
+	}
+	field := podField(w.Kind, "metadata.annotations")
+	return workload.Finding{Code: findings.ExpiryBlockedByDoNotDisrupt, File: w.File, Line: w.FieldLine(field), Field: field, Object: w.Label(),
+		Message: fmt.Sprintf("NodePool/%s expires its nodes after %s (expireAfter) and sets no terminationGracePeriod; the pods of %s, which %s puts on that pool, are annotated %s=\"true\", which the drain waits for but never evicts: expired nodes holding them are never terminated",
+			p.Name, spec.ExpireAfter.String(), w.Label(), by, karpv1.DoNotDisruptAnnotationKey),
+		Fix: fmt.Sprintf("Set spec.template.spec.terminationGracePeriod on NodePool/%s (e.g. 24h), or give the annotation a duration (e.g. \"2h\") after which the pod may be evicted.", p.Name)}, true
+}
+
+// longRunning kinds keep their pods running until they are deleted: a do-not-disrupt pod of
+// theirs never ends on its own, unlike a Job's.
+func longRunning(kind string) bool {
+	switch kind {
+	case "Deployment", "StatefulSet", "ReplicaSet", "ReplicationController":
+		return true
+	}
+	return false
+}
+
 // singleReplica is KRP412: the workload's only pod, no budget, on a pool that consolidates
 // underutilized nodes. Jobs and bare Pods are left out: they are not kept at a replica count.
 func singleReplica(w workload.Workload, budgets []workload.Budget, p *solver.Pool, by string) (workload.Finding, bool) {
 	d := p.Spec.Disruption
-	switch w.Kind {
-	case "Deployment", "StatefulSet", "ReplicaSet", "ReplicationController":
-	default:
-		return workload.Finding{}, false
-	}
-	if w.Replicas != 1 || len(budgets) > 0 || d.ConsolidationPolicy != karpv1.ConsolidationPolicyWhenEmptyOrUnderutilized ||
+	if !longRunning(w.Kind) || w.Replicas != 1 || len(budgets) > 0 || d.ConsolidationPolicy != karpv1.ConsolidationPolicyWhenEmptyOrUnderutilized ||
 		d.ConsolidateAfter.Duration == nil || p.Spec.Replicas != nil || underutilizedBlocked(p) || doNotDisrupt(w.Pod) {
 		return workload.Finding{}, false
 	}

@@ -129,6 +129,22 @@ func TestDisruptionFindings(t *testing.T) {
 			manifests: deployment("batch", 2, dnd, tolerate),
 			want:      []findings.Code{findings.SpotDoNotDisrupt}, wantObject: "Deployment/batch", wantInText: "tolerate the taints of NodePool/apps"},
 		{name: "do-not-disrupt on on-demand", capacity: "on-demand", disr: whenEmpty, spec: tgp, manifests: deployment("batch", 2, dnd, "")},
+		{name: "do-not-disrupt blocks expiry", capacity: "on-demand", disr: whenEmpty, spec: noTGP, manifests: deployment("batch", 2, dnd, ""),
+			want: []findings.Code{findings.ExpiryBlockedByDoNotDisrupt}, wantObject: "Deployment/batch", wantInText: "never evicts"},
+		{name: "do-not-disrupt for a duration", capacity: "on-demand", disr: whenEmpty, spec: noTGP,
+			manifests: deployment("batch", 2, ", annotations: {karpenter.sh/do-not-disrupt: 2h}", "")},
+		{name: "do-not-disrupt on a Job", capacity: "on-demand", disr: whenEmpty, spec: noTGP,
+			manifests: `apiVersion: batch/v1
+kind: Job
+metadata: {name: train}
+spec:
+  template:
+    metadata: {annotations: {karpenter.sh/do-not-disrupt: "true"}}
+    spec:
+      restartPolicy: Never
+      containers: [{name: main, image: x, resources: {requests: {cpu: "1", memory: 1Gi}}}]`},
+		{name: "do-not-disrupt on spot without terminationGracePeriod", capacity: "spot", disr: whenEmpty, spec: noTGP, manifests: deployment("batch", 2, dnd, ""),
+			want: []findings.Code{findings.ExpiryBlockedByDoNotDisrupt, findings.SpotDoNotDisrupt}},
 		{name: "spot without do-not-disrupt", capacity: "spot", disr: whenEmpty, spec: tgp + "\n" + spotTaint, manifests: deployment("batch", 2, "", tolerate)},
 	}
 	for _, tc := range cases {

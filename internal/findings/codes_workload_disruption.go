@@ -4,9 +4,10 @@ package findings
 // disruption settings do to the pods Karpenter's prediction places on it
 // (internal/clustersim/disruption.go).
 const (
-	ExpiryBlockedByPDB        Code = "KRP411"
-	SingleReplicaConsolidated Code = "KRP412"
-	SpotDoNotDisrupt          Code = "KRP413"
+	ExpiryBlockedByPDB          Code = "KRP411"
+	SingleReplicaConsolidated   Code = "KRP412"
+	SpotDoNotDisrupt            Code = "KRP413"
+	ExpiryBlockedByDoNotDisrupt Code = "KRP414"
 )
 
 var workloadDisruptionRules = []Rule{
@@ -46,5 +47,18 @@ var workloadDisruptionRules = []Rule{
 			"allows spot, is interrupted anyway, and its annotation also keeps the pool from consolidating the node. The pool " +
 			"is the one Karpenter's predicted placement (solver.Predict) puts the pods on. Keep such pods on on-demand " +
 			"capacity (drop the toleration, or select `karpenter.sh/capacity-type: on-demand`).",
+	},
+	{
+		Code: ExpiryBlockedByDoNotDisrupt, Name: "ExpiryBlockedByDoNotDisrupt", Severity: Warning,
+		Title: "Expired nodes of the pool can never finish draining: long-running pods are annotated do-not-disrupt and no terminationGracePeriod is set.",
+		Help: "Expiry does not wait for `karpenter.sh/do-not-disrupt`: Karpenter deletes the expired NodeClaim and drains the " +
+			"node. But the drain never evicts a pod whose annotation is active (`IsEvictable` in sigs.k8s.io/karpenter@v1.14.1 " +
+			"pkg/utils/pod/scheduling.go) and still waits for it to end (`IsDrainable`: \"node drain should stall until these " +
+			"pods are evicted or become terminal\"). A Job's pod ends; the pod of a Deployment, StatefulSet, ReplicaSet or " +
+			"ReplicationController annotated `\"true\"` does not, so without `terminationGracePeriod` (\"If left undefined, the " +
+			"controller will wait indefinitely for pods to be drained\", pkg/apis/v1/nodepool.go) the expired node stays " +
+			"cordoned and paid for until someone deletes the pod. A duration value (e.g. `\"2h\"`) ends the protection and is " +
+			"not reported. The pool is the one Karpenter's predicted placement (solver.Predict) puts the pods on. Set " +
+			"`terminationGracePeriod` on the pool, or use a duration for the annotation.",
 	},
 }

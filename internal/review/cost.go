@@ -39,7 +39,7 @@ type ClusterCost struct {
 	BaselineMethod     string   `json:"baselineMethod,omitempty"`
 	// Note says why there is no cost or what was assumed.
 	Notes []string `json:"notes,omitempty"`
-	// findings are the disruption checks of the workloads on the pools (KRP411–KRP413); they
+	// findings are the disruption checks of the workloads on the pools (KRP411–KRP414); they
 	// join the report's findings.
 	findings []Finding
 }

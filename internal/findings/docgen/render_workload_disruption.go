@@ -2,7 +2,7 @@ package main
 
 import "github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 
-// workloadDisruptionNote says where the workload-aware disruption checks (KRP411–KRP413) run
+// workloadDisruptionNote says where the workload-aware disruption checks (KRP411–KRP414) run
 // and which placement they use.
 const workloadDisruptionNote = "Only where workloads are read from manifests: `review --workloads` and the `simulate` command " +
 	"(the `karpenter_provisioning_simulation` data source does not report it yet). The pool is the one Karpenter's predicted " +
@@ -18,6 +18,8 @@ var workloadDisruptionReportedBy = map[findings.Code]where{
 		"StatefulSets, ReplicaSets and ReplicationControllers with one replica (HPA's maxReplicas with `--hpa-max`), " +
 		"without a do-not-disrupt annotation, on a pool whose `consolidateAfter` is not `Never`, that is not static " +
 		"(`spec.replicas`), and whose budgets without a schedule allow Underutilized disruptions (a zero budget is KRP401)."},
+	findings.ExpiryBlockedByDoNotDisrupt: {Review: true, Note: workloadDisruptionNote + " Only for Deployments, StatefulSets, " +
+		"ReplicaSets and ReplicationControllers whose pod template has the annotation `\"true\"`: a Job's pods end, and a duration ends the protection."},
 	findings.SpotDoNotDisrupt: {Review: true, Note: workloadDisruptionNote + " Reported when the prediction launches a spot " +
 		"node for the annotated pods."},
 }
