@@ -51,16 +51,23 @@ func placements(sim *solver.Simulation) map[string]*placed {
 // do-not-disrupt pods on spot nodes (KRP413), and expiry that do-not-disrupt pods block for
 // good (KRP414).
 func DisruptionFindings(set *workload.Set, res *Result) []workload.Finding {
-	method, sim := res.Primary()
+	_, sim := res.Primary()
+	return PlacementDisruptionFindings(set, res.simPools, sim)
+}
+
+// PlacementDisruptionFindings is DisruptionFindings for a simulation of the pools made
+// elsewhere (the karpenter_provisioning_simulation data source): sim.Method says whose
+// placement it is.
+func PlacementDisruptionFindings(set *workload.Set, simPools []solver.SimPool, sim *solver.Simulation) []workload.Finding {
 	if sim == nil || set == nil {
 		return nil
 	}
 	by := "Karpenter's predicted placement"
-	if method == Optimal {
+	if sim.Method == solver.MethodOptimal {
 		by = "the optimal packing (not Karpenter's own decision)"
 	}
 	pools := map[string]*solver.Pool{}
-	for _, sp := range res.simPools {
+	for _, sp := range simPools {
 		pools[sp.Pool.Name] = sp.Pool
 	}
 	where := placements(sim)

@@ -4,8 +4,9 @@ import "github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 
 // workloadDisruptionNote says where the workload-aware disruption checks (KRP411–KRP414) run
 // and which placement they use.
-const workloadDisruptionNote = "Only where workloads are read from manifests: `review --workloads` and the `simulate` command " +
-	"(the `karpenter_provisioning_simulation` data source does not report it yet). The pool is the one Karpenter's predicted " +
+const workloadDisruptionNote = "Only where workloads are read from manifests: `review --workloads`, the `simulate` command and " +
+	"the `workloads_yaml` attribute of `karpenter_provisioning_simulation` (a warning on the element that holds the object; " +
+	"the data source does not show notes, and, as for KRP302, suppressions do not apply there). The pool is the one Karpenter's predicted " +
 	"placement puts the pods on (`simulate --mode optimal`: the optimal packing, and the message says so). " +
 	"PodDisruptionBudgets (`policy/v1`) are read from the same manifests and match pods by namespace and selector, as the eviction API does."
 
