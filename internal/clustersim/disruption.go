@@ -165,7 +165,7 @@ func longRunning(kind string) bool {
 // underutilized nodes. Jobs and bare Pods are left out: they are not kept at a replica count.
 func singleReplica(w workload.Workload, budgets []workload.Budget, p *solver.Pool, by string) (workload.Finding, bool) {
 	d := p.Spec.Disruption
-	if !longRunning(w.Kind) || w.Replicas != 1 || len(budgets) > 0 || d.ConsolidationPolicy != karpv1.ConsolidationPolicyWhenEmptyOrUnderutilized ||
+	if !longRunning(w.Kind) || w.Replicas != 1 || w.HPAMinReplicas > 1 || len(budgets) > 0 || d.ConsolidationPolicy != karpv1.ConsolidationPolicyWhenEmptyOrUnderutilized ||
 		d.ConsolidateAfter.Duration == nil || p.Spec.Replicas != nil || underutilizedBlocked(p) || doNotDisrupt(w.Pod) {
 		return workload.Finding{}, false
 	}

@@ -114,6 +114,21 @@ func TestDisruptionFindings(t *testing.T) {
 		{name: "single replica on a consolidating pool", capacity: "on-demand", disr: consolidate, spec: tgp,
 			manifests: deployment("web", 1, "", ""),
 			want:      []findings.Code{findings.SingleReplicaConsolidated}, wantObject: "Deployment/web", wantInText: "NodePool/apps"},
+		{name: "one replica an HPA scales to at least two", capacity: "on-demand", disr: consolidate, spec: tgp,
+			manifests: deployment("web", 1, "", "") + "\n---\n" + `apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: web}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  minReplicas: 2
+  maxReplicas: 5`},
+		{name: "one replica an HPA scales from one", capacity: "on-demand", disr: consolidate, spec: tgp,
+			manifests: deployment("web", 1, "", "") + "\n---\n" + `apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: web}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  maxReplicas: 5`, want: []findings.Code{findings.SingleReplicaConsolidated}},
 		{name: "two replicas", capacity: "on-demand", disr: consolidate, spec: tgp, manifests: deployment("web", 2, "", "")},
 		{name: "single replica with a budget", capacity: "on-demand", disr: consolidate, spec: tgp,
 			manifests: deployment("web", 1, "", "") + "\n---\n" + pdb("web", "web", "maxUnavailable: 1")},

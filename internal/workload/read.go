@@ -29,6 +29,9 @@ type Workload struct {
 	// ReplicasFrom says where Replicas came from, e.g. "spec.replicas", "default 1",
 	// "HorizontalPodAutoscaler/web maxReplicas".
 	ReplicasFrom string
+	// HPAMinReplicas is the minReplicas of the HorizontalPodAutoscaler that scales it (0 when
+	// none does): the fewest pods it runs, whatever Replicas says.
+	HPAMinReplicas int
 	// Pod is its pod as the API server would create it (requests defaulted from limits).
 	Pod *corev1.Pod
 	// doc is the document it was read from, for the lines of its fields.

@@ -16,7 +16,8 @@ var workloadDisruptionReportedBy = map[findings.Code]where{
 		"`disruptionsAllowed` is 0 with every selected pod healthy (the disruption controller's arithmetic, percentages " +
 		"rounded up); budgets that allow an eviction are not reported, although unhealthy pods can still stall a drain."},
 	findings.SingleReplicaConsolidated: {Review: true, Note: workloadDisruptionNote + " A note. Only Deployments, " +
-		"StatefulSets, ReplicaSets and ReplicationControllers with one replica (HPA's maxReplicas with `--hpa-max`), " +
+		"StatefulSets, ReplicaSets and ReplicationControllers with one replica (HPA's maxReplicas with `--hpa-max`; not when an " +
+		"HPA's minReplicas is 2 or more), " +
 		"without a do-not-disrupt annotation, on a pool whose `consolidateAfter` is not `Never`, that is not static " +
 		"(`spec.replicas`), and whose budgets without a schedule allow Underutilized disruptions (a zero budget is KRP401)."},
 	findings.ExpiryBlockedByDoNotDisrupt: {Review: true, Note: workloadDisruptionNote + " Only for Deployments, StatefulSets, " +
