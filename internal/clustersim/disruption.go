@@ -71,11 +71,17 @@ func PlacementDisruptionFindings(set *workload.Set, simPools []solver.SimPool, s
 		pools[sp.Pool.Name] = sp.Pool
 	}
 	where := placements(sim)
+	// The simulation names workloads Kind/name: two of one name in different namespaces share
+	// their placement, and unless it is a single pool it is not known which pool holds which.
+	named := map[string]int{}
+	for _, w := range set.Workloads {
+		named[w.Label()]++
+	}
 	var out []workload.Finding
 	reported := map[string]bool{} // pool + budget of KRP411: one finding per pair
 	for _, w := range set.Workloads {
 		pl := where[w.Label()]
-		if w.Kind == "DaemonSet" || pl == nil {
+		if w.Kind == "DaemonSet" || pl == nil || named[w.Label()] > 1 && len(pl.pools) > 1 {
 			continue
 		}
 		budgets := set.BudgetsOf(w)

@@ -197,3 +197,25 @@ spec:
 		})
 	}
 }
+
+// Two workloads of one name in different namespaces share their name in the simulation: when
+// their pods are on different pools, neither is attributed the other's pool.
+func TestDisruptionFindingsSameNameTwoNamespaces(t *testing.T) {
+	const consolidate = "consolidationPolicy: WhenEmptyOrUnderutilized, consolidateAfter: 0s"
+	apps := disruptionPool(t, "on-demand", consolidate, "      terminationGracePeriod: 1h")
+	other := disruptionPool(t, "on-demand", consolidate, "      terminationGracePeriod: 1h")
+	other["metadata"] = map[string]any{"name": "other"}
+	a := strings.Replace(deployment("web", 1, "", "      nodeSelector: {karpenter.sh/nodepool: apps}"), "{name: web}", "{name: web, namespace: a}", 1)
+	b := strings.Replace(deployment("web", 1, "", "      nodeSelector: {karpenter.sh/nodepool: other}"), "{name: web}", "{name: web, namespace: b}", 1)
+	set := manifests(t, a+"\n---\n"+b)
+	res, err := Simulate(context.Background(), testSolver, Input{Region: "westeurope", NodePools: []map[string]any{apps, other}, Pods: set.Pods}, Karpenter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pl := placements(res.Karpenter)["Deployment/web"]; pl == nil || len(pl.pools) != 2 {
+		t.Fatalf("placement %+v: the case needs the two on different pools", pl)
+	}
+	if got := DisruptionFindings(set, res); len(got) != 0 {
+		t.Errorf("findings %+v", got)
+	}
+}
