@@ -116,7 +116,7 @@ func PlacementDisruptionFindings(set *workload.Set, simPools []solver.SimPool, s
 // select the pods, which the eviction subresource refuses outright).
 func expiryBlocked(set *workload.Set, w workload.Workload, budgets []workload.Budget, p *solver.Pool, by string) (workload.Finding, bool) {
 	spec := p.Spec.Template.Spec
-	if spec.ExpireAfter.Duration == nil || spec.TerminationGracePeriod != nil || len(budgets) == 0 {
+	if spec.ExpireAfter.Duration == nil || spec.TerminationGracePeriod != nil || len(budgets) == 0 || !drained(w.Pod) {
 		return workload.Finding{}, false
 	}
 	expiry := fmt.Sprintf("NodePool/%s expires its nodes after %s (expireAfter) and sets no terminationGracePeriod, so Karpenter drains an expired node until every pod is evicted, without a time limit", p.Name, duration(*spec.ExpireAfter.Duration))
@@ -147,7 +147,7 @@ func expiryBlocked(set *workload.Set, w workload.Workload, budgets []workload.Bu
 // do-not-disrupt "true", which the drain waits for but never evicts.
 func expiryBlockedByAnnotation(w workload.Workload, p *solver.Pool, by string) (workload.Finding, bool) {
 	spec := p.Spec.Template.Spec
-	if spec.ExpireAfter.Duration == nil || spec.TerminationGracePeriod != nil || !longRunning(w.Kind) ||
+	if spec.ExpireAfter.Duration == nil || spec.TerminationGracePeriod != nil || !longRunning(w.Kind) || !drained(w.Pod) ||
 		w.Pod.Annotations[karpv1.DoNotDisruptAnnotationKey] != "true" {
 		return workload.Finding{}, false
 	}
@@ -168,6 +168,13 @@ func duration(d time.Duration) string {
 		s = strings.TrimSuffix(s, "0m")
 	}
 	return s
+}
+
+// drained is whether Karpenter's drain waits for the pod (podutils.IsDrainable): a pod that
+// tolerates the karpenter.sh/disrupted:NoSchedule taint (e.g. a toleration of every taint) is
+// neither evicted nor waited for, and goes with the node.
+func drained(p *corev1.Pod) bool {
+	return !podutils.ToleratesDisruptedNoScheduleTaint(p)
 }
 
 // longRunning kinds keep their pods running until they are deleted: a do-not-disrupt pod of

@@ -103,6 +103,8 @@ func TestDisruptionFindings(t *testing.T) {
 		{name: "two budgets on one pod block expiry", capacity: "on-demand", disr: whenEmpty, spec: noTGP,
 			manifests: deployment("db", 3, "", "") + "\n---\n" + pdb("a", "db", "maxUnavailable: 1") + "\n---\n" + pdb("b", "db", "maxUnavailable: 1"),
 			want:      []findings.Code{findings.ExpiryBlockedByPDB}, wantObject: "Deployment/db", wantInText: "more than one PodDisruptionBudget"},
+		{name: "pods that tolerate every taint are not drained", capacity: "on-demand", disr: whenEmpty, spec: noTGP,
+			manifests: deployment("db", 2, dnd, "      tolerations: [{operator: Exists}]") + "\n---\n" + pdb("db", "db", "maxUnavailable: 0")},
 		{name: "terminationGracePeriod bounds the drain", capacity: "on-demand", disr: whenEmpty, spec: tgp,
 			manifests: deployment("db", 2, "", "") + "\n---\n" + pdb("db", "db", "maxUnavailable: 0")},
 		{name: "expireAfter Never", capacity: "on-demand", disr: whenEmpty, spec: "      expireAfter: Never",
