@@ -41,7 +41,7 @@ type Result struct {
 	Skipped []string
 	// Assumptions say where the result is not what Karpenter would do, and how.
 	Assumptions []string
-	// simPools are the pools as simulated (validated, defaulted), for Advise.
+	// simPools are the pools as simulated (validated, defaulted), for Advise and DisruptionFindings.
 	simPools []solver.SimPool
 }
 

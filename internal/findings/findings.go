@@ -69,7 +69,7 @@ type Rule struct {
 }
 
 // allRules are the rules of every group of codes.
-var allRules = slices.Concat(rules, disruptionRules)
+var allRules = slices.Concat(rules, disruptionRules, workloadDisruptionRules)
 
 var codeFormat = regexp.MustCompile(`^KRP[0-9]{3}$`)
 

@@ -42,6 +42,9 @@ type ClusterCost struct {
 	// Advice is the cheapest NodePool edit verified with Karpenter's decision when its cost
 	// exceeds the optimum by more than 10 % (KRP118).
 	Advice *clustersim.Advice `json:"advice,omitempty"`
+	// findings are the disruption checks of the workloads on the pools (KRP411–KRP414); they
+	// join the report's findings.
+	findings []Finding
 }
 
 // PoolCost is one NodePool's part, with the baseline's when there is one.
@@ -128,11 +131,11 @@ func ReviewWithCosts(ctx context.Context, opts Options, co CostOptions) (*Report
 	rep.Findings = append(rep.Findings, wlFindings...)
 	for _, c := range head.clusters {
 		set := workload.Read(docsFor(c.Name, head.docs, wl), workload.Options{HPAMaxReplicas: co.HPAMaxReplicas})
-		for _, f := range WorkloadFindings(set.Findings) {
+		cc := clusterCost(ctx, c, set, true) // names the pools in the reader's KRP302 findings
+		for _, f := range append(WorkloadFindings(set.Findings), cc.findings...) {
 			f.Cluster = c.Name
 			rep.Findings = append(rep.Findings, f)
 		}
-		cc := clusterCost(ctx, c, set, true)
 		if cc.Advice != nil {
 			rep.Findings = append(rep.Findings, AdviceFinding(c, cc.Advice))
 		}
@@ -238,6 +241,8 @@ func clusterCost(ctx context.Context, c *Cluster, set *workload.Set, advise bool
 		}
 	}
 	_, sim := res.Primary()
+	cc.findings = WorkloadFindings(clustersim.DisruptionFindings(set, res))
+	clustersim.NamePoolsOfRequestless(set, res)
 	cc.HourlyCost, cc.OptimalHourlyCost, cc.LowerBound = sim.HourlyCost, res.Optimal.HourlyCost, res.LowerBound()
 	for _, u := range sim.Unschedulable {
 		cc.Unschedulable += u.Count

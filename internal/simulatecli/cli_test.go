@@ -45,6 +45,7 @@ type report struct {
 		Line     int    `json:"line"`
 		Field    string `json:"field"`
 		Object   string `json:"object"`
+		Message  string `json:"message"`
 	} `json:"findings"`
 }
 
@@ -130,10 +131,16 @@ func TestSimulateDirectoryJSON(t *testing.T) {
 	got := map[string]string{}
 	for _, f := range r.Findings {
 		got[f.Code] = filepath.ToSlash(f.File) + ":" + strconv.Itoa(f.Line) + " " + f.Object
+		// KRP302 names the pool whose nodes are sized without the missing requests.
+		if f.Code == "KRP302" && !strings.HasSuffix(f.Message, "(the optimal packing puts them on NodePool/general)") {
+			t.Errorf("KRP302 message %q does not name the pool", f.Message)
+		}
 	}
 	want := map[string]string{
 		"KRP302": "testdata/shop/workloads/jobs.yaml:44 Deployment/sidecar-less",
 		"KRP303": "testdata/shop/workloads/jobs.yaml:24 Rollout/canary",
+		// A single replica, no PodDisruptionBudget, on the default pool that consolidates.
+		"KRP412": "testdata/shop/workloads/jobs.yaml:37 Deployment/sidecar-less",
 	}
 	for c, w := range want {
 		if got[c] != w {

@@ -70,10 +70,12 @@ func Simulate(ctx context.Context, o Options) (*Report, error) {
 		}
 		set := workload.Read(docs, workload.Options{HPAMaxReplicas: o.HPAMaxReplicas})
 		cr := ClusterReport{Name: c.Name, Region: c.Region}
-		for _, f := range review.WorkloadFindings(set.Findings) {
-			f.Cluster = c.Name
-			rep.Findings = append(rep.Findings, f)
-		}
+		defer func() { // after the simulation, which names the pools in KRP302
+			for _, f := range review.WorkloadFindings(set.Findings) {
+				f.Cluster = c.Name
+				rep.Findings = append(rep.Findings, f)
+			}
+		}()
 		for _, w := range set.Workloads {
 			cr.Workloads = append(cr.Workloads, summarize(w))
 		}
@@ -110,6 +112,11 @@ func Simulate(ctx context.Context, o Options) (*Report, error) {
 			rep.Findings = append(rep.Findings, review.AdviceFinding(c, adv))
 		}
 		res.Skipped = append(skipped, res.Skipped...)
+		clustersim.NamePoolsOfRequestless(set, res)
+		for _, f := range review.WorkloadFindings(clustersim.DisruptionFindings(set, res)) {
+			f.Cluster = c.Name
+			rep.Findings = append(rep.Findings, f)
+		}
 		res.Assumptions = append(set.Assumptions, res.Assumptions...)
 		cr.Result = res
 		rep.Clusters = append(rep.Clusters, cr)

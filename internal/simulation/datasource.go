@@ -31,6 +31,7 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/nodepool"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/providerdata"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
+	workloadreader "github.com/karpenter-iac/terraform-provider-karpenter/internal/workload"
 )
 
 // New is the data source constructor for the provider.
@@ -327,10 +328,13 @@ func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 	if len(in.DaemonOverhead) > 0 {
 		pin.DaemonSets = []*corev1.Pod{solver.DaemonSetPod("daemonset-overhead", in.DaemonOverhead)}
 	}
+	var read *workloadreader.Set // the workloads_yaml objects, for the disruption checks
 	if len(m.WorkloadsYAML) > 0 {
-		ws, pods, daemons := manifestWorkloads(m.WorkloadsYAML, &resp.Diagnostics)
+		ws, set := manifestWorkloads(m.WorkloadsYAML, &resp.Diagnostics)
+		read = set
+		daemons := set.DaemonSets
 		in.Workloads = append(in.Workloads, ws...)
-		pin.Pods = append(pin.Pods, pods...)
+		pin.Pods = append(pin.Pods, set.Pods...)
 		pin.DaemonSets = append(pin.DaemonSets, daemons...)
 		if len(daemons) > 0 {
 			overhead, notes := clustersim.DaemonOverhead(daemons, in.Pools)
@@ -359,6 +363,11 @@ func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 			resp.Diagnostics.AddAttributeError(path.Root("region"), "Cannot simulate", err.Error())
 			return
 		}
+	}
+	if predicted != nil {
+		disruptionDiags(read, in.Pools, predicted, &resp.Diagnostics)
+	} else {
+		disruptionDiags(read, in.Pools, optimal, &resp.Diagnostics)
 	}
 	m.LowerBound = types.Float64Null()
 	m.DesignCost = types.Float64Null()

@@ -24,7 +24,8 @@ var workloadsYAMLAttribute = schema.ListAttribute{
 		"Pods and DaemonSets, with replicas as written and requests as Kubernetes computes them (limits for missing requests; " +
 		"init and sidecar containers; the overhead and scheduling of a RuntimeClass and the defaults of a LimitRange given in the same manifests). DaemonSets add to `daemonset_overhead` on the pools they would run on. " +
 		"Their pods join `workloads`, named `Kind/name`. Other kinds are ignored; a malformed workload is an error, a pod " +
-		"without CPU or memory requests a warning (KRP301, KRP302).",
+		"without CPU or memory requests a warning (KRP301, KRP302), and so is what the pools' disruption settings do to the pods " +
+		"the simulation puts on them (KRP411, KRP413, KRP414).",
 }
 
 // manifestWorkloads reads the workloads_yaml manifests into the solver's workloads and the
@@ -32,7 +33,7 @@ var workloadsYAMLAttribute = schema.ListAttribute{
 //
 // The solver's workloads are for the optimum; the pods themselves, with every scheduling
 // constraint, are for Karpenter's decision (solver.Predict).
-func manifestWorkloads(texts []string, diags *diag.Diagnostics) (ws []solver.Workload, pods, daemons []*corev1.Pod) {
+func manifestWorkloads(texts []string, diags *diag.Diagnostics) (ws []solver.Workload, set *workloadreader.Set) {
 	// All elements are read together: a RuntimeClass, LimitRange or HPA in one applies to the
 	// workloads of the others, as in a cluster.
 	var all []workloadreader.Document
@@ -47,7 +48,7 @@ func manifestWorkloads(texts []string, diags *diag.Diagnostics) (ws []solver.Wor
 		}
 		all = append(all, docs...)
 	}
-	set := workloadreader.Read(all, workloadreader.Options{})
+	set = workloadreader.Read(all, workloadreader.Options{})
 	for _, f := range set.Findings {
 		where := fmt.Sprintf("%s line %d", f.File, f.Line)
 		if f.Field != "" {
@@ -62,7 +63,21 @@ func manifestWorkloads(texts []string, diags *diag.Diagnostics) (ws []solver.Wor
 	for _, n := range notes {
 		diags.AddAttributeWarning(path.Root("workloads_yaml"), "Simulation assumption (optimal mode)", n)
 	}
-	return ws, set.Pods, set.DaemonSets
+	return ws, set
+}
+
+// disruptionDiags reports the disruption checks of the workloads on the pools the simulation
+// puts them on (KRP411, KRP413, KRP414; KRP412 is a note and not shown), on the element of
+// workloads_yaml that holds the object concerned.
+func disruptionDiags(set *workloadreader.Set, pools []solver.SimPool, sim *solver.Simulation, diags *diag.Diagnostics) {
+	for _, f := range clustersim.PlacementDisruptionFindings(set, pools, sim) {
+		at := path.Root("workloads_yaml")
+		var i int
+		if _, err := fmt.Sscanf(f.File, "workloads_yaml[%d]", &i); err == nil {
+			at = at.AtListIndex(i)
+		}
+		report(diags, at, f.Code, fmt.Sprintf("%s line %d (%s %s): %s", f.File, f.Line, f.Object, f.Field, f.Message), f.Fix)
+	}
 }
 
 // workloadOf names a pod's workload in Karpenter's prediction: the object that owns a pod read

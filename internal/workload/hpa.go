@@ -11,8 +11,8 @@ import (
 type scaleKey struct{ namespace, kind, name string }
 
 type scaler struct {
-	max   int32
-	label string // HorizontalPodAutoscaler/web
+	min, max int32  // min: spec.minReplicas, 1 when unset (the API server's default)
+	label    string // HorizontalPodAutoscaler/web
 }
 
 // hpas indexes the HorizontalPodAutoscalers by their target. autoscaling/v1 and v2 share the
@@ -39,7 +39,11 @@ func hpas(docs []Document, s *Set) map[scaleKey]scaler {
 		if ns == "" {
 			ns = metav1.NamespaceDefault
 		}
-		out[scaleKey{ns, h.Spec.ScaleTargetRef.Kind, h.Spec.ScaleTargetRef.Name}] = scaler{max: h.Spec.MaxReplicas, label: "HorizontalPodAutoscaler/" + h.Name}
+		lo := int32(1)
+		if h.Spec.MinReplicas != nil {
+			lo = *h.Spec.MinReplicas
+		}
+		out[scaleKey{ns, h.Spec.ScaleTargetRef.Kind, h.Spec.ScaleTargetRef.Name}] = scaler{min: lo, max: h.Spec.MaxReplicas, label: "HorizontalPodAutoscaler/" + h.Name}
 	}
 	return out
 }

@@ -91,8 +91,12 @@ func (s *Set) workload(d Document, obj any, scalers map[scaleKey]scaler, classes
 	if ns == "" {
 		ns = metav1.NamespaceDefault
 	}
-	if sc, ok := scalers[scaleKey{ns, kind, meta.Name}]; ok && opts.HPAMaxReplicas && kind != "DaemonSet" {
-		n, from = int(sc.max), sc.label+" maxReplicas"
+	minReplicas := 0
+	if sc, ok := scalers[scaleKey{ns, kind, meta.Name}]; ok && kind != "DaemonSet" {
+		minReplicas = int(sc.min)
+		if opts.HPAMaxReplicas {
+			n, from = int(sc.max), sc.label+" maxReplicas"
+		}
 	}
 	pod := &corev1.Pod{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"},
@@ -106,7 +110,7 @@ func (s *Set) workload(d Document, obj any, scalers map[scaleKey]scaler, classes
 	defaultRequests(pod)
 	defaultPorts(pod)
 	applyLimitRanges(pod, ranges[ns])
-	return Workload{Kind: kind, Namespace: ns, Name: meta.Name, File: d.File, Line: d.Line, Replicas: n, ReplicasFrom: from, Pod: pod}, true
+	return Workload{Kind: kind, Namespace: ns, Name: meta.Name, File: d.File, Line: d.Line, Replicas: n, ReplicasFrom: from, HPAMinReplicas: minReplicas, Pod: pod, doc: d}, true
 }
 
 // jobPods is how many pods a Job runs at once: parallelism (default 1), no more than its

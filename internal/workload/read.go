@@ -29,8 +29,22 @@ type Workload struct {
 	// ReplicasFrom says where Replicas came from, e.g. "spec.replicas", "default 1",
 	// "HorizontalPodAutoscaler/web maxReplicas".
 	ReplicasFrom string
+	// HPAMinReplicas is the minReplicas of the HorizontalPodAutoscaler that scales it (0 when
+	// none does): the fewest pods it runs, whatever Replicas says.
+	HPAMinReplicas int
 	// Pod is its pod as the API server would create it (requests defaulted from limits).
 	Pod *corev1.Pod
+	// doc is the document it was read from, for the lines of its fields.
+	doc Document
+}
+
+// FieldLine is the line a field of the workload (e.g. spec.replicas) was written on, or of
+// the deepest written part of it, else the document's line.
+func (w Workload) FieldLine(field string) int {
+	if w.doc.LineOf == nil && w.doc.Line == 0 {
+		return w.Line
+	}
+	return w.doc.lineOf(splitField(field))
 }
 
 // Label names the workload as kubectl does: Deployment/web.
@@ -45,7 +59,9 @@ type Set struct {
 	// DaemonSets holds one pod per DaemonSet; Karpenter adds those that can run on a node to
 	// every node it launches.
 	DaemonSets []*corev1.Pod
-	Findings   []Finding
+	// Budgets are the PodDisruptionBudgets (policy/v1), in document order.
+	Budgets  []Budget
+	Findings []Finding
 	// Assumptions say where the pods may differ from the cluster's, e.g. a RuntimeClass the
 	// input does not hold.
 	Assumptions []string
@@ -74,6 +90,7 @@ func Read(docs []Document, opts Options) *Set {
 	scalers := hpas(docs, s)
 	classes := runtimeClasses(docs, s)
 	ranges := limitRanges(docs, s)
+	s.Budgets = budgets(docs, s)
 	seen := map[string]Workload{}
 	for _, d := range docs {
 		apiVersion, _ := d.Body["apiVersion"].(string)

@@ -83,9 +83,10 @@ var reportedBy = map[findings.Code]where{
 		"`mode = \"Manual\"`, or the input defines it."},
 	findings.EqualWeightOverlap: {Review: true},
 
-	findings.MalformedWorkload:  {Review: true, Note: workloadsNote + " In Terraform it is an error on the element of `workloads_yaml`."},
-	findings.PodWithoutRequests: {Review: true, Note: workloadsNote + " In Terraform it is a warning on the element of `workloads_yaml`."},
-	findings.WorkloadSkipped:    {Review: true, Note: workloadsNote + " The data source does not show notes."},
+	findings.MalformedWorkload: {Review: true, Note: workloadsNote + " In Terraform it is an error on the element of `workloads_yaml`."},
+	findings.PodWithoutRequests: {Review: true, Note: workloadsNote + " In Terraform it is a warning on the element of `workloads_yaml`. " +
+		"`review --workloads` and `simulate` name the NodePools the prediction puts the pods on: those whose nodes are sized without the requests."},
+	findings.WorkloadSkipped: {Review: true, Note: workloadsNote + " The data source does not show notes."},
 }
 
 func (w where) Text() string {

@@ -1,0 +1,89 @@
+package simulation
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/nodepool"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
+)
+
+const expiringPool = `apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: {name: apps}
+spec:
+  template:
+    spec:
+      nodeClassRef: {group: karpenter.azure.com, kind: AKSNodeClass, name: default}
+      requirements:
+        - {key: karpenter.sh/capacity-type, operator: In, values: [on-demand]}
+        - {key: karpenter.azure.com/sku-family, operator: In, values: [D]}
+%s`
+
+const guardedDB = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: db}
+spec:
+  replicas: 2
+  template:
+    metadata: {labels: {app: db}}
+    spec:
+      containers: [{name: db, resources: {requests: {cpu: "1", memory: 2Gi}}}]`
+
+const zeroBudget = `apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: {name: db}
+spec:
+  maxUnavailable: 0
+  selector: {matchLabels: {app: db}}`
+
+// The data source reports KRP411 on the element of workloads_yaml that holds the blocking
+// PodDisruptionBudget, for the pool Karpenter's prediction (the data source's default mode)
+// puts the pods on; with a terminationGracePeriod it reports nothing.
+func TestDisruptionDiags(t *testing.T) {
+	s := solver.New(catalog.Default())
+	for _, tc := range []struct {
+		name, spec string
+		want       bool
+	}{
+		{"no terminationGracePeriod", "", true},
+		{"terminationGracePeriod", "      terminationGracePeriod: 1h\n", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var diags diag.Diagnostics
+			obj := manifest(context.Background(), strings.Replace(expiringPool, "%s", tc.spec, 1), nodepool.GVK, path.Root("nodepools").AtListIndex(0), &diags)
+			p, err := solver.PoolFromObject(obj)
+			if err != nil || diags.HasError() {
+				t.Fatal(err, diags)
+			}
+			pools := []solver.SimPool{{Pool: p}}
+			_, set := manifestWorkloads([]string{guardedDB, zeroBudget}, &diags)
+			sim, err := s.Predict(solver.PredictionInput{Region: "westeurope", Pools: pools, Pods: set.Pods, WorkloadOf: workloadOf})
+			if err != nil {
+				t.Fatal(err)
+			}
+			before := len(diags)
+			disruptionDiags(set, pools, sim, &diags)
+			got := diags[before:]
+			if !tc.want {
+				if len(got) != 0 {
+					t.Fatalf("diagnostics %v", got)
+				}
+				return
+			}
+			if len(got) != 1 || got[0].Severity() != diag.SeverityWarning {
+				t.Fatalf("diagnostics %v", got)
+			}
+			d, ok := got[0].(diag.DiagnosticWithPath)
+			if !ok || !d.Path().Equal(path.Root("workloads_yaml").AtListIndex(1)) ||
+				!strings.HasPrefix(d.Detail(), "KRP411 workloads_yaml[1] line 5 (PodDisruptionBudget/db spec.maxUnavailable): NodePool/apps expires its nodes after 720h") {
+				t.Errorf("diagnostic %v: %s", d, got[0].Detail())
+			}
+		})
+	}
+}
