@@ -160,12 +160,10 @@ func ReviewWithCosts(ctx context.Context, opts Options, co CostOptions) (*Report
 	}
 	slices.SortStableFunc(rep.Costs[len(head.clusters):], func(a, b ClusterCost) int { return strings.Compare(a.Cluster, b.Cluster) })
 	// The workload findings get the suppressions and --strict the review's own got.
-	cfg, err := loadConfig(opts.ConfigPath, pathsOrDot(opts.Paths))
-	if err != nil {
-		return nil, &inputError{err}
-	}
 	var suppressed []Finding
-	rep.Findings, suppressed = finish(rep.Findings, cfg, opts)
+	if rep.Findings, suppressed, err = Finish(rep.Findings, opts); err != nil {
+		return nil, err
+	}
 	rep.Suppressed += len(suppressed)
 	rep.SuppressedFindings = append(rep.SuppressedFindings, suppressed...)
 	return rep, nil

@@ -292,6 +292,18 @@ func externalNodeClasses(cfg *Config, name string) []string {
 
 // finish applies suppressions and --strict, merges the findings that several clusters share
 // (a base included by several overlays), and sorts them by place.
+// Finish applies what the review applies to its own findings to findings raised outside it
+// (workloads, costs): the suppressions of opts and of the config file, --strict, and one finding
+// for repeats. It returns the findings kept and those suppressed.
+func Finish(all []Finding, opts Options) (kept, suppressed []Finding, err error) {
+	cfg, err := loadConfig(opts.ConfigPath, pathsOrDot(opts.Paths))
+	if err != nil {
+		return nil, nil, &inputError{err}
+	}
+	kept, suppressed = finish(all, cfg, opts)
+	return kept, suppressed, nil
+}
+
 func finish(all []Finding, cfg *Config, opts Options) ([]Finding, []Finding) {
 	var suppressed []Finding
 	type key struct {

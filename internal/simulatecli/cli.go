@@ -63,7 +63,8 @@ const (
 
 type options struct {
 	region, mode, format, output, failOn, config string
-	hpaMax                                       bool
+	hpaMax, strict                               bool
+	suppress                                     []findings.Code
 	paths                                        []string
 }
 
@@ -77,7 +78,7 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 		fmt.Fprintf(stderr, "simulate: %v\nRun 'terraform-provider-karpenter simulate -h' for usage.\n", err)
 		return ExitUsage
 	}
-	rep, err := Simulate(ctx, Options{Paths: o.paths, Stdin: stdin, ConfigPath: o.config, Region: o.region, Mode: o.mode, HPAMaxReplicas: o.hpaMax})
+	rep, err := Simulate(ctx, Options{Paths: o.paths, Stdin: stdin, ConfigPath: o.config, Region: o.region, Mode: o.mode, HPAMaxReplicas: o.hpaMax, Suppress: o.suppress, Strict: o.strict})
 	if err != nil {
 		fmt.Fprintf(stderr, "simulate: %v\n", err)
 		return ExitUsage
@@ -124,6 +125,12 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.failOn, "fail-on", "error", "exit with 1 when a finding of this severity or higher remains: warning or error")
 	fs.StringVar(&o.config, "config", "", "config file (default: .karpenter-review.yaml upward from the first path)")
 	fs.BoolVar(&o.hpaMax, "hpa-max", false, "count workloads an HPA scales at its maxReplicas (the cost at peak)")
+	fs.Func("suppress", "drop findings of these codes, e.g. KRP302 or KRP302,KRP412 (repeatable; the config file's suppress lists apply too)", func(s string) error {
+		codes, err := findings.ParseCodes(s)
+		o.suppress = append(o.suppress, codes...)
+		return err
+	})
+	fs.BoolVar(&o.strict, "strict", false, "report warnings as errors")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usageHead)
 		fs.PrintDefaults()

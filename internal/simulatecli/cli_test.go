@@ -339,3 +339,26 @@ func TestSimulateTextAndMarkdown(t *testing.T) {
 		t.Errorf("md = %q", got)
 	}
 }
+
+// The simulation's own findings (workloads, disruption checks) get review's --suppress and
+// --strict: KRP302 is dropped by --suppress, and --strict makes it an error that fails the run.
+func TestSimulateSuppressAndStrict(t *testing.T) {
+	codes := func(out string) map[string]string {
+		got := map[string]string{}
+		for _, f := range decode(t, out).Findings {
+			got[f.Code] = f.Severity
+		}
+		return got
+	}
+	code, out, errOut := run(t, "", "--region", "westeurope", "--mode", "optimal", "--format", "json", "--suppress", "KRP302", "testdata/shop")
+	if code != ExitClean {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if got := codes(out); got["KRP302"] != "" || got["KRP412"] != "note" {
+		t.Errorf("with --suppress KRP302: %v", got)
+	}
+	code, out, _ = run(t, "", "--region", "westeurope", "--mode", "optimal", "--format", "json", "--strict", "testdata/shop")
+	if got := codes(out); code != ExitFindings || got["KRP302"] != "error" {
+		t.Errorf("with --strict: exit %d, %v", code, got)
+	}
+}

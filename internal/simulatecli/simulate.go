@@ -9,6 +9,7 @@ import (
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clustersim"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/review"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/tfcrd"
@@ -23,6 +24,10 @@ type Options struct {
 	Region         string
 	Mode           string
 	HPAMaxReplicas bool
+	// Suppress and Strict are review's: codes dropped (with the config file's suppressions),
+	// warnings made errors.
+	Suppress []findings.Code
+	Strict   bool
 }
 
 // Report is the outcome over all clusters.
@@ -121,8 +126,9 @@ func Simulate(ctx context.Context, o Options) (*Report, error) {
 		cr.Result = res
 		rep.Clusters = append(rep.Clusters, cr)
 	}
-	rv, err := review.Review(ctx, review.Options{Paths: o.Paths, Stdin: o.Stdin, ConfigPath: o.ConfigPath, Region: o.Region,
-		Checks: []review.Check{review.CheckSchema, review.CheckNodeClassRefs}, Facts: []review.FactFunc{}, Visit: visit})
+	ropts := review.Options{Paths: o.Paths, Stdin: o.Stdin, ConfigPath: o.ConfigPath, Region: o.Region, Suppress: o.Suppress, Strict: o.Strict,
+		Checks: []review.Check{review.CheckSchema, review.CheckNodeClassRefs}, Facts: []review.FactFunc{}, Visit: visit}
+	rv, err := review.Review(ctx, ropts)
 	if err != nil {
 		return nil, err
 	}
@@ -130,6 +136,11 @@ func Simulate(ctx context.Context, o Options) (*Report, error) {
 		return nil, failure
 	}
 	rep.Skipped = rv.Skipped
+	// The review applied its suppressions and --strict to its own findings; the simulation's
+	// get the same.
+	if rep.Findings, _, err = review.Finish(rep.Findings, ropts); err != nil {
+		return nil, err
+	}
 	rep.Findings = append(rv.Findings, rep.Findings...)
 	sort.SliceStable(rep.Findings, func(i, j int) bool {
 		a, b := rep.Findings[i], rep.Findings[j]
