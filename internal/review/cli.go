@@ -47,6 +47,27 @@ config file or an input that cannot be read at all.
 // reviewMemoryLimit is the review command's soft memory limit.
 const reviewMemoryLimit = 256 << 20
 
+// ParseInterspersed parses flags that may follow paths (review clusters/ --format sarif) and
+// returns the paths: the flag package stops at the first path, so it parses again after each
+// one. After "--" everything is a path.
+func ParseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var paths []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return paths, nil
+		}
+		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
+			return append(paths, rest...), nil
+		}
+		paths = append(paths, rest[0])
+		args = rest[1:]
+	}
+}
+
 // cliOptions are the parsed flags.
 type cliOptions struct {
 	format, output, color, failOn, region, config string
@@ -167,22 +188,9 @@ func parseFlags(args []string, stderr io.Writer) (*cliOptions, error) {
 		fs.PrintDefaults()
 		fmt.Fprint(stderr, usageTail)
 	}
-	// Flags may follow paths (review clusters/ --format sarif); the flag package stops at the
-	// first path, so parse again after each one. After "--" everything is a path.
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			break
-		}
-		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
-			o.paths = append(o.paths, rest...)
-			break
-		}
-		o.paths = append(o.paths, rest[0])
-		args = rest[1:]
+	var err error
+	if o.paths, err = ParseInterspersed(fs, args); err != nil {
+		return nil, err
 	}
 	switch o.format {
 	case "text", "json", "sarif":

@@ -136,21 +136,9 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		fs.PrintDefaults()
 		fmt.Fprint(stderr, usageTail)
 	}
-	// Flags may follow paths; after "--" everything is a path (as for review).
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			break
-		}
-		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
-			o.paths = append(o.paths, rest...)
-			break
-		}
-		o.paths = append(o.paths, rest[0])
-		args = rest[1:]
+	var err error
+	if o.paths, err = review.ParseInterspersed(fs, args); err != nil { // flags may follow paths, as for review
+		return nil, err
 	}
 	if !slices.Contains(clustersim.Modes, o.mode) {
 		return nil, fmt.Errorf("unknown --mode %q (want %s)", o.mode, strings.Join(clustersim.Modes, ", "))
