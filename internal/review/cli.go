@@ -68,6 +68,26 @@ func ParseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// WriteOutput writes a report to stdout, or to the file output names: a failure to create,
+// write or close the file is the error.
+func WriteOutput(stdout io.Writer, output string, write func(io.Writer) error) error {
+	if output == "" {
+		return write(stdout)
+	}
+	f, err := os.Create(output)
+	if err != nil {
+		return err
+	}
+	err = write(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// EscapeText makes text from the input safe to print on a terminal or a CI log (see escapeText).
+func EscapeText(s string) string { return escapeText(s) }
+
 // cliOptions are the parsed flags.
 type cliOptions struct {
 	format, output, color, failOn, region, config string
@@ -118,31 +138,20 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 		fmt.Fprintf(stderr, "review: %s\n", escapeText(err.Error()))
 		return ExitUsage
 	}
-	out, closeOut := stdout, func() error { return nil }
-	if o.output != "" {
-		f, err := os.Create(o.output)
-		if err != nil {
-			fmt.Fprintf(stderr, "review: %v\n", err)
-			return ExitUsage
+	err = WriteOutput(stdout, o.output, func(out io.Writer) error {
+		switch o.format {
+		case "json":
+			return WriteJSON(out, rep, version)
+		case "sarif":
+			return WriteSARIF(out, rep, version)
 		}
-		out, closeOut = f, f.Close
-	}
-	switch o.format {
-	case "json":
-		err = WriteJSON(out, rep, version)
-	case "sarif":
-		err = WriteSARIF(out, rep, version)
-	default:
-		err = WriteText(out, rep, useColor(o.color, out))
-		if err == nil && len(rep.Costs) > 0 {
-			err = writeCostsText(out, rep.Costs)
+		if err := WriteText(out, rep, useColor(o.color, out)); err != nil || len(rep.Costs) == 0 {
+			return err
 		}
-	}
-	if cerr := closeOut(); err == nil {
-		err = cerr
-	}
+		return writeCostsText(out, rep.Costs)
+	})
 	if err != nil {
-		fmt.Fprintf(stderr, "review: writing the report: %v\n", err)
+		fmt.Fprintf(stderr, "review: writing the report: %s\n", escapeText(err.Error()))
 		return ExitUsage
 	}
 	if o.output != "" {

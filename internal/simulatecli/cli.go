@@ -11,7 +11,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 
@@ -80,31 +79,20 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	}
 	rep, err := Simulate(ctx, Options{Paths: o.paths, Stdin: stdin, ConfigPath: o.config, Region: o.region, Mode: o.mode, HPAMaxReplicas: o.hpaMax, Suppress: o.suppress, Strict: o.strict})
 	if err != nil {
-		fmt.Fprintf(stderr, "simulate: %v\n", err)
+		fmt.Fprintf(stderr, "simulate: %s\n", review.EscapeText(err.Error()))
 		return ExitUsage
 	}
-	out, closeOut := stdout, func() error { return nil }
-	if o.output != "" {
-		f, err := os.Create(o.output)
-		if err != nil {
-			fmt.Fprintf(stderr, "simulate: %v\n", err)
-			return ExitUsage
+	err = review.WriteOutput(stdout, o.output, func(out io.Writer) error {
+		switch o.format {
+		case "json":
+			return WriteJSON(out, rep, version)
+		case "markdown":
+			return WriteMarkdown(out, rep)
 		}
-		out, closeOut = f, f.Close
-	}
-	switch o.format {
-	case "json":
-		err = WriteJSON(out, rep, version)
-	case "markdown":
-		err = WriteMarkdown(out, rep)
-	default:
-		err = WriteText(out, rep)
-	}
-	if cerr := closeOut(); err == nil {
-		err = cerr
-	}
+		return WriteText(out, rep)
+	})
 	if err != nil {
-		fmt.Fprintf(stderr, "simulate: writing the report: %v\n", err)
+		fmt.Fprintf(stderr, "simulate: writing the report: %s\n", review.EscapeText(err.Error()))
 		return ExitUsage
 	}
 	threshold, _ := findings.ParseSeverity(o.failOn)
