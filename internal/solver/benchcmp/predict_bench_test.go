@@ -59,50 +59,39 @@ func BenchmarkPredictVsUpstream(b *testing.B) {
 				sc.its[np.Name] = its
 			}
 			b.Run(fmt.Sprintf("%s/pods=%d/predict", prof.name, n), func(b *testing.B) {
-				var d decision
-				var before, after runtime.MemStats
-				runtime.GC()
-				runtime.ReadMemStats(&before)
-				b.ReportAllocs()
-				for b.Loop() {
-					var err error
-					if d, err = emulatedDecision(sc); err != nil {
-						b.Fatal(err)
-					}
-				}
-				runtime.ReadMemStats(&after)
-				b.ReportMetric(d.cost, "$/h")
-				b.ReportMetric(float64(len(d.claims)), "nodeclaims")
+				d, bytes, allocs, heap := measureDecision(b, sc, emulatedDecision)
 				notePredict(prof.name, n, func(r *predictRow) {
-					r.ours, r.oursNs = d, b.Elapsed()/time.Duration(b.N)
-					r.oursBytes = (after.TotalAlloc - before.TotalAlloc) / uint64(b.N)
-					r.oursAllocs = (after.Mallocs - before.Mallocs) / uint64(b.N)
-					r.oursHeap = after.HeapInuse
+					r.ours, r.oursNs, r.oursBytes, r.oursAllocs, r.oursHeap = d, b.Elapsed()/time.Duration(b.N), bytes, allocs, heap
 				})
 			})
 			b.Run(fmt.Sprintf("%s/pods=%d/upstream", prof.name, n), func(b *testing.B) {
-				var d decision
-				var before, after runtime.MemStats
-				runtime.GC()
-				runtime.ReadMemStats(&before)
-				b.ReportAllocs()
-				for b.Loop() {
-					var err error
-					if d, err = upstreamDecision(sc); err != nil {
-						b.Fatal(err)
-					}
-				}
-				runtime.ReadMemStats(&after)
-				b.ReportMetric(d.cost, "$/h")
-				b.ReportMetric(float64(len(d.claims)), "nodeclaims")
+				d, bytes, allocs, _ := measureDecision(b, sc, upstreamDecision)
 				notePredict(prof.name, n, func(r *predictRow) {
-					r.upstream, r.upstreamNs = d, b.Elapsed()/time.Duration(b.N)
-					r.upBytes = (after.TotalAlloc - before.TotalAlloc) / uint64(b.N)
-					r.upAllocs = (after.Mallocs - before.Mallocs) / uint64(b.N)
+					r.upstream, r.upstreamNs, r.upBytes, r.upAllocs = d, b.Elapsed()/time.Duration(b.N), bytes, allocs
 				})
 			})
 		}
 	}
+}
+
+// measureDecision runs decide in the benchmark loop and returns its last decision, the bytes
+// and allocations per run, and the heap in use after the loop.
+func measureDecision(b *testing.B, sc scenario, decide func(scenario) (decision, error)) (d decision, bytes, allocs, heap uint64) {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	b.ReportAllocs()
+	for b.Loop() {
+		var err error
+		if d, err = decide(sc); err != nil {
+			b.Fatal(err)
+		}
+	}
+	runtime.ReadMemStats(&after)
+	b.ReportMetric(d.cost, "$/h")
+	b.ReportMetric(float64(len(d.claims)), "nodeclaims")
+	n := uint64(b.N)
+	return d, (after.TotalAlloc - before.TotalAlloc) / n, (after.Mallocs - before.Mallocs) / n, after.HeapInuse
 }
 
 // printPredictTable writes BenchmarkPredictVsUpstream's side-by-side table.
