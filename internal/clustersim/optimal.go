@@ -22,19 +22,15 @@ func optimalInput(in Input, pools []solver.SimPool, res *Result) solver.Simulati
 }
 
 // SolverWorkloads turns pods into the solver's workloads, grouped per workload so that
-// results name them as the input does. The solver reads one container's requests, so each
-// pod is given one with what Kubernetes counts for the whole pod (init and sidecar
-// containers, overhead). It models node affinity's first term and zone spread; the notes say
+// results name them as the input does; solver.WorkloadsFromPods counts each pod's requests as
+// Karpenter does (init and sidecar containers, overhead). It models node affinity's first term and zone spread; the notes say
 // what else it leaves out.
 func SolverWorkloads(in []*corev1.Pod) ([]solver.Workload, []string) {
 	var owners []string
 	byOwner := map[string][]*corev1.Pod{}
 	var podAffinity, otherSpread, moreTerms []string
 	for _, p := range in {
-		n := p.DeepCopy()
 		name := ownerName(p)
-		n.Spec.InitContainers, n.Spec.Overhead = nil, nil
-		n.Spec.Containers = []corev1.Container{{Name: "pod", Resources: corev1.ResourceRequirements{Requests: workload.Requests(p)}}}
 		if a := p.Spec.Affinity; a != nil {
 			if a.PodAffinity != nil || a.PodAntiAffinity != nil {
 				podAffinity = appendOnce(podAffinity, name)
@@ -51,7 +47,7 @@ func SolverWorkloads(in []*corev1.Pod) ([]solver.Workload, []string) {
 		if _, ok := byOwner[name]; !ok {
 			owners = append(owners, name)
 		}
-		byOwner[name] = append(byOwner[name], n)
+		byOwner[name] = append(byOwner[name], p)
 	}
 	var notes []string
 	note := func(names []string, what string) {
