@@ -348,9 +348,33 @@ func (t *transport) Do(req *http.Request) (*http.Response, error) {
 	case strings.HasPrefix(api, "ManagedClustersClient."):
 		return t.cluster(req, api)
 	case strings.HasPrefix(api, "RoleAssignmentsClient."):
-		return t.auth.Do(req)
+		return shielded(req, t.auth.Do)
 	}
 	return nil, fmt.Errorf("armfake: no fake for API %q (%s %s)", api, req.Method, req.URL.Path)
+}
+
+// shielded calls an SDK fake with a request whose context is never cancelled and gives up on
+// the caller's cancellation itself. The fakes' dispatch (dispatchToMethodFake in the generated
+// fake/*_server.go, armcontainerservice v6.6.0 and armauthorization v2) closes its result
+// channel when the context ends while its worker may still choose the send case of a select:
+// a "send on closed channel" panic that took down test binaries whose requests time out.
+func shielded(req *http.Request, do func(*http.Request) (*http.Response, error)) (*http.Response, error) {
+	type result struct {
+		resp *http.Response
+		err  error
+	}
+	ctx := req.Context()
+	done := make(chan result, 1) // the worker never blocks, also after the caller gave up
+	go func() {
+		resp, err := do(req.WithContext(context.WithoutCancel(ctx)))
+		done <- result{resp, err}
+	}()
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case r := <-done:
+		return r.resp, r.err
+	}
 }
 
 func faultResponse(req *http.Request, f *Fault) *http.Response {
@@ -408,7 +432,7 @@ func (t *transport) cluster(req *http.Request, api string) (*http.Response, erro
 		req.Body = io.NopCloser(bytes.NewReader(body))
 		req.ContentLength = int64(len(body))
 	}
-	resp, err := t.cs.Do(req)
+	resp, err := shielded(req, t.cs.Do)
 	if err != nil || api != "ManagedClustersClient.Get" || resp.StatusCode != http.StatusOK {
 		return resp, err
 	}
