@@ -10,10 +10,9 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/aksnodeclass"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/azure"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/nodepool"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
 )
 
 // sdkAPIVersion reads the api-version a pinned Azure SDK module sends from its client source in
@@ -79,16 +78,16 @@ func TestResourceTypesAndAPIVersionsMatchTheGoSDK(t *testing.T) {
 	const identity = "2023-01-31"
 
 	want := map[string]string{
-		"Microsoft.ContainerService/managedClusters":                         clusters,
-		"Microsoft.Authorization/roleAssignments":                            roles,
-		"Microsoft.Network/virtualNetworks":                                  network,
-		"Microsoft.Network/virtualNetworks/subnets":                          network,
-		"Microsoft.ManagedIdentity/userAssignedIdentities":                   identity,
-		"kubernetes:" + nodepool.GVK.Group + "/" + nodepool.GVK.Kind:         nodepool.GVK.Version,
-		"kubernetes:" + aksnodeclass.GVK.Group + "/" + aksnodeclass.GVK.Kind: aksnodeclass.GVK.Version,
+		"Microsoft.ContainerService/managedClusters":                                     clusters,
+		"Microsoft.Authorization/roleAssignments":                                        roles,
+		"Microsoft.Network/virtualNetworks":                                              network,
+		"Microsoft.Network/virtualNetworks/subnets":                                      network,
+		"Microsoft.ManagedIdentity/userAssignedIdentities":                               identity,
+		"kubernetes:" + kinds.NodePool.GVK.Group + "/" + kinds.NodePool.GVK.Kind:         kinds.NodePool.GVK.Version,
+		"kubernetes:" + kinds.AKSNodeClass.GVK.Group + "/" + kinds.AKSNodeClass.GVK.Kind: kinds.AKSNodeClass.GVK.Version,
 	}
 	// The Kubernetes resource types must be versions the pinned CRDs serve.
-	for _, gvk := range []schema.GroupVersionKind{nodepool.GVK, aksnodeclass.GVK} {
+	for _, gvk := range []schema.GroupVersionKind{kinds.NodePool.GVK, kinds.AKSNodeClass.GVK} {
 		if _, err := crdvalidate.For(gvk); err != nil {
 			t.Fatalf("the pinned CRDs do not serve %s: %v", gvk, err)
 		}

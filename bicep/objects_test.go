@@ -12,9 +12,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/yaml"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/aksnodeclass"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/nodepool"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/review"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/testenv"
 )
@@ -72,7 +71,7 @@ func gvkOf(t *testing.T, obj map[string]any) schema.GroupVersionKind {
 		t.Fatal(err)
 	}
 	gvk := gv.WithKind(obj["kind"].(string))
-	if gvk != nodepool.GVK && gvk != aksnodeclass.GVK {
+	if gvk != kinds.NodePool.GVK && gvk != kinds.AKSNodeClass.GVK {
 		t.Fatalf("unexpected kind %s", gvk)
 	}
 	return gvk
@@ -134,9 +133,9 @@ func TestModuleManifestsAreAcceptedByTheAPIServer(t *testing.T) {
 			if errs := crdvalidate.MustFor(gvk).Validate(ctx, m); len(errs) > 0 {
 				t.Fatalf("crdvalidate: %v", crdvalidate.Messages(errs))
 			}
-			res := nodepool.Kind.GVR()
-			if gvk == aksnodeclass.GVK {
-				res = aksnodeclass.Kind.GVR()
+			res := kinds.NodePool.GVR()
+			if gvk == kinds.AKSNodeClass.GVK {
+				res = kinds.AKSNodeClass.GVR()
 			}
 			u := &unstructured.Unstructured{Object: m}
 			got, err := c.Dynamic.Resource(res).Create(ctx, u.DeepCopy(), metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
@@ -144,7 +143,7 @@ func TestModuleManifestsAreAcceptedByTheAPIServer(t *testing.T) {
 				t.Fatalf("API server dry-run create: %v", err)
 			}
 			// The API server defaulted the object as the types' descriptions say.
-			if gvk == nodepool.GVK {
+			if gvk == kinds.NodePool.GVK {
 				if v, _, _ := unstructured.NestedString(got.Object, "spec", "template", "spec", "expireAfter"); v == "" {
 					t.Error("the API server did not default spec.template.spec.expireAfter")
 				}
@@ -153,7 +152,7 @@ func TestModuleManifestsAreAcceptedByTheAPIServer(t *testing.T) {
 			}
 
 			broken := u.DeepCopy()
-			if gvk == nodepool.GVK {
+			if gvk == kinds.NodePool.GVK {
 				_ = unstructured.SetNestedField(broken.Object, int64(1000), "spec", "weight") // maximum 100
 			} else {
 				_ = unstructured.SetNestedField(broken.Object, int64(10), "spec", "osDiskSizeGB") // minimum 30

@@ -12,28 +12,21 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/azure"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdresource"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kube"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/nodepool"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/providerdata"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/tfcrd"
 )
-
-// GVK is the AKSNodeClass kind the resource manages.
-var GVK = schema.GroupVersionKind{Group: "karpenter.azure.com", Version: "v1beta1", Kind: "AKSNodeClass"}
-
-var nodePools = nodepool.GVK.GroupVersion().WithResource("nodepools")
 
 // Kind configures the generic CRD resource for AKSNodeClasses.
 var Kind = &crdresource.Kind{
+	Kind:       kinds.AKSNodeClass,
 	TypeSuffix: "aksnodeclass",
-	GVK:        GVK,
-	Resource:   "aksnodeclasses",
 	Description: "Manages a Karpenter `AKSNodeClass` (`karpenter.azure.com/v1beta1`): the Azure-specific node settings " +
 		"(image family, OS disk, subnet, kubelet, security, tags) that NodePools reference through `node_class_ref`. " +
 		"Attributes mirror the spec in snake_case; the configuration is checked at plan time, offline, against the " +
@@ -56,7 +49,7 @@ func plan(_ context.Context, pc *crdresource.PlanContext) {
 	if pc.Data == nil {
 		return
 	}
-	known, unknown := tfcrd.StripUnknown(pc.Object)
+	known, unknown := crdtree.StripUnknown(pc.Object)
 	nc, err := solver.NodeClassFromObject(known)
 	name, _, _ := unstructured.NestedString(known, "metadata", "name")
 	if err == nil && name != "" {
@@ -102,7 +95,7 @@ func scopeList(scopes []string) string {
 // NodeClaims launched from it exist, and NodePools that reference it cannot launch nodes.
 func blockers(ctx context.Context, c *kube.Client, obj *unstructured.Unstructured) string {
 	var parts []string
-	pools, err := c.List(ctx, nodePools, "")
+	pools, err := c.List(ctx, kinds.NodePool.GVR(), "")
 	if err != nil {
 		return fmt.Sprintf("Could not list NodePools: %v.", err)
 	}
@@ -116,7 +109,7 @@ func blockers(ctx context.Context, c *kube.Client, obj *unstructured.Unstructure
 	if len(users) > 0 {
 		parts = append(parts, fmt.Sprintf("NodePools that reference it: %s.", strings.Join(users, ", ")))
 	}
-	claims, err := c.List(ctx, nodepool.NodeClaims, "")
+	claims, err := c.List(ctx, kinds.NodeClaim.GVR(), "")
 	if err == nil {
 		var held []string
 		for _, nc := range claims {

@@ -1,7 +1,8 @@
 // Package bicepgen generates the Bicep user-defined types of the karpenter-nodepool and
-// karpenter-aksnodeclass modules from the attribute tree of the provider's karpenter_nodepool and
-// karpenter_aksnodeclass resources (crdresource.Tree), so that a Bicep team and a Terraform team
-// write the same fields, with the same allowed values, bounds and documented defaults.
+// karpenter-aksnodeclass modules from the tree of the NodePool and AKSNodeClass CRDs that the
+// provider's karpenter_nodepool and karpenter_aksnodeclass resources are built on (internal/kinds),
+// so that a Bicep team and a Terraform team write the same fields, with the same allowed values,
+// bounds and documented defaults.
 //
 // The Bicep types keep the Kubernetes shape (camelCase names, metadata/spec nesting) rather
 // than the provider's flattened snake_case attributes: a Bicep parameter of these types takes a
@@ -24,9 +25,9 @@ import (
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdresource"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/tfcrd"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
 )
 
 // TypeKind is the shape of a Bicep type expression.
@@ -88,7 +89,7 @@ type Decl struct {
 type Kind struct {
 	// Resource is the provider resource, e.g. karpenter_nodepool.
 	Resource string
-	Kind     *crdresource.Kind
+	Kind     *kinds.Kind
 	// TypeName and SpecTypeName name the exported object and spec types.
 	TypeName, SpecTypeName string
 }
@@ -99,9 +100,9 @@ func Build(k Kind) ([]Decl, error) {
 	if err != nil {
 		return nil, err
 	}
-	root := crdresource.Tree(k.Kind, v)
+	root := k.Kind.Tree()
 	b := &builder{resource: k.Resource}
-	var children []*tfcrd.Node
+	var children []*crdtree.Node
 	for _, c := range root.Children {
 		if !c.Computed { // status is read-only: never written, so not part of the input type
 			children = append(children, c)
@@ -158,8 +159,8 @@ type builder struct{ resource string }
 // Kubernetes path has several segments were flattened by the provider's layout; they are
 // regrouped under wrapper objects named by the path's first segment, whose documentation
 // comes from the CRD schema of the enclosing object (parent).
-func (b *builder) object(nodes []*tfcrd.Node, parent *apiextensionsv1.JSONSchemaProps, k8sPrefix, tfPrefix string) []*Property {
-	groups := map[string][]*tfcrd.Node{}
+func (b *builder) object(nodes []*crdtree.Node, parent *apiextensionsv1.JSONSchemaProps, k8sPrefix, tfPrefix string) []*Property {
+	groups := map[string][]*crdtree.Node{}
 	var order []string
 	var props []*Property
 	for _, n := range nodes {
@@ -210,7 +211,7 @@ func (b *builder) object(nodes []*tfcrd.Node, parent *apiextensionsv1.JSONSchema
 }
 
 // leaf builds the property for a tree node whose path is one field.
-func (b *builder) leaf(n *tfcrd.Node, k8sPrefix, tfPrefix string) *Property {
+func (b *builder) leaf(n *crdtree.Node, k8sPrefix, tfPrefix string) *Property {
 	name := n.Path[0]
 	k8sPath := join(k8sPrefix, name)
 	tfPath := join(tfPrefix, n.Name)
@@ -221,7 +222,7 @@ func (b *builder) leaf(n *tfcrd.Node, k8sPrefix, tfPrefix string) *Property {
 	}
 	var extra []string
 	switch n.Kind {
-	case tfcrd.String:
+	case crdtree.String:
 		p.Type = scalarType(s)
 		if s.XIntOrString {
 			extra = append(extra, "An integer or a string.")
@@ -229,24 +230,24 @@ func (b *builder) leaf(n *tfcrd.Node, k8sPrefix, tfPrefix string) *Property {
 		if p.Type.Kind == String {
 			p.Decorators = append(p.Decorators, lengthBounds(s.MinLength, s.MaxLength)...)
 		}
-	case tfcrd.Int64, tfcrd.Float64:
+	case crdtree.Int64, crdtree.Float64:
 		// The pinned CRDs have no non-integer numbers; a Float64 field would need Bicep's json()
 		// and is reported rather than guessed.
-		if n.Kind == tfcrd.Float64 {
+		if n.Kind == crdtree.Float64 {
 			panic(fmt.Sprintf("bicepgen: %s is a non-integer number, which Bicep types cannot express", k8sPath))
 		}
 		p.Type = &Type{Kind: Int}
 		p.Decorators = append(p.Decorators, valueBounds(s)...)
-	case tfcrd.Bool:
+	case crdtree.Bool:
 		p.Type = &Type{Kind: Bool}
-	case tfcrd.StringList:
+	case crdtree.StringList:
 		elem := &Type{Kind: String}
 		if s.Items != nil && s.Items.Schema != nil {
 			elem = scalarType(s.Items.Schema)
 		}
 		p.Type = &Type{Kind: Array, Elem: elem}
 		p.Decorators = append(p.Decorators, lengthBounds(s.MinItems, s.MaxItems)...)
-	case tfcrd.StringMap:
+	case crdtree.StringMap:
 		val := &Type{Kind: String}
 		if s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
 			val = scalarType(s.AdditionalProperties.Schema)
@@ -255,9 +256,9 @@ func (b *builder) leaf(n *tfcrd.Node, k8sPrefix, tfPrefix string) *Property {
 			}
 		}
 		p.Type = &Type{Kind: Map, Elem: val}
-	case tfcrd.Object:
+	case crdtree.Object:
 		p.Type = &Type{Kind: Object, Props: b.object(n.Children, s, k8sPath, tfPath)}
-	case tfcrd.ObjectList:
+	case crdtree.ObjectList:
 		var items *apiextensionsv1.JSONSchemaProps
 		if s.Items != nil {
 			items = s.Items.Schema

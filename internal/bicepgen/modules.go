@@ -5,8 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/aksnodeclass"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/nodepool"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
 )
 
 // Module is a Bicep module whose main.bicep holds generated types.
@@ -19,8 +18,8 @@ type Module struct {
 // Modules are the modules the generator fills.
 func Modules() []Module {
 	return []Module{
-		{Dir: "modules/karpenter-nodepool", Kind: Kind{Resource: "karpenter_nodepool", Kind: nodepool.Kind, TypeName: "nodePoolType", SpecTypeName: "nodePoolSpecType"}},
-		{Dir: "modules/karpenter-aksnodeclass", Kind: Kind{Resource: "karpenter_aksnodeclass", Kind: aksnodeclass.Kind, TypeName: "aksNodeClassType", SpecTypeName: "aksNodeClassSpecType"}},
+		{Dir: "modules/karpenter-nodepool", Kind: Kind{Resource: "karpenter_nodepool", Kind: kinds.NodePool, TypeName: "nodePoolType", SpecTypeName: "nodePoolSpecType"}},
+		{Dir: "modules/karpenter-aksnodeclass", Kind: Kind{Resource: "karpenter_aksnodeclass", Kind: kinds.AKSNodeClass, TypeName: "aksNodeClassType", SpecTypeName: "aksNodeClassSpecType"}},
 	}
 }
 

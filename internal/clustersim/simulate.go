@@ -8,10 +8,9 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/aksnodeclass"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/nodepool"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 )
 
@@ -72,7 +71,7 @@ func Simulate(ctx context.Context, s *solver.Solver, in Input, mode string) (*Re
 	classes := map[string]instancetype.NodeClass{}
 	for _, body := range in.NodeClasses {
 		obj := deepCopy(body)
-		crdvalidate.MustFor(aksnodeclass.GVK).Default(obj)
+		crdvalidate.MustFor(kinds.AKSNodeClass.GVK).Default(obj)
 		nc, err := solver.NodeClassFromObject(obj)
 		name := nameOf(obj)
 		if err != nil {
@@ -84,7 +83,7 @@ func Simulate(ctx context.Context, s *solver.Solver, in Input, mode string) (*Re
 	var pools []solver.SimPool
 	for _, body := range in.NodePools {
 		obj := deepCopy(body)
-		v := crdvalidate.MustFor(nodepool.GVK)
+		v := crdvalidate.MustFor(kinds.NodePool.GVK)
 		if errs := v.Validate(ctx, obj); len(errs) > 0 {
 			res.Skipped = append(res.Skipped, fmt.Sprintf("NodePool/%s: the API server would reject it", nameOf(obj)))
 			continue

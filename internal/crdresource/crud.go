@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kube"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/tfcrd"
 )
@@ -48,7 +49,7 @@ func (r *Resource) client(ctx context.Context, diags *diag.Diagnostics) *kube.Cl
 // of it is set: an AKSNodeClass configured by its name alone is `spec: {}`, which the API
 // server defaults (imageFamily, osDiskSizeGB) as the plan shows, not an object without spec.
 func (r *Resource) toObject(v tftypes.Value) (map[string]any, error) {
-	obj, err := r.root.ToObject(v)
+	obj, err := tfcrd.ToObject(r.root, v)
 	if err != nil {
 		return nil, err
 	}
@@ -73,7 +74,7 @@ func (r *Resource) object(plan tftypes.Value) (*unstructured.Unstructured, error
 // setState stores live projected onto prior (or read in full) together with the attributes
 // that are not part of the object (id, timeouts).
 func (r *Resource) setState(ctx context.Context, state *tfsdk.State, live *unstructured.Unstructured, prior tftypes.Value, full bool, diags *diag.Diagnostics) {
-	attrs, err := r.root.FromObject(live.Object, prior, full)
+	attrs, err := tfcrd.FromObject(r.root, live.Object, prior, full)
 	if err != nil {
 		diags.AddError("Cannot read "+r.kind.GVK.Kind, err.Error())
 		return
@@ -243,7 +244,7 @@ func (r *Resource) write(ctx context.Context, plan tfsdk.Plan, state *tfsdk.Stat
 // keepPlannedStatus stores the read-only attributes as the plan has them when it knows them
 // (an update plans the status last read: the write does not touch the status subresource), so
 // that a controller reporting in the meantime does not make the state differ from the plan.
-func keepPlannedStatus(state *tfsdk.State, plan tftypes.Value, root *tfcrd.Node) {
+func keepPlannedStatus(state *tfsdk.State, plan tftypes.Value, root *crdtree.Node) {
 	values, planned := attributes(state.Raw), attributes(plan)
 	for _, c := range root.Children {
 		if v, ok := planned[c.Name]; c.Computed && ok && v.IsFullyKnown() {

@@ -10,7 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/tfcrd"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
 )
 
 // deferredErrors finds what the API server would reject once the errors in errs are fixed.
@@ -32,7 +32,7 @@ func (r *Resource) deferredErrors(ctx context.Context, known map[string]any, err
 		if !blocksCEL(e) {
 			continue
 		}
-		segs := tfcrd.ParseFieldPath(e.Field)
+		segs := crdtree.ParseFieldPath(e.Field)
 		if len(segs) == 0 || !r.standIn(patched, segs, e) {
 			return nil
 		}
@@ -48,9 +48,9 @@ func (r *Resource) deferredErrors(ctx context.Context, known map[string]any, err
 	}
 	var out field.ErrorList
 	for _, e := range again {
-		segs := tfcrd.ParseFieldPath(e.Field)
+		segs := crdtree.ParseFieldPath(e.Field)
 		if e.Field == "<nil>" || e.Field == "" || seen[e.Error()] ||
-			slices.ContainsFunc(touched, func(t []string) bool { return tfcrd.Related(t, segs) }) {
+			slices.ContainsFunc(touched, func(t []string) bool { return crdtree.Related(t, segs) }) {
 			continue
 		}
 		out = append(out, e)

@@ -12,20 +12,16 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	k8sschema "k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kube"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/testenv"
 )
 
-// testKind is the AKSNodeClass, which has no Layout: the attribute tree built here (and
-// cached per GVK for the test binary) is the one the aksnodeclass package builds.
-var testKind = &Kind{
-	TypeSuffix: "aksnodeclass",
-	GVK:        k8sschema.GroupVersionKind{Group: "karpenter.azure.com", Version: "v1beta1", Kind: "AKSNodeClass"},
-	Resource:   "aksnodeclasses",
-}
+// testKind is the AKSNodeClass without the aksnodeclass package's hooks: the attribute tree
+// is the one kinds builds for it.
+var testKind = &Kind{Kind: kinds.AKSNodeClass, TypeSuffix: "aksnodeclass"}
 
 // readState creates the object and returns the resource's state and private resourceVersion
 // as a refresh leaves them: what the next plan is computed against.

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/tfcrd"
 )
 
@@ -61,9 +62,9 @@ type Finding struct {
 // spec.kubelet.containerLogMaxFiles".
 var namedPath = regexp.MustCompile(` in ((?:spec|metadata)(?:[.\[]\S*)?)$`)
 
-// Findings validates obj (which may hold tfcrd.Unknown values) as the API server would.
+// Findings validates obj (which may hold crdtree.Unknown values) as the API server would.
 func (r *Resource) Findings(ctx context.Context, obj map[string]any) []Finding {
-	known, unknown := tfcrd.StripUnknown(obj)
+	known, unknown := crdtree.StripUnknown(obj)
 	errs := r.validator.Validate(ctx, known)
 	deferred := r.deferredErrors(ctx, known, errs)
 	// The note on deferred findings is owed only when the configuration itself holds what
@@ -75,28 +76,28 @@ func (r *Resource) Findings(ctx context.Context, obj map[string]any) []Finding {
 			return strings.HasPrefix(e.Detail, "some validation rules were not checked")
 		})
 		for _, e := range errs {
-			segs := tfcrd.ParseFieldPath(e.Field)
-			if blocksCEL(e) && !slices.ContainsFunc(unknown, func(u []string) bool { return tfcrd.Related(u, segs) }) {
+			segs := crdtree.ParseFieldPath(e.Field)
+			if blocksCEL(e) && !slices.ContainsFunc(unknown, func(u []string) bool { return crdtree.Related(u, segs) }) {
 				blockedByConfig = true
 			}
 		}
 	}
 	var out []Finding
 	for i, e := range append(errs, deferred...) {
-		segs := tfcrd.ParseFieldPath(e.Field)
+		segs := crdtree.ParseFieldPath(e.Field)
 		if e.Field == "<nil>" || e.Field == "" {
 			if m := namedPath.FindStringSubmatch(e.Detail); m != nil {
 				// Reported without a field path, but naming it (the int32 range check).
-				segs = tfcrd.ParseFieldPath(m[1])
+				segs = crdtree.ParseFieldPath(m[1])
 			} else if len(errs) > 1 || len(unknown) > 0 {
 				// "some rules were not checked": only worth saying when nothing else was.
 				continue
 			}
 		}
-		if slices.ContainsFunc(unknown, func(u []string) bool { return tfcrd.Related(u, segs) }) {
+		if slices.ContainsFunc(unknown, func(u []string) bool { return crdtree.Related(u, segs) }) {
 			continue
 		}
-		p, ok := r.root.AttributePath(segs)
+		p, ok := tfcrd.AttributePath(r.root, segs)
 		out = append(out, Finding{Error: e, Path: p, HasPath: ok, Deferred: i >= len(errs) && blockedByConfig})
 	}
 	return out
@@ -121,7 +122,7 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 		return
 	}
 	r.validator.Default(obj)
-	desired, err := r.root.FromObject(obj, tftypes.NewValue(req.Config.Raw.Type(), nil), true)
+	desired, err := tfcrd.FromObject(r.root, obj, tftypes.NewValue(req.Config.Raw.Type(), nil), true)
 	if err != nil {
 		resp.Diagnostics.AddError("Cannot plan defaults", err.Error())
 		return
@@ -142,7 +143,7 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 		// the object a create returns has none.
 		for _, c := range r.root.Children {
 			if c.Computed {
-				planned[c.Name] = tftypes.NewValue(c.Type(), nil)
+				planned[c.Name] = tftypes.NewValue(tfcrd.Type(c), nil)
 			}
 		}
 	}
@@ -197,7 +198,7 @@ func (r *Resource) runPlanHook(ctx context.Context, obj map[string]any, typ tfty
 		Remembered: remembered,
 		Prior:      flags.prior,
 		AttributePath: func(k8sPath string) (path.Path, bool) {
-			return r.root.AttributePath(tfcrd.ParseFieldPath(k8sPath))
+			return tfcrd.AttributePath(r.root, crdtree.ParseFieldPath(k8sPath))
 		},
 	})
 }

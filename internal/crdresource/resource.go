@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
@@ -26,27 +25,26 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
-	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	k8sschema "k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kube"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/providerdata"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/tfcrd"
 )
 
-// Kind configures the resource for one custom resource kind.
+// Kind configures the resource for one custom resource kind: the Terraform parts (type name,
+// documentation, extra attributes, plan and read hooks) of a kinds entry, whose GVK, resource,
+// tree and layout it embeds.
 type Kind struct {
+	*kinds.Kind
 	// TypeSuffix is appended to the provider type name: "nodepool" → karpenter_nodepool.
 	TypeSuffix string
-	GVK        k8sschema.GroupVersionKind
-	Resource   string // plural, e.g. "nodepools"
 	// Description is the resource's documentation (Markdown).
 	Description string
-	// Layout reshapes the tree derived from the CRD (flattening, immutable fields).
-	Layout func(root *tfcrd.Node)
 	// DeletionBlockers describes what keeps an object from being deleted, for the timeout
 	// error and progress logs (e.g. the NodeClaims a NodePool still owns).
 	DeletionBlockers func(ctx context.Context, c *kube.Client, obj *unstructured.Unstructured) string
@@ -147,7 +145,7 @@ type PlanContext struct {
 	// Data is the provider's data; nil when the provider is not configured.
 	Data *providerdata.Data
 	// Object is the desired Kubernetes object with CRD defaults applied; values unknown until
-	// apply are tfcrd.Unknown.
+	// apply are crdtree.Unknown.
 	Object map[string]any
 	// Values are the planned attributes; the hook sets its extra attributes here.
 	Values map[string]tftypes.Value
@@ -204,17 +202,12 @@ func (pc *PlanContext) Report(k8sPath string, isError bool, summary, detail stri
 	}
 }
 
-// GVR is the kind's resource.
-func (k *Kind) GVR() k8sschema.GroupVersionResource {
-	return k.GVK.GroupVersion().WithResource(k.Resource)
-}
-
 // Resource is the Terraform resource for a Kind.
 type Resource struct {
 	kind      *Kind
 	data      *providerdata.Data
 	validator *crdvalidate.Validator
-	root      *tfcrd.Node
+	root      *crdtree.Node
 }
 
 var (
@@ -224,43 +217,11 @@ var (
 	_ resource.ResourceWithImportState    = (*Resource)(nil)
 )
 
-var (
-	treesMu sync.Mutex
-	trees   = map[k8sschema.GroupVersionKind]*tfcrd.Node{}
-)
-
 // New returns a constructor for the provider's Resources list.
 func New(k *Kind) func() resource.Resource {
 	return func() resource.Resource {
-		v := crdvalidate.MustFor(k.GVK)
-		return &Resource{kind: k, validator: v, root: Tree(k, v)}
+		return &Resource{kind: k, validator: crdvalidate.MustFor(k.GVK), root: k.Tree()}
 	}
-}
-
-// Tree returns the kind's attribute tree, built once from its CRD.
-func Tree(k *Kind, v *crdvalidate.Validator) *tfcrd.Node {
-	treesMu.Lock()
-	defer treesMu.Unlock()
-	if t, ok := trees[k.GVK]; ok {
-		return t
-	}
-	props := v.Schema.Properties
-	spec, status := props["spec"], props["status"]
-	name := &tfcrd.Node{
-		Name: "name", Path: []string{"metadata", "name"}, Kind: tfcrd.String, Required: true, RequiresReplace: true,
-		Schema: &apiextensionsv1.JSONSchemaProps{Description: fmt.Sprintf("Name of the %s; it is cluster-scoped and unique in the cluster.", k.GVK.Kind)},
-	}
-	root := &tfcrd.Node{Kind: tfcrd.Object, Children: []*tfcrd.Node{
-		name,
-		tfcrd.FromSchema("spec", &spec, true, false),
-		tfcrd.FromSchema("status", &status, false, true),
-	}}
-	root.Flatten("spec")
-	if k.Layout != nil {
-		k.Layout(root)
-	}
-	trees[k.GVK] = root
-	return root
 }
 
 func (r *Resource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -268,7 +229,7 @@ func (r *Resource) Metadata(_ context.Context, req resource.MetadataRequest, res
 }
 
 func (r *Resource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	attrs := r.root.Attributes("")
+	attrs := tfcrd.Attributes(r.root, "")
 	attrs["id"] = schema.StringAttribute{
 		Computed:            true,
 		MarkdownDescription: fmt.Sprintf("The %s's name, which identifies it in the cluster (and for `terraform import`).", r.kind.GVK.Kind),

@@ -17,6 +17,7 @@ import (
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdresource"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/tfcrd"
 )
 
 // FromYAML is a function that reads one manifest of a kind into that kind's resource attributes.
@@ -55,7 +56,7 @@ func (f *FromYAML) Definition(ctx context.Context, _ function.DefinitionRequest,
 func (f *FromYAML) attrTypes(ctx context.Context) map[string]attr.Type {
 	var resp resource.SchemaResponse
 	f.newRes().Schema(ctx, resource.SchemaRequest{}, &resp)
-	root := crdresource.Tree(f.kind, crdvalidate.MustFor(f.kind.GVK))
+	root := f.kind.Tree()
 	out := map[string]attr.Type{}
 	for _, c := range root.Children {
 		if !c.Computed {
@@ -123,8 +124,8 @@ func (f *FromYAML) Run(ctx context.Context, req function.RunRequest, resp *funct
 		resp.Error = function.NewArgumentFuncError(0, "The Kubernetes API server would reject this manifest:\n"+strings.Join(crdvalidate.Messages(errs), "\n"))
 		return
 	}
-	root := crdresource.Tree(f.kind, v)
-	attrs, err := root.FromObject(obj, tftypes.NewValue(root.Type(), nil), true)
+	root := f.kind.Tree()
+	attrs, err := tfcrd.FromObject(root, obj, tftypes.NewValue(tfcrd.Type(root), nil), true)
 	if err != nil {
 		resp.Error = function.NewFuncError(err.Error())
 		return

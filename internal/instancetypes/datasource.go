@@ -23,10 +23,10 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/nodepool"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/providerdata"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/tfcrd"
 )
 
 // New is the data source constructor for the provider.
@@ -238,17 +238,17 @@ func (d *dataSource) validate(ctx context.Context, reqs []karpv1.NodeSelectorReq
 			"requirements": list,
 		}}},
 	}
-	v := crdvalidate.MustFor(nodepool.GVK)
+	v := crdvalidate.MustFor(kinds.NodePool.GVK)
 	ok := true
 	for _, e := range v.Validate(ctx, obj) {
-		segs := tfcrd.ParseFieldPath(e.Field)
+		segs := crdtree.ParseFieldPath(e.Field)
 		p := path.Root("requirements")
 		if len(segs) >= 5 && segs[3] == "requirements" {
 			var i int
 			if _, err := fmt.Sscan(segs[4], &i); err == nil {
 				p = p.AtListIndex(i)
 				if len(segs) > 5 {
-					p = p.AtName(tfcrd.SnakeCase(segs[5]))
+					p = p.AtName(crdtree.SnakeCase(segs[5]))
 				}
 			}
 		}

@@ -19,9 +19,9 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdresource"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/providerdata"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/tfcrd"
 )
 
 var findingType = types.ObjectType{AttrTypes: map[string]attr.Type{
@@ -132,7 +132,7 @@ func planChecks(ctx context.Context, pc *crdresource.PlanContext) {
 		pc.Values["analysis"] = tftypes.NewValue(pc.Types["analysis"], nil)
 		return
 	}
-	known, unknown := tfcrd.StripUnknown(pc.Object)
+	known, unknown := crdtree.StripUnknown(pc.Object)
 	if len(unknown) > 0 || len(pc.Data.Checks.Unknown) > 0 {
 		// Part of the pool, or the region or checks settings, are known only after apply;
 		// checking with the rest could mislead.

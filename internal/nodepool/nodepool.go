@@ -11,27 +11,19 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdresource"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kube"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/tfcrd"
 )
 
-// GVK is the NodePool kind the resource manages.
-var GVK = schema.GroupVersionKind{Group: "karpenter.sh", Version: "v1", Kind: "NodePool"}
-
-// NodeClaims are the nodes a NodePool owns; they hold its deletion until drained.
-var NodeClaims = schema.GroupVersionResource{Group: "karpenter.sh", Version: "v1", Resource: "nodeclaims"}
-
 // aksNodeClasses are what node_class_ref names on AKS; a pool's analysis reads its own.
-var aksNodeClasses = schema.GroupVersionResource{Group: "karpenter.azure.com", Version: "v1beta1", Resource: "aksnodeclasses"}
+var aksNodeClasses = kinds.AKSNodeClass.GVR()
 
 // Kind configures the generic CRD resource for NodePools.
 var Kind = &crdresource.Kind{
+	Kind:       kinds.NodePool,
 	TypeSuffix: "nodepool",
-	GVK:        GVK,
-	Resource:   "nodepools",
 	Description: "Manages a Karpenter `NodePool` (`karpenter.sh/v1`) on an AKS cluster with Node Auto Provisioning " +
 		"or self-hosted Karpenter. Attributes mirror the NodePool spec in snake_case, with `spec` and the template's " +
 		"`metadata`/`spec` wrappers flattened away. The configuration is checked at plan time, offline, against the " +
@@ -39,7 +31,6 @@ var Kind = &crdresource.Kind{
 		"use the settings of the AKSNodeClass this pool references: as planned in the same configuration when it is referenced by " +
 		"attribute (`name = karpenter_aksnodeclass.x.name`), which makes Terraform plan it first, or else as read from the cluster " +
 		"(see the `analysis` attribute).",
-	Layout:           layout,
 	ExtraAttributes:  checksAttributes(),
 	Plan:             planChecks,
 	Hint:             hint,
@@ -53,22 +44,10 @@ var Kind = &crdresource.Kind{
 // New is the resource constructor for the provider.
 func New() resource.Resource { return crdresource.New(Kind)() }
 
-func layout(root *tfcrd.Node) {
-	tmpl := root.Child("template")
-	tmpl.Flatten("metadata")
-	tmpl.Flatten("spec")
-	ref := tmpl.Child("node_class_ref")
-	// The CRD rejects changes of group and kind (self.group == oldSelf.group).
-	ref.Child("group").RequiresReplace = true
-	ref.Child("kind").RequiresReplace = true
-	// has(self.replicas) == has(oldSelf.replicas): a pool cannot switch between static and dynamic.
-	root.Child("replicas").ReplaceOnPresenceChange = true
-}
-
 // blockers names the NodeClaims that still belong to the pool: Karpenter deletes a NodePool
 // only after draining and deleting them.
 func blockers(ctx context.Context, c *kube.Client, obj *unstructured.Unstructured) string {
-	claims, err := c.List(ctx, NodeClaims, "karpenter.sh/nodepool="+obj.GetName())
+	claims, err := c.List(ctx, kinds.NodeClaim.GVR(), "karpenter.sh/nodepool="+obj.GetName())
 	if err != nil {
 		return fmt.Sprintf("Could not list its NodeClaims: %v.", err)
 	}

@@ -11,8 +11,8 @@ import (
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdresource"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/tfcrd"
 )
 
 const (
@@ -29,7 +29,7 @@ const (
 // planned before this pool has, and that is not NAP's default, is a warning: the class may
 // exist in the cluster, or be in this configuration but planned later.
 func checkNodeClassRef(pc *crdresource.PlanContext, suppress map[string]bool) {
-	known, _ := tfcrd.StripUnknown(pc.Object)
+	known, _ := crdtree.StripUnknown(pc.Object)
 	group, hasGroup, _ := unstructured.NestedString(known, "spec", "template", "spec", "nodeClassRef", "group")
 	kind, hasKind, _ := unstructured.NestedString(known, "spec", "template", "spec", "nodeClassRef", "kind")
 	name, hasName, _ := unstructured.NestedString(known, "spec", "template", "spec", "nodeClassRef", "name")
@@ -63,7 +63,7 @@ func checkNodeClassRef(pc *crdresource.PlanContext, suppress map[string]bool) {
 // hint names the well-known key a requirement key rejected for its restricted domain
 // (karpenter.azure.com/sku-familly) probably meant: the CRD only says the domain is restricted.
 func hint(obj map[string]any, e *field.Error) string {
-	segs := tfcrd.ParseFieldPath(e.Field)
+	segs := crdtree.ParseFieldPath(e.Field)
 	if len(segs) != 6 || strings.Join(segs[:4], ".") != "spec.template.spec.requirements" || segs[5] != "key" {
 		return ""
 	}

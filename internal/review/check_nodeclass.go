@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/aksnodeclass"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
 )
 
 const refField = "spec.template.spec.nodeClassRef"
@@ -42,17 +42,17 @@ func CheckNodeClassRefs(_ context.Context, c *Cluster) []Finding {
 		if cloud, ok := otherCloud(p); ok {
 			out = append(out, p.Finding(findings.OtherCloud, refField,
 				fmt.Sprintf("NodePool %s references %s %q (%s), a node class of Karpenter on %s; it was not checked against the Azure SKU catalog", p.Name, kind, name, group, cloud),
-				fmt.Sprintf("Nothing to change for a cluster on %s; on AKS, reference an AKSNodeClass (group %s).", cloud, aksnodeclass.GVK.Group)))
+				fmt.Sprintf("Nothing to change for a cluster on %s; on AKS, reference an AKSNodeClass (group %s).", cloud, kinds.AKSNodeClass.GVK.Group)))
 			continue
 		}
-		if (group != "" && group != aksnodeclass.GVK.Group) || (kind != "" && kind != aksnodeclass.GVK.Kind) {
+		if (group != "" && group != kinds.AKSNodeClass.GVK.Group) || (kind != "" && kind != kinds.AKSNodeClass.GVK.Kind) {
 			field := refField + ".kind"
-			if group != aksnodeclass.GVK.Group {
+			if group != kinds.AKSNodeClass.GVK.Group {
 				field = refField + ".group"
 			}
 			out = append(out, p.Finding(findings.NodeClassNotFound, field,
-				fmt.Sprintf("nodeClassRef names kind %q of group %q; Karpenter on AKS only provides %s (%s)", kind, group, aksnodeclass.GVK.Kind, aksnodeclass.GVK.Group),
-				fmt.Sprintf("Set nodeClassRef to group %s, kind %s.", aksnodeclass.GVK.Group, aksnodeclass.GVK.Kind)))
+				fmt.Sprintf("nodeClassRef names kind %q of group %q; Karpenter on AKS only provides %s (%s)", kind, group, kinds.AKSNodeClass.GVK.Kind, kinds.AKSNodeClass.GVK.Group),
+				fmt.Sprintf("Set nodeClassRef to group %s, kind %s.", kinds.AKSNodeClass.GVK.Group, kinds.AKSNodeClass.GVK.Kind)))
 			continue
 		}
 		if name == "" || have[name] {

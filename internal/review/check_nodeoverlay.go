@@ -3,13 +3,12 @@ package review
 import (
 	"context"
 
-	"k8s.io/apimachinery/pkg/runtime/schema"
-
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
 )
 
 // nodeOverlayKind is the NodeOverlay of the CRDs AKS ships (karpenter.sh/v1alpha1).
-var nodeOverlayKind = schema.GroupKind{Group: "karpenter.sh", Kind: "NodeOverlay"}
+var nodeOverlayKind = kinds.NodeOverlay.GVK.GroupKind()
 
 // CheckNodeOverlays reports NodeOverlay objects on a cluster whose Karpenter runs without the
 // NodeOverlay feature gate (KRP408): the API server stores them, but Karpenter neither reads

@@ -11,9 +11,9 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/nodepool"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/tfcrd"
 )
 
 // provisioning runs the solver once per NodePool and shares the result between the check and
@@ -63,10 +63,10 @@ func (p *provisioning) analyse(c *Cluster, pool *Object) *solver.Analysis {
 		p.analyses[pool] = nil
 		return nil
 	}
-	if known, unknown := tfcrd.StripUnknown(withoutNamespace(pool.Body)); len(unknown) == 0 && len(crdvalidate.MustFor(nodepool.GVK).Validate(context.Background(), known)) == 0 {
+	if known, unknown := crdtree.StripUnknown(withoutNamespace(pool.Body)); len(unknown) == 0 && len(crdvalidate.MustFor(kinds.NodePool.GVK).Validate(context.Background(), known)) == 0 {
 		// The API server's defaults first, as the provider's plan has them: an absent
 		// expireAfter is 720h, not Never.
-		crdvalidate.MustFor(nodepool.GVK).Default(known)
+		crdvalidate.MustFor(kinds.NodePool.GVK).Default(known)
 		if sp, err := solver.PoolFromObject(known); err == nil {
 			nc, assumed := nodeClassOf(c, pool)
 			full := shared.solver.Analyze(sp, solver.Options{Region: c.Region, NodeClass: nc, NodeClassAssumed: assumed, Target: c.Target})
@@ -85,7 +85,7 @@ func nodeClassOf(c *Cluster, pool *Object) (instancetype.NodeClass, bool) {
 		if nc.Name != name {
 			continue
 		}
-		known, _ := tfcrd.StripUnknown(nc.Body)
+		known, _ := crdtree.StripUnknown(nc.Body)
 		if s, err := solver.NodeClassFromObject(known); err == nil {
 			return s, false
 		}
@@ -102,7 +102,7 @@ func CheckProvisioning(ctx context.Context, c *Cluster) []Finding {
 	byName := map[string]*Object{}
 	var all []*solver.Pool
 	for _, p := range c.NodePools {
-		if known, unknown := tfcrd.StripUnknown(p.Body); len(unknown) == 0 {
+		if known, unknown := crdtree.StripUnknown(p.Body); len(unknown) == 0 {
 			if sp, err := solver.PoolFromObject(known); err == nil {
 				all = append(all, sp)
 			}
@@ -127,7 +127,7 @@ func CheckProvisioning(ctx context.Context, c *Cluster) []Finding {
 			fd.Severity = f.Severity
 			out = append(out, fd)
 		}
-		if known, unknown := tfcrd.StripUnknown(withoutNamespace(p.Body)); len(unknown) == 0 {
+		if known, unknown := crdtree.StripUnknown(withoutNamespace(p.Body)); len(unknown) == 0 {
 			if sp, err := solver.PoolFromObject(known); err == nil {
 				pools = append(pools, sp)
 				byName[sp.Name] = p

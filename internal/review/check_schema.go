@@ -11,8 +11,8 @@ import (
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/tfcrd"
 )
 
 // CheckSchema runs the API server's create-time validation (OpenAPI schema and CEL rules of
@@ -32,7 +32,7 @@ func schemaFindings(ctx context.Context, o *Object) []Finding {
 		// Loading admits only served versions, so this is a defect, not an input problem.
 		panic(err)
 	}
-	known, unknown := tfcrd.StripUnknown(withoutNamespace(o.Body))
+	known, unknown := crdtree.StripUnknown(withoutNamespace(o.Body))
 	errs := v.Validate(ctx, known)
 	out := unknownFieldFindings(o, v, known)
 	for _, e := range errs {
@@ -44,8 +44,8 @@ func schemaFindings(ctx context.Context, o *Object) []Finding {
 			}
 			field = ""
 		}
-		segs := tfcrd.ParseFieldPath(field)
-		if slices.ContainsFunc(unknown, func(u []string) bool { return tfcrd.Related(u, segs) }) {
+		segs := crdtree.ParseFieldPath(field)
+		if slices.ContainsFunc(unknown, func(u []string) bool { return crdtree.Related(u, segs) }) {
 			continue
 		}
 		fix := "Change the field so that it satisfies the rule quoted in the message."

@@ -13,7 +13,7 @@ import (
 	"sigs.k8s.io/karpenter/pkg/scheduling"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/tfcrd"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
 )
 
 // CheckEqualWeights reports groups of dynamic NodePools with the same weight whose
@@ -393,7 +393,7 @@ func remarshal(in, out any) bool {
 
 func hasUnknown(v any) bool {
 	switch x := v.(type) {
-	case tfcrd.Unknown:
+	case crdtree.Unknown:
 		return true
 	case map[string]any:
 		for _, e := range x {

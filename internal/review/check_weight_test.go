@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/nodepool"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
 )
 
 func pool(name string, weight any, reqs []any, taints []any) *Object {
@@ -15,7 +15,7 @@ func pool(name string, weight any, reqs []any, taints []any) *Object {
 	if weight != nil {
 		spec["weight"] = weight
 	}
-	return &Object{Name: name, GVK: nodepool.GVK, Body: map[string]any{"metadata": map[string]any{"name": name}, "spec": spec}}
+	return &Object{Name: name, GVK: kinds.NodePool.GVK, Body: map[string]any{"metadata": map[string]any{"name": name}, "spec": spec}}
 }
 
 func req(key, op string, values ...any) map[string]any {

@@ -6,7 +6,7 @@ import (
 	"slices"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/nodepool"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
 )
 
 // Skipped is an input, or a part of one, that the review did not follow, and why.
@@ -321,7 +321,7 @@ func (m *membership) build(name string) (*Cluster, []Finding) {
 			continue
 		}
 		seen[key] = o
-		if o.GVK.GroupKind() == nodepool.GVK.GroupKind() {
+		if o.GVK.GroupKind() == kinds.NodePool.GVK.GroupKind() {
 			c.NodePools = append(c.NodePools, o)
 		} else if o.GVK.GroupKind() == nodeOverlayKind {
 			c.NodeOverlays = append(c.NodeOverlays, o)

@@ -3,7 +3,7 @@ package review
 import (
 	"strings"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/aksnodeclass"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
 )
 
 // convertV1beta1NodePool converts a karpenter.sh/v1beta1 NodePool to v1 the way Karpenter's
@@ -39,7 +39,7 @@ func convertV1beta1NodePool(obj map[string]any, fields positions) (map[string]an
 	}
 	// nodeClassRef names the group instead of an apiVersion, and kind and group are required.
 	if ref, ok := tmplSpec["nodeClassRef"].(map[string]any); ok {
-		group := aksnodeclass.GVK.Group
+		group := kinds.AKSNodeClass.GVK.Group
 		if av, _ := ref["apiVersion"].(string); av != "" {
 			group, _, _ = strings.Cut(av, "/")
 			pos.move([]string{"spec", "template", "spec", "nodeClassRef", "apiVersion"}, []string{"spec", "template", "spec", "nodeClassRef", "group"})
@@ -49,7 +49,7 @@ func convertV1beta1NodePool(obj map[string]any, fields positions) (map[string]an
 			ref["group"] = group
 		}
 		if k, _ := ref["kind"].(string); k == "" {
-			ref["kind"] = aksnodeclass.GVK.Kind
+			ref["kind"] = kinds.AKSNodeClass.GVK.Kind
 		}
 		moved = append(moved, "nodeClassRef.apiVersion → nodeClassRef.group (kind and group are required)")
 	}

@@ -11,8 +11,8 @@ import (
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clustersim"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/tfcrd"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/workload"
 )
 
@@ -216,7 +216,7 @@ func clusterCost(ctx context.Context, c *Cluster, set *workload.Set, advise bool
 	}
 	in := clustersim.Input{Region: c.Region, Pods: set.Pods, DaemonSets: set.DaemonSets}
 	for _, p := range c.NodePools {
-		known, unknown := tfcrd.StripUnknown(p.Body)
+		known, unknown := crdtree.StripUnknown(p.Body)
 		if len(unknown) > 0 {
 			cc.Notes = append(cc.Notes, p.Label()+" is left out: values known only after apply")
 			continue
@@ -224,7 +224,7 @@ func clusterCost(ctx context.Context, c *Cluster, set *workload.Set, advise bool
 		in.NodePools = append(in.NodePools, known)
 	}
 	for _, nc := range c.NodeClasses {
-		known, _ := tfcrd.StripUnknown(nc.Body)
+		known, _ := crdtree.StripUnknown(nc.Body)
 		in.NodeClasses = append(in.NodeClasses, known)
 	}
 	cc.Method = clustersim.Karpenter

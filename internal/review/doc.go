@@ -10,6 +10,6 @@
 // in as one more Check without touching the loading or the output.
 //
 // The package needs no Terraform plugin framework: plan values are mapped to Kubernetes
-// objects through the resources' attribute tree (internal/tfcrd), and validation is
+// objects through the resources' attribute tree (internal/kinds/crdtree), and validation is
 // internal/crdvalidate, exactly as the resources do it.
 package review

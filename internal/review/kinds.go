@@ -7,18 +7,17 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/aksnodeclass"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crds"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/nodepool"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
 )
 
 // reviewedKinds are the kinds the review judges; other kinds of the Karpenter groups
 // (NodeClaim) are passed over like any other Kubernetes object.
 var reviewedKinds = map[schema.GroupKind]bool{
-	nodepool.GVK.GroupKind():     true,
-	aksnodeclass.GVK.GroupKind(): true,
-	nodeOverlayKind:              true,
+	kinds.NodePool.GVK.GroupKind():     true,
+	kinds.AKSNodeClass.GVK.GroupKind(): true,
+	nodeOverlayKind:                    true,
 }
 
 // karpenterCRDs indexes the CRDs AKS ships by group and kind, so that the versions a

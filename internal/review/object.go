@@ -6,7 +6,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/tfcrd"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
 )
 
 // Object is one NodePool or AKSNodeClass as the review sees it.
@@ -14,7 +14,7 @@ type Object struct {
 	GVK  schema.GroupVersionKind
 	Name string
 	// Body is the object as the API server would receive it. Objects from a Terraform plan
-	// hold tfcrd.Unknown where a value is only known after apply.
+	// hold crdtree.Unknown where a value is only known after apply.
 	Body map[string]any
 	// Source says where the object was read.
 	Source Source
@@ -47,7 +47,7 @@ type Source struct {
 	// whole is probably about what the patch added.
 	patched positions
 	// tree maps Kubernetes field paths to Terraform attribute paths (plans only).
-	tree *tfcrd.Node
+	tree *crdtree.Node
 }
 
 // Location is where a finding points: a file position, a resource address, and the field.
@@ -71,7 +71,7 @@ func (o *Object) Label() string { return o.GVK.Kind + "/" + o.Name }
 // Terraform attribute path.
 func (o *Object) At(field string) Location {
 	loc := Location{File: o.Source.File, Line: o.Source.Line, Column: o.Source.Column, Address: o.Source.Address, Field: field}
-	segs := tfcrd.ParseFieldPath(field)
+	segs := crdtree.ParseFieldPath(field)
 	if p, ok := o.Source.fields.lookup(segs); ok {
 		loc.File, loc.Line, loc.Column = p.file, p.line, p.column
 	}

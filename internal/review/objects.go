@@ -8,7 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/nodepool"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
 )
 
 // objectsOf picks the NodePools and AKSNodeClasses out of one document (a kind: List
@@ -78,7 +78,7 @@ func objectsOf(file string, d yamlDoc) ([]*Object, []Finding) {
 		body, fields, moved := convertV1beta1NodePool(m, d.fields)
 		out[len(out)-1].Message += "; the review checked it as Karpenter's v1 migration converts it (" + strings.Join(moved, "; ") + ")"
 		out[len(out)-1].Fix = "Change apiVersion to karpenter.sh/v1 and make the changes the message lists (Karpenter v1 migration guide); the other findings about this NodePool are about the converted object."
-		o := &Object{GVK: nodepool.GVK, Body: body, converted: true, Source: Source{File: file, Line: docLoc("").Line, Column: docLoc("").Column, fields: fields}}
+		o := &Object{GVK: kinds.NodePool.GVK, Body: body, converted: true, Source: Source{File: file, Line: docLoc("").Line, Column: docLoc("").Column, fields: fields}}
 		o.Name, _ = o.Get("metadata", "name").(string)
 		return []*Object{o}, out
 	}

@@ -8,21 +8,18 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/aksnodeclass"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdresource"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/nodepool"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/tfcrd"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
 )
 
 // unknownName names an object whose name is only known after apply.
 const unknownName = "(known after apply)"
 
 // planKinds are the resource types whose values the review maps back to Kubernetes objects.
-var planKinds = map[string]*crdresource.Kind{
-	"karpenter_nodepool":     nodepool.Kind,
-	"karpenter_aksnodeclass": aksnodeclass.Kind,
+var planKinds = map[string]*kinds.Kind{
+	"karpenter_nodepool":     kinds.NodePool,
+	"karpenter_aksnodeclass": kinds.AKSNodeClass,
 }
 
 // notObjects are this provider's resource types that manage no Karpenter object.
@@ -32,7 +29,7 @@ var notObjects = map[string]bool{"karpenter_aks_node_auto_provisioning": true}
 // the id, timeouts, the field managers taken over after an import, and the plan-time
 // provisioning checks' settings and results. A test keeps the list in step with the resources'
 // schemas.
-var planResourceAttrs = []string{"id", "timeouts", crdresource.TakeOwnershipFrom, "checks", "analysis"}
+var planResourceAttrs = []string{"id", "timeouts", "take_ownership_from", "checks", "analysis"}
 
 // tfPlan is the part of `terraform show -json` plan output the review reads.
 type tfPlan struct {
@@ -278,8 +275,8 @@ func plannedResources(p *tfPlan) []plannedResource {
 	return out
 }
 
-func planObject(file string, r plannedResource, kind *crdresource.Kind, attrs map[string]any) (*Object, []Finding) {
-	tree := crdresource.Tree(kind, crdvalidate.MustFor(kind.GVK))
+func planObject(file string, r plannedResource, kind *kinds.Kind, attrs map[string]any) (*Object, []Finding) {
+	tree := kind.Tree()
 	crdAttrs := make(map[string]any, len(attrs))
 	for k, v := range attrs {
 		if !slices.Contains(planResourceAttrs, k) {
@@ -299,7 +296,7 @@ func planObject(file string, r plannedResource, kind *crdresource.Kind, attrs ma
 			}
 		}
 	}
-	if _, unknown := o.Get("metadata", "name").(tfcrd.Unknown); unknown {
+	if _, unknown := o.Get("metadata", "name").(crdtree.Unknown); unknown {
 		o.Name = unknownName
 	}
 	if len(probs) == 0 {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/aksnodeclass"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdresource"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/nodepool"
 )
 
@@ -18,16 +17,22 @@ import (
 // reported as coming from another one (KRP007).
 func TestPlanResourceAttributesInStep(t *testing.T) {
 	ctx := context.Background()
-	for _, r := range []fwresource.Resource{nodepool.New(), aksnodeclass.New()} {
+	for _, r := range []struct {
+		res  fwresource.Resource
+		kind *crdresource.Kind
+	}{{nodepool.New(), nodepool.Kind}, {aksnodeclass.New(), aksnodeclass.Kind}} {
 		var md fwresource.MetadataResponse
-		r.Metadata(ctx, fwresource.MetadataRequest{ProviderTypeName: "karpenter"}, &md)
+		r.res.Metadata(ctx, fwresource.MetadataRequest{ProviderTypeName: "karpenter"}, &md)
 		kind, ok := planKinds[md.TypeName]
 		if !ok {
 			t.Fatalf("resource %s is not reviewed from plans", md.TypeName)
 		}
+		if kind != r.kind.Kind {
+			t.Errorf("plans' %s are read as %s, but the resource manages %s", md.TypeName, kind, r.kind.Kind)
+		}
 		var resp fwresource.SchemaResponse
-		r.Schema(ctx, fwresource.SchemaRequest{}, &resp)
-		tree := crdresource.Tree(kind, crdvalidate.MustFor(kind.GVK))
+		r.res.Schema(ctx, fwresource.SchemaRequest{}, &resp)
+		tree := kind.Tree()
 		for name := range resp.Schema.Attributes {
 			if tree.Child(name) == nil && !slices.Contains(planResourceAttrs, name) {
 				t.Errorf("%s.%s is neither a CRD field nor in planResourceAttrs", md.TypeName, name)

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/tfcrd"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
 )
 
 // Fact is one line of a NodePool's summary, e.g. {"limits", "cpu=200, memory=800Gi"}.
@@ -119,7 +119,7 @@ func show(v any) string {
 	switch x := v.(type) {
 	case nil:
 		return ""
-	case tfcrd.Unknown:
+	case crdtree.Unknown:
 		return "(known after apply)"
 	case string:
 		return x

@@ -10,9 +10,9 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clustersim"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/review"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/tfcrd"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/workload"
 )
 
@@ -91,7 +91,7 @@ func Simulate(ctx context.Context, o Options) (*Report, error) {
 		in := clustersim.Input{Region: c.Region, Pods: set.Pods, DaemonSets: set.DaemonSets}
 		var skipped []string
 		for _, p := range c.NodePools {
-			known, unknown := tfcrd.StripUnknown(p.Body)
+			known, unknown := crdtree.StripUnknown(p.Body)
 			if len(unknown) > 0 {
 				skipped = append(skipped, fmt.Sprintf("%s: values known only after apply", p.Label()))
 				continue
@@ -99,7 +99,7 @@ func Simulate(ctx context.Context, o Options) (*Report, error) {
 			in.NodePools = append(in.NodePools, known)
 		}
 		for _, nc := range c.NodeClasses {
-			known, _ := tfcrd.StripUnknown(nc.Body)
+			known, _ := crdtree.StripUnknown(nc.Body)
 			in.NodeClasses = append(in.NodeClasses, known)
 		}
 		res, err := clustersim.Simulate(ctx, newSolver(), in, o.Mode)

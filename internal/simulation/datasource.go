@@ -24,11 +24,10 @@ import (
 	k8sschema "k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/yaml"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/aksnodeclass"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clustersim"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/nodepool"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/providerdata"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 	workloadreader "github.com/karpenter-iac/terraform-provider-karpenter/internal/workload"
@@ -292,7 +291,7 @@ func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 	}
 	classes := map[string]instancetype.NodeClass{}
 	for i, text := range m.AKSNodeClasses {
-		obj := manifest(ctx, text, aksnodeclass.GVK, path.Root("aksnodeclasses").AtListIndex(i), &resp.Diagnostics)
+		obj := manifest(ctx, text, kinds.AKSNodeClass.GVK, path.Root("aksnodeclasses").AtListIndex(i), &resp.Diagnostics)
 		if obj == nil {
 			continue
 		}
@@ -306,7 +305,7 @@ func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 	}
 	in := solver.SimulationInput{Region: region, Seed: 1, ConfigurationBound: m.LowerBoundMethod.ValueString() == "configuration"}
 	for i, text := range m.NodePools {
-		obj := manifest(ctx, text, nodepool.GVK, path.Root("nodepools").AtListIndex(i), &resp.Diagnostics)
+		obj := manifest(ctx, text, kinds.NodePool.GVK, path.Root("nodepools").AtListIndex(i), &resp.Diagnostics)
 		if obj == nil {
 			continue
 		}

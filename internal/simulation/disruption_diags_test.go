@@ -9,7 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/nodepool"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 )
 
@@ -56,7 +56,7 @@ func TestDisruptionDiags(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var diags diag.Diagnostics
-			obj := manifest(context.Background(), strings.Replace(expiringPool, "%s", tc.spec, 1), nodepool.GVK, path.Root("nodepools").AtListIndex(0), &diags)
+			obj := manifest(context.Background(), strings.Replace(expiringPool, "%s", tc.spec, 1), kinds.NodePool.GVK, path.Root("nodepools").AtListIndex(0), &diags)
 			p, err := solver.PoolFromObject(obj)
 			if err != nil || diags.HasError() {
 				t.Fatal(err, diags)

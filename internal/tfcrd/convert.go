@@ -7,36 +7,34 @@ import (
 	"strconv"
 
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
 )
 
-// Unknown stands in a Kubernetes object for a value Terraform does not know until apply.
-// The API server's defaulting passes over it, and validation strips it first (StripUnknown).
-type Unknown struct{}
-
 // Type is the Terraform type of n's value.
-func (n *Node) Type() tftypes.Type {
+func Type(n *crdtree.Node) tftypes.Type {
 	switch n.Kind {
-	case Int64, Float64:
+	case crdtree.Int64, crdtree.Float64:
 		return tftypes.Number
-	case Bool:
+	case crdtree.Bool:
 		return tftypes.Bool
-	case Object:
-		return n.objectType()
-	case ObjectList:
-		return tftypes.List{ElementType: n.objectType()}
-	case StringList:
+	case crdtree.Object:
+		return objectType(n)
+	case crdtree.ObjectList:
+		return tftypes.List{ElementType: objectType(n)}
+	case crdtree.StringList:
 		return tftypes.List{ElementType: tftypes.String}
-	case StringMap:
+	case crdtree.StringMap:
 		return tftypes.Map{ElementType: tftypes.String}
 	default:
 		return tftypes.String
 	}
 }
 
-func (n *Node) objectType() tftypes.Object {
+func objectType(n *crdtree.Node) tftypes.Object {
 	attrs := make(map[string]tftypes.Type, len(n.Children))
 	for _, c := range n.Children {
-		attrs[c.Name] = c.Type()
+		attrs[c.Name] = Type(c)
 	}
 	return tftypes.Object{AttributeTypes: attrs}
 }
@@ -44,7 +42,7 @@ func (n *Node) objectType() tftypes.Object {
 // ToObject writes the children of n found in v (an object value whose attributes include
 // n's children) into a Kubernetes object. Null values are left out; unknown ones become Unknown.
 // Computed (read-only) attributes are never written.
-func (n *Node) ToObject(v tftypes.Value) (map[string]any, error) {
+func ToObject(n *crdtree.Node, v tftypes.Value) (map[string]any, error) {
 	out := map[string]any{}
 	attrs := map[string]tftypes.Value{}
 	if err := v.As(&attrs); err != nil {
@@ -58,48 +56,48 @@ func (n *Node) ToObject(v tftypes.Value) (map[string]any, error) {
 		if !ok {
 			continue
 		}
-		val, present, err := c.toK8s(av)
+		val, present, err := toK8s(c, av)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", c.Name, err)
 		}
 		if present {
-			setPath(out, c.Path, val)
+			crdtree.SetPath(out, c.Path, val)
 		}
 	}
 	return out, nil
 }
 
-func (n *Node) toK8s(v tftypes.Value) (any, bool, error) {
+func toK8s(n *crdtree.Node, v tftypes.Value) (any, bool, error) {
 	if v.IsNull() {
 		return nil, false, nil
 	}
 	if !v.IsKnown() {
-		return Unknown{}, true, nil
+		return crdtree.Unknown{}, true, nil
 	}
 	switch n.Kind {
-	case String:
+	case crdtree.String:
 		var s string
 		err := v.As(&s)
 		return s, true, err
-	case Int64, Float64:
+	case crdtree.Int64, crdtree.Float64:
 		var f big.Float
 		if err := v.As(&f); err != nil {
 			return nil, false, err
 		}
-		if n.Kind == Int64 {
+		if n.Kind == crdtree.Int64 {
 			i, _ := f.Int64()
 			return i, true, nil
 		}
 		x, _ := f.Float64()
 		return x, true, nil
-	case Bool:
+	case crdtree.Bool:
 		var b bool
 		err := v.As(&b)
 		return b, true, err
-	case Object:
-		m, err := n.ToObject(v)
+	case crdtree.Object:
+		m, err := ToObject(n, v)
 		return m, true, err
-	case ObjectList:
+	case crdtree.ObjectList:
 		var elems []tftypes.Value
 		if err := v.As(&elems); err != nil {
 			return nil, false, err
@@ -107,38 +105,38 @@ func (n *Node) toK8s(v tftypes.Value) (any, bool, error) {
 		out := make([]any, 0, len(elems))
 		for _, e := range elems {
 			if !e.IsKnown() {
-				out = append(out, Unknown{})
+				out = append(out, crdtree.Unknown{})
 				continue
 			}
-			m, err := n.ToObject(e)
+			m, err := ToObject(n, e)
 			if err != nil {
 				return nil, false, err
 			}
 			out = append(out, m)
 		}
 		return out, true, nil
-	case StringList:
+	case crdtree.StringList:
 		var elems []tftypes.Value
 		if err := v.As(&elems); err != nil {
 			return nil, false, err
 		}
 		out := make([]any, 0, len(elems))
 		for _, e := range elems {
-			s, _, err := (&Node{Kind: String}).toK8s(e)
+			s, _, err := toK8s(&crdtree.Node{Kind: crdtree.String}, e)
 			if err != nil {
 				return nil, false, err
 			}
 			out = append(out, s)
 		}
 		return out, true, nil
-	case StringMap:
+	case crdtree.StringMap:
 		elems := map[string]tftypes.Value{}
 		if err := v.As(&elems); err != nil {
 			return nil, false, err
 		}
 		out := make(map[string]any, len(elems))
 		for k, e := range elems {
-			s, _, err := (&Node{Kind: String}).toK8s(e)
+			s, _, err := toK8s(&crdtree.Node{Kind: crdtree.String}, e)
 			if err != nil {
 				return nil, false, err
 			}
@@ -154,7 +152,7 @@ func (n *Node) toK8s(v tftypes.Value) (any, bool, error) {
 // read, so server defaults and fields other managers set never show up as differences, while
 // a change to a managed field does. With full set (import), every field is read.
 // Read-only attributes are always read in full.
-func (n *Node) FromObject(obj map[string]any, prior tftypes.Value, full bool) (map[string]tftypes.Value, error) {
+func FromObject(n *crdtree.Node, obj map[string]any, prior tftypes.Value, full bool) (map[string]tftypes.Value, error) {
 	priorAttrs := map[string]tftypes.Value{}
 	if !prior.IsNull() && prior.IsKnown() {
 		if err := prior.As(&priorAttrs); err != nil {
@@ -165,9 +163,9 @@ func (n *Node) FromObject(obj map[string]any, prior tftypes.Value, full bool) (m
 	for _, c := range n.Children {
 		p, ok := priorAttrs[c.Name]
 		if !ok {
-			p = tftypes.NewValue(c.Type(), nil)
+			p = tftypes.NewValue(Type(c), nil)
 		}
-		v, err := c.fromK8s(getPath(obj, c.Path), p, full)
+		v, err := fromK8s(c, crdtree.GetPath(obj, c.Path), p, full)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", c.Name, err)
 		}
@@ -176,9 +174,9 @@ func (n *Node) FromObject(obj map[string]any, prior tftypes.Value, full bool) (m
 	return out, nil
 }
 
-func (n *Node) fromK8s(raw any, prior tftypes.Value, full bool) (tftypes.Value, error) {
-	typ := n.Type()
-	if _, ok := raw.(Unknown); ok {
+func fromK8s(n *crdtree.Node, raw any, prior tftypes.Value, full bool) (tftypes.Value, error) {
+	typ := Type(n)
+	if _, ok := raw.(crdtree.Unknown); ok {
 		return tftypes.NewValue(typ, tftypes.UnknownValue), nil
 	}
 	full = full || n.Computed
@@ -190,31 +188,31 @@ func (n *Node) fromK8s(raw any, prior tftypes.Value, full bool) (tftypes.Value, 
 		full = true
 	}
 	switch n.Kind {
-	case String:
+	case crdtree.String:
 		return tftypes.NewValue(typ, scalarString(raw)), nil
-	case Int64, Float64:
+	case crdtree.Int64, crdtree.Float64:
 		f, err := number(raw)
 		if err != nil {
 			return tftypes.Value{}, err
 		}
 		return tftypes.NewValue(typ, f), nil
-	case Bool:
+	case crdtree.Bool:
 		b, ok := raw.(bool)
 		if !ok {
 			return tftypes.Value{}, fmt.Errorf("expected a boolean, got %T", raw)
 		}
 		return tftypes.NewValue(typ, b), nil
-	case Object:
+	case crdtree.Object:
 		m, ok := raw.(map[string]any)
 		if !ok {
 			return tftypes.Value{}, fmt.Errorf("expected an object, got %T", raw)
 		}
-		attrs, err := n.FromObject(m, prior, full)
+		attrs, err := FromObject(n, m, prior, full)
 		if err != nil {
 			return tftypes.Value{}, err
 		}
 		return tftypes.NewValue(typ, attrs), nil
-	case ObjectList:
+	case crdtree.ObjectList:
 		items, ok := raw.([]any)
 		if !ok {
 			return tftypes.Value{}, fmt.Errorf("expected a list, got %T", raw)
@@ -223,10 +221,10 @@ func (n *Node) fromK8s(raw any, prior tftypes.Value, full bool) (tftypes.Value, 
 		if !prior.IsNull() && prior.IsKnown() {
 			_ = prior.As(&priorElems)
 		}
-		elemType := n.objectType()
+		elemType := objectType(n)
 		out := make([]tftypes.Value, 0, len(items))
 		for i, it := range items {
-			if _, ok := it.(Unknown); ok {
+			if _, ok := it.(crdtree.Unknown); ok {
 				out = append(out, tftypes.NewValue(elemType, tftypes.UnknownValue))
 				continue
 			}
@@ -238,14 +236,14 @@ func (n *Node) fromK8s(raw any, prior tftypes.Value, full bool) (tftypes.Value, 
 			} else {
 				elemFull = true // an element Terraform never wrote: show all of it
 			}
-			attrs, err := n.FromObject(m, p, elemFull)
+			attrs, err := FromObject(n, m, p, elemFull)
 			if err != nil {
 				return tftypes.Value{}, err
 			}
 			out = append(out, tftypes.NewValue(elemType, attrs))
 		}
 		return tftypes.NewValue(typ, out), nil
-	case StringList:
+	case crdtree.StringList:
 		items, ok := raw.([]any)
 		if !ok {
 			return tftypes.Value{}, fmt.Errorf("expected a list, got %T", raw)
@@ -255,7 +253,7 @@ func (n *Node) fromK8s(raw any, prior tftypes.Value, full bool) (tftypes.Value, 
 			out = append(out, stringValue(it))
 		}
 		return tftypes.NewValue(typ, out), nil
-	case StringMap:
+	case crdtree.StringMap:
 		m, ok := raw.(map[string]any)
 		if !ok {
 			return tftypes.Value{}, fmt.Errorf("expected a map, got %T", raw)
@@ -270,7 +268,7 @@ func (n *Node) fromK8s(raw any, prior tftypes.Value, full bool) (tftypes.Value, 
 }
 
 func stringValue(v any) tftypes.Value {
-	if _, ok := v.(Unknown); ok {
+	if _, ok := v.(crdtree.Unknown); ok {
 		return tftypes.NewValue(tftypes.String, tftypes.UnknownValue)
 	}
 	return tftypes.NewValue(tftypes.String, scalarString(v))
@@ -305,28 +303,4 @@ func number(v any) (*big.Float, error) {
 		return f, err
 	}
 	return nil, fmt.Errorf("expected a number, got %T", v)
-}
-
-func setPath(m map[string]any, path []string, v any) {
-	for _, p := range path[:len(path)-1] {
-		next, ok := m[p].(map[string]any)
-		if !ok {
-			next = map[string]any{}
-			m[p] = next
-		}
-		m = next
-	}
-	m[path[len(path)-1]] = v
-}
-
-func getPath(m map[string]any, path []string) any {
-	var cur any = m
-	for _, p := range path {
-		mm, ok := cur.(map[string]any)
-		if !ok {
-			return nil
-		}
-		cur = mm[p]
-	}
-	return cur
 }

@@ -9,20 +9,14 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdresource"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/nodepool"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/tfcrd"
 )
-
-func nodePoolTree() *tfcrd.Node {
-	return crdresource.Tree(nodepool.Kind, crdvalidate.MustFor(nodepool.GVK))
-}
 
 // FromJSON must build exactly the object ToObject builds from the same values, so that a
 // plan reviewed from JSON is judged as the provider judged it at plan time.
 func TestFromJSONMatchesToObject(t *testing.T) {
-	root := nodePoolTree()
+	root := kinds.NodePool.Tree()
 	obj := map[string]any{
 		"metadata": map[string]any{"name": "general"},
 		"spec": map[string]any{
@@ -43,12 +37,12 @@ func TestFromJSONMatchesToObject(t *testing.T) {
 			"disruption": map[string]any{"consolidationPolicy": "WhenEmpty", "budgets": []any{map[string]any{"nodes": "10%"}}},
 		},
 	}
-	attrs, err := root.FromObject(obj, tftypes.NewValue(root.Type(), nil), true)
+	attrs, err := tfcrd.FromObject(root, obj, tftypes.NewValue(tfcrd.Type(root), nil), true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	value := tftypes.NewValue(root.Type(), attrs)
-	want, err := root.ToObject(value)
+	value := tftypes.NewValue(tfcrd.Type(root), attrs)
+	want, err := tfcrd.ToObject(root, value)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,69 +63,6 @@ func TestFromJSONMatchesToObject(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("FromJSON:\n%#v\nToObject:\n%#v", got, want)
-	}
-}
-
-// Unknown values (after_unknown) become tfcrd.Unknown wherever they stand, and attributes of
-// another provider version are reported with their Terraform paths, not a failure.
-func TestFromJSONUnknownAndForeignAttributes(t *testing.T) {
-	root := nodePoolTree()
-	var after, unknown map[string]any
-	mustDecode(t, `{
-		"name": "gpu", "id": null, "future_field": "x",
-		"limits": {"cpu": "8"},
-		"weight": "heavy",
-		"template": {
-			"node_class_ref": {"group": "karpenter.azure.com", "kind": "AKSNodeClass"},
-			"requirements": [
-				{"key": "karpenter.sh/capacity-type", "operator": "In", "values": ["spot", null]},
-				{"key": "kubernetes.io/arch", "operator": "In", "values": ["amd64"], "priority": 1}
-			]
-		}
-	}`, &after)
-	mustDecode(t, `{"limits": {"memory": true}, "template": {"node_class_ref": {"name": true}, "requirements": [{"values": [false, true]}]}}`, &unknown)
-	delete(after, "id") // a resource attribute outside the CRD tree; the caller removes it
-	got, probs := root.FromJSON(after, unknown)
-
-	spec := got["spec"].(map[string]any)
-	if _, ok := spec["limits"].(map[string]any)["memory"].(tfcrd.Unknown); !ok {
-		t.Errorf("unknown map entry: %#v", spec["limits"])
-	}
-	tmpl := spec["template"].(map[string]any)["spec"].(map[string]any)
-	if _, ok := tmpl["nodeClassRef"].(map[string]any)["name"].(tfcrd.Unknown); !ok {
-		t.Errorf("unknown attribute: %#v", tmpl["nodeClassRef"])
-	}
-	vals := tmpl["requirements"].([]any)[0].(map[string]any)["values"].([]any)
-	if vals[0] != "spot" {
-		t.Errorf("values[0] = %#v", vals[0])
-	}
-	if _, ok := vals[1].(tfcrd.Unknown); !ok {
-		t.Errorf("unknown list element: %#v", vals)
-	}
-	if _, ok := spec["weight"]; ok {
-		t.Errorf("a value of the wrong shape must be left out: %#v", spec["weight"])
-	}
-	wantProbs := map[string]string{
-		"future_field":                      "not an attribute",
-		"weight":                            "expected an integer, got a string",
-		"template.requirements[1].priority": "not an attribute",
-	}
-	if len(probs) != len(wantProbs) {
-		t.Errorf("problems = %+v", probs)
-	}
-	for _, p := range probs {
-		if w, ok := wantProbs[p.Path]; !ok || !strings.Contains(p.Reason, w) {
-			t.Errorf("unexpected problem %+v", p)
-		}
-	}
-}
-
-func mustDecode(t *testing.T, s string, v any) {
-	t.Helper()
-	dec := json.NewDecoder(strings.NewReader(s))
-	dec.UseNumber()
-	if err := dec.Decode(v); err != nil {
-		t.Fatal(err)
 	}
 }
 

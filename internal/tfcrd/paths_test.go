@@ -3,34 +3,37 @@ package tfcrd_test
 import (
 	"testing"
 
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/tfcrd"
 )
 
-// Field paths as the API server reports them map to the attribute the user wrote. Map values
-// are reported by the OpenAPI validator as <map>.<key> and by CEL as <map>[<key>]; keys of
-// labels and resource limits contain dots themselves ("nvidia.com/gpu"), so everything after
-// the map is the key.
-func TestAttributePathFromFieldPath(t *testing.T) {
-	root := nodePoolTree()
-	cases := []struct {
-		field, want string
-		ok          bool
-	}{
-		{"spec.weight", "weight", true},
-		{"spec.template.spec.requirements[0].key", "template.requirements[0].key", true},
-		{"spec.template.spec.requirements", "template.requirements", true},
-		{"spec.limits.cpu", `limits["cpu"]`, true},
-		{"spec.limits.nvidia.com/gpu", `limits["nvidia.com/gpu"]`, true},
-		{"spec.limits[nvidia.com/gpu]", `limits["nvidia.com/gpu"]`, true},
-		{"spec.template.metadata.labels.karpenter.azure.com/sku-family", `template.labels["karpenter.azure.com/sku-family"]`, true},
-		{"spec.template.metadata.labels", "template.labels", true},
-		{"spec", "", false},
-		{"<nil>", "", false},
-	}
-	for _, c := range cases {
-		p, ok := root.AttributePath(tfcrd.ParseFieldPath(c.field))
-		if ok != c.ok || (ok && p.String() != c.want) {
-			t.Errorf("%s: got %q (%v), want %q (%v)", c.field, p.String(), ok, c.want, c.ok)
+// The framework's attribute path of a field is the tree's, step for step: diagnostics on
+// the provider's resources and the review's locations name the same attribute, printed the
+// same way (map keys quoted as Go quotes them, list indices in brackets).
+func TestAttributePathMatchesTree(t *testing.T) {
+	root := kinds.NodePool.Tree()
+	for _, field := range []string{
+		"spec.weight",
+		"spec.template.spec.requirements[0].key",
+		"spec.template.spec.requirements[12].values[3]",
+		"spec.template.spec.requirements",
+		"spec.limits.nvidia.com/gpu",
+		"spec.limits[nvidia.com/gpu]",
+		`spec.template.metadata.labels.a"b\c`,
+		"spec.template.metadata.labels",
+		"spec.disruption.budgets[1].nodes",
+		"spec",
+		"<nil>",
+	} {
+		segs := crdtree.ParseFieldPath(field)
+		want, wantOK := root.AttributePath(segs)
+		got, ok := tfcrd.AttributePath(root, segs)
+		if ok != wantOK || got.String() != want.String() {
+			t.Errorf("%s: framework path %q (%v), tree path %q (%v)", field, got, ok, want, wantOK)
+		}
+		if len(got.Steps()) != len(want) {
+			t.Errorf("%s: framework path has %d steps, tree path %d", field, len(got.Steps()), len(want))
 		}
 	}
 }

@@ -1,3 +1,6 @@
+// Package tfcrd maps the tree of a CRD (internal/kinds/crdtree) onto a Terraform resource
+// schema and converts values between Terraform and Kubernetes objects: the framework half of
+// the generic CRD resource. The tree itself, its paths and its JSON form are framework-free.
 package tfcrd
 
 import (
@@ -16,54 +19,56 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
 )
 
 // Attributes returns the Terraform attributes of n's children.
-func (n *Node) Attributes(k8sPrefix string) map[string]schema.Attribute {
+func Attributes(n *crdtree.Node, k8sPrefix string) map[string]schema.Attribute {
 	out := make(map[string]schema.Attribute, len(n.Children))
 	for _, c := range n.Children {
-		out[c.Name] = c.Attribute(k8sPrefix)
+		out[c.Name] = Attribute(c, k8sPrefix)
 	}
 	return out
 }
 
 // Attribute returns the Terraform schema attribute for n; k8sPrefix is the Kubernetes path of
 // the parent, used in the description.
-func (n *Node) Attribute(k8sPrefix string) schema.Attribute {
+func Attribute(n *crdtree.Node, k8sPrefix string) schema.Attribute {
 	k8sPath := strings.TrimPrefix(k8sPrefix+"."+strings.Join(n.Path, "."), ".")
-	desc := n.description(k8sPath)
+	desc := description(n, k8sPath)
 	optional := !n.Required && !n.Computed
 	computed := n.Computed || n.Defaulted
 	childPrefix := k8sPath
-	if n.Kind == ObjectList {
+	if n.Kind == crdtree.ObjectList {
 		childPrefix += "[*]"
 	}
 	switch n.Kind {
-	case Object:
-		a := schema.SingleNestedAttribute{Attributes: n.Attributes(childPrefix), Required: n.Required, Optional: optional, Computed: computed, MarkdownDescription: desc}
+	case crdtree.Object:
+		a := schema.SingleNestedAttribute{Attributes: Attributes(n, childPrefix), Required: n.Required, Optional: optional, Computed: computed, MarkdownDescription: desc}
 		if n.RequiresReplace {
 			a.PlanModifiers = []planmodifier.Object{objectplanmodifier.RequiresReplace()}
 		}
 		return a
-	case ObjectList:
-		a := schema.ListNestedAttribute{NestedObject: schema.NestedAttributeObject{Attributes: n.Attributes(childPrefix)}, Required: n.Required, Optional: optional, Computed: computed, MarkdownDescription: desc}
+	case crdtree.ObjectList:
+		a := schema.ListNestedAttribute{NestedObject: schema.NestedAttributeObject{Attributes: Attributes(n, childPrefix)}, Required: n.Required, Optional: optional, Computed: computed, MarkdownDescription: desc}
 		if n.RequiresReplace {
 			a.PlanModifiers = []planmodifier.List{listplanmodifier.RequiresReplace()}
 		}
 		return a
-	case StringList:
+	case crdtree.StringList:
 		a := schema.ListAttribute{ElementType: types.StringType, Required: n.Required, Optional: optional, Computed: computed, MarkdownDescription: desc}
 		if n.RequiresReplace {
 			a.PlanModifiers = []planmodifier.List{listplanmodifier.RequiresReplace()}
 		}
 		return a
-	case StringMap:
+	case crdtree.StringMap:
 		a := schema.MapAttribute{ElementType: types.StringType, Required: n.Required, Optional: optional, Computed: computed, MarkdownDescription: desc}
 		if n.RequiresReplace {
 			a.PlanModifiers = []planmodifier.Map{mapplanmodifier.RequiresReplace()}
 		}
 		return a
-	case Int64:
+	case crdtree.Int64:
 		a := schema.Int64Attribute{Required: n.Required, Optional: optional, Computed: computed, MarkdownDescription: desc}
 		if n.RequiresReplace {
 			a.PlanModifiers = []planmodifier.Int64{int64planmodifier.RequiresReplace()}
@@ -73,13 +78,13 @@ func (n *Node) Attribute(k8sPrefix string) schema.Attribute {
 				"Setting or unsetting it replaces the object.", "Setting or unsetting it replaces the object."))
 		}
 		return a
-	case Float64:
+	case crdtree.Float64:
 		a := schema.Float64Attribute{Required: n.Required, Optional: optional, Computed: computed, MarkdownDescription: desc}
 		if n.RequiresReplace {
 			a.PlanModifiers = []planmodifier.Float64{float64planmodifier.RequiresReplace()}
 		}
 		return a
-	case Bool:
+	case crdtree.Bool:
 		a := schema.BoolAttribute{Required: n.Required, Optional: optional, Computed: computed, MarkdownDescription: desc}
 		if n.RequiresReplace {
 			a.PlanModifiers = []planmodifier.Bool{boolplanmodifier.RequiresReplace()}
@@ -96,7 +101,7 @@ func (n *Node) Attribute(k8sPrefix string) schema.Attribute {
 
 // description is the CRD's own documentation of the field plus the facts a Terraform user
 // needs: which Kubernetes field it sets, allowed values, default, and immutability.
-func (n *Node) description(k8sPath string) string {
+func description(n *crdtree.Node, k8sPath string) string {
 	var b strings.Builder
 	if n.Schema != nil && n.Schema.Description != "" {
 		// One paragraph: the docs render each attribute as a list item.

@@ -1,4 +1,4 @@
-package tfcrd
+package crdtree
 
 import (
 	"encoding/json"
@@ -48,7 +48,7 @@ func (n *Node) objectFromJSON(attrs map[string]any, unknown any, at string, prob
 		}
 		p := joinAttr(at, c.Name)
 		if isTrue(unk[c.Name]) {
-			setPath(out, c.Path, Unknown{})
+			SetPath(out, c.Path, Unknown{})
 			continue
 		}
 		raw, ok := attrs[c.Name]
@@ -56,7 +56,7 @@ func (n *Node) objectFromJSON(attrs map[string]any, unknown any, at string, prob
 			continue
 		}
 		if v, ok := c.valueFromJSON(raw, unk[c.Name], p, probs); ok {
-			setPath(out, c.Path, v)
+			SetPath(out, c.Path, v)
 		}
 	}
 	return out

@@ -1,9 +1,12 @@
-// Package tfcrd maps a Kubernetes CRD's OpenAPI schema onto a Terraform resource schema and
-// converts values between the two. Attribute names are the Kubernetes field names in
-// snake_case; a few wrapper objects (spec, template.metadata, template.spec) are flattened
-// away so that users write what they mean. The mapping is derived from the CRD at start-up,
-// so every field of the pinned CRD is covered and its own description documents it.
-package tfcrd
+// Package crdtree is the structural tree of a Kubernetes CRD as this project maps it: one node
+// per field, named in snake_case, with a few wrapper objects (spec, template.metadata,
+// template.spec) flattened away so that users write what they mean, and the Kubernetes path
+// each node stands for. It is derived from the CRD at start-up, so every field of the pinned
+// CRD is covered and its own description documents it.
+//
+// The tree is framework-free: the review, the Bicep generator and the simulation read it, and
+// internal/tfcrd maps it onto Terraform schemas and values for the provider's resources.
+package crdtree
 
 import (
 	"sort"

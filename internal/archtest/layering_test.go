@@ -1,0 +1,187 @@
+package archtest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/karpenter-iac/terraform-provider-karpenter"
+
+// terraformSDK are the Terraform plugin libraries: only the provider's resources, data sources
+// and functions speak Terraform.
+var terraformSDK = []string{
+	"github.com/hashicorp/terraform-plugin-framework",
+	"github.com/hashicorp/terraform-plugin-go",
+}
+
+// resourcePackages are the Terraform-facing packages of this module (resources, data sources,
+// functions, the provider and its plan-time state), and tfcrd, which maps CRD trees onto
+// Terraform schemas and values.
+var resourcePackages = []string{
+	module + "/internal/provider",
+	module + "/internal/providerdata",
+	module + "/internal/crdresource",
+	module + "/internal/tfcrd",
+	module + "/internal/nodepool",
+	module + "/internal/aksnodeclass",
+	module + "/internal/nap",
+	module + "/internal/instancetypes",
+	module + "/internal/simulation",
+	module + "/internal/functions",
+}
+
+// rules say, per package of this module (relative path), which import paths it may not reach,
+// directly or through any chain of imports; an entry forbids the path itself and everything
+// below it. Only the packages' own (non-test) imports count: tests may compare a domain
+// package with the resources built on it.
+var rules = map[string][][]string{
+	// The CLIs and the Bicep generator work on Kubernetes objects and CRD trees (internal/kinds);
+	// they share the domain with the provider but sit beside it, not above it.
+	"internal/review":      {terraformSDK, resourcePackages},
+	"internal/simulatecli": {terraformSDK, resourcePackages},
+	"internal/bicepgen":    {terraformSDK, resourcePackages},
+	// The domain: kinds and CRD trees, the analysis, the simulation, workloads.
+	"internal/kinds":       {terraformSDK, resourcePackages},
+	"internal/clustersim":  {terraformSDK, resourcePackages},
+	"internal/workload":    {terraformSDK, resourcePackages},
+	"internal/solver":      {terraformSDK, resourcePackages},
+	"internal/provisioner": {terraformSDK, resourcePackages},
+	"internal/crdvalidate": {terraformSDK, resourcePackages},
+}
+
+// listed is one package of `go list -deps -json`.
+type listed struct {
+	ImportPath string
+	Imports    []string
+	Error      *struct{ Err string }
+}
+
+// TestLayering fails naming the import chain by which a package reaches what its rule forbids.
+func TestLayering(t *testing.T) {
+	roots := make([]string, 0, len(rules))
+	for p := range rules {
+		roots = append(roots, p)
+	}
+	sort.Strings(roots)
+	graph := goListDeps(t, roots)
+	for _, root := range roots {
+		for _, forbidden := range rules[root] {
+			if chain := shortestChain(graph, module+"/"+root, forbidden); chain != nil {
+				t.Errorf("%s may not import %s, but reaches it:\n\t%s", root, describe(forbidden), strings.Join(chain, "\n\t→ "))
+			}
+		}
+	}
+}
+
+// TestShortestChain checks the search itself on a small graph, so that a rule that passes
+// passes because nothing is reached, not because the search missed it.
+func TestShortestChain(t *testing.T) {
+	g := map[string][]string{
+		"a":     {"b", "c"},
+		"b":     {"d"},
+		"c":     {"x/y/z"},
+		"d":     {"x/y"},
+		"x/y":   nil,
+		"x/y/z": nil,
+	}
+	if got := shortestChain(g, "a", []string{"x/y"}); !slices.Equal(got, []string{"a", "c", "x/y/z"}) && !slices.Equal(got, []string{"a", "b", "d", "x/y"}) {
+		t.Errorf("chain to x/y: %v", got)
+	}
+	if got := shortestChain(g, "a", []string{"x/y/z"}); !slices.Equal(got, []string{"a", "c", "x/y/z"}) {
+		t.Errorf("chain to x/y/z: %v", got)
+	}
+	if got := shortestChain(g, "a", []string{"x/yy", "c/z"}); got != nil {
+		t.Errorf("x/yy and c/z match nothing, got %v", got)
+	}
+	if got := shortestChain(g, "a", []string{"a"}); got != nil {
+		t.Errorf("a package does not reach itself, got %v", got)
+	}
+}
+
+// goListDeps returns the import graph of the given packages and everything they import.
+func goListDeps(t *testing.T, roots []string) map[string][]string {
+	t.Helper()
+	args := []string{"list", "-deps", "-json=ImportPath,Imports,Error"}
+	for _, r := range roots {
+		args = append(args, module+"/"+r)
+	}
+	cmd := exec.Command("go", args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+	}
+	graph := map[string][]string{}
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for {
+		var p listed
+		if err := dec.Decode(&p); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			t.Fatalf("go list output: %v", err)
+		}
+		if p.Error != nil {
+			t.Fatalf("go list %s: %s", p.ImportPath, p.Error.Err)
+		}
+		graph[p.ImportPath] = p.Imports
+	}
+	for _, r := range roots {
+		if _, ok := graph[module+"/"+r]; !ok {
+			t.Fatalf("go list did not list %s: a rule names a package that does not exist", r)
+		}
+	}
+	return graph
+}
+
+// shortestChain returns the shortest import chain from root to a package matching one of the
+// prefixes, or nil.
+func shortestChain(graph map[string][]string, root string, prefixes []string) []string {
+	parent := map[string]string{root: ""}
+	queue := []string{root}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		if p != root && matches(p, prefixes) {
+			var chain []string
+			for at := p; at != ""; at = parent[at] {
+				chain = append(chain, at)
+			}
+			slices.Reverse(chain)
+			return chain
+		}
+		for _, imp := range graph[p] {
+			if _, seen := parent[imp]; !seen {
+				parent[imp] = p
+				queue = append(queue, imp)
+			}
+		}
+	}
+	return nil
+}
+
+func matches(p string, prefixes []string) bool {
+	for _, pre := range prefixes {
+		pre = strings.TrimSuffix(pre, "/")
+		if p == pre || strings.HasPrefix(p, pre+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+func describe(prefixes []string) string {
+	short := make([]string, len(prefixes))
+	for i, p := range prefixes {
+		short[i] = strings.TrimPrefix(p, module+"/")
+	}
+	return fmt.Sprintf("any of [%s]", strings.Join(short, ", "))
+}
