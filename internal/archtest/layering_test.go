@@ -55,6 +55,9 @@ var rules = map[string][][]string{
 	"internal/solver":      {terraformSDK, resourcePackages},
 	"internal/provisioner": {terraformSDK, resourcePackages},
 	"internal/crdvalidate": {terraformSDK, resourcePackages},
+	// Resources of different kinds share the engine and the kinds, not each other.
+	"internal/nodepool":     {{module + "/internal/aksnodeclass", module + "/internal/nap"}},
+	"internal/aksnodeclass": {{module + "/internal/nodepool", module + "/internal/nap"}},
 }
 
 // listed is one package of `go list -deps -json`.
