@@ -16,10 +16,15 @@ import (
 const module = "github.com/karpenter-iac/terraform-provider-karpenter"
 
 // terraformSDK are the Terraform plugin libraries: only the provider's resources, data sources
-// and functions speak Terraform.
+// and functions speak Terraform. (An entry matches whole path elements, so the framework's
+// -timeouts and -validators modules are entries of their own.)
 var terraformSDK = []string{
 	"github.com/hashicorp/terraform-plugin-framework",
+	"github.com/hashicorp/terraform-plugin-framework-timeouts",
+	"github.com/hashicorp/terraform-plugin-framework-validators",
 	"github.com/hashicorp/terraform-plugin-go",
+	"github.com/hashicorp/terraform-plugin-log",
+	"github.com/hashicorp/terraform-plugin-testing",
 }
 
 // resourcePackages are the Terraform-facing packages of this module (resources, data sources,
