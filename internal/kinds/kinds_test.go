@@ -3,6 +3,7 @@ package kinds_test
 import (
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -155,5 +156,18 @@ func TestTrees(t *testing.T) {
 	}
 	if w := np.Child("weight"); w == nil || !slices.Equal(w.Path, []string{"spec", "weight"}) {
 		t.Errorf("weight: %+v", w)
+	}
+}
+
+// A kind whose CRD this build does not ship, or a version its CRD lacks, is an error that
+// names it, not a nil schema.
+func TestKindWithoutCRD(t *testing.T) {
+	ec2 := &kinds.Kind{GVK: schema.GroupVersionKind{Group: "karpenter.k8s.aws", Version: "v1", Kind: "EC2NodeClass"}, Resource: "ec2nodeclasses", Role: kinds.NodeClass, Cloud: "eks"}
+	if _, err := ec2.CRD(); err == nil || !strings.Contains(err.Error(), "EC2NodeClass.karpenter.k8s.aws") {
+		t.Errorf("CRD() of a kind without CRD: %v", err)
+	}
+	old := &kinds.Kind{GVK: schema.GroupVersionKind{Group: "karpenter.sh", Version: "v1beta1", Kind: "NodePool"}, Resource: "nodepools"}
+	if _, err := old.Schema(); err == nil || !strings.Contains(err.Error(), "v1beta1") {
+		t.Errorf("Schema() of a version the CRD lacks: %v", err)
 	}
 }
