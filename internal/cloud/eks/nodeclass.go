@@ -1,0 +1,142 @@
+package eks
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/api/resource"
+)
+
+// AMI families of EC2NodeClass (spec.amiFamily, or implied by an
+// amiSelectorTerms alias such as al2023@latest).
+const (
+	AMIFamilyAL2023       = "AL2023"
+	AMIFamilyAL2          = "AL2"
+	AMIFamilyBottlerocket = "Bottlerocket"
+	AMIFamilyCustom       = "Custom"
+)
+
+// NodeClass is what the instance-type derivation reads from an EC2NodeClass
+// (karpenter.k8s.aws/v1): the AMI family, spec.kubelet, spec.blockDeviceMappings
+// and spec.instanceStorePolicy. Field paths in error messages are the
+// EC2NodeClass's own (spec.kubelet.maxPods, ...). The zero value is the default
+// AL2023 node class of upstream's docs.
+type NodeClass struct {
+	// AMIFamily is one of the AMIFamily* constants; "" means AL2023.
+	AMIFamily           string
+	Kubelet             Kubelet
+	BlockDeviceMappings []BlockDeviceMapping
+	// InstanceStorePolicy is "" or "RAID0".
+	InstanceStorePolicy string
+}
+
+// Kubelet is spec.kubelet of an EC2NodeClass, the fields that change an
+// instance type's capacity or overhead.
+type Kubelet struct {
+	MaxPods        *int32
+	PodsPerCore    *int32
+	KubeReserved   map[string]string
+	SystemReserved map[string]string
+	EvictionHard   map[string]string
+	// EvictionSoft is accepted for completeness: upstream does not let it
+	// reduce allocatable (a soft threshold only warns).
+	EvictionSoft map[string]string
+}
+
+// BlockDeviceMapping is one entry of spec.blockDeviceMappings.
+type BlockDeviceMapping struct {
+	DeviceName string
+	RootVolume bool
+	// VolumeSize is ebs.volumeSize; nil when not set.
+	VolumeSize *resource.Quantity
+}
+
+// family holds what upstream's amifamily package says about a family: its
+// feature flags and the device whose size is the node's ephemeral storage.
+type family struct {
+	name                         string
+	usesENILimitedMemoryOverhead bool
+	podsPerCoreEnabled           bool
+	supportsENILimitedPodDensity bool
+	// ephemeralDevice is "" for Custom (unknown to Karpenter).
+	ephemeralDevice string
+	// ephemeralDefault is the default size of ephemeralDevice (amifamily.DefaultEBS
+	// is 20Gi; Bottlerocket's data volume /dev/xvdb is the same).
+	ephemeralDefault resource.Quantity
+}
+
+func familyOf(name string) (family, error) {
+	twenty := resource.MustParse("20Gi")
+	switch name {
+	case "", AMIFamilyAL2023, AMIFamilyAL2:
+		if name == "" {
+			name = AMIFamilyAL2023
+		}
+		return family{name: name, usesENILimitedMemoryOverhead: true, podsPerCoreEnabled: true, supportsENILimitedPodDensity: true,
+			ephemeralDevice: "/dev/xvda", ephemeralDefault: twenty}, nil
+	case AMIFamilyBottlerocket:
+		// Bottlerocket ignores podsPerCore and reserves memory from the pod
+		// count it will run (not the ENI-limited one).
+		return family{name: name, supportsENILimitedPodDensity: true, ephemeralDevice: "/dev/xvdb", ephemeralDefault: twenty}, nil
+	case AMIFamilyCustom:
+		return family{name: name, usesENILimitedMemoryOverhead: true, podsPerCoreEnabled: true, supportsENILimitedPodDensity: true,
+			ephemeralDefault: twenty}, nil
+	case "Windows2019", "Windows2022", "Windows2025":
+		return family{}, fmt.Errorf("spec.amiFamily: %s is not supported offline yet (Windows nodes need the Windows build labels and private IPv4 capacity); valid: AL2023, AL2, Bottlerocket, Custom", name)
+	}
+	return family{}, fmt.Errorf("spec.amiFamily: unknown AMI family %q; valid: AL2023, AL2, Bottlerocket, Custom", name)
+}
+
+// check reports every invalid setting at its EC2NodeClass path. The API server
+// rejects most of these through the CRD; checking again keeps the derivation
+// free of panics on input that did not pass through it.
+func (nc NodeClass) check() []string {
+	var errs []string
+	if _, err := familyOf(nc.AMIFamily); err != nil {
+		errs = append(errs, err.Error())
+	}
+	if p := nc.Kubelet.MaxPods; p != nil && *p < 0 {
+		errs = append(errs, fmt.Sprintf("spec.kubelet.maxPods: %d is negative; valid: 0 or more", *p))
+	}
+	if p := nc.Kubelet.PodsPerCore; p != nil && *p < 0 {
+		errs = append(errs, fmt.Sprintf("spec.kubelet.podsPerCore: %d is negative; valid: 0 or more", *p))
+	}
+	errs = append(errs, checkQuantities("spec.kubelet.kubeReserved", nc.Kubelet.KubeReserved)...)
+	errs = append(errs, checkQuantities("spec.kubelet.systemReserved", nc.Kubelet.SystemReserved)...)
+	errs = append(errs, checkSignals("spec.kubelet.evictionHard", nc.Kubelet.EvictionHard)...)
+	errs = append(errs, checkSignals("spec.kubelet.evictionSoft", nc.Kubelet.EvictionSoft)...)
+	switch nc.InstanceStorePolicy {
+	case "", "RAID0":
+	default:
+		errs = append(errs, fmt.Sprintf("spec.instanceStorePolicy: %q; valid: RAID0 or unset", nc.InstanceStorePolicy))
+	}
+	return errs
+}
+
+func checkQuantities(path string, m map[string]string) []string {
+	var errs []string
+	for _, k := range sortedKeys(m) {
+		if _, err := resource.ParseQuantity(m[k]); err != nil {
+			errs = append(errs, fmt.Sprintf("%s[%q]: %q is not a quantity (e.g. 100m, 1Gi)", path, k, m[k]))
+		}
+	}
+	return errs
+}
+
+func checkSignals(path string, m map[string]string) []string {
+	var errs []string
+	for _, k := range sortedKeys(m) {
+		v := m[k]
+		if strings.HasSuffix(v, "%") {
+			if p, err := strconv.ParseFloat(strings.TrimSuffix(v, "%"), 64); err != nil || p < 0 || p > 100 {
+				errs = append(errs, fmt.Sprintf("%s[%q]: %q is not a percentage between 0%% and 100%%", path, k, v))
+			}
+			continue
+		}
+		if _, err := resource.ParseQuantity(v); err != nil {
+			errs = append(errs, fmt.Sprintf("%s[%q]: %q is neither a quantity (e.g. 100Mi) nor a percentage (e.g. 5%%)", path, k, v))
+		}
+	}
+	return errs
+}
