@@ -82,8 +82,10 @@ func parsed(m map[string]string) corev1.ResourceList {
 // reduce allocatable.
 func evictionThreshold(mem, storage resource.Quantity, hard map[string]string) corev1.ResourceList {
 	out := corev1.ResourceList{
-		corev1.ResourceMemory:           resource.MustParse("100Mi"),
-		corev1.ResourceEphemeralStorage: *resource.NewQuantity(int64(math.Ceil(float64(storage.Value())/100*10)), resource.DecimalSI),
+		corev1.ResourceMemory: resource.MustParse("100Mi"),
+		// Built from the float's printed form (2.147483648e+09), as upstream
+		// does, so that the quantity also prints the same.
+		corev1.ResourceEphemeralStorage: resource.MustParse(fmt.Sprint(math.Ceil(float64(storage.Value()) / 100 * 10))),
 	}
 	if v, ok := hard["memory.available"]; ok {
 		out[corev1.ResourceMemory] = evictionSignal(mem, v)
@@ -104,5 +106,5 @@ func evictionSignal(capacity resource.Quantity, v string) resource.Quantity {
 	if p == 100 {
 		p = 0
 	}
-	return *resource.NewQuantity(int64(math.Ceil(capacity.AsApproximateFloat64()/100*p)), resource.DecimalSI)
+	return resource.MustParse(fmt.Sprint(math.Ceil(capacity.AsApproximateFloat64() / 100 * p)))
 }
