@@ -13,7 +13,7 @@ func BenchmarkInstanceTypes(b *testing.B) {
 	cat := catalog.Default()
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Derive(cat, "us-east-1", NodeClass{}, DefaultOptions()); err != nil {
+		if _, _, err := Derive(cat, "us-east-1", NodeClass{}, DefaultOptions()); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -115,10 +115,10 @@ func podENI(t *catalog.InstanceType) resource.Quantity {
 func eniLimitedPods(t *catalog.InstanceType, reservedENIs int) (int64, error) {
 	if t.ENI == nil {
 		if t.ENILimitedPods == nil {
-			return 0, fmt.Errorf("%s: the catalog has neither ENI limits nor a pod density", t.Name)
+			return 0, fmt.Errorf("the catalog has neither ENI limits nor a pod density for it")
 		}
 		if reservedENIs != 0 {
-			return 0, fmt.Errorf("%s: the catalog has no ENI limits for the type, so reserved ENIs cannot be taken off its pod density", t.Name)
+			return 0, fmt.Errorf("the catalog has no ENI limits for it (only its default pod density), so %d reserved ENIs cannot be taken off", reservedENIs)
 		}
 		return *t.ENILimitedPods, nil
 	}

@@ -9,9 +9,12 @@
 // (pkg/providers/amifamily). It is written here, not imported: that module
 // requires k8s.io/api, apimachinery and client-go v0.35.3 where this project
 // pins v0.35.1, so importing it would bump modules shared with the Azure side
-// (see docs-notes/eks.md). Its faithfulness is checked by the parity test
-// against the labels and resources upstream's own docs generator printed for
-// every instance type (instance_types_from_upstream_docs.json).
+// (see docs-notes/eks.md). Its faithfulness is checked twice: against the
+// labels and resources upstream's own docs generator printed for every instance
+// type (TestParityWithUpstreamDocs, instance_types_from_upstream_docs.json),
+// and against upstream's NewInstanceType run in process on the same facts for
+// several node classes, in the separate module ./upstreamparity, which may
+// require the newer k8s.io modules (make parity-eks-upstream).
 //
 // What the offline data cannot give is stated, not guessed: the catalog has no
 // zones (instance types carry no topology.kubernetes.io/zone requirement and

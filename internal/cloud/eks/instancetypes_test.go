@@ -149,13 +149,32 @@ func TestInvalidNodeClassReportsEverything(t *testing.T) {
 	}
 }
 
-// Types whose ENI limits the catalog lacks cannot have ENIs reserved: say so
-// rather than derive a wrong pod count.
+// Types whose ENI limits the catalog lacks cannot have ENIs reserved: they are
+// dropped with the reason rather than given a wrong pod count.
 func TestReservedENIsNeedENIFacts(t *testing.T) {
 	o := DefaultOptions()
 	o.ReservedENIs = 1
-	_, err := Derive(catalog.Default(), "us-east-1", NodeClass{}, o)
-	if err == nil || !strings.Contains(err.Error(), "hpc7a.96xlarge: the catalog has no ENI limits for the type") {
-		t.Errorf("reserved ENIs: %v", err)
+	its, dropped, err := Derive(catalog.Default(), "us-east-1", NodeClass{}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, d := range dropped {
+		names = append(names, d.Name)
+		if !strings.Contains(d.Reason, "no ENI limits for it (only its default pod density), so 1 reserved ENIs cannot be taken off") {
+			t.Errorf("%s: reason %q", d.Name, d.Reason)
+		}
+	}
+	want := "hpc6a.48xlarge hpc6id.32xlarge hpc7a.12xlarge hpc7a.24xlarge hpc7a.48xlarge hpc7a.96xlarge hpc8a.96xlarge trn2.48xlarge"
+	if got := strings.Join(names, " "); got != want {
+		t.Errorf("dropped %s, want %s", got, want)
+	}
+	if len(its)+len(dropped) != len(catalog.Default().Types) {
+		t.Errorf("%d derived + %d dropped != %d", len(its), len(dropped), len(catalog.Default().Types))
+	}
+	// 3 ENIs less 1 reserved: 2 × 9 + 2.
+	wantQuantity(t, "m5.large pods with 1 reserved ENI", byName(t, its, "m5.large").Capacity[corev1.ResourcePods], "20")
+	if _, err := InstanceTypes("us-east-1", NodeClass{}); err != nil {
+		t.Errorf("defaults drop nothing: %v", err)
 	}
 }

@@ -142,8 +142,8 @@ func TestDerivationMatchesUpstreamCode(t *testing.T) {
 			ctx := options.ToContext(context.Background(), &options.Options{VMMemoryOverheadPercent: 0.075, ReservedENIs: v.reserved})
 			o := eks.DefaultOptions()
 			o.ReservedENIs = v.reserved
-			ours, err := eks.Derive(cat, region, v.ours, o)
-			if err != nil && v.reserved == 0 {
+			ours, _, err := eks.Derive(cat, region, v.ours, o)
+			if err != nil {
 				t.Fatal(err)
 			}
 			byName := map[string]*cloudprovider.InstanceType{}
@@ -161,18 +161,8 @@ func TestDerivationMatchesUpstreamCode(t *testing.T) {
 				}
 				mine := byName[ct.Name]
 				if mine == nil {
-					if v.reserved != 0 {
-						// Derive refuses the whole set when a type lacks ENI facts; derive per type.
-						one, err := eks.Derive(single(t, cat, ct.Name), region, v.ours, o)
-						if err != nil {
-							failures = append(failures, ct.Name+": "+err.Error())
-							continue
-						}
-						mine = one[0]
-					} else {
-						failures = append(failures, ct.Name+": not derived")
-						continue
-					}
+					failures = append(failures, ct.Name+": not derived")
+					continue
 				}
 				kc := v.kubelet
 				up := instancetype.NewInstanceType(ctx, in, region, nil, nil, v.bdms, v.policy, nil, kc.MaxPods, kc.PodsPerCore,
@@ -212,15 +202,6 @@ func limitsDiffer(t *catalog.InstanceType) bool {
 		ours = t.ENI.BranchInterfaces
 	}
 	return upBranches != ours
-}
-
-func single(t *testing.T, cat *catalog.Catalog, name string) *catalog.Catalog {
-	it, _ := cat.Get(name)
-	c, err := catalog.New([]catalog.InstanceType{*it}, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
 }
 
 func compare(up, mine *cloudprovider.InstanceType) []string {
