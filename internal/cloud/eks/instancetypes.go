@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/eks/catalog"
@@ -71,9 +72,19 @@ func derive(cat *catalog.Catalog, t *catalog.InstanceType, region string, f fami
 	if err != nil {
 		return nil, err
 	}
+	reqs := requirements(t, region, f)
+	if reqs.Get(corev1.LabelOSStable).Has(string(corev1.Windows)) {
+		// The VPC resource controller's secondary IPs of the primary ENI, which
+		// pods on Windows nodes take their addresses from.
+		ips := int64(0)
+		if t.ENI != nil {
+			ips = t.ENI.IPv4PerInterface - 1
+		}
+		capacity[ResourcePrivateIPv4Address] = count(ips)
+	}
 	return &cloudprovider.InstanceType{
 		Name:         t.Name,
-		Requirements: requirements(t, region),
+		Requirements: reqs,
 		Capacity:     capacity,
 		Overhead:     ov,
 		Offerings:    offerings(cat, t, region),

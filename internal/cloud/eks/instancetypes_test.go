@@ -130,7 +130,7 @@ func TestInvalidNodeClassReportsEverything(t *testing.T) {
 		t.Fatal("invalid node class accepted")
 	}
 	for _, want := range []string{
-		`spec.amiFamily: unknown AMI family "Ubuntu"; valid: AL2023, AL2, Bottlerocket, Custom`,
+		`spec.amiFamily: unknown AMI family "Ubuntu"; valid: AL2023, AL2, Bottlerocket, Windows2019, Windows2022, Windows2025, Custom`,
 		"spec.kubelet.maxPods: -1 is negative",
 		`spec.kubelet.kubeReserved["cpu"]: "lots" is not a quantity`,
 		`spec.kubelet.evictionHard["memory.available"]: "150%" is not a percentage between 0% and 100%`,
@@ -140,9 +140,6 @@ func TestInvalidNodeClassReportsEverything(t *testing.T) {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error lacks %q:\n%v", want, err)
 		}
-	}
-	if _, err := InstanceTypes("us-east-1", NodeClass{AMIFamily: "Windows2022"}); err == nil || !strings.Contains(err.Error(), "Windows2022 is not supported offline yet") {
-		t.Errorf("Windows: %v", err)
 	}
 	if _, err := InstanceTypes("", NodeClass{}); err == nil || !strings.Contains(err.Error(), "region is empty") {
 		t.Errorf("empty region: %v", err)
@@ -176,5 +173,25 @@ func TestReservedENIsNeedENIFacts(t *testing.T) {
 	wantQuantity(t, "m5.large pods with 1 reserved ENI", byName(t, its, "m5.large").Capacity[corev1.ResourcePods], "20")
 	if _, err := InstanceTypes("us-east-1", NodeClass{}); err != nil {
 		t.Errorf("defaults drop nothing: %v", err)
+	}
+}
+
+// Windows: amd64 only, the build label, 110 pods, the 50Gi C: drive and the
+// private IPv4 capacity (m5.large: 10 IPv4 per ENI, less the primary).
+func TestWindows(t *testing.T) {
+	its := derived(t, "us-east-1", NodeClass{AMIFamily: AMIFamilyWindows2022})
+	m5 := byName(t, its, "m5.large")
+	if got := m5.Requirements.Get(corev1.LabelWindowsBuild).Values(); len(got) != 1 || got[0] != "10.0.20348" {
+		t.Errorf("windows-build %v", got)
+	}
+	if got := m5.Requirements.Get(corev1.LabelOSStable).Values(); len(got) != 1 || got[0] != "windows" {
+		t.Errorf("os %v", got)
+	}
+	wantQuantity(t, "Windows pods", m5.Capacity[corev1.ResourcePods], "110")
+	wantQuantity(t, "Windows kube-reserved memory", m5.Overhead.KubeReserved[corev1.ResourceMemory], "1465Mi")
+	wantQuantity(t, "Windows ephemeral storage", m5.Capacity[corev1.ResourceEphemeralStorage], "50Gi")
+	wantQuantity(t, "Windows private IPv4", m5.Capacity[ResourcePrivateIPv4Address], "9")
+	if got := byName(t, its, "m6g.large").Requirements.Get(corev1.LabelOSStable).Len(); got != 0 {
+		t.Errorf("arm64 under Windows: os requirement has %d values, want none", got)
 	}
 }

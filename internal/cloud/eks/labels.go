@@ -41,4 +41,6 @@ const (
 	ResourceHabanaGaudi   corev1.ResourceName = "habana.ai/gaudi"
 	ResourceAWSPodENI     corev1.ResourceName = "vpc.amazonaws.com/pod-eni"
 	ResourceEFA           corev1.ResourceName = "vpc.amazonaws.com/efa"
+	// ResourcePrivateIPv4Address is the Windows nodes' IP capacity.
+	ResourcePrivateIPv4Address corev1.ResourceName = "vpc.amazonaws.com/PrivateIPv4Address"
 )

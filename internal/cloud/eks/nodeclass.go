@@ -15,7 +15,18 @@ const (
 	AMIFamilyAL2          = "AL2"
 	AMIFamilyBottlerocket = "Bottlerocket"
 	AMIFamilyCustom       = "Custom"
+	AMIFamilyWindows2019  = "Windows2019"
+	AMIFamilyWindows2022  = "Windows2022"
+	AMIFamilyWindows2025  = "Windows2025"
 )
+
+// windowsBuilds are the node.kubernetes.io/windows-build values of the Windows
+// families (the AWS provider's Windows*Build).
+var windowsBuilds = map[string]string{
+	AMIFamilyWindows2019: "10.0.17763",
+	AMIFamilyWindows2022: "10.0.20348",
+	AMIFamilyWindows2025: "10.0.26100",
+}
 
 // NodeClass is what the instance-type derivation reads from an EC2NodeClass
 // (karpenter.k8s.aws/v1): the AMI family, spec.kubelet, spec.blockDeviceMappings
@@ -64,6 +75,8 @@ type family struct {
 	// ephemeralDefault is the default size of ephemeralDevice (amifamily.DefaultEBS
 	// is 20Gi; Bottlerocket's data volume /dev/xvdb is the same).
 	ephemeralDefault resource.Quantity
+	// windowsBuild is set for the Windows families only.
+	windowsBuild string
 }
 
 func familyOf(name string) (family, error) {
@@ -82,10 +95,14 @@ func familyOf(name string) (family, error) {
 	case AMIFamilyCustom:
 		return family{name: name, usesENILimitedMemoryOverhead: true, podsPerCoreEnabled: true, supportsENILimitedPodDensity: true,
 			ephemeralDefault: twenty}, nil
-	case "Windows2019", "Windows2022", "Windows2025":
-		return family{}, fmt.Errorf("spec.amiFamily: %s is not supported offline yet (Windows nodes need the Windows build labels and private IPv4 capacity); valid: AL2023, AL2, Bottlerocket, Custom", name)
+	case AMIFamilyWindows2019, AMIFamilyWindows2022, AMIFamilyWindows2025:
+		// No ENI-limited density (the VPC CNI on Windows hands out IPs from the
+		// primary ENI: 110 pods unless maxPods says otherwise); the C: drive is
+		// 50Gi.
+		return family{name: name, podsPerCoreEnabled: true, ephemeralDevice: "/dev/sda1", ephemeralDefault: resource.MustParse("50Gi"),
+			windowsBuild: windowsBuilds[name]}, nil
 	}
-	return family{}, fmt.Errorf("spec.amiFamily: unknown AMI family %q; valid: AL2023, AL2, Bottlerocket, Custom", name)
+	return family{}, fmt.Errorf("spec.amiFamily: unknown AMI family %q; valid: AL2023, AL2, Bottlerocket, Windows2019, Windows2022, Windows2025, Custom", name)
 }
 
 // check reports every invalid setting at its EC2NodeClass path. The API server

@@ -21,7 +21,7 @@ var nameScheme = regexp.MustCompile(`(^[a-z]+)(\-[0-9]+tb)?([0-9]+).*\.`)
 // zone IDs (no requirement at all, rather than upstream's In [zones of the
 // node class's subnets]) and capacity reservations (none, as for a node class
 // without capacityReservationSelectorTerms).
-func requirements(t *catalog.InstanceType, region string) scheduling.Requirements {
+func requirements(t *catalog.InstanceType, region string, f family) scheduling.Requirements {
 	dne := func(key string) *scheduling.Requirement {
 		return scheduling.NewRequirement(key, corev1.NodeSelectorOpDoesNotExist)
 	}
@@ -31,7 +31,7 @@ func requirements(t *catalog.InstanceType, region string) scheduling.Requirement
 	reqs := scheduling.NewRequirements(
 		in(corev1.LabelInstanceTypeStable, t.Name),
 		in(corev1.LabelArchStable, t.Arch),
-		in(corev1.LabelOSStable, string(corev1.Linux)),
+		in(corev1.LabelOSStable, osOf(t, f)...),
 		in(corev1.LabelTopologyRegion, region),
 		dne(corev1.LabelWindowsBuild),
 		// The catalog has no SupportedUsageClasses: both are assumed, and
@@ -90,7 +90,22 @@ func requirements(t *catalog.InstanceType, region string) scheduling.Requirement
 	}
 	device(t.GPU, LabelInstanceGPUName, LabelInstanceGPUManufacturer, LabelInstanceGPUCount, LabelInstanceGPUMemory)
 	device(t.Accelerator, LabelInstanceAcceleratorName, LabelInstanceAcceleratorManufacturer, LabelInstanceAcceleratorCount, "")
+	if f.windowsBuild != "" {
+		reqs.Get(corev1.LabelWindowsBuild).Insert(f.windowsBuild)
+	}
 	return reqs
+}
+
+// osOf: Windows AMIs exist for amd64 only; an arm64 type under a Windows
+// family gets an OS requirement with no value, which nothing matches.
+func osOf(t *catalog.InstanceType, f family) []string {
+	if f.windowsBuild == "" {
+		return []string{string(corev1.Linux)}
+	}
+	if t.Arch == "amd64" {
+		return []string{string(corev1.Windows)}
+	}
+	return nil
 }
 
 func at(parts []string, i int) string {
