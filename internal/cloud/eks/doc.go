@@ -19,6 +19,7 @@
 // What the offline data cannot give is stated, not guessed: the catalog has no
 // zones (instance types carry no topology.kubernetes.io/zone requirement and
 // offerings are regional) and no supported usage classes (every type is
-// offered on-demand and spot; an offering is available only where the catalog
-// has a price, as upstream requires a price).
+// offered on-demand and spot; an offering is available only where a price is
+// found, as upstream requires a price, with upstream's own fallbacks: see
+// catalog.OfferingPrice).
 package eks

@@ -84,8 +84,9 @@ func TestEphemeralStorage(t *testing.T) {
 	wantQuantity(t, "RAID0 without NVMe", byName(t, raid, "m5.large").Capacity[corev1.ResourceEphemeralStorage], "20Gi")
 }
 
-// Offerings are available only where the catalog has a price, as upstream
-// requires one; a region without price tables offers nothing.
+// Offerings are available only where a price is found, as upstream requires
+// one; where the region has no on-demand table, the us-east-1 price stands in
+// (labelled), as in the AWS provider.
 func TestOfferingsFollowPrices(t *testing.T) {
 	ct := func(it *cloudprovider.InstanceType, c string) *cloudprovider.Offering {
 		for _, o := range it.Offerings {
@@ -101,14 +102,24 @@ func TestOfferingsFollowPrices(t *testing.T) {
 		t.Errorf("us-east-1 on-demand: %+v", o)
 	}
 	euw1 := byName(t, derived(t, "eu-west-1", NodeClass{}), "m5.large")
-	if o := ct(euw1, karpv1.CapacityTypeOnDemand); o.Available {
-		t.Errorf("eu-west-1 on-demand available without a price: %+v", o)
+	if o := ct(euw1, karpv1.CapacityTypeOnDemand); !o.Available || o.Price != 0.096 {
+		t.Errorf("eu-west-1 on-demand (us-east-1 fallback): %+v", o)
 	}
 	if o := ct(euw1, karpv1.CapacityTypeSpot); !o.Available || o.Price <= 0 {
 		t.Errorf("eu-west-1 spot (2024 estimate): %+v", o)
 	}
 	if p, ok := catalog.Default().Price("eu-west-1", "m5.large", catalog.Spot); !ok || !p.Estimate {
 		t.Errorf("eu-west-1 spot price should be flagged as an estimate: %+v", p)
+	}
+	// A type no table prices: both offerings unavailable, as upstream.
+	for _, it := range derived(t, "us-east-1", NodeClass{}) {
+		if _, ok := catalog.Default().Price("us-east-1", it.Name, catalog.OnDemand); ok {
+			continue
+		}
+		if len(it.Offerings.Available()) != 0 {
+			t.Errorf("%s has no us-east-1 price, yet offerings are available", it.Name)
+		}
+		break
 	}
 	if got := byName(t, derived(t, "eu-west-1", NodeClass{}), "m5.large").Requirements.Get(corev1.LabelTopologyRegion).Values(); len(got) != 1 || got[0] != "eu-west-1" {
 		t.Errorf("region requirement %v", got)

@@ -10,14 +10,14 @@ import (
 )
 
 // offerings are one regional offering per capacity type (the catalog has no
-// zones). As upstream, an offering without a price is not available: in a
-// region without a price table nothing is, which callers must report as
-// missing data, not as capacity. cloudprovider.Offering has no room for a
-// price's provenance: catalog.Price returns it with the number.
+// zones), priced by catalog.OfferingPrice (the region's table, else the
+// fallbacks the AWS provider itself uses). As upstream, an offering without a
+// price is not available. cloudprovider.Offering has no room for a price's
+// provenance: catalog.OfferingPrice returns it with the number.
 func offerings(cat *catalog.Catalog, t *catalog.InstanceType, region string) cloudprovider.Offerings {
 	var out cloudprovider.Offerings
 	for _, ct := range []catalog.CapacityType{catalog.OnDemand, catalog.Spot} {
-		p, ok := cat.Price(region, t.Name, ct)
+		p, ok := cat.OfferingPrice(region, t.Name, ct)
 		out = append(out, &cloudprovider.Offering{
 			Requirements: scheduling.NewRequirements(
 				scheduling.NewRequirement(karpv1.CapacityTypeLabelKey, corev1.NodeSelectorOpIn, string(ct)),

@@ -120,3 +120,33 @@ func TestDecodeRejectsGarbage(t *testing.T) {
 		t.Error("Decode accepted garbage")
 	}
 }
+
+func TestOfferingPriceFallbacks(t *testing.T) {
+	c := Default()
+	// A region with its own table: that table, not an estimate.
+	if p, ok := c.OfferingPrice("us-gov-west-1", "m5.large", OnDemand); !ok || p.Estimate || p.Value == 0.096 {
+		t.Errorf("us-gov-west-1 on-demand: %+v %v", p, ok)
+	}
+	// No table: the us-east-1 list price, labelled as the fallback.
+	p, ok := c.OfferingPrice("eu-west-1", "m5.large", OnDemand)
+	if !ok || p.Value != 0.096 || !p.Estimate || !strings.Contains(p.Source, "no on-demand table for eu-west-1: the us-east-1 list price") {
+		t.Errorf("eu-west-1 on-demand: %+v %v", p, ok)
+	}
+	cn, ok := c.OfferingPrice("cn-northwest-1", "m5.large", OnDemand)
+	if !ok || cn.Currency != "USD" || !strings.Contains(cn.Source, "(USD, in a CNY region)") {
+		t.Errorf("cn-northwest-1 on-demand: %+v %v", cn, ok)
+	}
+	// Spot: the snapshot where it has the type, else the on-demand price.
+	if s, ok := c.OfferingPrice("eu-west-1", "m5.large", Spot); !ok || !s.Estimate || !strings.Contains(s.Source, "2024-08-09") {
+		t.Errorf("eu-west-1 spot: %+v %v", s, ok)
+	}
+	s, ok := c.OfferingPrice("us-gov-west-1", "m5.large", Spot)
+	od, _ := c.OfferingPrice("us-gov-west-1", "m5.large", OnDemand)
+	if !ok || s.Value != od.Value || !s.Estimate || !strings.Contains(s.Source, "Karpenter's own spot price until it fetches spot prices") {
+		t.Errorf("us-gov-west-1 spot: %+v %v", s, ok)
+	}
+	// A region with a table that lacks the type: no price (no fallback).
+	if _, ok := c.OfferingPrice("cn-north-1", "p5.48xlarge", OnDemand); ok {
+		t.Error("cn-north-1 p5.48xlarge: priced from another region's table")
+	}
+}
