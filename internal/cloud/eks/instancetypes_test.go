@@ -132,9 +132,10 @@ func TestInvalidNodeClassReportsEverything(t *testing.T) {
 		AMIFamily:           "Ubuntu",
 		InstanceStorePolicy: "RAID5",
 		Kubelet: Kubelet{
-			MaxPods:      &neg,
-			KubeReserved: map[string]string{"cpu": "lots"},
-			EvictionHard: map[string]string{"memory.available": "150%", "nodefs.available": "ten"},
+			MaxPods:        &neg,
+			KubeReserved:   map[string]string{"cpu": "lots", "gpu": "1"},
+			SystemReserved: map[string]string{"memory": "-1Gi"},
+			EvictionHard:   map[string]string{"memory.available": "150%", "nodefs.available": "ten"},
 		},
 	})
 	if err == nil {
@@ -147,6 +148,8 @@ func TestInvalidNodeClassReportsEverything(t *testing.T) {
 		`spec.kubelet.evictionHard["memory.available"]: "150%" is not a percentage between 0% and 100%`,
 		`spec.kubelet.evictionHard["nodefs.available"]: "ten" is neither a quantity`,
 		`spec.instanceStorePolicy: "RAID5"; valid: RAID0 or unset`,
+		`spec.kubelet.kubeReserved: key "gpu" is not valid; valid keys are cpu, memory, ephemeral-storage, pid`,
+		`spec.kubelet.systemReserved["memory"]: "-1Gi" is negative`,
 	} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error lacks %q:\n%v", want, err)

@@ -2,6 +2,7 @@ package eks
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -123,6 +124,10 @@ func (nc NodeClass) check() []string {
 	errs = append(errs, checkQuantities("spec.kubelet.systemReserved", nc.Kubelet.SystemReserved)...)
 	errs = append(errs, checkSignals("spec.kubelet.evictionHard", nc.Kubelet.EvictionHard)...)
 	errs = append(errs, checkSignals("spec.kubelet.evictionSoft", nc.Kubelet.EvictionSoft)...)
+	errs = append(errs, checkKeys("spec.kubelet.kubeReserved", nc.Kubelet.KubeReserved, reservedKeys)...)
+	errs = append(errs, checkKeys("spec.kubelet.systemReserved", nc.Kubelet.SystemReserved, reservedKeys)...)
+	errs = append(errs, checkKeys("spec.kubelet.evictionHard", nc.Kubelet.EvictionHard, signalKeys)...)
+	errs = append(errs, checkKeys("spec.kubelet.evictionSoft", nc.Kubelet.EvictionSoft, signalKeys)...)
 	switch nc.InstanceStorePolicy {
 	case "", "RAID0":
 	default:
@@ -131,11 +136,31 @@ func (nc NodeClass) check() []string {
 	return errs
 }
 
+// The keys the EC2NodeClass CRD admits (its CEL rules), in its order.
+var (
+	reservedKeys = []string{"cpu", "memory", "ephemeral-storage", "pid"}
+	signalKeys   = []string{"memory.available", "nodefs.available", "nodefs.inodesFree", "imagefs.available", "imagefs.inodesFree", "pid.available"}
+)
+
+func checkKeys(path string, m map[string]string, valid []string) []string {
+	var errs []string
+	for _, k := range sortedKeys(m) {
+		if !slices.Contains(valid, k) {
+			errs = append(errs, fmt.Sprintf("%s: key %q is not valid; valid keys are %s", path, k, strings.Join(valid, ", ")))
+		}
+	}
+	return errs
+}
+
 func checkQuantities(path string, m map[string]string) []string {
 	var errs []string
 	for _, k := range sortedKeys(m) {
-		if _, err := resource.ParseQuantity(m[k]); err != nil {
+		q, err := resource.ParseQuantity(m[k])
+		switch {
+		case err != nil:
 			errs = append(errs, fmt.Sprintf("%s[%q]: %q is not a quantity (e.g. 100m, 1Gi)", path, k, m[k]))
+		case q.Sign() < 0:
+			errs = append(errs, fmt.Sprintf("%s[%q]: %q is negative; reserved resources must be 0 or more", path, k, m[k]))
 		}
 	}
 	return errs
