@@ -128,6 +128,11 @@ func (nc NodeClass) check() []string {
 	errs = append(errs, checkKeys("spec.kubelet.systemReserved", nc.Kubelet.SystemReserved, reservedKeys)...)
 	errs = append(errs, checkKeys("spec.kubelet.evictionHard", nc.Kubelet.EvictionHard, signalKeys)...)
 	errs = append(errs, checkKeys("spec.kubelet.evictionSoft", nc.Kubelet.EvictionSoft, signalKeys)...)
+	for i, b := range nc.BlockDeviceMappings {
+		if b.VolumeSize != nil && b.VolumeSize.Sign() <= 0 {
+			errs = append(errs, fmt.Sprintf("spec.blockDeviceMappings[%d].ebs.volumeSize: %s; valid: a positive size such as 20Gi", i, b.VolumeSize.String()))
+		}
+	}
 	switch nc.InstanceStorePolicy {
 	case "", "RAID0":
 	default:
@@ -171,7 +176,8 @@ func checkSignals(path string, m map[string]string) []string {
 	for _, k := range sortedKeys(m) {
 		v := m[k]
 		if strings.HasSuffix(v, "%") {
-			if p, err := strconv.ParseFloat(strings.TrimSuffix(v, "%"), 64); err != nil || p < 0 || p > 100 {
+			// Written so that NaN fails too (it parses, and compares false).
+			if p, err := strconv.ParseFloat(strings.TrimSuffix(v, "%"), 64); err != nil || !(p >= 0 && p <= 100) {
 				errs = append(errs, fmt.Sprintf("%s[%q]: %q is not a percentage between 0%% and 100%%", path, k, v))
 			}
 			continue
