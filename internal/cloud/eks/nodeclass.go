@@ -2,6 +2,7 @@ package eks
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -149,7 +150,7 @@ var (
 
 func checkKeys(path string, m map[string]string, valid []string) []string {
 	var errs []string
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		if !slices.Contains(valid, k) {
 			errs = append(errs, fmt.Sprintf("%s: key %q is not valid; valid keys are %s", path, k, strings.Join(valid, ", ")))
 		}
@@ -159,7 +160,7 @@ func checkKeys(path string, m map[string]string, valid []string) []string {
 
 func checkQuantities(path string, m map[string]string) []string {
 	var errs []string
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		q, err := resource.ParseQuantity(m[k])
 		switch {
 		case err != nil:
@@ -173,7 +174,7 @@ func checkQuantities(path string, m map[string]string) []string {
 
 func checkSignals(path string, m map[string]string) []string {
 	var errs []string
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		v := m[k]
 		if strings.HasSuffix(v, "%") {
 			// Written so that NaN fails too (it parses, and compares false).

@@ -3,8 +3,10 @@ package catalog
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -162,13 +164,13 @@ func typeFromDocs(d DocsType, limits map[string]vpcLimit) (InstanceType, []strin
 		known["karpenter.k8s.aws/"+k] = true
 	}
 	known["kubernetes.io/arch"] = true
-	for _, k := range sortedKeys(l) {
+	for _, k := range slices.Sorted(maps.Keys(l)) {
 		if !known[k] && !derivedLabels[k] {
 			errs = append(errs, fmt.Sprintf("label %s is not known to the generator", k))
 		}
 	}
 
-	for _, k := range sortedKeys(d.Resources) {
+	for _, k := range slices.Sorted(maps.Keys(d.Resources)) {
 		v := d.Resources[k]
 		if derivedResources[k] {
 			continue
@@ -332,13 +334,4 @@ func readJSON(path string, v any) error {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return nil
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
