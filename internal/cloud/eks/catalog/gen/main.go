@@ -1,0 +1,44 @@
+// Command gen builds the embedded EC2 catalog (catalog.json.gz) from the
+// reference directory. Run it through go generate in internal/cloud/eks/catalog
+// (make generate-eks-catalog):
+//
+//	go run ./gen -shared ../../../../../shared/reference/aws -o catalog.json.gz
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/eks/catalog"
+)
+
+func main() {
+	shared := flag.String("shared", "", "reference directory with "+catalog.DocsFile+", "+catalog.VPCFile+", "+catalog.OnDemandFile+", "+catalog.SpotFile)
+	out := flag.String("o", "catalog.json.gz", "output file")
+	flag.Parse()
+	if err := run(*shared, *out); err != nil {
+		fmt.Fprintln(os.Stderr, "eks catalog gen:", err)
+		os.Exit(1)
+	}
+}
+
+func run(shared, out string) error {
+	if shared == "" {
+		return fmt.Errorf("give -shared DIR")
+	}
+	c, err := catalog.Build(shared)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := c.Encode(&buf); err != nil {
+		return err
+	}
+	if err := os.WriteFile(out, buf.Bytes(), 0o644); err != nil {
+		return err
+	}
+	fmt.Printf("eks catalog gen: %d instance types, %d price tables, %d bytes -> %s\n", len(c.Types), len(c.PriceTables), buf.Len(), out)
+	return nil
+}
