@@ -66,6 +66,8 @@ type Rule struct {
 	// Help says why it matters and how to fix it in general; each finding adds its own
 	// specific message and fix.
 	Help string
+	// Reported says which parts of the project report the code.
+	Reported Reporting
 }
 
 // allRules are the rules of every group of codes.
