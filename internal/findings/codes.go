@@ -90,7 +90,7 @@ var rules = []Rule{
 		Reported: Reporting{Review: true, Note: "`nodepool_from_yaml` and `aksnodeclass_from_yaml` fail with a function error instead."},
 	},
 	{
-		Code: UnrenderedTemplate, Name: "UnrenderedTemplate", Severity: Error,
+		Code: UnrenderedTemplate, Name: "UnrenderedTemplate", Severity: Error, Alternatives: []Severity{Note},
 		Title: "The file is a template, not a manifest, and was not reviewed.",
 		Help: "The document does not parse as YAML because of Go template actions (in double braces); without them it would. " +
 			"Helm and other Go templates are only YAML once rendered. Review the rendered output instead, e.g. " +
@@ -304,7 +304,7 @@ var rules = []Rule{
 			"`karpenter_provisioning_simulation` data source gives the same edit in its `advice` attribute (`mode = \"both\"`)."},
 	},
 	{
-		Code: NodeClassNotFound, Name: "NodeClassNotFound", Severity: Error,
+		Code: NodeClassNotFound, Name: "NodeClassNotFound", Severity: Error, Alternatives: []Severity{Warning},
 		Title: "The NodePool references an AKSNodeClass that is not in the cluster's input.",
 		Help: "Karpenter does not launch nodes for a NodePool whose node class does not exist; the pool stays " +
 			"NotReady. Add the AKSNodeClass, fix the name in nodeClassRef, or, if the node class is created " +
@@ -319,13 +319,14 @@ var rules = []Rule{
 			"`mode = \"Manual\"`, or the input defines it."},
 	},
 	{
-		Code: EqualWeightOverlap, Name: "EqualWeightOverlap", Severity: Warning,
+		Code: EqualWeightOverlap, Name: "EqualWeightOverlap", Severity: Warning, Alternatives: []Severity{Note},
 		Title: "Two NodePools with the same weight can launch the same nodes.",
 		Help: "Their requirements can be met by the same node and they carry the same taints, so they compete " +
 			"for the same pods. Karpenter tries NodePools of equal weight in reverse alphabetical order of their " +
 			"names, so which one serves a pod depends on naming. Give the preferred pool a higher weight, or make " +
 			"the requirements exclusive.",
-		Reported: Reporting{Review: true},
+		Reported: Reporting{Review: true, Note: "A note, not a warning, when a weight and taint set holds so many pools that the review " +
+			"compares their requirements only in part (pools kept apart by no In requirement): pools that compete may then be missing."},
 	},
 	{
 		Code: MalformedWorkload, Name: "MalformedWorkload", Severity: Error,

@@ -88,7 +88,7 @@ var disruptionRules = []Rule{
 			"on-demand capacity: the pools the cluster's ordinary workloads land on. Workloads given to the review are not read yet."},
 	},
 	{
-		Code: NeverRightSized, Name: "NeverRightSized", Severity: Note,
+		Code: NeverRightSized, Name: "NeverRightSized", Severity: Note, Alternatives: []Severity{Warning},
 		Title: "Nodes of the pool are never right-sized.",
 		Help: "With `consolidationPolicy: WhenEmpty` Karpenter only removes nodes that run no pods, and with " +
 			"`expireAfter: Never` nodes never expire, so a node launched for a burst keeps its size for as long as one pod " +

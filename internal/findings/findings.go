@@ -68,6 +68,9 @@ type Rule struct {
 	Help string
 	// Reported says which parts of the project report the code.
 	Reported Reporting
+	// Alternatives are the severities other than Severity that some findings of the code have,
+	// each explained in Help or Reported.Note (Finding.As); strict mode is not one of them.
+	Alternatives []Severity
 }
 
 // allRules are the rules of every group of codes.

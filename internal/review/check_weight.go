@@ -67,7 +67,7 @@ func CheckEqualWeights(_ context.Context, c *Cluster) []Finding {
 					"their requirements differ without an In value that keeps them apart, so pools that compete may be missing from the findings above",
 					len(buckets[b]), p.weight, compared),
 				"Keep pools apart by an In requirement on one label key (e.g. a team or workload label), or give them different weights.")
-			f.Severity = findings.Note
+			f.Finding = f.Finding.As(findings.Note)
 			out = append(out, f)
 		}
 	}

@@ -145,7 +145,7 @@ func TestEqualWeightComparisonBound(t *testing.T) {
 	got := CheckEqualWeights(context.Background(), &Cluster{NodePools: objs})
 	var notes int
 	for _, f := range got {
-		if f.Severity.String() == "note" && strings.Contains(f.Message, "compared only in part (100 pairs") {
+		if f.Severity().String() == "note" && strings.Contains(f.Message, "compared only in part (100 pairs") {
 			notes++
 		}
 	}

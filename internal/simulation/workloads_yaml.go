@@ -51,8 +51,8 @@ func manifestWorkloads(texts []string, diags *diag.Diagnostics) (ws []solver.Wor
 	set = workloadreader.Read(all, workloadreader.Options{})
 	for _, f := range set.Findings {
 		where := fmt.Sprintf("%s line %d", f.File, f.Line)
-		if f.Field != "" {
-			where += " (" + f.Object + " " + f.Field + ")"
+		if f.Path != "" {
+			where += " (" + f.Object + " " + f.Path + ")"
 		}
 		report(diags, element[f.File], f.Code, where+": "+f.Message, f.Fix)
 	}
@@ -76,7 +76,7 @@ func disruptionDiags(set *workloadreader.Set, pools []solver.SimPool, sim *solve
 		if _, err := fmt.Sscanf(f.File, "workloads_yaml[%d]", &i); err == nil {
 			at = at.AtListIndex(i)
 		}
-		report(diags, at, f.Code, fmt.Sprintf("%s line %d (%s %s): %s", f.File, f.Line, f.Object, f.Field, f.Message), f.Fix)
+		report(diags, at, f.Code, fmt.Sprintf("%s line %d (%s %s): %s", f.File, f.Line, f.Object, f.Path, f.Message), f.Fix)
 	}
 }
 
