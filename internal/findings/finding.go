@@ -22,10 +22,18 @@ type Finding struct {
 	Message string
 	// Fix says what to change, specific to this finding.
 	Fix string
+	// Related are other places involved, e.g. the pools a pool competes with.
+	Related []Ref
 
 	// severity is set by As or Strict, when overridden; otherwise the registry's applies.
 	severity   Severity
 	overridden bool
+}
+
+// Ref is a place a finding involves besides its own: an object and a field path of it.
+type Ref struct {
+	Object string
+	Path   string
 }
 
 // New returns a finding of code about path (a Kubernetes field path; "" for the whole object).

@@ -22,8 +22,8 @@ const workloadsNote = "Only where workloads are read from manifests: the `simula
 // workloadDisruptionNote says where the workload-aware disruption checks (KRP411–KRP414) run
 // and which placement they use.
 const workloadDisruptionNote = "Only where workloads are read from manifests: `review --workloads`, the `simulate` command and " +
-	"the `workloads_yaml` attribute of `karpenter_provisioning_simulation` (a warning on the element that holds the object; " +
-	"the data source does not show notes, and, as for KRP302, suppressions do not apply there). The pool is the one Karpenter's predicted " +
+	"the `workloads_yaml` attribute of `karpenter_provisioning_simulation` (a warning on the element that holds the object, " +
+	"which the provider's `checks.suppress` silences; the data source does not show notes). The pool is the one Karpenter's predicted " +
 	"placement puts the pods on (`simulate --mode optimal`: the optimal packing, and the message says so). " +
 	"PodDisruptionBudgets (`policy/v1`) are read from the same manifests and match pods by namespace and selector, as the eviction API does. " +
 	"Pods that tolerate the `karpenter.sh/disrupted:NoSchedule` taint (a toleration of every taint) are not drained and block nothing."

@@ -42,6 +42,14 @@ func (s section) PlanDiagnostic() bool {
 	return s.Where.Plan && s.Where.Resource == "" && s.Severity != findings.Note
 }
 
+// ProviderDiagnostic says whether a Terraform plan shows the code as a diagnostic, which the
+// provider's checks.suppress silences: the plan-time checks and the workload checks of the
+// simulation data source (workloads_yaml) that are not notes.
+func (s section) ProviderDiagnostic() bool {
+	workloads := strings.Contains(s.Where.Note, "`workloads_yaml`")
+	return (s.Where.Plan || workloads) && s.Severity != findings.Note
+}
+
 // Anchor is the heading's anchor on the Terraform Registry and GitHub: the code in lower case.
 func (s section) Anchor() string { return strings.ToLower(string(s.Code)) }
 
@@ -177,7 +185,9 @@ accepted. Pools state what they accept and what they must be able to run:
 | note | only in ` + "`analysis.findings`" + ` | listed, never fails |
 
 A pool silences codes with ` + "`checks = { suppress = [\"KRP104\"] }`" + `: they are no longer diagnostics, not even in strict
-mode, but stay in ` + "`analysis.findings`" + `. The review command takes ` + "`--suppress KRP104`" + `, or ` + "`suppress: [KRP104]`" + ` per
+mode, but stay in ` + "`analysis.findings`" + `. The same list in the provider block's ` + "`checks`" + ` silences codes for every
+resource of the provider: each pool, ` + "`karpenter_aksnodeclass`" + `, ` + "`karpenter_aks_node_auto_provisioning`" + ` and the
+` + "`workloads_yaml`" + ` of ` + "`karpenter_provisioning_simulation`" + `. The review command takes ` + "`--suppress KRP104`" + `, or ` + "`suppress: [KRP104]`" + ` per
 cluster in ` + "`.karpenter-review.yaml`" + `; a review of a plan also honours each pool's own ` + "`checks.suppress`" + `, for that pool
 only. The JSON report counts what suppressions dropped (` + "`suppressed`" + `) and lists those findings (` + "`suppressedFindings`" + `).
 ` + "`checks = { enabled = false }`" + ` in the provider block turns the provisioning checks
@@ -198,6 +208,9 @@ off; the CRD validation always runs.
 * Name: ` + "`{{ .Name }}`" + ` · severity: {{ .Severity }} · reported by {{ .Where.Text }}
 {{- if .PlanDiagnostic }}
 * Silence for one pool: ` + "`checks = { suppress = [\"{{ .Code }}\"] }`" + `
+{{- end }}
+{{- if .ProviderDiagnostic }}
+* Silence for every resource: ` + "`checks = { suppress = [\"{{ .Code }}\"] }`" + ` in the provider block
 {{- end }}
 {{- if .Where.Review }}
 * Silence in a review: ` + "`--suppress {{ .Code }}`" + `
