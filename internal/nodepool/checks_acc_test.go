@@ -358,6 +358,8 @@ func TestAccChecksNodeClassRef(t *testing.T) {
 			{Config: pool(`checks = { strict = true }`, ref("karpenter.azure.com", "AKSNodeClass", "nowhere")), PlanOnly: true,
 				ExpectError: regexp.MustCompile(`(?s)KRP201.*Attribute template\.node_class_ref\.name:.*"nowhere"`)},
 			{Config: pool("", ref("karpenter.azure.com", "AKSNodeClass", "nowhere")), PlanOnly: true, ExpectNonEmptyPlan: true},
+			// The provider's checks.suppress silences it for every pool, strict mode or not.
+			{Config: pool(`checks = { strict = true, suppress = ["KRP201"] }`, ref("karpenter.azure.com", "AKSNodeClass", "nowhere")), PlanOnly: true, ExpectNonEmptyPlan: true},
 		},
 	})
 }
