@@ -76,12 +76,10 @@ func checkSubnetGranted(pc *crdresource.PlanContext, obj map[string]any) {
 			return
 		}
 	}
-	r, _ := findings.Lookup(findings.SubnetNotGranted)
-	summary := fmt.Sprintf("%s: %s", r.Code, strings.TrimSuffix(r.Title, "."))
-	detail := fmt.Sprintf("NAP creates this node class's node network interfaces in %s as the cluster identity, which needs Network Contributor there; "+
-		"the karpenter_aks_node_auto_provisioning network_contributor_scopes planned in this configuration are %s.\n\n"+
-		"Fix: add the subnet or its VNet to network_contributor_scopes, unless the role is granted elsewhere.", subnet, scopeList(scopes))
-	pc.Report("spec.vnetSubnetID", pc.Data.Checks.Strict, summary, detail)
+	pc.ReportFinding(findings.New(findings.SubnetNotGranted, "spec.vnetSubnetID",
+		fmt.Sprintf("NAP creates this node class's node network interfaces in %s as the cluster identity, which needs Network Contributor there; "+
+			"the karpenter_aks_node_auto_provisioning network_contributor_scopes planned in this configuration are %s.", subnet, scopeList(scopes)),
+		"add the subnet or its VNet to network_contributor_scopes, unless the role is granted elsewhere"), crdresource.FindingDetail{})
 }
 
 func scopeList(scopes []string) string {

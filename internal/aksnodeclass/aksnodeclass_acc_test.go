@@ -778,3 +778,36 @@ resource "karpenter_aksnodeclass" "nodes" {
 		},
 	})
 }
+
+// The provider's checks.suppress silences KRP116 as it silences every code: the uncovered
+// subnet plans without the error strict mode would make of it, and an unknown code is rejected.
+func TestAccAKSNodeClassSubnetNotGrantedSuppressed(t *testing.T) {
+	vnet := strings.TrimSuffix(subnet, "/subnets/"+path.Base(subnet))
+	cfg := func(suppress string) string {
+		return fmt.Sprintf(`
+provider "karpenter" {
+  region = "westeurope"
+  checks = { strict = true, suppress = [%q] }
+}
+
+resource "karpenter_aks_node_auto_provisioning" "this" {
+  cluster_id                 = "/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/rg/providers/Microsoft.ContainerService/managedClusters/aks"
+  network_contributor_scopes = [%q]
+}
+
+resource "karpenter_aksnodeclass" "nodes" {
+  name           = "nodes"
+  vnet_subnet_id = %q
+  depends_on     = [karpenter_aks_node_auto_provisioning.this]
+}
+`, suppress, vnet+"/subnets/pods", subnet)
+	}
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories(),
+		Steps: []resource.TestStep{
+			{Config: cfg("krp116"), PlanOnly: true, ExpectNonEmptyPlan: true},
+			{Config: cfg("KRP104"), PlanOnly: true, ExpectError: regexp.MustCompile(`(?s)KRP116.*Attribute\s+vnet_subnet_id`)},
+			{Config: cfg("KRP999"), PlanOnly: true, ExpectError: regexp.MustCompile(`(?s)Unknown finding code.*KRP999`)},
+		},
+	})
+}

@@ -35,13 +35,11 @@ func checkSubnetChange(pc *crdresource.PlanContext, obj map[string]any) {
 		}
 		return s
 	}
-	r := findings.MustLookup(findings.SubnetChanged)
-	summary := fmt.Sprintf("%s: %s", r.Code, strings.TrimSuffix(r.Title, "."))
-	detail := fmt.Sprintf("vnet_subnet_id changes from %s to %s. The Azure provider hashes vnetSubnetID into the AKSNodeClass, so every node "+
-		"launched from this node class drifts and Karpenter replaces them all in the new subnet, at the pace of the NodePools' disruption "+
-		"budgets; NAP releases before that did not support a change between two subnets and launched no node until it was reverted.\n\n"+
-		"Fix: grant the cluster identity Network Contributor on the new subnet and check that it has an address for every replacement node, "+
-		"or create a new node class (and NodePool) in the new subnet and move the workloads.",
-		name(before), name(after))
-	pc.Report("spec.vnetSubnetID", pc.Data.Checks.Strict, summary, detail)
+	pc.ReportFinding(findings.New(findings.SubnetChanged, "spec.vnetSubnetID",
+		fmt.Sprintf("vnet_subnet_id changes from %s to %s. The Azure provider hashes vnetSubnetID into the AKSNodeClass, so every node "+
+			"launched from this node class drifts and Karpenter replaces them all in the new subnet, at the pace of the NodePools' disruption "+
+			"budgets; NAP releases before that did not support a change between two subnets and launched no node until it was reverted.",
+			name(before), name(after)),
+		"grant the cluster identity Network Contributor on the new subnet and check that it has an address for every replacement node, "+
+			"or create a new node class (and NodePool) in the new subnet and move the workloads"), crdresource.FindingDetail{})
 }

@@ -126,20 +126,22 @@ func expiryBlocked(set *workload.Set, w workload.Workload, budgets []workload.Bu
 		for i, b := range budgets {
 			names[i] = b.Label()
 		}
-		return workload.Finding{Code: findings.ExpiryBlockedByPDB, File: w.File, Line: w.FieldLine(podField(w.Kind, "metadata.labels")), Field: podField(w.Kind, "metadata.labels"), Object: w.Label(),
+		return workload.Finding{Finding: findings.Finding{Code: findings.ExpiryBlockedByPDB, Object: w.Label(), Path: podField(w.Kind, "metadata.labels"),
 			Message: fmt.Sprintf("%s; the pods of %s, which %s puts on that pool, are selected by %s, and the eviction API refuses to evict a pod that more than one PodDisruptionBudget selects: expired nodes holding them are never terminated",
 				expiry, w.Label(), by, strings.Join(names, " and ")),
-			Fix: fix + " Make exactly one PodDisruptionBudget select these pods."}, true
+			Fix: fix + " Make exactly one PodDisruptionBudget select these pods."},
+			File: w.File, Line: w.FieldLine(podField(w.Kind, "metadata.labels"))}, true
 	}
 	b := budgets[0]
 	allowed, why, ok := set.AllowedDisruptions(b)
 	if !ok || allowed > 0 {
 		return workload.Finding{}, false
 	}
-	return workload.Finding{Code: findings.ExpiryBlockedByPDB, File: b.File, Line: b.FieldLine, Field: b.Field, Object: b.Label(),
+	return workload.Finding{Finding: findings.Finding{Code: findings.ExpiryBlockedByPDB, Object: b.Label(), Path: b.Field,
 		Message: fmt.Sprintf("%s; %s allows no eviction even with every pod healthy (%s: disruptionsAllowed 0), and %s puts the pods of %s on that pool: expired nodes holding them are never terminated",
 			expiry, b.Label(), why, by, w.Label()),
-		Fix: fix}, true
+		Fix: fix},
+		File: b.File, Line: b.FieldLine}, true
 }
 
 // expiryBlockedByAnnotation is KRP414: the pool expires nodes, sets no
@@ -152,10 +154,11 @@ func expiryBlockedByAnnotation(w workload.Workload, p *solver.Pool, by string) (
 		return workload.Finding{}, false
 	}
 	field := podField(w.Kind, "metadata.annotations")
-	return workload.Finding{Code: findings.ExpiryBlockedByDoNotDisrupt, File: w.File, Line: w.FieldLine(field), Field: field, Object: w.Label(),
+	return workload.Finding{Finding: findings.Finding{Code: findings.ExpiryBlockedByDoNotDisrupt, Object: w.Label(), Path: field,
 		Message: fmt.Sprintf("NodePool/%s expires its nodes after %s (expireAfter) and sets no terminationGracePeriod; the pods of %s, which %s puts on that pool, are annotated %s=\"true\", which the drain waits for but never evicts: expired nodes holding them are never terminated",
 			p.Name, duration(*spec.ExpireAfter.Duration), w.Label(), by, karpv1.DoNotDisruptAnnotationKey),
-		Fix: fmt.Sprintf("Set spec.template.spec.terminationGracePeriod on NodePool/%s (e.g. 24h), or give the annotation a duration (e.g. \"2h\") after which the pod may be evicted.", p.Name)}, true
+		Fix: fmt.Sprintf("Set spec.template.spec.terminationGracePeriod on NodePool/%s (e.g. 24h), or give the annotation a duration (e.g. \"2h\") after which the pod may be evicted.", p.Name)},
+		File: w.File, Line: w.FieldLine(field)}, true
 }
 
 // duration writes a duration as a NodePool does: 720h, not 720h0m0s.
@@ -195,10 +198,11 @@ func singleReplica(w workload.Workload, budgets []workload.Budget, p *solver.Poo
 		d.ConsolidateAfter.Duration == nil || p.Spec.Replicas != nil || underutilizedBlocked(p) || doNotDisrupt(w.Pod) {
 		return workload.Finding{}, false
 	}
-	return workload.Finding{Code: findings.SingleReplicaConsolidated, File: w.File, Line: w.FieldLine("spec.replicas"), Field: "spec.replicas", Object: w.Label(),
+	return workload.Finding{Finding: findings.Finding{Code: findings.SingleReplicaConsolidated, Object: w.Label(), Path: "spec.replicas",
 		Message: fmt.Sprintf("%s runs one replica (%s) and no PodDisruptionBudget selects its pod; %s puts it on NodePool/%s, whose consolidationPolicy WhenEmptyOrUnderutilized lets Karpenter evict it whenever it consolidates the node, leaving the workload down until the pod is rescheduled",
 			w.Label(), w.ReplicasFrom, by, p.Name),
-		Fix: "Run at least two replicas with a PodDisruptionBudget (maxUnavailable: 1), or suppress the finding if the outage is acceptable."}, true
+		Fix: "Run at least two replicas with a PodDisruptionBudget (maxUnavailable: 1), or suppress the finding if the outage is acceptable."},
+		File: w.File, Line: w.FieldLine("spec.replicas")}, true
 }
 
 // underutilizedBlocked is whether a budget without a schedule (always active) allows no
@@ -230,10 +234,11 @@ func spotDoNotDisrupt(w workload.Workload, p *solver.Pool, by string) (workload.
 		how = "tolerate the taints of"
 	}
 	field := podField(w.Kind, "metadata.annotations")
-	return workload.Finding{Code: findings.SpotDoNotDisrupt, File: w.File, Line: w.FieldLine(field), Field: field, Object: w.Label(),
+	return workload.Finding{Finding: findings.Finding{Code: findings.SpotDoNotDisrupt, Object: w.Label(), Path: field,
 		Message: fmt.Sprintf("the pods of %s are annotated %s=%q, but they %s NodePool/%s and %s launches spot nodes for them: the annotation blocks only voluntary disruption, so a spot eviction still interrupts them",
 			w.Label(), karpv1.DoNotDisruptAnnotationKey, w.Pod.Annotations[karpv1.DoNotDisruptAnnotationKey], how, p.Name, by),
-		Fix: "Keep these pods on on-demand capacity (a nodeSelector karpenter.sh/capacity-type: on-demand, or drop the spot pool's toleration), or remove the annotation if interruptions are acceptable."}, true
+		Fix: "Keep these pods on on-demand capacity (a nodeSelector karpenter.sh/capacity-type: on-demand, or drop the spot pool's toleration), or remove the annotation if interruptions are acceptable."},
+		File: w.File, Line: w.FieldLine(field)}, true
 }
 
 // doNotDisrupt is whether Karpenter treats the pod as do-not-disrupt when it starts

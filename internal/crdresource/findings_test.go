@@ -35,7 +35,7 @@ func TestFindingsReportWhatBlockedRulesWouldReject(t *testing.T) {
 	obj := pool([]any{req("karpenter.sh/nodepool", "In", "x"), req("kubernetes.io/arch", "Sometimes", "amd64")},
 		map[string]any{"disruption": map[string]any{"consolidateAfter": "1m", "budgets": []any{map[string]any{"nodes": "1", "schedule": "@daily"}}}})
 	var got []string
-	for _, f := range r.Findings(context.Background(), obj) {
+	for _, f := range r.Rejections(context.Background(), obj) {
 		got = append(got, f.Path.String()+" deferred="+map[bool]string{true: "yes", false: "no"}[f.Deferred]+" "+f.Error.ErrorBody())
 	}
 	want := []string{
@@ -56,7 +56,7 @@ func TestFindingsReportWhatBlockedRulesWouldReject(t *testing.T) {
 // Without a blocking error nothing is deferred, and one rule's finding is reported once.
 func TestFindingsWithoutBlockingErrorsAreNotDeferred(t *testing.T) {
 	r := crdresource.New(nodepool.Kind)().(*crdresource.Resource)
-	fs := r.Findings(context.Background(), pool([]any{req("karpenter.sh/nodepool", "In", "x")}, nil))
+	fs := r.Rejections(context.Background(), pool([]any{req("karpenter.sh/nodepool", "In", "x")}, nil))
 	if len(fs) != 1 || fs[0].Deferred || fs[0].Path.String() != "template.requirements[0].key" {
 		t.Fatalf("findings: %+v", fs)
 	}
@@ -70,7 +70,7 @@ func TestFindingsKeepNamedPathNextToBlockingError(t *testing.T) {
 		"kubelet":     map[string]any{"containerLogMaxFiles": int64(3000000000)},
 	}}
 	var paths []string
-	for _, f := range r.Findings(context.Background(), obj) {
+	for _, f := range r.Rejections(context.Background(), obj) {
 		paths = append(paths, f.Path.String())
 	}
 	for _, w := range []string{"image_family", "kubelet.container_log_max_files"} {

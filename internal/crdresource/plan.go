@@ -19,14 +19,14 @@ import (
 
 // ValidateConfig runs the API server's own validation (OpenAPI schema and CEL rules of the
 // CRD, after its defaults) on the configuration, offline, and reports each rejection on the
-// attribute it concerns. Findings that depend on values unknown until apply are set aside.
+// attribute it concerns. Rejections that depend on values unknown until apply are set aside.
 func (r *Resource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	obj, err := r.toObject(req.Config.Raw)
 	if err != nil {
 		resp.Diagnostics.AddError("Cannot read configuration", err.Error())
 		return
 	}
-	for _, f := range r.Findings(ctx, obj) {
+	for _, f := range r.Rejections(ctx, obj) {
 		summary := fmt.Sprintf("Invalid %s: %s", r.kind.GVK.Kind, f.Error.Type)
 		detail := fmt.Sprintf("%s\n\nThe Kubernetes API server would reject this %s at %s.", f.Error.ErrorBody(), r.kind.GVK.Kind, f.Error.Field)
 		if r.kind.Hint != nil {
@@ -47,8 +47,11 @@ func (r *Resource) ValidateConfig(ctx context.Context, req resource.ValidateConf
 	}
 }
 
-// Finding is one rejection by the API server's validation, with the attribute it concerns.
-type Finding struct {
+// Rejection is one rejection by the API server's validation, with the attribute it concerns.
+// It is not a finding of the registry: the review reports it as KRP001, while in Terraform it
+// is a configuration error without a code, which no checks setting suppresses (the apply would
+// fail with it).
+type Rejection struct {
 	Error   *field.Error
 	Path    path.Path
 	HasPath bool
@@ -62,8 +65,8 @@ type Finding struct {
 // spec.kubelet.containerLogMaxFiles".
 var namedPath = regexp.MustCompile(` in ((?:spec|metadata)(?:[.\[]\S*)?)$`)
 
-// Findings validates obj (which may hold crdtree.Unknown values) as the API server would.
-func (r *Resource) Findings(ctx context.Context, obj map[string]any) []Finding {
+// Rejections validates obj (which may hold crdtree.Unknown values) as the API server would.
+func (r *Resource) Rejections(ctx context.Context, obj map[string]any) []Rejection {
 	known, unknown := crdtree.StripUnknown(obj)
 	errs := r.validator.Validate(ctx, known)
 	deferred := r.deferredErrors(ctx, known, errs)
@@ -82,7 +85,7 @@ func (r *Resource) Findings(ctx context.Context, obj map[string]any) []Finding {
 			}
 		}
 	}
-	var out []Finding
+	var out []Rejection
 	for i, e := range append(errs, deferred...) {
 		segs := crdtree.ParseFieldPath(e.Field)
 		if e.Field == "<nil>" || e.Field == "" {
@@ -98,7 +101,7 @@ func (r *Resource) Findings(ctx context.Context, obj map[string]any) []Finding {
 			continue
 		}
 		p, ok := tfcrd.AttributePath(r.root, segs)
-		out = append(out, Finding{Error: e, Path: p, HasPath: ok, Deferred: i >= len(errs) && blockedByConfig})
+		out = append(out, Rejection{Error: e, Path: p, HasPath: ok, Deferred: i >= len(errs) && blockedByConfig})
 	}
 	return out
 }

@@ -52,6 +52,10 @@ var rules = []Rule{
 		Help: "The object fails the OpenAPI schema or a CEL rule of the Karpenter CRD that AKS installs, checked " +
 			"offline with the API server's own validators after its defaults. `kubectl apply`, Flux or Argo CD " +
 			"would fail with the same message. Change the field the message names so that it satisfies the rule.",
+		Reported: Reporting{Review: true, Note: "In Terraform the same validation runs on every `karpenter_nodepool` and " +
+			"`karpenter_aksnodeclass`, where the plan fails with `Invalid NodePool` or `Invalid AKSNodeClass` on the " +
+			"attribute concerned, and in the `*_from_yaml` functions, which fail with `The Kubernetes API server would " +
+			"reject this manifest`; without a code. It always runs and cannot be suppressed."},
 	},
 	{
 		Code: VersionNotServed, Name: "APIVersionNotServed", Severity: Error,
@@ -62,39 +66,45 @@ var rules = []Rule{
 			"NodePool is checked as Karpenter's v1 conversion turns it into v1 (expireAfter moves into the template, " +
 			"WhenUnderutilized becomes WhenEmptyOrUnderutilized with consolidateAfter 0s, nodeClassRef names a group, kubelet " +
 			"settings move to the AKSNodeClass), so the message lists what moves and the other findings are about the converted pool.",
+		Reported: Reporting{Review: true, Note: "Terraform resources always write the served version."},
 	},
 	{
 		Code: VersionDeprecated, Name: "APIVersionDeprecated", Severity: Warning,
 		Title: "The API version is deprecated.",
 		Help: "The version is still served but will be removed by a later Karpenter release. Move the object to " +
 			"the storage version before upgrading.",
+		Reported: Reporting{Review: true},
 	},
 	{
 		Code: UnknownKind, Name: "UnknownKarpenterKind", Severity: Error,
 		Title: "The apiVersion names a Karpenter group, but no Karpenter CRD defines the kind.",
 		Help: "Usually a typo in `kind` or a kind in the wrong group: NodePool is karpenter.sh/v1 and " +
 			"AKSNodeClass is karpenter.azure.com/v1beta1. The API server would answer `no matches for kind`.",
+		Reported: Reporting{Review: true},
 	},
 	{
 		Code: Unparseable, Name: "UnparseableInput", Severity: Error,
 		Title: "The input cannot be parsed.",
 		Help: "The YAML or JSON is malformed, or a document is not an object. Nothing in that document was " +
 			"reviewed; the rest of the input was. Fix the syntax at the line given.",
+		Reported: Reporting{Review: true, Note: "`nodepool_from_yaml` and `aksnodeclass_from_yaml` fail with a function error instead."},
 	},
 	{
-		Code: UnrenderedTemplate, Name: "UnrenderedTemplate", Severity: Error,
+		Code: UnrenderedTemplate, Name: "UnrenderedTemplate", Severity: Error, Alternatives: []Severity{Note},
 		Title: "The file is a template, not a manifest, and was not reviewed.",
 		Help: "The document does not parse as YAML because of Go template actions (in double braces); without them it would. " +
 			"Helm and other Go templates are only YAML once rendered. Review the rendered output instead, e.g. " +
 			"`helm template RELEASE CHART | terraform-provider-karpenter review -`. What was not reviewed counts against " +
 			"--fail-on: exclude the chart in .karpenter-review.yaml, or pass --allow-templates to report it as a note. " +
 			"A document that parses is reviewed as it is, braces and all; one that does not parse for other reasons is KRP005.",
+		Reported: Reporting{Review: true},
 	},
 	{
 		Code: PlanSchemaMismatch, Name: "PlanSchemaMismatch", Severity: Warning,
 		Title: "The Terraform plan has attributes this version of the provider does not know.",
 		Help: "The plan was made with another version of terraform-provider-karpenter, whose CRDs differ. Those " +
 			"attributes were not reviewed. Run the review with the same provider version as the plan.",
+		Reported: Reporting{Review: true},
 	},
 	{
 		Code: DuplicateObject, Name: "DuplicateObject", Severity: Error,
@@ -102,6 +112,7 @@ var rules = []Rule{
 		Help: "NodePools and AKSNodeClasses are cluster-scoped, so the second one overwrites the first (or the " +
 			"GitOps tool refuses both). Rename one, or map the files to different clusters in .karpenter-review.yaml. " +
 			"Workloads read from manifests are the same within a namespace: the first one is simulated.",
+		Reported: Reporting{Review: true},
 	},
 	{
 		Code: NamespaceIgnored, Name: "NamespaceIgnored", Severity: Note,
@@ -109,6 +120,7 @@ var rules = []Rule{
 		Help: "NodePools and AKSNodeClasses are cluster-scoped: the API server drops the namespace (kubectl, Flux and " +
 			"Argo CD send the object without it), so the object is checked as any other. Remove the namespace, or " +
 			"leave it when a Kustomize `namespace:` adds it to every document.",
+		Reported: Reporting{Review: true, Note: "Terraform resources have no namespace attribute for cluster-scoped kinds."},
 	},
 	{
 		Code: UnknownField, Name: "UnknownField", Severity: Warning,
@@ -116,6 +128,8 @@ var rules = []Rule{
 		Help: "The API server prunes fields its structural schema does not know and only answers `unknown field` as a " +
 			"warning, so the intent behind the field (an image pin, disk encryption, an expiry) is silently lost. Often a " +
 			"field of an older API version (v1beta1) that moved in v1: the message says where. Move or remove the field.",
+		Reported: Reporting{Review: true, Note: "Terraform resources have an attribute for every field the CRD defines and " +
+			"no other, so an unknown field is a configuration error there."},
 	},
 	{
 		Code: OtherCloud, Name: "OtherCloud", Severity: Note,
@@ -123,6 +137,8 @@ var rules = []Rule{
 		Help: "A NodePool whose nodeClassRef names an EC2NodeClass (karpenter.k8s.aws) runs on Karpenter for AWS, and an " +
 			"EC2NodeClass is AWS's node class. Checks against the Azure SKU catalog would cite Azure sizes and prices " +
 			"that do not apply, so they are skipped; the API server's validation of the NodePool still runs.",
+		Reported: Reporting{Review: true, Note: "`terraform plan` fails on a `karpenter_nodepool` whose `template.node_class_ref` " +
+			"names another kind than AKSNodeClass: this provider targets AKS."},
 	},
 	{
 		Code: InputNotRead, Name: "InputNotRead", Severity: Error,
@@ -132,6 +148,7 @@ var rules = []Rule{
 			"request the tree is untrusted, and a symlink to /dev/zero, a FIFO or a path like ../../etc/passwd must " +
 			"neither exhaust the runner nor be read. The message says which rule refused the file. Fix the input, or " +
 			"pass --allow-outside-root, --max-file-bytes or --max-total-bytes when the input is intended.",
+		Reported: Reporting{Review: true},
 	},
 	{
 		Code: NoInstanceType, Name: "NoInstanceType", Severity: Error,
@@ -139,18 +156,21 @@ var rules = []Rule{
 		Help: "Karpenter cannot launch any node for the pool in the region: the requirements, the node class and the " +
 			"region's offerings exclude every VM size. Pods that need this pool stay Pending. Relax the requirement " +
 			"the message names.",
+		Reported: Reporting{Plan: true, Review: true},
 	},
 	{
 		Code: FewInstanceTypes, Name: "FewInstanceTypes", Severity: Warning,
 		Title: "Very few VM sizes satisfy the NodePool.",
 		Help: "With only a handful of sizes Karpenter has little room to bin-pack, to find capacity when a size is " +
 			"out of stock, or to consolidate. Allow more families, generations or sizes.",
+		Reported: Reporting{Plan: true, Review: true},
 	},
 	{
 		Code: MinValuesUnmet, Name: "MinValuesUnmet", Severity: Error,
 		Title: "A requirement's minValues cannot be met.",
 		Help: "Karpenter refuses to launch when fewer distinct values than minValues remain among the admissible " +
 			"VM sizes. Lower minValues or allow more values.",
+		Reported: Reporting{Plan: true, Review: true},
 	},
 	{
 		Code: NoLimits, Name: "NoLimits", Severity: Warning,
@@ -158,71 +178,90 @@ var rules = []Rule{
 		Help: "Without spec.limits Karpenter keeps adding nodes for as long as pods are pending, so a runaway " +
 			"deployment or a scheduling bug scales the cluster (and the bill) without bound. Set limits such as " +
 			"cpu and memory to the most the pool should ever hold.",
+		Reported: Reporting{Plan: true, Review: true},
 	},
 	{
 		Code: LimitsBelowNode, Name: "LimitsBelowNode", Severity: Error,
 		Title: "The limits are smaller than every admissible node.",
 		Help: "Karpenter does not launch a node that would exceed the pool's limits, so a pool whose limits are below " +
 			"its smallest admissible size never launches anything. Raise the limits or allow smaller sizes.",
+		Reported: Reporting{Plan: true, Review: true},
 	},
 	{
 		Code: UnknownLabelKey, Name: "UnknownLabelKey", Severity: Warning,
 		Title: "A requirement uses a well-known label key that does not exist.",
 		Help: "Keys in the Karpenter, Azure and Kubernetes domains are a fixed set; an unknown one is usually a typo, " +
 			"and no node will ever carry it. Use the key the message suggests.",
+		Reported: Reporting{Plan: true, Review: true},
 	},
 	{
 		Code: UnknownLabelValue, Name: "UnknownLabelValue", Severity: Warning,
 		Title: "A requirement allows a value that no VM size has.",
 		Help: "No VM size in any region carries the value, so it only narrows the requirement to nothing. It is " +
 			"usually a typo; use the value the message suggests.",
+		Reported: Reporting{Plan: true, Review: true,
+			Note: "Without a provider `region` the value is compared with every region of the catalog."},
 	},
 	{
 		Code: ValueNotInRegion, Name: "ValueNotInRegion", Severity: Warning,
 		Title: "A requirement allows a value that is not offered in the region.",
 		Help: "The value exists, but no VM size offered in the cluster's region carries it, so it does not help " +
 			"there. Check the region or drop the value.",
+		Reported: Reporting{Plan: true, Review: true, Note: "Only when a region is set (provider `region`, `--region` or the review configuration)."},
 	},
 	{
 		Code: GPUWithoutTaint, Name: "GPUWithoutTaint", Severity: Warning,
 		Title: "The NodePool admits GPU sizes but has no taint.",
 		Help: "Without a taint ordinary pods land on expensive GPU nodes and keep them alive. Taint the pool (e.g. " +
 			"nvidia.com/gpu:NoSchedule) or exclude GPU sizes.",
+		Reported: Reporting{Plan: true, Review: true},
 	},
 	{
 		Code: SpotWithoutFallback, Name: "SpotWithoutFallback", Severity: Warning,
 		Title: "A spot-only NodePool has no on-demand pool to fall back to.",
 		Help: "When spot capacity is reclaimed or unavailable, pods that only this pool can take stay Pending. Allow " +
 			"on-demand in the pool or add a lower-weight on-demand pool for the same pods.",
+		Reported: Reporting{Review: true, Note: "It needs every NodePool of the cluster at once, while the provider plans " +
+			"one pool at a time, so `terraform plan` does not report it. To check a Terraform configuration, review its plan: " +
+			"`terraform show -json plan.out > plan.json && terraform-provider-karpenter review plan.json`."},
 	},
 	{
 		Code: SingleZone, Name: "SingleZone", Severity: Warning,
 		Title: "All admissible capacity is in one availability zone.",
 		Help: "A zone outage or a capacity shortage in that zone stops the pool. Allow sizes or zones that spread " +
 			"over several zones.",
+		Reported: Reporting{Plan: true, Review: true, Note: "Only when a region is set: zones are per region."},
 	},
 	{
 		Code: PodNeverFits, Name: "PodNeverFits", Severity: Error,
 		Title: "The largest pod the pool must run fits on no admissible node.",
 		Help: "After kubelet and system reservations no admissible size has room for the declared largest pod. " +
 			"Allow larger sizes or lower the pod's requests.",
+		Reported: Reporting{Plan: true, Note: "Only for pools that declare `checks = { largest_pod = { cpu = \"14\", memory = \"60Gi\" } }`."},
 	},
 	{
 		Code: NodeClassAssumed, Name: "NodeClassAssumed", Severity: Note,
 		Title: "The node class is not known; its defaults were assumed.",
 		Help: "The checks that depend on the AKSNodeClass (image family, OS disk, max pods) used the CRD's defaults " +
 			"because the referenced node class was not available to them.",
+		Reported: Reporting{Plan: true, Note: "A note: it is listed in `analysis.findings` and `analysis.node_class` says so, " +
+			"but it is not shown as a diagnostic. Manage the AKSNodeClass in the same configuration and reference it " +
+			"(`name = karpenter_aksnodeclass.default.name`) so that it is planned before the pool. The review command says " +
+			"the same in its summary and reports a node class missing from the input as KRP201."},
 	},
 	{
 		Code: UnknownRegion, Name: "UnknownRegion", Severity: Error,
 		Title: "The region is not in the SKU catalog.",
 		Help:  "Provisioning checks need the region's VM sizes and prices. Use the region's ARM name, e.g. westeurope.",
+		Reported: Reporting{Plan: true, Review: true, Note: "The review command rejects an unknown `--region` or `region:` in " +
+			"`.karpenter-review.yaml` as a usage error (exit code 2); it reports KRP114 for a region read from a plan's provider configuration."},
 	},
 	{
 		Code: OnlyPenaltyPricedSKU, Name: "OnlyPenaltyPricedSKU", Severity: Warning,
 		Title: "The admissible VM sizes have no price in the region.",
 		Help: "Karpenter gives sizes without a known price a penalty price and avoids them, so the pool rarely gets " +
 			"the sizes it allows. Allow sizes that are priced in the region.",
+		Reported: Reporting{Plan: true, Review: true},
 	},
 	{
 		Code: SubnetNotGranted, Name: "SubnetNotGranted", Severity: Warning,
@@ -232,6 +271,9 @@ var rules = []Rule{
 			"when a karpenter_aks_node_auto_provisioning resource of the same provider configuration is planned before the " +
 			"node class (depends_on) and its network_contributor_scopes cover neither. Add the subnet or its VNet to the scopes, " +
 			"unless the role is granted elsewhere.",
+		Reported: Reporting{Plan: true, Resource: "karpenter_aksnodeclass", Note: "On `karpenter_aksnodeclass.vnet_subnet_id`, when a " +
+			"`karpenter_aks_node_auto_provisioning` resource of the same provider configuration is planned before the node " +
+			"class (`depends_on`) with `network_contributor_scopes` known at plan time. The review command does not see grants."},
 	},
 	{
 		Code: SpotSavings, Name: "SpotSavings", Severity: Note,
@@ -242,6 +284,8 @@ var rules = []Rule{
 			"disruption budgets that allow eviction, tolerations of any taint a spot pool carries), which the plan cannot see; " +
 			"spot VMs can be evicted at 30 seconds' notice. Not reported when another pool of the cluster already allows spot " +
 			"for the same pods (review), for static pools, or when the pool's nodes are marked do-not-disrupt.",
+		Reported: Reporting{Plan: true, Review: true, Note: "A note: in `terraform plan` it is listed in `analysis.findings`, not shown as " +
+			"a diagnostic. The review command leaves it out when another NodePool of the cluster allows spot for the same pods."},
 	},
 	{
 		Code: KarpenterDesignCost, Name: "KarpenterDesignCost", Severity: Note,
@@ -255,22 +299,34 @@ var rules = []Rule{
 			"pending pods than before, as the requirement to add in YAML and in HCL, with Karpenter's cost after it and the " +
 			"saving. Costs are list prices for the pods read; an edit that allows spot assumes the pods tolerate eviction. " +
 			"The optimum is a packing, not what Karpenter would do: the advised cost is Karpenter's.",
+		Reported: Reporting{Review: true, Note: "Reported by `simulate --mode both` and `review --workloads` (which runs both modes), on the " +
+			"requirements of the NodePool it edits; the `simulate` JSON report has it as `advice` per cluster, with every edit tried. The " +
+			"`karpenter_provisioning_simulation` data source gives the same edit in its `advice` attribute (`mode = \"both\"`)."},
 	},
 	{
-		Code: NodeClassNotFound, Name: "NodeClassNotFound", Severity: Error,
+		Code: NodeClassNotFound, Name: "NodeClassNotFound", Severity: Error, Alternatives: []Severity{Warning},
 		Title: "The NodePool references an AKSNodeClass that is not in the cluster's input.",
 		Help: "Karpenter does not launch nodes for a NodePool whose node class does not exist; the pool stays " +
 			"NotReady. Add the AKSNodeClass, fix the name in nodeClassRef, or, if the node class is created " +
 			"outside this repository (such as the `default` one AKS Node Auto Provisioning creates), list it " +
 			"under externalNodeClasses in .karpenter-review.yaml.",
+		Reported: Reporting{Plan: true, Review: true, Note: "In Terraform, reference the node class resource " +
+			"(`name = karpenter_aksnodeclass.default.name`); a missing one is then a configuration error. With a literal name, " +
+			"`terraform plan` fails when `template.node_class_ref` names another group or kind than `karpenter.azure.com`/`AKSNodeClass`, " +
+			"and warns when no `karpenter_aksnodeclass` planned before the pool has the name and it is not `default` " +
+			"(the class may exist in the cluster). The review treats `default` as created by AKS Node Auto Provisioning unless " +
+			"`.karpenter-review.yaml` says `selfHosted: true`, a reviewed plan sets `karpenter_aks_node_auto_provisioning` to " +
+			"`mode = \"Manual\"`, or the input defines it."},
 	},
 	{
-		Code: EqualWeightOverlap, Name: "EqualWeightOverlap", Severity: Warning,
+		Code: EqualWeightOverlap, Name: "EqualWeightOverlap", Severity: Warning, Alternatives: []Severity{Note},
 		Title: "Two NodePools with the same weight can launch the same nodes.",
 		Help: "Their requirements can be met by the same node and they carry the same taints, so they compete " +
 			"for the same pods. Karpenter tries NodePools of equal weight in reverse alphabetical order of their " +
 			"names, so which one serves a pod depends on naming. Give the preferred pool a higher weight, or make " +
 			"the requirements exclusive.",
+		Reported: Reporting{Review: true, Note: "A note, not a warning, when a weight and taint set holds so many pools that the review " +
+			"compares their requirements only in part (pools kept apart by no In requirement): pools that compete may then be missing."},
 	},
 	{
 		Code: MalformedWorkload, Name: "MalformedWorkload", Severity: Error,
@@ -280,6 +336,7 @@ var rules = []Rule{
 			"version Kubernetes no longer serves, lacks a required field, or sets a pod overhead its RuntimeClass does not " +
 			"define. `kubectl apply` would fail; the simulation " +
 			"leaves the object out and reads the rest.",
+		Reported: Reporting{Review: true, Note: workloadsNote + " In Terraform it is an error on the element of `workloads_yaml`."},
 	},
 	{
 		Code: PodWithoutRequests, Name: "PodWithoutRequests", Severity: Warning,
@@ -288,6 +345,8 @@ var rules = []Rule{
 			"too small for what it uses and it competes with its neighbours. Set `resources.requests` for cpu and " +
 			"memory on its containers. A LimitRange of the namespace that is part of the input sets its defaults as the " +
 			"API server would; one that is not is not seen.",
+		Reported: Reporting{Review: true, Note: workloadsNote + " In Terraform it is a warning on the element of `workloads_yaml`. " +
+			"`review --workloads` and `simulate` name the NodePools the prediction puts the pods on: those whose nodes are sized without the requests."},
 	},
 	{
 		Code: WorkloadSkipped, Name: "WorkloadSkipped", Severity: Note,
@@ -295,5 +354,6 @@ var rules = []Rule{
 		Help: "Its kind is not one the simulation reads (Deployment, ReplicaSet, StatefulSet, DaemonSet, " +
 			"ReplicationController, Job, CronJob, Pod), for example a custom resource whose operator creates pods, or " +
 			"a Pod already bound to a node. Its pods are not in the simulated cost.",
+		Reported: Reporting{Review: true, Note: workloadsNote + " The data source does not show notes."},
 	},
 }

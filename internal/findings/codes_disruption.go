@@ -31,6 +31,10 @@ var disruptionRules = []Rule{
 			"not gate) still replaces nodes. To block disruption outside a maintenance window, give the zero budget a " +
 			"`schedule` and `duration` that leave the window open, as in Karpenter's disruption docs " +
 			"(https://karpenter.sh/docs/concepts/disruption/#disruption-budgets).",
+		Reported: Reporting{Plan: true, Review: true, Note: "Reported when every reason is blocked for good, or Drifted is on " +
+			"nodes that never expire (`expireAfter: Never`: image upgrades then never reach them). Blocking only consolidation, or only " +
+			"drift on nodes that still expire (upgrades then arrive with expiry, a pattern for long-running jobs), is a deliberate choice " +
+			"and not reported."},
 	},
 	{
 		Code: BudgetScheduleIneffective, Name: "BudgetScheduleIneffective", Severity: Warning,
@@ -40,6 +44,8 @@ var disruptionRules = []Rule{
 			"never active (a date that never comes, a `duration` of 0) never limits anything, and one whose duration covers " +
 			"the whole period between hits is the same as a budget without a schedule. Shorten or lengthen the duration, or " +
 			"fix the schedule.",
+		Reported: Reporting{Plan: true, Review: true, Note: "A schedule that never hits (such as February 30) is, " +
+			"to Karpenter, always active, so a zero budget on it blocks disruption for good (KRP401)."},
 	},
 	{
 		Code: BudgetScheduleUnparseable, Name: "BudgetScheduleUnparseable", Severity: Error,
@@ -48,6 +54,7 @@ var disruptionRules = []Rule{
 			"`TZ=UTC` prepended (`Budget.IsActive`). A schedule it cannot parse (a `CRON_TZ=`/`TZ=` prefix, a sixth field, " +
 			"an out-of-range value) fails closed: `MustGetAllowedDisruptions` returns 0 for every reason, so no node of the " +
 			"pool is ever drifted or consolidated. Write a standard five-field cron expression in UTC.",
+		Reported: Reporting{Plan: true, Review: true},
 	},
 	{
 		Code: BudgetScheduleUTC, Name: "BudgetScheduleUTC", Severity: Note,
@@ -55,6 +62,8 @@ var disruptionRules = []Rule{
 		Help: "Karpenter evaluates every budget schedule in UTC and does not support time zones (the `schedule` field's " +
 			"documentation in the NodePool CRD). A weekday schedule at office hours applies at those hours UTC, which is " +
 			"one or more hours off from most local clocks and shifts with daylight saving time. Convert the hours to UTC.",
+		Reported: Reporting{Plan: true, Review: true, Note: "A note: a weekday (`1-5`, `mon-fri`) schedule whose hours are between 07 " +
+			"and 19. In `terraform plan` it is listed in `analysis.findings`, not shown as a diagnostic."},
 	},
 	{
 		Code: NodeDoNotDisrupt, Name: "NodeDoNotDisrupt", Severity: Warning,
@@ -65,6 +74,7 @@ var disruptionRules = []Rule{
 			"configuration changes never roll and no node is right-sized; only `expireAfter` replaces the nodes. Put the " +
 			"annotation on the pods that must not be interrupted instead, and bound their protection with " +
 			"`terminationGracePeriod` (https://karpenter.sh/docs/concepts/disruption/#pod-level-controls).",
+		Reported: Reporting{Plan: true, Review: true},
 	},
 	{
 		Code: WholePoolDisruption, Name: "WholePoolDisruption", Severity: Warning,
@@ -74,15 +84,19 @@ var disruptionRules = []Rule{
 			"pass (Underutilized) may replace all nodes in one go. On a pool without taints that allows on-demand capacity " +
 			"the ordinary workloads of the cluster run there, and they lose all their nodes at the same time; PodDisruptionBudgets " +
 			"still apply to evictions, but workloads without one do not. Add a budget such as `nodes: \"10%\"` (the CRD's default).",
+		Reported: Reporting{Plan: true, Review: true, Note: "Only for pools without a NoSchedule or NoExecute taint that allow " +
+			"on-demand capacity: the pools the cluster's ordinary workloads land on. Workloads given to the review are not read yet."},
 	},
 	{
-		Code: NeverRightSized, Name: "NeverRightSized", Severity: Note,
+		Code: NeverRightSized, Name: "NeverRightSized", Severity: Note, Alternatives: []Severity{Warning},
 		Title: "Nodes of the pool are never right-sized.",
 		Help: "With `consolidationPolicy: WhenEmpty` Karpenter only removes nodes that run no pods, and with " +
 			"`expireAfter: Never` nodes never expire, so a node launched for a burst keeps its size for as long as one pod " +
 			"remains on it; only drift (a change of the pool's template or node class, or a new node image) replaces it. " +
 			"When drift is blocked too it is a warning: the nodes are then never replaced at all. Use " +
 			"`WhenEmptyOrUnderutilized` (or `Balanced`) or a finite `expireAfter` if cost matters more than stability.",
+		Reported: Reporting{Plan: true, Review: true, Note: "A note, or a warning when the budgets block drift for good too. Not " +
+			"reported for static pools (`spec.replicas`), which do not consolidate."},
 	},
 	{
 		Code: FeatureNotRunByTarget, Name: "FeatureNotRunByTarget", Severity: Warning,
@@ -94,6 +108,10 @@ var disruptionRules = []Rule{
 			"(pkg/operator/options) and in the Azure provider's chart (v1.14.2 charts/karpenter/values.yaml). The target is set with the provider's `checks.karpenter_version` and " +
 			"`checks.feature_gates` or `karpenterVersion` and `featureGates` in .karpenter-review.yaml, and defaults to the " +
 			"pinned Karpenter and the chart's gates.",
+		Reported: Reporting{Plan: true, Review: true, Note: "NodeOverlay objects are reported by the review only (the " +
+			"provider has no NodeOverlay resource). Set the target with the provider's `checks = { karpenter_version = \"1.13.1\", " +
+			"feature_gates = \"StaticCapacity=true\" }` or, in `.karpenter-review.yaml`, `karpenterVersion` and `featureGates` (top level or per " +
+			"cluster). For Node Auto Provisioning, AKS chooses the Karpenter version and its feature gates: set them to what AKS runs."},
 	},
 	{
 		Code: SubnetChanged, Name: "SubnetChanged", Severity: Warning,
@@ -106,6 +124,8 @@ var disruptionRules = []Rule{
 			"node auto provisioning networking). Grant the cluster identity Network Contributor on the new subnet and make " +
 			"sure it has addresses for every replacement node first, or create a new AKSNodeClass and NodePool in the new " +
 			"subnet and move the workloads.",
+		Reported: Reporting{Plan: true, Resource: "karpenter_aksnodeclass", Note: "On `karpenter_aksnodeclass.vnet_subnet_id`, when an update changes the subnet " +
+			"of a node class in the state (the default subnet included). The review command does not compare with a prior state."},
 	},
 	{
 		Code: DefaultNodePoolsRemoved, Name: "DefaultNodePoolsRemoved", Severity: Warning,
@@ -115,5 +135,7 @@ var disruptionRules = []Rule{
 			"nodes (the AKS API's description of `nodeProvisioningProfile.defaultNodePools`). Pods on those nodes are " +
 			"rescheduled only if another NodePool can take them. Plan the NodePools that replace them first, apply, and " +
 			"switch to `None` once they have capacity.",
+		Reported: Reporting{Plan: true, Resource: "karpenter_aks_node_auto_provisioning", Note: "On `karpenter_aks_node_auto_provisioning.default_node_pools`, when an " +
+			"update changes it from `Auto` to `None` with `mode = \"Auto\"`. Strict mode makes it an error; `checks = { enabled = false }` turns it off."},
 	},
 }

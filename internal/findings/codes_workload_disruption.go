@@ -24,6 +24,9 @@ var workloadDisruptionRules = []Rule{
 			"and paid for indefinitely. The pool is the one Karpenter's predicted placement (solver.Predict) puts the pods on. " +
 			"Set `terminationGracePeriod` on the pool, or let the budget allow one eviction " +
 			"(https://karpenter.sh/docs/concepts/disruption/#terminationgraceperiod).",
+		Reported: Reporting{Review: true, Note: workloadDisruptionNote + " A budget is taken as blocking when its " +
+			"`disruptionsAllowed` is 0 with every selected pod healthy (the disruption controller's arithmetic, percentages " +
+			"rounded up); budgets that allow an eviction are not reported, although unhealthy pods can still stall a drain."},
 	},
 	{
 		Code: SingleReplicaConsolidated, Name: "SingleReplicaConsolidated", Severity: Note,
@@ -35,6 +38,11 @@ var workloadDisruptionRules = []Rule{
 			"time the consolidation pass chooses. The pool is the one Karpenter's predicted placement (solver.Predict) puts " +
 			"the pod on. Run two replicas with a PodDisruptionBudget of `maxUnavailable: 1`, or, if the outage is acceptable, " +
 			"suppress the finding.",
+		Reported: Reporting{Review: true, Note: workloadDisruptionNote + " A note. Only Deployments, " +
+			"StatefulSets, ReplicaSets and ReplicationControllers with one replica (HPA's maxReplicas with `--hpa-max`; not when an " +
+			"HPA's minReplicas is 2 or more), " +
+			"without a do-not-disrupt annotation, on a pool whose `consolidateAfter` is not `Never`, that is not static " +
+			"(`spec.replicas`), and whose budgets without a schedule allow Underutilized disruptions (a zero budget is KRP401)."},
 	},
 	{
 		Code: SpotDoNotDisrupt, Name: "SpotDoNotDisrupt", Severity: Warning,
@@ -47,6 +55,8 @@ var workloadDisruptionRules = []Rule{
 			"allows spot, is interrupted anyway, and its annotation also keeps the pool from consolidating the node. The pool " +
 			"is the one Karpenter's predicted placement (solver.Predict) puts the pods on. Keep such pods on on-demand " +
 			"capacity (drop the toleration, or select `karpenter.sh/capacity-type: on-demand`).",
+		Reported: Reporting{Review: true, Note: workloadDisruptionNote + " Reported when the prediction launches a spot " +
+			"node for the annotated pods."},
 	},
 	{
 		Code: ExpiryBlockedByDoNotDisrupt, Name: "ExpiryBlockedByDoNotDisrupt", Severity: Warning,
@@ -60,5 +70,7 @@ var workloadDisruptionRules = []Rule{
 			"cordoned and paid for until someone deletes the pod. A duration value (e.g. `\"2h\"`) ends the protection and is " +
 			"not reported. The pool is the one Karpenter's predicted placement (solver.Predict) puts the pods on. Set " +
 			"`terminationGracePeriod` on the pool, or use a duration for the annotation.",
+		Reported: Reporting{Review: true, Note: workloadDisruptionNote + " Only for Deployments, StatefulSets, " +
+			"ReplicaSets and ReplicationControllers whose pod template has the annotation `\"true\"`: a Job's pods end, and a duration ends the protection."},
 	},
 }

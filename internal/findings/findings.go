@@ -66,6 +66,11 @@ type Rule struct {
 	// Help says why it matters and how to fix it in general; each finding adds its own
 	// specific message and fix.
 	Help string
+	// Reported says which parts of the project report the code.
+	Reported Reporting
+	// Alternatives are the severities other than Severity that some findings of the code have,
+	// each explained in Help or Reported.Note (Finding.As); strict mode is not one of them.
+	Alternatives []Severity
 }
 
 // allRules are the rules of every group of codes.

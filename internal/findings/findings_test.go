@@ -27,6 +27,12 @@ func TestRegistryComplete(t *testing.T) {
 			t.Errorf("%s and %s share the name %s", prev, r.Code, r.Name)
 		}
 		seenNames[r.Name] = r.Code
+		if !r.Reported.Plan && !r.Reported.Review {
+			t.Errorf("%s: reported by neither the plan nor the review: set Reported in the registry entry", r.Code)
+		}
+		if r.Reported.Resource != "" && !r.Reported.Plan {
+			t.Errorf("%s: Reported.Resource %s names a plan, but Plan is false", r.Code, r.Reported.Resource)
+		}
 		if got := MustLookup(r.Code); got.Code != r.Code {
 			t.Errorf("MustLookup(%s) = %s", r.Code, got.Code)
 		}

@@ -2,20 +2,21 @@ package nap
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/azure"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdresource"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/providerdata"
 )
 
 // warnDefaultPoolsRemoved reports an update from default_node_pools Auto to None on a cluster
 // in Auto mode (KRP410): AKS then deletes its default NodePools and drains their nodes. Only
-// the prior state shows that the pools exist, so the check runs on updates only; strict mode
-// makes it an error.
-func warnDefaultPoolsRemoved(plan, st *model, strict bool, diags *diag.Diagnostics) {
+// the prior state shows that the pools exist, so the check runs on updates only; it is shown
+// through the provider's checks (strict mode makes it an error, checks.suppress hides it).
+func warnDefaultPoolsRemoved(plan, st *model, checks providerdata.Checks, diags *diag.Diagnostics) {
 	if plan.Mode.IsUnknown() || plan.DefaultNodePools.IsUnknown() {
 		return
 	}
@@ -27,16 +28,10 @@ func warnDefaultPoolsRemoved(plan, st *model, strict bool, diags *diag.Diagnosti
 		st.DefaultNodePools.ValueString() != azure.DefaultNodePoolsAuto || plan.DefaultNodePools.ValueString() != azure.DefaultNodePoolsNone {
 		return
 	}
-	r := findings.MustLookup(findings.DefaultNodePoolsRemoved)
-	summary := fmt.Sprintf("%s: %s", r.Code, strings.TrimSuffix(r.Title, "."))
-	detail := fmt.Sprintf("Attribute default_node_pools: %s runs node auto provisioning with AKS's default NodePools (default, system-surge). "+
-		"Setting default_node_pools = \"None\" makes AKS delete them, which drains and deletes every node they launched; their pods are "+
-		"rescheduled only where another NodePool can take them.\n\n"+
-		"Fix: apply the karpenter_nodepool resources that replace the default pools first, and switch to \"None\" once they have capacity.",
-		st.ClusterID.ValueString())
-	if strict {
-		diags.AddAttributeError(path.Root("default_node_pools"), summary, detail)
-		return
-	}
-	diags.AddAttributeWarning(path.Root("default_node_pools"), summary, detail)
+	f := findings.New(findings.DefaultNodePoolsRemoved, "",
+		fmt.Sprintf("%s runs node auto provisioning with AKS's default NodePools (default, system-surge). "+
+			"Setting default_node_pools = \"None\" makes AKS delete them, which drains and deletes every node they launched; their pods are "+
+			"rescheduled only where another NodePool can take them.", st.ClusterID.ValueString()),
+		"apply the karpenter_nodepool resources that replace the default pools first, and switch to \"None\" once they have capacity")
+	crdresource.AddFinding(diags, checks, path.Root("default_node_pools"), true, f, crdresource.FindingDetail{})
 }

@@ -281,7 +281,11 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 			return
 		}
 		if r.data == nil || !r.data.Checks.Disabled {
-			warnDefaultPoolsRemoved(&plan, &st, r.data != nil && r.data.Checks.Strict, &resp.Diagnostics)
+			var checks providerdata.Checks
+			if r.data != nil {
+				checks = r.data.Checks
+			}
+			warnDefaultPoolsRemoved(&plan, &st, checks, &resp.Diagnostics)
 		}
 		plan.RoleAssignmentIDs = types.MapUnknown(types.StringType)
 		if !plan.NetworkContributorScopes.IsUnknown() && sameKeys(plan.scopes(ctx), st.RoleAssignmentIDs) {

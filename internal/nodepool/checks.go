@@ -58,7 +58,7 @@ func checksAttributes() map[string]schema.Attribute {
 			MarkdownDescription: "Settings of this pool's plan-time provisioning checks. Not part of the Kubernetes object.",
 			Attributes: map[string]schema.Attribute{
 				"suppress": schema.SetAttribute{
-					Optional: true, ElementType: types.StringType, Validators: []validator.Set{knownCodes{}},
+					Optional: true, ElementType: types.StringType, Validators: []validator.Set{crdresource.KnownCodes{}},
 					MarkdownDescription: "Finding codes (e.g. `KRP104`) not to report for this pool.",
 				},
 				"largest_pod": schema.MapAttribute{
@@ -292,12 +292,12 @@ func recorded(data *providerdata.Data, name string, snap *nodeClassSnapshot) boo
 }
 
 type checkSettings struct {
-	suppress   map[string]bool
+	suppress   []findings.Code
 	largestPod corev1.ResourceList
 }
 
 func readChecks(v tftypes.Value) checkSettings {
-	out := checkSettings{suppress: map[string]bool{}}
+	var out checkSettings
 	if v.IsNull() || !v.IsKnown() {
 		return out
 	}
@@ -310,7 +310,7 @@ func readChecks(v tftypes.Value) checkSettings {
 	for _, c := range codes {
 		var code string
 		if c.IsKnown() && c.As(&code) == nil {
-			out.suppress[strings.ToUpper(code)] = true
+			out.suppress = append(out.suppress, findings.Code(strings.ToUpper(code)))
 		}
 	}
 	pod := map[string]tftypes.Value{}
@@ -331,33 +331,27 @@ func readChecks(v tftypes.Value) checkSettings {
 	return out
 }
 
-// report turns findings into diagnostics on the attributes they concern. Warnings become errors
-// in strict mode; suppressed codes and notes are only recorded in the analysis attribute.
-func report(pc *crdresource.PlanContext, a *solver.Analysis, suppress map[string]bool, nodeClass string) {
+// report shows the findings as diagnostics on the attributes they concern, through the
+// provider's checks (crdresource.ReportFinding): notes and suppressed codes are only recorded in
+// the analysis attribute, and strict mode makes warnings errors.
+func report(pc *crdresource.PlanContext, a *solver.Analysis, suppress []findings.Code, nodeClass string) {
 	for _, f := range a.Findings {
-		if suppress[string(f.Code)] || f.Severity == findings.Note {
-			continue
-		}
-		summary := fmt.Sprintf("%s: %s", f.Code, title(f))
-		detail := fmt.Sprintf("%s\n\nFix: %s.\n\nChecked offline against %s with %s. Silence this for the pool with checks = { suppress = [%q] }.",
-			f.Message, f.Fix, a.Summary.Scope, nodeClass, f.Code)
-		pc.Report(f.Path, f.Severity == findings.Error || pc.Data.Checks.Strict, summary, detail)
+		pc.ReportFinding(f, crdresource.FindingDetail{
+			Context:  fmt.Sprintf("Checked offline against %s with %s.", a.Summary.Scope, nodeClass),
+			Suppress: suppress,
+			Silence:  poolSilence,
+		})
 	}
 }
 
-// title is the registry's one-line name of the finding's code.
-func title(f solver.Finding) string {
-	if r, ok := findings.Lookup(f.Code); ok {
-		return strings.TrimSuffix(r.Title, ".")
-	}
-	return "provisioning check"
-}
+// poolSilence says how a pool silences a code.
+const poolSilence = "Silence this for the pool with checks = { suppress = [%q] }."
 
 func analysisValue(ctx context.Context, a *solver.Analysis, nodeClass string) tftypes.Value {
 	list := make([]attr.Value, 0, len(a.Findings))
 	for _, f := range a.Findings {
 		list = append(list, types.ObjectValueMust(findingType.AttrTypes, map[string]attr.Value{
-			"code": types.StringValue(string(f.Code)), "severity": types.StringValue(f.Severity.String()),
+			"code": types.StringValue(string(f.Code)), "severity": types.StringValue(f.Severity().String()),
 			"path": types.StringValue(f.Path), "message": types.StringValue(f.Message),
 		}))
 	}

@@ -108,6 +108,19 @@ func TestAccChecksSuppression(t *testing.T) {
 	})
 }
 
+// The provider's checks.suppress silences a code for every pool, as a pool's own does; the
+// pool's own list adds to it.
+func TestAccChecksProviderSuppression(t *testing.T) {
+	body := template(`{ key = "karpenter.azure.com/sku-family", operator = "In", values = ["D"] }`)
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories(),
+		Steps: []resource.TestStep{
+			{Config: pool(`checks = { strict = true, suppress = ["KRP104"] }`, body), PlanOnly: true, ExpectNonEmptyPlan: true},
+			{Config: pool(`checks = { strict = true, suppress = ["KRP116"] }`, body), PlanOnly: true, ExpectError: regexp.MustCompile(`KRP104`)},
+		},
+	})
+}
+
 // The summary shows what Karpenter could launch, with the catalog's own prices: in the state
 // after the pool is created (a create's analysis is known after apply, from the node class as
 // applied), and in the plan of an update.
@@ -345,6 +358,8 @@ func TestAccChecksNodeClassRef(t *testing.T) {
 			{Config: pool(`checks = { strict = true }`, ref("karpenter.azure.com", "AKSNodeClass", "nowhere")), PlanOnly: true,
 				ExpectError: regexp.MustCompile(`(?s)KRP201.*Attribute template\.node_class_ref\.name:.*"nowhere"`)},
 			{Config: pool("", ref("karpenter.azure.com", "AKSNodeClass", "nowhere")), PlanOnly: true, ExpectNonEmptyPlan: true},
+			// The provider's checks.suppress silences it for every pool, strict mode or not.
+			{Config: pool(`checks = { strict = true, suppress = ["KRP201"] }`, ref("karpenter.azure.com", "AKSNodeClass", "nowhere")), PlanOnly: true, ExpectNonEmptyPlan: true},
 		},
 	})
 }

@@ -28,20 +28,20 @@ const (
 // error (a pool that never launches a node). A literal name that no karpenter_aksnodeclass
 // planned before this pool has, and that is not NAP's default, is a warning: the class may
 // exist in the cluster, or be in this configuration but planned later.
-func checkNodeClassRef(pc *crdresource.PlanContext, suppress map[string]bool) {
+func checkNodeClassRef(pc *crdresource.PlanContext, suppress []findings.Code) {
 	known, _ := crdtree.StripUnknown(pc.Object)
 	group, hasGroup, _ := unstructured.NestedString(known, "spec", "template", "spec", "nodeClassRef", "group")
 	kind, hasKind, _ := unstructured.NestedString(known, "spec", "template", "spec", "nodeClassRef", "kind")
 	name, hasName, _ := unstructured.NestedString(known, "spec", "template", "spec", "nodeClassRef", "name")
-	code := string(findings.NodeClassNotFound)
+	detail := crdresource.FindingDetail{Suppress: suppress, Silence: poolSilence}
 	if (hasGroup && group != aksNodeClassGroup) || (hasKind && kind != aksNodeClassKind) {
-		pc.Report(refPath, true, code+": node_class_ref names a node class this provider cannot use",
+		pc.ReportFinding(findings.New(findings.NodeClassNotFound, refPath,
 			fmt.Sprintf("node_class_ref names kind %q of group %q, but this provider targets AKS, where Karpenter only provides "+
-				"%s (%s): the pool would never launch a node.\n\nFix: set group = %q and kind = %q.",
-				kind, group, aksNodeClassKind, aksNodeClassGroup, aksNodeClassGroup, aksNodeClassKind))
+				"%s (%s): the pool would never launch a node.", kind, group, aksNodeClassKind, aksNodeClassGroup),
+			fmt.Sprintf("set group = %q and kind = %q", aksNodeClassGroup, aksNodeClassKind)), detail)
 		return
 	}
-	if !hasName || name == napNodeClass || pc.Data == nil || pc.Data.Checks.Disabled || suppress[code] {
+	if !hasName || name == napNodeClass || pc.Data == nil || pc.Data.Checks.Disabled {
 		return
 	}
 	if _, _, _, ok := pc.Data.NodeClass(name); ok {
@@ -53,11 +53,12 @@ func checkNodeClassRef(pc *crdresource.PlanContext, suppress map[string]bool) {
 	if json.Unmarshal(pc.Remembered, &snap) == nil && snap.Found && snap.Name == name {
 		return
 	}
-	pc.Report(refPath+".name", pc.Data.Checks.Strict, code+": the referenced AKSNodeClass may not exist",
+	// A warning, not the registry's error: the class may exist in the cluster.
+	pc.ReportFinding(findings.New(findings.NodeClassNotFound, refPath+".name",
 		fmt.Sprintf("No karpenter_aksnodeclass planned before this pool is named %q, and it is not the %q class AKS Node Auto "+
-			"Provisioning creates. If the cluster has no such AKSNodeClass, Karpenter keeps the pool NotReady and launches nothing.\n\n"+
-			"Fix: reference the node class resource (name = karpenter_aksnodeclass.x.name) if it is in this configuration, "+
-			"or make sure it exists in the cluster. Silence this for the pool with checks = { suppress = [%q] }.", name, napNodeClass, code))
+			"Provisioning creates. If the cluster has no such AKSNodeClass, Karpenter keeps the pool NotReady and launches nothing.", name, napNodeClass),
+		"reference the node class resource (name = karpenter_aksnodeclass.x.name) if it is in this configuration, "+
+			"or make sure it exists in the cluster").As(findings.Warning), detail)
 }
 
 // hint names the well-known key a requirement key rejected for its restricted domain

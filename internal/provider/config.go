@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/azure"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kube"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/providerdata"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
@@ -35,8 +36,8 @@ type providerModel struct {
 // checks reads the `checks` block; unknown values count as unset.
 func (c providerModel) checks(ctx context.Context, diags *diag.Diagnostics) providerdata.Checks {
 	var m checksModel
-	// Strict mode shapes diagnostics only; the others shape the analysis a plan computes.
-	unknown := slices.DeleteFunc(unknownPaths("checks", c.Checks), func(p string) bool { return p == "checks.strict" })
+	// Strict mode and suppression shape diagnostics only; the others shape the analysis a plan computes.
+	unknown := slices.DeleteFunc(unknownPaths("checks", c.Checks), func(p string) bool { return p == "checks.strict" || p == "checks.suppress" })
 	if c.Region.IsUnknown() {
 		unknown = append([]string{"region"}, unknown...)
 	}
@@ -52,7 +53,19 @@ func (c providerModel) checks(ctx context.Context, diags *diag.Diagnostics) prov
 		}
 		diags.AddAttributeError(path.Root("checks").AtName(name), "Invalid checks."+name, err.Error())
 	}
+	var suppress []findings.Code
+	if !m.Suppress.IsNull() && !m.Suppress.IsUnknown() {
+		var codes []types.String
+		diags.Append(m.Suppress.ElementsAs(ctx, &codes, false)...)
+		for _, c := range codes {
+			if !c.IsNull() && !c.IsUnknown() {
+				// KnownCodes has rejected anything but a registered code (in either case).
+				suppress = append(suppress, findings.Code(strings.ToUpper(c.ValueString())))
+			}
+		}
+	}
 	return providerdata.Checks{
+		Suppress:    suppress,
 		Disabled:    !m.Enabled.IsNull() && !m.Enabled.IsUnknown() && !m.Enabled.ValueBool(),
 		Strict:      m.Strict.ValueBool(),
 		CatalogPath: m.CatalogPath.ValueString(),
@@ -64,6 +77,7 @@ func (c providerModel) checks(ctx context.Context, diags *diag.Diagnostics) prov
 type checksModel struct {
 	Enabled     types.Bool   `tfsdk:"enabled"`
 	Strict      types.Bool   `tfsdk:"strict"`
+	Suppress    types.Set    `tfsdk:"suppress"`
 	CatalogPath types.String `tfsdk:"catalog_path"`
 	// The Karpenter the cluster runs (internal/solver Target).
 	KarpenterVersion types.String `tfsdk:"karpenter_version"`

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdresource"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kube"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/validators"
@@ -34,6 +35,10 @@ func providerSchema() schema.Schema {
 				Attributes: map[string]schema.Attribute{
 					"enabled": schema.BoolAttribute{Optional: true, MarkdownDescription: "Run the checks (default `true`). CRD validation always runs."},
 					"strict":  schema.BoolAttribute{Optional: true, MarkdownDescription: "Report every warning as an error, for CI gates (default `false`)."},
+					"suppress": schema.SetAttribute{Optional: true, ElementType: types.StringType, Validators: []validator.Set{crdresource.KnownCodes{}},
+						MarkdownDescription: "Finding codes (e.g. `KRP116`) that no resource of this provider reports as a diagnostic, not even in strict mode: " +
+							"`karpenter_nodepool` (which adds its own `checks.suppress`), `karpenter_aksnodeclass`, `karpenter_aks_node_auto_provisioning` and the `workloads_yaml` of `karpenter_provisioning_simulation`. " +
+							"A pool's `analysis.findings` still lists them."},
 					"karpenter_version": schema.StringAttribute{Optional: true, MarkdownDescription: "Karpenter release the cluster runs (e.g. `1.13.1`; for Node Auto Provisioning, the version AKS runs). " +
 						"Fields this release does not act on (`consolidationPolicy: Balanced`, the `Gte`/`Lte` operators) are reported as KRP408. Default: the release the provider's CRDs come from (" + solver.PinnedKarpenterVersion + ")."},
 					"feature_gates": schema.StringAttribute{Optional: true, MarkdownDescription: "Karpenter feature gates the cluster runs with, in Karpenter's `FEATURE_GATES` syntax (e.g. `StaticCapacity=true`). " +

@@ -1,9 +1,11 @@
 package providerdata
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 )
@@ -22,6 +24,23 @@ type Checks struct {
 	Unknown []string
 	// Target is the Karpenter the cluster runs, for the checks of fields it ignores.
 	Target solver.Target
+	// Suppress are the codes no resource of this provider reports as a diagnostic
+	// (checks.suppress of the provider block); a NodePool adds its own.
+	Suppress []findings.Code
+}
+
+// Shown is how a plan shows f: as strict mode reports it, or not at all (ok false) when it is a
+// note (listed only in a NodePool's analysis) or its code is suppressed, by the provider or by
+// the object itself (objectSuppress: a NodePool's checks.suppress). Every resource reports its
+// findings through it, so suppression and strict mode apply to every code alike.
+func (c Checks) Shown(f findings.Finding, objectSuppress []findings.Code) (findings.Finding, bool) {
+	if f.Severity() == findings.Note || slices.Contains(c.Suppress, f.Code) || slices.Contains(objectSuppress, f.Code) {
+		return f, false
+	}
+	if c.Strict {
+		f = f.Strict()
+	}
+	return f, true
 }
 
 // plan-time state shared between resources of one provider instance during a plan.

@@ -3,6 +3,7 @@ package review
 import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clustersim"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 )
 
 // AdviceFinding is the advice as a KRP118 note on the NodePool it edits (its requirements'
@@ -16,5 +17,5 @@ func AdviceFinding(c *Cluster, a *clustersim.Advice) Finding {
 			return f
 		}
 	}
-	return Finding{Code: findings.KarpenterDesignCost, Severity: findings.Note, Message: a.Message(), Fix: fix, Object: "NodePool/" + a.Edit.Pool, Cluster: c.Name}
+	return Finding{Finding: findings.New(findings.KarpenterDesignCost, "", a.Message(), fix).On(solver.PoolObject(a.Edit.Pool)), Cluster: c.Name}
 }

@@ -43,40 +43,33 @@ func DefaultChecks() []Check {
 	return []Check{CheckSchema, CheckNodeClassRefs, CheckEqualWeights, CheckProvisioning, CheckNodeOverlays}
 }
 
-// Finding is one problem, located at its source.
+// Finding is one finding of the review: the project's one finding value (code, object, field
+// path, message, fix; severity from the registry), located at its source.
 type Finding struct {
-	Code     findings.Code     `json:"code"`
-	Severity findings.Severity `json:"severity"`
-	Message  string            `json:"message"`
-	// Fix says what to change, specific to this finding.
-	Fix string `json:"fix,omitempty"`
-	// Object is the object concerned, e.g. NodePool/general ("" for input problems).
-	Object  string `json:"object,omitempty"`
-	Cluster string `json:"cluster,omitempty"`
+	findings.Finding
+	Cluster string
+	// Location is where the finding's field is written; Location.Field is its Path.
 	Location
 	// Related are other places involved, e.g. the pool a pool competes with.
-	Related []Location `json:"related,omitempty"`
+	Related []Location
 
 	// suppressedHere: the object itself asks not to report this code (a karpenter_nodepool's
 	// checks.suppress in a plan), as the provider's plan-time checks do not.
 	suppressedHere bool
 }
 
-// Finding reports code about field of o (a Kubernetes field path; "" for the whole object),
-// with the registry's severity.
+// Finding reports code about field of o (a Kubernetes field path; "" for the whole object).
 func (o *Object) Finding(code findings.Code, field, message, fix string) Finding {
-	return Finding{
-		suppressedHere: slices.Contains(o.Suppress, code),
-		Code:           code,
-		Severity:       findings.MustLookup(code).Severity,
-		Message:        message,
-		Fix:            fix,
-		Object:         o.Label(),
-		Location:       o.At(field),
-	}
+	return o.Located(findings.New(code, field, message, fix))
+}
+
+// Located places a finding about o (its Path a field of o) at its source.
+func (o *Object) Located(f findings.Finding) Finding {
+	f.Object = o.Label()
+	return Finding{Finding: f, Location: o.At(f.Path), suppressedHere: slices.Contains(o.Suppress, f.Code)}
 }
 
 // fileFinding reports a problem of an input that is not about one object.
 func fileFinding(code findings.Code, loc Location, message, fix string) Finding {
-	return Finding{Code: code, Severity: findings.MustLookup(code).Severity, Message: message, Fix: fix, Location: loc}
+	return Finding{Finding: findings.New(code, loc.Field, message, fix), Location: loc}
 }

@@ -123,9 +123,8 @@ func CheckProvisioning(ctx context.Context, c *Cluster) []Finding {
 			if f.Code == findings.SpotSavings && spotServed(p, all) {
 				continue // a spot pool of the cluster can take these pods: this pool is its fallback
 			}
-			fd := p.Finding(f.Code, f.Path, f.Message, f.Fix+".")
-			fd.Severity = f.Severity
-			out = append(out, fd)
+			f.Fix += "."
+			out = append(out, p.Located(f))
 		}
 		if known, unknown := crdtree.StripUnknown(withoutNamespace(p.Body)); len(unknown) == 0 {
 			if sp, err := solver.PoolFromObject(known); err == nil {
@@ -135,8 +134,9 @@ func CheckProvisioning(ctx context.Context, c *Cluster) []Finding {
 		}
 	}
 	for _, f := range solver.ClusterFindings(pools) {
-		if p := byName[f.Pool]; p != nil {
-			out = append(out, p.Finding(f.Code, f.Path, f.Message, f.Fix+"."))
+		if p := byName[strings.TrimPrefix(f.Object, solver.PoolObject(""))]; p != nil {
+			f.Fix += "."
+			out = append(out, p.Located(f))
 		}
 	}
 	return out

@@ -134,7 +134,7 @@ func WriteSARIF(w io.Writer, r *Report, toolVersion string) error {
 			msg += "\nFix: " + sarifEscape(f.Fix)
 		}
 		res := sarifResult{
-			RuleID: string(f.Code), RuleIndex: index[f.Code], Level: f.Severity.String(),
+			RuleID: string(f.Code), RuleIndex: index[f.Code], Level: f.Severity().String(),
 			Message:             sarifText{msg},
 			Locations:           []sarifLocation{sarifLoc(f.Location, f.Object)},
 			PartialFingerprints: map[string]string{"karpenterReview/v1": fingerprint(f)},

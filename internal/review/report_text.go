@@ -46,7 +46,7 @@ func WriteText(w io.Writer, r *Report, color bool) error {
 	s := styler(color)
 	var b strings.Builder
 	for _, f := range r.Findings {
-		fmt.Fprintf(&b, "%s: %s %s", s.paint(ansiBold, escapePath(placeOf(f.Location))), s.severity(f.Severity), f.Code)
+		fmt.Fprintf(&b, "%s: %s %s", s.paint(ansiBold, escapePath(placeOf(f.Location))), s.severity(f.Severity()), f.Code)
 		if f.Object != "" {
 			fmt.Fprintf(&b, " %s", escapeText(f.Object))
 		}

@@ -69,7 +69,7 @@ type ClusterSummary struct {
 func (r *Report) Count(s findings.Severity) int {
 	n := 0
 	for _, f := range r.Findings {
-		if f.Severity == s {
+		if f.Severity() == s {
 			n++
 		}
 	}
@@ -78,7 +78,7 @@ func (r *Report) Count(s findings.Severity) int {
 
 // Fails reports whether a finding reaches the threshold.
 func (r *Report) Fails(threshold findings.Severity) bool {
-	return slices.ContainsFunc(r.Findings, func(f Finding) bool { return f.Severity >= threshold })
+	return slices.ContainsFunc(r.Findings, func(f Finding) bool { return f.Severity() >= threshold })
 }
 
 // IsInputError reports whether err means an input or the config could not be read at all
@@ -319,11 +319,11 @@ func finish(all []Finding, cfg *Config, opts Options) ([]Finding, []Finding) {
 			suppressed = append(suppressed, f)
 			continue
 		}
-		if opts.Strict && f.Severity == findings.Warning {
-			f.Severity = findings.Error
+		if opts.Strict {
+			f.Finding = f.Finding.Strict()
 		}
 		if opts.AllowTemplates && f.Code == findings.UnrenderedTemplate {
-			f.Severity = findings.Note
+			f.Finding = f.Finding.As(findings.Note)
 		}
 		k := key{f.Code, f.File, f.Field, f.Message, f.Object, f.Line, f.Column, f.Address}
 		if i, ok := index[k]; ok {

@@ -18,6 +18,8 @@ func TestOddInputs(t *testing.T) {
 		"plan without values": `{"format_version": "1.2", "resource_changes": [{"address": "karpenter_nodepool.a", "mode": "managed", "type": "karpenter_nodepool", "change": {"actions": ["create"], "after": {"template": 5, "limits": [1]}}}]}`,
 		"plan of wrong types": `{"format_version": "1.2", "planned_values": {"root_module": {"resources": "none"}}}`,
 		"anchors and aliases": "x: &a {name: n}\n---\napiVersion: karpenter.azure.com/v1beta1\nkind: AKSNodeClass\nmetadata: *a\n",
+		// Karpenter's requirement parser reads Gt's one value unchecked; the CRD validation says what is wrong.
+		"Gt without a value": "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: a}\nspec: {template: {spec: {nodeClassRef: {group: karpenter.azure.com, kind: AKSNodeClass, name: default}, requirements: [{key: karpenter.azure.com/sku-cpu, operator: Gt, values: []}]}}}\n",
 	} {
 		t.Run(name, func(t *testing.T) {
 			r := run(t, doc, "-")

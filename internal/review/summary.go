@@ -152,7 +152,7 @@ func summarize(ctx context.Context, clusters []*Cluster, facts []FactFunc, fs []
 				if f.Object != p.Label() || !slices.Contains(strings.Split(f.Cluster, ", "), c.Name) {
 					continue
 				}
-				switch f.Severity {
+				switch f.Severity() {
 				case findings.Error:
 					s.Errors++
 				case findings.Warning:

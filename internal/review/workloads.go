@@ -114,8 +114,7 @@ func str(v any) string { s, _ := v.(string); return s }
 func WorkloadFindings(in []workload.Finding) []Finding {
 	out := make([]Finding, 0, len(in))
 	for _, f := range in {
-		out = append(out, Finding{Code: f.Code, Severity: findings.MustLookup(f.Code).Severity, Message: f.Message, Fix: f.Fix,
-			Object: f.Object, Location: Location{File: f.File, Line: f.Line, Field: f.Field}})
+		out = append(out, Finding{Finding: f.Finding, Location: Location{File: f.File, Line: f.Line, Field: f.Path}})
 	}
 	return out
 }

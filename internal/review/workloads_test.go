@@ -53,7 +53,7 @@ metadata: {name: general}
 		t.Fatalf("workloads = %+v", s.Workloads)
 	}
 	if len(s.Findings) != 1 || s.Findings[0].Code != findings.MalformedWorkload || s.Findings[0].Line != 23 ||
-		s.Findings[0].Field != "spec.nodeSelector.fast" {
+		s.Findings[0].Path != "spec.nodeSelector.fast" {
 		t.Errorf("findings = %+v", s.Findings)
 	}
 }

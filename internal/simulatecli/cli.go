@@ -96,7 +96,7 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 		return ExitUsage
 	}
 	threshold, _ := findings.ParseSeverity(o.failOn)
-	if slices.ContainsFunc(rep.Findings, func(f review.Finding) bool { return f.Severity >= threshold }) {
+	if slices.ContainsFunc(rep.Findings, func(f review.Finding) bool { return f.Severity() >= threshold }) {
 		return ExitFindings
 	}
 	return ExitClean

@@ -55,7 +55,7 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 	if len(r.Findings) > 0 {
 		b.WriteString("\n| Severity | Code | Where | Finding |\n|---|---|---|---|\n")
 		for _, f := range r.Findings {
-			fmt.Fprintf(&b, "| %s | %s | `%s` | %s |\n", f.Severity, f.Code, md(place(f.File, f.Line)), md(f.Message))
+			fmt.Fprintf(&b, "| %s | %s | `%s` | %s |\n", f.Severity(), f.Code, md(place(f.File, f.Line)), md(f.Message))
 		}
 	}
 	_, err := io.WriteString(w, b.String())

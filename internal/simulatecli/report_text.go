@@ -71,7 +71,7 @@ func WriteText(w io.Writer, r *Report) error {
 		b.WriteString("\n")
 	}
 	for _, f := range r.Findings {
-		fmt.Fprintf(&b, "%s: %s %s: %s\n", place(f.File, f.Line), f.Severity, f.Code, f.Message)
+		fmt.Fprintf(&b, "%s: %s %s: %s\n", place(f.File, f.Line), f.Severity(), f.Code, f.Message)
 		if f.Fix != "" {
 			fmt.Fprintf(&b, "    fix: %s\n", f.Fix)
 		}

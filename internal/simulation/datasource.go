@@ -329,7 +329,7 @@ func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 	}
 	var read *workloadreader.Set // the workloads_yaml objects, for the disruption checks
 	if len(m.WorkloadsYAML) > 0 {
-		ws, set := manifestWorkloads(m.WorkloadsYAML, &resp.Diagnostics)
+		ws, set := manifestWorkloads(m.WorkloadsYAML, d.data.Checks, &resp.Diagnostics)
 		read = set
 		daemons := set.DaemonSets
 		in.Workloads = append(in.Workloads, ws...)
@@ -364,9 +364,9 @@ func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 		}
 	}
 	if predicted != nil {
-		disruptionDiags(read, in.Pools, predicted, &resp.Diagnostics)
+		disruptionDiags(read, in.Pools, predicted, d.data.Checks, &resp.Diagnostics)
 	} else {
-		disruptionDiags(read, in.Pools, optimal, &resp.Diagnostics)
+		disruptionDiags(read, in.Pools, optimal, d.data.Checks, &resp.Diagnostics)
 	}
 	m.LowerBound = types.Float64Null()
 	m.DesignCost = types.Float64Null()

@@ -10,6 +10,7 @@ import (
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/providerdata"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 )
 
@@ -62,13 +63,13 @@ func TestDisruptionDiags(t *testing.T) {
 				t.Fatal(err, diags)
 			}
 			pools := []solver.SimPool{{Pool: p}}
-			_, set := manifestWorkloads([]string{guardedDB, zeroBudget}, &diags)
+			_, set := manifestWorkloads([]string{guardedDB, zeroBudget}, providerdata.Checks{}, &diags)
 			sim, err := s.Predict(solver.PredictionInput{Region: "westeurope", Pools: pools, Pods: set.Pods, WorkloadOf: workloadOf})
 			if err != nil {
 				t.Fatal(err)
 			}
 			before := len(diags)
-			disruptionDiags(set, pools, sim, &diags)
+			disruptionDiags(set, pools, sim, providerdata.Checks{}, &diags)
 			got := diags[before:]
 			if !tc.want {
 				if len(got) != 0 {
@@ -81,7 +82,8 @@ func TestDisruptionDiags(t *testing.T) {
 			}
 			d, ok := got[0].(diag.DiagnosticWithPath)
 			if !ok || !d.Path().Equal(path.Root("workloads_yaml").AtListIndex(1)) ||
-				!strings.HasPrefix(d.Detail(), "KRP411 workloads_yaml[1] line 5 (PodDisruptionBudget/db spec.maxUnavailable): NodePool/apps expires its nodes after 720h") {
+				d.Summary() != "KRP411: Expired nodes of the pool can never finish draining: a PodDisruptionBudget allows no eviction and no terminationGracePeriod is set" ||
+				!strings.HasPrefix(d.Detail(), "Attribute workloads_yaml[1]: workloads_yaml[1] line 5 (PodDisruptionBudget/db spec.maxUnavailable): NodePool/apps expires its nodes after 720h") {
 				t.Errorf("diagnostic %v: %s", d, got[0].Detail())
 			}
 		})

@@ -10,7 +10,9 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clustersim"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdresource"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/providerdata"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/review"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 	workloadreader "github.com/karpenter-iac/terraform-provider-karpenter/internal/workload"
@@ -33,7 +35,7 @@ var workloadsYAMLAttribute = schema.ListAttribute{
 //
 // The solver's workloads are for the optimum; the pods themselves, with every scheduling
 // constraint, are for Karpenter's decision (solver.Predict).
-func manifestWorkloads(texts []string, diags *diag.Diagnostics) (ws []solver.Workload, set *workloadreader.Set) {
+func manifestWorkloads(texts []string, checks providerdata.Checks, diags *diag.Diagnostics) (ws []solver.Workload, set *workloadreader.Set) {
 	// All elements are read together: a RuntimeClass, LimitRange or HPA in one applies to the
 	// workloads of the others, as in a cluster.
 	var all []workloadreader.Document
@@ -44,17 +46,17 @@ func manifestWorkloads(texts []string, diags *diag.Diagnostics) (ws []solver.Wor
 		element[name] = at
 		docs, probs := review.WorkloadDocuments(name, []byte(text))
 		for _, p := range probs {
-			report(diags, at, p.Code, fmt.Sprintf("%s line %d: %s", name, p.Line, p.Message), p.Fix)
+			report(diags, checks, at, p.Finding, fmt.Sprintf("%s line %d", name, p.Line))
 		}
 		all = append(all, docs...)
 	}
 	set = workloadreader.Read(all, workloadreader.Options{})
 	for _, f := range set.Findings {
 		where := fmt.Sprintf("%s line %d", f.File, f.Line)
-		if f.Field != "" {
-			where += " (" + f.Object + " " + f.Field + ")"
+		if f.Path != "" {
+			where += " (" + f.Object + " " + f.Path + ")"
 		}
-		report(diags, element[f.File], f.Code, where+": "+f.Message, f.Fix)
+		report(diags, checks, element[f.File], f.Finding, where)
 	}
 	for _, a := range set.Assumptions {
 		diags.AddAttributeWarning(path.Root("workloads_yaml"), "Simulation assumption", a)
@@ -69,14 +71,14 @@ func manifestWorkloads(texts []string, diags *diag.Diagnostics) (ws []solver.Wor
 // disruptionDiags reports the disruption checks of the workloads on the pools the simulation
 // puts them on (KRP411, KRP413, KRP414; KRP412 is a note and not shown), on the element of
 // workloads_yaml that holds the object concerned.
-func disruptionDiags(set *workloadreader.Set, pools []solver.SimPool, sim *solver.Simulation, diags *diag.Diagnostics) {
+func disruptionDiags(set *workloadreader.Set, pools []solver.SimPool, sim *solver.Simulation, checks providerdata.Checks, diags *diag.Diagnostics) {
 	for _, f := range clustersim.PlacementDisruptionFindings(set, pools, sim) {
 		at := path.Root("workloads_yaml")
 		var i int
 		if _, err := fmt.Sscanf(f.File, "workloads_yaml[%d]", &i); err == nil {
 			at = at.AtListIndex(i)
 		}
-		report(diags, at, f.Code, fmt.Sprintf("%s line %d (%s %s): %s", f.File, f.Line, f.Object, f.Field, f.Message), f.Fix)
+		report(diags, checks, at, f.Finding, fmt.Sprintf("%s line %d (%s %s)", f.File, f.Line, f.Object, f.Path))
 	}
 }
 
@@ -92,16 +94,12 @@ func workloadOf(p *corev1.Pod) string {
 	return p.Name
 }
 
-// report adds a finding as a diagnostic of its severity; notes are not shown.
-func report(diags *diag.Diagnostics, at path.Path, code findings.Code, msg, fix string) {
-	summary := findings.MustLookup(code).Title
-	detail := fmt.Sprintf("%s %s %s", code, msg, fix)
-	switch findings.MustLookup(code).Severity {
-	case findings.Error:
-		diags.AddAttributeError(at, summary, detail)
-	case findings.Warning:
-		diags.AddAttributeWarning(at, summary, detail)
-	}
+// report shows a finding on the element of workloads_yaml it comes from (where: its line and
+// field), as every resource shows a finding (crdresource.AddFinding): notes are not shown,
+// the provider's checks.suppress and strict mode apply.
+func report(diags *diag.Diagnostics, checks providerdata.Checks, at path.Path, f findings.Finding, where string) {
+	f.Message = where + ": " + f.Message
+	crdresource.AddFinding(diags, checks, at, true, f, crdresource.FindingDetail{})
 }
 
 // addLists sums two resource lists (either may be nil).

@@ -119,8 +119,8 @@ data "karpenter_provisioning_simulation" "s" {
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.Factories(),
 		Steps: []resource.TestStep{
-			{Config: cfg(fmt.Sprintf("workloads_yaml = [%q]", bad)), ExpectError: regexp.MustCompile(`KRP301\s+workloads_yaml\[0\]\s+line\s+5\s+\(Deployment/web\s+spec.replicas\)`)},
-			{Config: cfg("workloads_yaml = [\"kind: [\"]"), ExpectError: regexp.MustCompile(`KRP005\s+workloads_yaml\[0\]\s+line\s+1:\s+malformed\s+YAML`)},
+			{Config: cfg(fmt.Sprintf("workloads_yaml = [%q]", bad)), ExpectError: regexp.MustCompile(`(?s)KRP301:.*workloads_yaml\[0\]\s+line\s+5\s+\(Deployment/web\s+spec.replicas\)`)},
+			{Config: cfg("workloads_yaml = [\"kind: [\"]"), ExpectError: regexp.MustCompile(`(?s)KRP005:.*workloads_yaml\[0\]\s+line\s+1:\s+malformed\s+YAML`)},
 			{Config: cfg(""), ExpectError: regexp.MustCompile(`No workloads`)},
 		},
 	})

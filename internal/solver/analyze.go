@@ -51,7 +51,7 @@ func (c Candidate) Cheapest() *cloudprovider.Offering { return c.Offerings.Cheap
 type Analysis struct {
 	Regions    []string
 	Admissible []Candidate // sorted by cheapest price, then name
-	Findings   []Finding
+	Findings   []findings.Finding
 	Summary    Summary
 
 	skus []string // skuNames(Admissible), computed once
@@ -104,7 +104,7 @@ func (s *Solver) Analyze(p *Pool, o Options) *Analysis {
 	if o.Region != "" {
 		a.Summary.Scope = strings.ToLower(o.Region)
 		if !s.HasRegion(o.Region) {
-			a.add(Finding{Code: findings.UnknownRegion, Severity: findings.Error, Message: fmt.Sprintf("region %q is not in the SKU catalog", o.Region),
+			a.add(findings.Finding{Code: findings.UnknownRegion, Message: fmt.Sprintf("region %q is not in the SKU catalog", o.Region),
 				Fix: "set the provider's region to an Azure region name such as " + quoteAll(suggestOr(o.Region, s.Regions(), "westeurope"))})
 			return a
 		}
@@ -113,7 +113,7 @@ func (s *Solver) Analyze(p *Pool, o Options) *Analysis {
 		a.Regions = []string{AnyRegion}
 	}
 	if o.NodeClassAssumed {
-		a.add(Finding{Code: findings.NodeClassAssumed, Severity: findings.Note, Path: "spec.template.spec.nodeClassRef",
+		a.add(findings.Finding{Code: findings.NodeClassAssumed, Path: "spec.template.spec.nodeClassRef",
 			Message: fmt.Sprintf("the settings of AKSNodeClass %q were not available to this check (it is not planned before this pool: managed elsewhere, or referenced by a literal name); its defaults (Ubuntu, 128 GB OS disk) are assumed", p.NodeClassName()),
 			Fix:     "manage the AKSNodeClass in the same configuration and reference it by attribute (name = karpenter_aksnodeclass.x.name), so that it is planned first and its settings are used"})
 	}
@@ -134,11 +134,11 @@ func (s *Solver) Analyze(p *Pool, o Options) *Analysis {
 	a.summarise(p)
 	checkSpotSavings(p, a)
 	checkDisruption(p, o, a)
-	sort.SliceStable(a.Findings, func(i, j int) bool { return rank(a.Findings[i].Severity) < rank(a.Findings[j].Severity) })
+	sort.SliceStable(a.Findings, func(i, j int) bool { return rank(a.Findings[i].Severity()) < rank(a.Findings[j].Severity()) })
 	return a
 }
 
-func (a *Analysis) add(f Finding) { a.Findings = append(a.Findings, f) }
+func (a *Analysis) add(f findings.Finding) { a.Findings = append(a.Findings, f) }
 
 func rank(s findings.Severity) int { return -int(s) }
 
@@ -200,12 +200,12 @@ func (s *Solver) checkAdmissible(p *Pool, o Options, a *Analysis) {
 	names := a.skuNames()
 	switch {
 	case len(names) == 0:
-		a.add(Finding{Code: findings.NoInstanceType, Severity: findings.Error, Path: "spec.template.spec.requirements",
+		a.add(findings.Finding{Code: findings.NoInstanceType, Path: "spec.template.spec.requirements",
 			Message: "no instance type satisfies the requirements in " + a.Summary.Scope + "; Karpenter would log \"no instance type satisfied resources and requirements\" and never launch a node. " + s.blame(p, o, a),
 			Fix:     "widen the requirements (more families, sizes, zones or capacity types) or check the node class settings"})
 		return
 	case len(names) < o.FewThreshold:
-		a.add(Finding{Code: findings.FewInstanceTypes, Severity: findings.Warning, Path: "spec.template.spec.requirements",
+		a.add(findings.Finding{Code: findings.FewInstanceTypes, Path: "spec.template.spec.requirements",
 			Message: fmt.Sprintf("only %d instance type(s) satisfy the requirements in %s: %s; Karpenter has little room to find capacity or a cheaper size", len(names), a.Summary.Scope, strings.Join(names, ", ")),
 			Fix:     "allow more sizes or families so Karpenter can fall back when one is out of capacity"})
 	}
@@ -216,7 +216,7 @@ func (s *Solver) checkAdmissible(p *Pool, o Options, a *Analysis) {
 	if _, unmet, _ := its.SatisfiesMinValues(p.Requirements); len(unmet) > 0 {
 		for i, r := range p.Spec.Template.Spec.Requirements {
 			if got, ok := unmet[r.Key]; ok && r.MinValues != nil {
-				a.add(Finding{Code: findings.MinValuesUnmet, Severity: findings.Error, Path: requirementPath(i, "minValues"),
+				a.add(findings.Finding{Code: findings.MinValuesUnmet, Path: requirementPath(i, "minValues"),
 					Message: fmt.Sprintf("minValues %d for %s cannot be met: the admissible instance types have only %d distinct value(s)", *r.MinValues, r.Key, got),
 					Fix:     fmt.Sprintf("lower minValues to at most %d, or widen the requirements", got)})
 			}
@@ -231,7 +231,7 @@ func (s *Solver) checkAdmissible(p *Pool, o Options, a *Analysis) {
 		}
 		if len(gpus) > 0 {
 			gpus = dedupe(gpus)
-			a.add(Finding{Code: findings.GPUWithoutTaint, Severity: findings.Warning, Path: "spec.template.spec.taints",
+			a.add(findings.Finding{Code: findings.GPUWithoutTaint, Path: "spec.template.spec.taints",
 				Message: fmt.Sprintf("%d GPU size(s) are admissible (e.g. %s) but the pool has no NoSchedule taint, so any pod may land on an expensive GPU node", len(gpus), gpus[0]),
 				Fix:     "add a taint such as { key = \"nvidia.com/gpu\", value = \"true\", effect = \"NoSchedule\" }, or exclude GPU sizes with karpenter.azure.com/sku-gpu-count DoesNotExist"})
 		}
@@ -263,7 +263,7 @@ func (s *Solver) checkAdmissible(p *Pool, o Options, a *Analysis) {
 	if o.Region != "" && len(zones) == 1 {
 		for z := range zones {
 			if z != "" && z != "0" {
-				a.add(Finding{Code: findings.SingleZone, Severity: findings.Warning, Path: "spec.template.spec.requirements",
+				a.add(findings.Finding{Code: findings.SingleZone, Path: "spec.template.spec.requirements",
 					Message: fmt.Sprintf("all admissible capacity is in zone %s; a zonal outage or capacity shortage stops the pool", z),
 					Fix:     "allow more zones in topology.kubernetes.io/zone"})
 			}
@@ -277,7 +277,7 @@ func (s *Solver) checkAdmissible(p *Pool, o Options, a *Analysis) {
 		}
 	}
 	if allPenalty {
-		a.add(Finding{Code: findings.OnlyPenaltyPricedSKU, Severity: findings.Warning, Path: "spec.template.spec.requirements",
+		a.add(findings.Finding{Code: findings.OnlyPenaltyPricedSKU, Path: "spec.template.spec.requirements",
 			Message: "every admissible size lacks a price in Karpenter's tables, so it ranks them last and cost estimates are unknown",
 			Fix:     "prefer sizes Karpenter knows, or extend the catalog with prices"})
 	}
@@ -320,7 +320,7 @@ func (s *Solver) checkLabels(p *Pool, o Options, a *Analysis) {
 				if sug := suggest(r.Key, sortedSet(karpv1.WellKnownLabels)); len(sug) > 0 {
 					msg += "; did you mean " + quoteAll(sug) + "?"
 				}
-				a.add(Finding{Code: findings.UnknownLabelKey, Severity: findings.Warning, Path: requirementPath(i, "key"), Message: msg,
+				a.add(findings.Finding{Code: findings.UnknownLabelKey, Path: requirementPath(i, "key"), Message: msg,
 					Fix: "use a well-known label key"})
 			}
 			continue
@@ -345,7 +345,7 @@ func (s *Solver) checkLabels(p *Pool, o Options, a *Analysis) {
 			}
 		}
 		if len(elsewhere) > 0 {
-			a.add(Finding{Code: findings.ValueNotInRegion, Severity: findings.Warning, Path: requirementPath(i, "values"),
+			a.add(findings.Finding{Code: findings.ValueNotInRegion, Path: requirementPath(i, "values"),
 				Message: fmt.Sprintf("%s=%s %s in the catalog but not in %s", r.Key, quoteSome(elsewhere), pluralVerb(len(elsewhere), "exists", "exist"), o.Region),
 				Fix:     "remove the " + pluralVerb(len(elsewhere), "value", "values") + " or check the region"})
 		}
@@ -376,7 +376,7 @@ func (s *Solver) checkLabels(p *Pool, o Options, a *Analysis) {
 		if len(hints) > 0 {
 			msg += "; did you mean " + strings.Join(hints, ", ") + "?"
 		}
-		a.add(Finding{Code: findings.UnknownLabelValue, Severity: findings.Warning, Path: requirementPath(i, "values"), Message: msg,
+		a.add(findings.Finding{Code: findings.UnknownLabelValue, Path: requirementPath(i, "values"), Message: msg,
 			Fix: "use " + pluralVerb(len(unknown), "a value", "values") + " Karpenter sets on AKS nodes"})
 	}
 }
@@ -456,7 +456,7 @@ func checkLimits(p *Pool, a *Analysis) {
 	}
 	if len(limits) == 0 {
 		a.Summary.LimitsAllowOneNode = len(a.Admissible) > 0
-		a.add(Finding{Code: findings.NoLimits, Severity: findings.Warning, Path: "spec.limits",
+		a.add(findings.Finding{Code: findings.NoLimits, Path: "spec.limits",
 			Message: "the pool has no limits: a runaway deployment or a scheduling loop can launch nodes without bound",
 			Fix:     "set limits such as { cpu = \"200\", memory = \"800Gi\" }"})
 		return
@@ -476,7 +476,7 @@ func checkLimits(p *Pool, a *Analysis) {
 		}
 	}
 	capacity := smallest.InstanceType.Capacity
-	a.add(Finding{Code: findings.LimitsBelowNode, Severity: findings.Error, Path: "spec.limits",
+	a.add(findings.Finding{Code: findings.LimitsBelowNode, Path: "spec.limits",
 		Message: fmt.Sprintf("the limits (%s) are smaller than every admissible node; the smallest, %s, has %s vCPU and %s memory, so the pool can never launch a node (Karpenter: \"all available instance types exceed limits\")",
 			describe(corev1.ResourceList(limits)), smallest.InstanceType.Name, capacity.Cpu().String(), gib(capacity.Memory())),
 		Fix: "raise the limits above one node's capacity, or allow smaller sizes"})
@@ -501,7 +501,7 @@ func checkShape(p *Pool, o Options, a *Analysis) {
 			return
 		}
 	}
-	a.add(Finding{Code: findings.PodNeverFits, Severity: findings.Error, Path: "spec.template.spec.requirements",
+	a.add(findings.Finding{Code: findings.PodNeverFits, Path: "spec.template.spec.requirements",
 		Message: fmt.Sprintf("a pod requesting %s fits on no admissible node after kube-reserved and eviction thresholds", describe(o.LargestPod)),
 		Fix:     "allow larger sizes in this pool or schedule such pods on another pool"})
 }

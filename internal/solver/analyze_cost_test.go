@@ -12,6 +12,7 @@ import (
 	"sigs.k8s.io/karpenter/pkg/scheduling"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 )
 
 var dSizes = req("node.kubernetes.io/instance-type", corev1.NodeSelectorOpIn, "Standard_D2s_v5", "Standard_D4s_v5", "Standard_D8s_v5")
@@ -131,7 +132,7 @@ func TestMonthlyCostAtLimits(t *testing.T) {
 func TestSpotSavingsNote(t *testing.T) {
 	onDemand := req("karpenter.sh/capacity-type", corev1.NodeSelectorOpIn, "on-demand")
 	a := testSolver.Analyze(pool(someLimits, dSizes, onDemand), Options{Region: "westeurope"})
-	var note *Finding
+	var note *findings.Finding
 	for i, f := range a.Findings {
 		if f.Code == "KRP117" {
 			note = &a.Findings[i]
@@ -149,7 +150,7 @@ func TestSpotSavingsNote(t *testing.T) {
 			t.Errorf("note lacks %q: %s", want, note.Message)
 		}
 	}
-	if note.Severity.String() != "note" || note.Path != "spec.template.spec.requirements[1].values" {
+	if note.Severity().String() != "note" || note.Path != "spec.template.spec.requirements[1].values" {
 		t.Errorf("note %+v", note)
 	}
 	both := testSolver.Analyze(pool(someLimits, dSizes), Options{Region: "westeurope"})

@@ -108,7 +108,7 @@ func TestFindings(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			a := testSolver.Analyze(tc.pool, tc.opts)
-			i := slices.IndexFunc(a.Findings, func(f Finding) bool { return f.Code == tc.want })
+			i := slices.IndexFunc(a.Findings, func(f findings.Finding) bool { return f.Code == tc.want })
 			if i < 0 {
 				t.Fatalf("no %s finding; got %v", tc.want, a.Findings)
 			}
@@ -187,7 +187,7 @@ func TestUnknownValuesAggregated(t *testing.T) {
 	}
 	vals = append(vals, strings.Repeat("x", 1<<20))
 	a := testSolver.Analyze(pool(someLimits, req("kubernetes.io/arch", corev1.NodeSelectorOpIn, vals...)), Options{Region: "westeurope"})
-	var got []Finding
+	var got []findings.Finding
 	for _, f := range a.Findings {
 		if f.Code == findings.UnknownLabelValue {
 			got = append(got, f)

@@ -10,18 +10,13 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 )
 
-// PoolFinding is a finding about one pool that only the other pools of its cluster reveal.
-type PoolFinding struct {
-	Pool string
-	Finding
-}
-
-// ClusterFindings checks the pools of one cluster together. A spot-only pool without an
+// ClusterFindings checks the pools of one cluster together: findings about one pool that only
+// the other pools of its cluster reveal, each naming its pool (Object NodePool/<name>). A spot-only pool without an
 // on-demand pool that could take the same pods leaves those pods pending whenever spot
 // capacity is short or evicted (Karpenter falls back between capacity types only within a pool
 // or across pools whose requirements overlap).
-func ClusterFindings(pools []*Pool) []PoolFinding {
-	var out []PoolFinding
+func ClusterFindings(pools []*Pool) []findings.Finding {
+	var out []findings.Finding
 	for _, p := range pools {
 		ct := p.Requirements.Get(karpv1.CapacityTypeLabelKey)
 		if !p.Requirements.Has(karpv1.CapacityTypeLabelKey) || ct.Has(karpv1.CapacityTypeOnDemand) || !ct.Has(karpv1.CapacityTypeSpot) || p.Spec.Replicas != nil {
@@ -37,11 +32,11 @@ func ClusterFindings(pools []*Pool) []PoolFinding {
 				break
 			}
 		}
-		out = append(out, PoolFinding{Pool: p.Name, Finding: Finding{
-			Code: findings.SpotWithoutFallback, Severity: findings.Warning, Path: requirementPath(i, "values"),
+		out = append(out, findings.Finding{
+			Code: findings.SpotWithoutFallback, Object: PoolObject(p.Name), Path: requirementPath(i, "values"),
 			Message: fmt.Sprintf("NodePool %s allows only spot capacity and no other pool with on-demand capacity can take its pods; they stay pending when spot capacity runs out or is evicted", p.Name),
 			Fix:     "allow on-demand in this pool, or add a lower-weight on-demand pool with compatible requirements and taints",
-		}})
+		})
 	}
 	return out
 }
@@ -101,3 +96,6 @@ func taintsCovered(fallback, spot []corev1.Taint) bool {
 	}
 	return true
 }
+
+// PoolObject names a NodePool as kubectl does, as cluster findings name their pool.
+func PoolObject(name string) string { return "NodePool/" + name }

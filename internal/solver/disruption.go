@@ -38,26 +38,26 @@ func checkDisruption(p *Pool, o Options, a *Analysis) {
 		switch act {
 		case activeBroken:
 			broken = true
-			a.add(Finding{Code: findings.BudgetScheduleUnparseable, Severity: findings.Error, Path: path,
+			a.add(findings.Finding{Code: findings.BudgetScheduleUnparseable, Path: path,
 				Message: fmt.Sprintf("Karpenter cannot parse schedule %q (%v), so it allows 0 disruptions for every reason on this pool: no node is ever drifted or consolidated", *b.Schedule, err),
 				Fix:     "write a standard five-field cron expression in UTC, without a TZ or CRON_TZ prefix"})
 		case activeNever:
-			a.add(Finding{Code: findings.BudgetScheduleIneffective, Severity: findings.Warning, Path: path,
+			a.add(findings.Finding{Code: findings.BudgetScheduleIneffective, Path: path,
 				Message: fmt.Sprintf("the budget (nodes %q) is never active: schedule %q with duration %s never opens a window in Karpenter's evaluation, so the budget limits nothing", b.Nodes, *b.Schedule, shortDuration(b.Duration.Duration)),
 				Fix:     "use a duration above 0 and a schedule that hits, or remove the budget"})
 		case activeAlways:
 			if b.Schedule != nil && !scheduleHits(*b.Schedule) {
-				a.add(Finding{Code: findings.BudgetScheduleIneffective, Severity: findings.Warning, Path: path,
+				a.add(findings.Finding{Code: findings.BudgetScheduleIneffective, Path: path,
 					Message: fmt.Sprintf("schedule %q never hits, and Karpenter then treats the budget (nodes %q) as always active (the cron library's next hit is the zero time, which Budget.IsActive reads as past)", *b.Schedule, b.Nodes),
 					Fix:     "use a date that exists, or remove the budget"})
 			} else if b.Schedule != nil {
-				a.add(Finding{Code: findings.BudgetScheduleIneffective, Severity: findings.Warning, Path: path,
+				a.add(findings.Finding{Code: findings.BudgetScheduleIneffective, Path: path,
 					Message: fmt.Sprintf("the budget (nodes %q) is always active: duration %s covers the whole time between hits of schedule %q, so it is the same as a budget without a schedule", b.Nodes, shortDuration(b.Duration.Duration), *b.Schedule),
 					Fix:     "shorten the duration so that the window closes, or drop schedule and duration"})
 			}
 		}
 		if b.Schedule != nil && act != activeBroken && looksLikeBusinessHours(*b.Schedule) {
-			a.add(Finding{Code: findings.BudgetScheduleUTC, Severity: findings.Note, Path: path,
+			a.add(findings.Finding{Code: findings.BudgetScheduleUTC, Path: path,
 				Message: fmt.Sprintf("schedule %q is evaluated in UTC (Karpenter supports no time zone): its hours are UTC hours, not local office hours", *b.Schedule),
 				Fix:     "convert the hours to UTC (mind daylight saving time, which UTC does not follow)"})
 		}
@@ -105,7 +105,7 @@ func checkDisruption(p *Pool, o Options, a *Analysis) {
 		} else {
 			expiry = "only expiry (expireAfter " + shortDuration(*d) + ") still replaces nodes"
 		}
-		a.add(Finding{Code: findings.DisruptionBlocked, Severity: findings.Warning, Path: fmt.Sprintf("spec.disruption.budgets[%d].nodes", i),
+		a.add(findings.Finding{Code: findings.DisruptionBlocked, Path: fmt.Sprintf("spec.disruption.budgets[%d].nodes", i),
 			Message: fmt.Sprintf("budget %d allows %q nodes at all times for %s: %s; %s", i, budgets[i].Nodes, strings.Join(blocked, ", "), what, expiry),
 			Fix:     "to allow disruption in a maintenance window only, give the zero budget a schedule and a duration that leave the window open (e.g. schedule \"0 6 * * *\", duration 22h opens 04:00-06:00 UTC)"})
 	}
@@ -138,7 +138,7 @@ func checkWholePool(p *Pool, budgets []karpv1.Budget, capOf map[karpv1.Disruptio
 			break
 		}
 	}
-	a.add(Finding{Code: findings.WholePoolDisruption, Severity: findings.Warning, Path: "spec.disruption.budgets",
+	a.add(findings.Finding{Code: findings.WholePoolDisruption, Path: "spec.disruption.budgets",
 		Message: fmt.Sprintf("for %s no budget below 100%% is always active, so%s Karpenter may disrupt every node of this untainted on-demand pool at once: an image rollout replaces all its nodes in one go", strings.Join(reasons, " and "), scheduled),
 		Fix:     "add a budget that bounds those reasons, e.g. nodes \"10%\" (the CRD's default) or a fixed number"})
 }
@@ -153,16 +153,16 @@ func checkLifecycle(p *Pool, driftBlocked bool, a *Analysis) {
 		} else {
 			then = fmt.Sprintf("only expiry (expireAfter %s) replaces them", shortDuration(*p.Spec.Template.Spec.ExpireAfter.Duration))
 		}
-		a.add(Finding{Code: findings.NodeDoNotDisrupt, Severity: findings.Warning, Path: "spec.template.metadata.annotations",
+		a.add(findings.Finding{Code: findings.NodeDoNotDisrupt, Path: "spec.template.metadata.annotations",
 			Message: "every node of the pool carries karpenter.sh/do-not-disrupt=true, which Karpenter never picks for drift or consolidation, with or without terminationGracePeriod; " + then,
 			Fix:     "annotate the pods that must not be interrupted instead of the nodes, and set terminationGracePeriod to bound how long they can hold a node"})
 	}
 	if p.Spec.Disruption.ConsolidationPolicy == karpv1.ConsolidationPolicyWhenEmpty && never && p.Spec.Replicas == nil {
-		f := Finding{Code: findings.NeverRightSized, Severity: findings.Note, Path: "spec.disruption.consolidationPolicy",
+		f := findings.Finding{Code: findings.NeverRightSized, Path: "spec.disruption.consolidationPolicy",
 			Message: "with consolidationPolicy WhenEmpty and expireAfter Never a node is removed only once it runs no pods and is never replaced by a smaller or cheaper one; only drift replaces it",
 			Fix:     "use WhenEmptyOrUnderutilized or Balanced, or a finite expireAfter, unless stability matters more than cost"}
 		if driftBlocked {
-			f.Severity = findings.Warning
+			f = f.As(findings.Warning)
 			f.Message = "with consolidationPolicy WhenEmpty, expireAfter Never and drift blocked by the budgets, a node that runs a pod is never replaced: not right-sized, not upgraded, not expired"
 		}
 		a.add(f)

@@ -41,13 +41,13 @@ func disruptionPool(edit func(np *karpv1.NodePool)) *Pool {
 	return NewPool(np)
 }
 
-func disruptionFindings(p *Pool, o Options) []Finding {
+func disruptionFindings(p *Pool, o Options) []findings.Finding {
 	a := &Analysis{}
 	checkDisruption(p, o, a)
 	return a.Findings
 }
 
-func disruptionCodes(fs []Finding) []findings.Code {
+func disruptionCodes(fs []findings.Finding) []findings.Code {
 	var out []findings.Code
 	for _, f := range fs {
 		out = append(out, f.Code)

@@ -7,6 +7,7 @@ package solver
 
 import (
 	"fmt"
+	"strconv"
 
 	azv1beta1 "github.com/Azure/karpenter-provider-azure/pkg/apis/v1beta1"
 	corev1 "k8s.io/api/core/v1"
@@ -31,7 +32,32 @@ func PoolFromObject(obj map[string]any) (*Pool, error) {
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(obj, np); err != nil {
 		return nil, fmt.Errorf("reading NodePool: %w", err)
 	}
+	if err := parseable(np.Spec.Template.Spec.Requirements); err != nil {
+		return nil, fmt.Errorf("reading NodePool: %w", err)
+	}
 	return NewPool(np), nil
+}
+
+// parseable rejects the requirements Karpenter's scheduling package takes as prevalidated by
+// the CRD: it reads the one value of Gt, Lt, Gte and Lte without checking (a missing one
+// panics, a non-number reads as 0). An object read from manifests or a plan has not been
+// validated yet; the CRD validation reports these.
+func parseable(reqs []karpv1.NodeSelectorRequirementWithMinValues) error {
+	for i, r := range reqs {
+		switch r.Operator {
+		case corev1.NodeSelectorOpIn, corev1.NodeSelectorOpNotIn, corev1.NodeSelectorOpExists, corev1.NodeSelectorOpDoesNotExist:
+		case corev1.NodeSelectorOpGt, corev1.NodeSelectorOpLt, karpv1.NodeSelectorOpGte, karpv1.NodeSelectorOpLte:
+			if len(r.Values) != 1 {
+				return fmt.Errorf("requirements[%d]: operator %s takes one value, not %d", i, r.Operator, len(r.Values))
+			}
+			if _, err := strconv.Atoi(r.Values[0]); err != nil {
+				return fmt.Errorf("requirements[%d]: operator %s takes an integer, not %q", i, r.Operator, r.Values[0])
+			}
+		default:
+			return fmt.Errorf("requirements[%d]: unknown operator %q", i, r.Operator)
+		}
+	}
+	return nil
 }
 
 // NewPool wraps a typed NodePool.

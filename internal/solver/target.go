@@ -109,7 +109,7 @@ func checkTarget(p *Pool, o Options, a *Analysis) {
 	t := o.Target
 	rel := t.release()
 	add := func(path, msg, fix string) {
-		a.add(Finding{Code: findings.FeatureNotRunByTarget, Severity: findings.Warning, Path: path, Message: msg + " (target: " + t.String() + ")", Fix: fix})
+		a.add(findings.Finding{Code: findings.FeatureNotRunByTarget, Path: path, Message: msg + " (target: " + t.String() + ")", Fix: fix})
 	}
 	if p.Spec.Disruption.ConsolidationPolicy == karpv1.ConsolidationPolicyBalanced && rel.LessThan(balancedSince) {
 		add("spec.disruption.consolidationPolicy",

@@ -24,14 +24,11 @@ func (d Document) lineOf(path []string) int {
 	return d.Line
 }
 
-// Finding is a problem of a workload document.
+// Finding is a problem of a workload document: the project's one finding value (its Path the
+// Kubernetes field path, e.g. spec.template.spec.containers[0].resources; its Object as kubectl
+// names it, e.g. Deployment/web) and the file and line it was written on.
 type Finding struct {
-	Code findings.Code
+	findings.Finding
 	File string
 	Line int
-	// Field is the Kubernetes field path, e.g. spec.template.spec.containers[0].resources.
-	Field string
-	// Object names the object as kubectl does, e.g. Deployment/web.
-	Object       string
-	Message, Fix string
 }

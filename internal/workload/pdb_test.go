@@ -54,7 +54,7 @@ func TestBudgets(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := Read(docs(t, fmt.Sprintf(budgetApp, tc.replicas, tc.version, tc.ns, tc.limit, tc.selec)), Options{})
 			if tc.code != "" {
-				if len(s.Findings) != 1 || s.Findings[0].Code != tc.code || s.Findings[0].Field != "apiVersion" || len(s.Budgets) != 0 {
+				if len(s.Findings) != 1 || s.Findings[0].Code != tc.code || s.Findings[0].Path != "apiVersion" || len(s.Budgets) != 0 {
 					t.Fatalf("findings %+v, budgets %d", s.Findings, len(s.Budgets))
 				}
 				return

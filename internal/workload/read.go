@@ -135,10 +135,10 @@ func Read(docs []Document, opts Options) *Set {
 		}
 		key := w.Kind + "/" + w.Namespace + "/" + w.Name
 		if first, dup := seen[key]; dup {
-			s.Findings = append(s.Findings, Finding{Code: findings.DuplicateObject, File: d.File, Line: d.lineOf([]string{"metadata", "name"}),
-				Field: "metadata.name", Object: w.Label(),
+			s.Findings = append(s.Findings, Finding{Finding: findings.Finding{Code: findings.DuplicateObject, Object: w.Label(), Path: "metadata.name",
 				Message: fmt.Sprintf("%s in namespace %s is defined twice (first at %s:%d): the cluster holds one, so it is simulated once", w.Label(), w.Namespace, first.File, first.Line),
-				Fix:     "Remove one of the two, rename one, or map their files to different clusters in .karpenter-review.yaml."})
+				Fix:     "Remove one of the two, rename one, or map their files to different clusters in .karpenter-review.yaml."},
+				File: d.File, Line: d.lineOf([]string{"metadata", "name"})})
 			continue
 		}
 		seen[key] = w
@@ -202,13 +202,17 @@ func passive(gk schema.GroupKind) bool {
 }
 
 func (s *Set) note(d Document, kind, msg, fix string) {
-	s.Findings = append(s.Findings, Finding{Code: findings.WorkloadSkipped, File: d.File, Line: d.lineOf([]string{"kind"}),
-		Field: "kind", Object: label(d, kind), Message: msg, Fix: fix})
+	s.Findings = append(s.Findings, Finding{Finding: findings.Finding{Code: findings.WorkloadSkipped, Object: label(d, kind), Path: "kind",
+		Message: msg,
+		Fix:     fix},
+		File: d.File, Line: d.lineOf([]string{"kind"})})
 }
 
 func (s *Set) malformed(d Document, kind, field, msg, fix string) {
-	s.Findings = append(s.Findings, Finding{Code: findings.MalformedWorkload, File: d.File, Line: d.lineOf(splitField(field)),
-		Field: field, Object: label(d, kind), Message: msg, Fix: fix})
+	s.Findings = append(s.Findings, Finding{Finding: findings.Finding{Code: findings.MalformedWorkload, Object: label(d, kind), Path: field,
+		Message: msg,
+		Fix:     fix},
+		File: d.File, Line: d.lineOf(splitField(field))})
 }
 
 func label(d Document, kind string) string {

@@ -266,7 +266,7 @@ spec:
   template: {spec: {containers: [{name: a, resources: {requests: {cpu: 100m}}}]}}`,
 			check: func(t *testing.T, s *Set) {
 				f := s.Findings[0]
-				if !strings.Contains(f.Message, "request no memory") || f.Object != "ReplicationController/legacy" || f.Field != "spec.template.spec.containers" {
+				if !strings.Contains(f.Message, "request no memory") || f.Object != "ReplicationController/legacy" || f.Path != "spec.template.spec.containers" {
 					t.Errorf("finding = %+v", f)
 				}
 			}},
@@ -334,7 +334,7 @@ spec:
       containers: [{name: a}]`,
 			check: func(t *testing.T, s *Set) {
 				f := s.Findings[0]
-				if f.Field != "spec.template.spec.nodeSelector.ssd" || !strings.Contains(f.Fix, "Quote the value") {
+				if f.Path != "spec.template.spec.nodeSelector.ssd" || !strings.Contains(f.Fix, "Quote the value") {
 					t.Errorf("finding = %+v", f)
 				}
 			}},
@@ -354,8 +354,8 @@ spec:
   replicas: "3"
   template: {spec: {containers: [{name: a}]}}`,
 			check: func(t *testing.T, s *Set) {
-				if s.Findings[0].Field != "spec.replicas" {
-					t.Errorf("field = %q", s.Findings[0].Field)
+				if s.Findings[0].Path != "spec.replicas" {
+					t.Errorf("field = %q", s.Findings[0].Path)
 				}
 			}},
 		{name: "bad quantity at its field", pods: 0, codes: []findings.Code{findings.MalformedWorkload}, yaml: `
@@ -365,7 +365,7 @@ metadata: {name: web}
 spec:
   template: {spec: {containers: [{name: a, resources: {requests: {cpu: 2 cores}}}]}}`,
 			check: func(t *testing.T, s *Set) {
-				if f := s.Findings[0].Field; f != "spec.template.spec.containers[0].resources.requests.cpu" {
+				if f := s.Findings[0].Path; f != "spec.template.spec.containers[0].resources.requests.cpu" {
 					t.Errorf("field = %q", f)
 				}
 			}},

@@ -75,11 +75,11 @@ func (s *Set) requestsFinding(d Document, w Workload) {
 		return
 	}
 	field := templateField(w.Kind) + ".containers"
-	s.Findings = append(s.Findings, Finding{Code: findings.PodWithoutRequests, File: d.File, Line: d.lineOf(splitField(field)), Field: field,
-		Object: w.Label(),
+	s.Findings = append(s.Findings, Finding{Finding: findings.Finding{Code: findings.PodWithoutRequests, Object: w.Label(), Path: field,
 		Message: fmt.Sprintf("the pods of %s request no %s: Karpenter packs them as needing none, so nodes are sized without them",
 			w.Label(), strings.Join(missing, " or ")),
-		Fix: "Set resources.requests for cpu and memory on its containers, or include the namespace's LimitRange in the input if one sets defaults."})
+		Fix: "Set resources.requests for cpu and memory on its containers, or include the namespace's LimitRange in the input if one sets defaults."},
+		File: d.File, Line: d.lineOf(splitField(field))})
 }
 
 func typesUID(w Workload, i int) types.UID {

@@ -28,27 +28,6 @@ func TestCommittedGuideIsCurrent(t *testing.T) {
 	}
 }
 
-// Every code says where it is reported; the fallback by code number is only a stopgap.
-func TestEveryCodeSaysWhereItIsReported(t *testing.T) {
-	known := map[findings.Code]bool{}
-	for _, r := range findings.All() {
-		known[r.Code] = true
-		w, ok := reportedBy[r.Code]
-		if !ok {
-			t.Errorf("%s has no entry in reportedBy (render.go): say whether terraform plan, the review command or both report it", r.Code)
-			continue
-		}
-		if !w.Plan && !w.Review {
-			t.Errorf("%s: reported by neither the plan nor the review", r.Code)
-		}
-	}
-	for c := range reportedBy {
-		if !known[c] {
-			t.Errorf("reportedBy has %s, which the registry does not know", c)
-		}
-	}
-}
-
 // One section per code, with the registry's title and help, in code order.
 func TestOneSectionPerCode(t *testing.T) {
 	b, err := Render(findings.All())

@@ -9,85 +9,8 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 )
 
-// where says which part of the project reports a code. The registry does not record it, so it
-// is kept here, next to the only text that needs it; a test requires an entry for every code.
-type where struct {
-	Plan   bool   // the provider's plan-time checks of karpenter_nodepool
-	Review bool   // the review command
-	Note   string // Markdown: anything a reader of that section needs to know beyond the help text
-	// Resource, when set, is the resource other than karpenter_nodepool whose plan reports the
-	// code; it has no per-pool suppression.
-	Resource string
-}
-
-// workloadsNote says where workloads are read from manifests.
-const workloadsNote = "Only where workloads are read from manifests: the `simulate` command, `review --workloads` and the " +
-	"`workloads_yaml` attribute of `karpenter_provisioning_simulation`."
-
-var reportedBy = map[findings.Code]where{
-	findings.APIServerRejects: {Review: true, Note: "In Terraform the same validation runs on every `karpenter_nodepool` and " +
-		"`karpenter_aksnodeclass`, where the plan fails with `Invalid NodePool` or `Invalid AKSNodeClass` on the " +
-		"attribute concerned, and in the `*_from_yaml` functions, which fail with `The Kubernetes API server would " +
-		"reject this manifest`; without a code. It always runs and cannot be suppressed."},
-	findings.VersionNotServed:   {Review: true, Note: "Terraform resources always write the served version."},
-	findings.VersionDeprecated:  {Review: true},
-	findings.UnknownKind:        {Review: true},
-	findings.Unparseable:        {Review: true, Note: "`nodepool_from_yaml` and `aksnodeclass_from_yaml` fail with a function error instead."},
-	findings.UnrenderedTemplate: {Review: true},
-	findings.PlanSchemaMismatch: {Review: true},
-	findings.DuplicateObject:    {Review: true},
-	findings.NamespaceIgnored:   {Review: true, Note: "Terraform resources have no namespace attribute for cluster-scoped kinds."},
-	findings.UnknownField: {Review: true, Note: "Terraform resources have an attribute for every field the CRD defines and " +
-		"no other, so an unknown field is a configuration error there."},
-	findings.OtherCloud: {Review: true, Note: "`terraform plan` fails on a `karpenter_nodepool` whose `template.node_class_ref` " +
-		"names another kind than AKSNodeClass: this provider targets AKS."},
-	findings.InputNotRead: {Review: true},
-
-	findings.NoInstanceType:   {Plan: true, Review: true},
-	findings.FewInstanceTypes: {Plan: true, Review: true},
-	findings.MinValuesUnmet:   {Plan: true, Review: true},
-	findings.NoLimits:         {Plan: true, Review: true},
-	findings.LimitsBelowNode:  {Plan: true, Review: true},
-	findings.UnknownLabelKey:  {Plan: true, Review: true},
-	findings.UnknownLabelValue: {Plan: true, Review: true,
-		Note: "Without a provider `region` the value is compared with every region of the catalog."},
-	findings.ValueNotInRegion: {Plan: true, Review: true, Note: "Only when a region is set (provider `region`, `--region` or the review configuration)."},
-	findings.GPUWithoutTaint:  {Plan: true, Review: true},
-	findings.SpotWithoutFallback: {Review: true, Note: "It needs every NodePool of the cluster at once, while the provider plans " +
-		"one pool at a time, so `terraform plan` does not report it. To check a Terraform configuration, review its plan: " +
-		"`terraform show -json plan.out > plan.json && terraform-provider-karpenter review plan.json`."},
-	findings.SingleZone:   {Plan: true, Review: true, Note: "Only when a region is set: zones are per region."},
-	findings.PodNeverFits: {Plan: true, Note: "Only for pools that declare `checks = { largest_pod = { cpu = \"14\", memory = \"60Gi\" } }`."},
-	findings.NodeClassAssumed: {Plan: true, Note: "A note: it is listed in `analysis.findings` and `analysis.node_class` says so, " +
-		"but it is not shown as a diagnostic. Manage the AKSNodeClass in the same configuration and reference it " +
-		"(`name = karpenter_aksnodeclass.default.name`) so that it is planned before the pool. The review command says " +
-		"the same in its summary and reports a node class missing from the input as KRP201."},
-	findings.UnknownRegion: {Plan: true, Review: true, Note: "The review command rejects an unknown `--region` or `region:` in " +
-		"`.karpenter-review.yaml` as a usage error (exit code 2); it reports KRP114 for a region read from a plan's provider configuration."},
-	findings.OnlyPenaltyPricedSKU: {Plan: true, Review: true},
-	findings.SubnetNotGranted: {Plan: true, Resource: "karpenter_aksnodeclass", Note: "On `karpenter_aksnodeclass.vnet_subnet_id`, when a " +
-		"`karpenter_aks_node_auto_provisioning` resource of the same provider configuration is planned before the node " +
-		"class (`depends_on`) with `network_contributor_scopes` known at plan time. The review command does not see grants."},
-	findings.SpotSavings: {Plan: true, Review: true, Note: "A note: in `terraform plan` it is listed in `analysis.findings`, not shown as " +
-		"a diagnostic. The review command leaves it out when another NodePool of the cluster allows spot for the same pods."},
-	findings.KarpenterDesignCost: {Review: true, Note: "Reported by `simulate --mode both` and `review --workloads` (which runs both modes), on the " +
-		"requirements of the NodePool it edits; the `simulate` JSON report has it as `advice` per cluster, with every edit tried. The " +
-		"`karpenter_provisioning_simulation` data source gives the same edit in its `advice` attribute (`mode = \"both\"`)."},
-
-	findings.NodeClassNotFound: {Plan: true, Review: true, Note: "In Terraform, reference the node class resource " +
-		"(`name = karpenter_aksnodeclass.default.name`); a missing one is then a configuration error. With a literal name, " +
-		"`terraform plan` fails when `template.node_class_ref` names another group or kind than `karpenter.azure.com`/`AKSNodeClass`, " +
-		"and warns when no `karpenter_aksnodeclass` planned before the pool has the name and it is not `default` " +
-		"(the class may exist in the cluster). The review treats `default` as created by AKS Node Auto Provisioning unless " +
-		"`.karpenter-review.yaml` says `selfHosted: true`, a reviewed plan sets `karpenter_aks_node_auto_provisioning` to " +
-		"`mode = \"Manual\"`, or the input defines it."},
-	findings.EqualWeightOverlap: {Review: true},
-
-	findings.MalformedWorkload: {Review: true, Note: workloadsNote + " In Terraform it is an error on the element of `workloads_yaml`."},
-	findings.PodWithoutRequests: {Review: true, Note: workloadsNote + " In Terraform it is a warning on the element of `workloads_yaml`. " +
-		"`review --workloads` and `simulate` name the NodePools the prediction puts the pods on: those whose nodes are sized without the requests."},
-	findings.WorkloadSkipped: {Review: true, Note: workloadsNote + " The data source does not show notes."},
-}
+// where renders the registry's Reporting of a code.
+type where findings.Reporting
 
 func (w where) Text() string {
 	if w.Resource != "" {
@@ -119,6 +42,14 @@ func (s section) PlanDiagnostic() bool {
 	return s.Where.Plan && s.Where.Resource == "" && s.Severity != findings.Note
 }
 
+// ProviderDiagnostic says whether a Terraform plan shows the code as a diagnostic, which the
+// provider's checks.suppress silences: the plan-time checks and the workload checks of the
+// simulation data source (workloads_yaml) that are not notes.
+func (s section) ProviderDiagnostic() bool {
+	workloads := strings.Contains(s.Where.Note, "`workloads_yaml`")
+	return (s.Where.Plan || workloads) && s.Severity != findings.Note
+}
+
 // Anchor is the heading's anchor on the Terraform Registry and GitHub: the code in lower case.
 func (s section) Anchor() string { return strings.ToLower(string(s.Code)) }
 
@@ -126,12 +57,7 @@ func (s section) Anchor() string { return strings.ToLower(string(s.Code)) }
 func Render(rules []findings.Rule) ([]byte, error) {
 	var secs []section
 	for _, r := range rules {
-		w, ok := reportedBy[r.Code]
-		if !ok {
-			// A new code without an entry: say what its number implies (see the findings
-			// package comment). The test insists on an explicit entry.
-			w = where{Plan: strings.HasPrefix(string(r.Code), "KRP1"), Review: true}
-		}
+		w := where(r.Reported)
 		// The output is itself a template (tfplugindocs renders it): keep any "{{" in the
 		// registry's texts literal.
 		r.Title, r.Help, w.Note = literal(r.Title), literal(r.Help), literal(w.Note)
@@ -259,7 +185,9 @@ accepted. Pools state what they accept and what they must be able to run:
 | note | only in ` + "`analysis.findings`" + ` | listed, never fails |
 
 A pool silences codes with ` + "`checks = { suppress = [\"KRP104\"] }`" + `: they are no longer diagnostics, not even in strict
-mode, but stay in ` + "`analysis.findings`" + `. The review command takes ` + "`--suppress KRP104`" + `, or ` + "`suppress: [KRP104]`" + ` per
+mode, but stay in ` + "`analysis.findings`" + `. The same list in the provider block's ` + "`checks`" + ` silences codes for every
+resource of the provider: each pool, ` + "`karpenter_aksnodeclass`" + `, ` + "`karpenter_aks_node_auto_provisioning`" + ` and the
+` + "`workloads_yaml`" + ` of ` + "`karpenter_provisioning_simulation`" + `. The review command takes ` + "`--suppress KRP104`" + `, or ` + "`suppress: [KRP104]`" + ` per
 cluster in ` + "`.karpenter-review.yaml`" + `; a review of a plan also honours each pool's own ` + "`checks.suppress`" + `, for that pool
 only. The JSON report counts what suppressions dropped (` + "`suppressed`" + `) and lists those findings (` + "`suppressedFindings`" + `).
 ` + "`checks = { enabled = false }`" + ` in the provider block turns the provisioning checks
@@ -280,6 +208,9 @@ off; the CRD validation always runs.
 * Name: ` + "`{{ .Name }}`" + ` · severity: {{ .Severity }} · reported by {{ .Where.Text }}
 {{- if .PlanDiagnostic }}
 * Silence for one pool: ` + "`checks = { suppress = [\"{{ .Code }}\"] }`" + `
+{{- end }}
+{{- if .ProviderDiagnostic }}
+* Silence for every resource: ` + "`checks = { suppress = [\"{{ .Code }}\"] }`" + ` in the provider block
 {{- end }}
 {{- if .Where.Review }}
 * Silence in a review: ` + "`--suppress {{ .Code }}`" + `

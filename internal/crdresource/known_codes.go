@@ -1,4 +1,4 @@
-package nodepool
+package crdresource
 
 import (
 	"context"
@@ -8,21 +8,20 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdresource"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 )
 
-// knownCodes rejects suppressions of codes the registry does not know, so that a typo does not
-// silently suppress nothing (the review command's --suppress does the same).
-type knownCodes struct{}
+// KnownCodes rejects suppressions of codes the registry does not know, so that a typo does not
+// silently suppress nothing (the review command's --suppress does the same): for the provider's and a NodePool's checks.suppress.
+type KnownCodes struct{}
 
-func (knownCodes) Description(context.Context) string {
+func (KnownCodes) Description(context.Context) string {
 	return "each element must be a finding code such as KRP104"
 }
 
-func (v knownCodes) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+func (v KnownCodes) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
 
-func (knownCodes) ValidateSet(_ context.Context, req validator.SetRequest, resp *validator.SetResponse) {
+func (KnownCodes) ValidateSet(_ context.Context, req validator.SetRequest, resp *validator.SetResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
@@ -37,7 +36,7 @@ func (knownCodes) ValidateSet(_ context.Context, req validator.SetRequest, resp 
 				codes = append(codes, string(r.Code))
 			}
 			at := req.Path.AtSetValue(s)
-			resp.Diagnostics.AddAttributeError(crdresource.ShownPath(at), "Unknown finding code",
+			resp.Diagnostics.AddAttributeError(ShownPath(at), "Unknown finding code",
 				fmt.Sprintf("Attribute %s: %q is not a finding code. Known codes: %s (see the plan-time findings guide).", req.Path, s.ValueString(), strings.Join(codes, ", ")))
 		}
 	}
