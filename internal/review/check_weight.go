@@ -3,8 +3,8 @@ package review
 import (
 	"context"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 )
 
 // CheckEqualWeights reports groups of dynamic NodePools with the same weight that compete for
