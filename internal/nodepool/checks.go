@@ -12,8 +12,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
-	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdresource"
@@ -62,7 +60,7 @@ func checksAttributes() map[string]schema.Attribute {
 					MarkdownDescription: "Finding codes (e.g. `KRP104`) not to report for this pool.",
 				},
 				"largest_pod": schema.MapAttribute{
-					Optional: true, ElementType: types.StringType,
+					Optional: true, ElementType: types.StringType, Validators: []validator.Map{quantities{}},
 					MarkdownDescription: "Requests of the largest pod this pool must be able to run, e.g. `{ cpu = \"14\", memory = \"60Gi\" }`: the plan fails (KRP112) when it fits on no admissible node.",
 				},
 			},
@@ -127,15 +125,17 @@ func checksAttributes() map[string]schema.Attribute {
 // the node class planned before the pool in this walk when there is one.
 func planChecks(ctx context.Context, pc *crdresource.PlanContext) {
 	unknownAnalysis := tftypes.NewValue(pc.Types["analysis"], tftypes.UnknownValue)
-	checkNodeClassRef(pc, readChecks(pc.Values["checks"]).suppress)
+	settings := readChecks(ctx, pc.Values["checks"], pc.Diags)
+	checkNodeClassRef(pc, settings.suppress)
 	if pc.Data == nil || (pc.Data.Checks.Disabled && len(pc.Data.Checks.Unknown) == 0) {
 		pc.Values["analysis"] = tftypes.NewValue(pc.Types["analysis"], nil)
 		return
 	}
 	known, unknown := tfcrd.StripUnknown(pc.Object)
-	if len(unknown) > 0 || len(pc.Data.Checks.Unknown) > 0 {
-		// Part of the pool, or the region or checks settings, are known only after apply;
-		// checking with the rest could mislead.
+	if len(unknown) > 0 || len(pc.Data.Checks.Unknown) > 0 || settings.unknown {
+		// Part of the pool, the region or checks settings, or the pool's largest_pod are known
+		// only after apply; checking with the rest could mislead, and the apply walk would
+		// compute another analysis.
 		pc.Values["analysis"] = unknownAnalysis
 		return
 	}
@@ -150,7 +150,6 @@ func planChecks(ctx context.Context, pc *crdresource.PlanContext) {
 		pc.Values["analysis"] = tftypes.NewValue(pc.Types["analysis"], nil)
 		return
 	}
-	settings := readChecks(pc.Values["checks"])
 	opts := solver.Options{Region: pc.Data.Region, LargestPod: settings.largestPod, Target: pc.Data.Checks.Target}
 
 	snap, usable := snapshotFor(pc.Remembered, pool)
@@ -289,46 +288,6 @@ func recorded(data *providerdata.Data, name string, snap *nodeClassSnapshot) boo
 	}
 	snap.Found, snap.Settings, snap.Pending = true, nc, !complete
 	return true
-}
-
-type checkSettings struct {
-	suppress   map[string]bool
-	largestPod corev1.ResourceList
-}
-
-func readChecks(v tftypes.Value) checkSettings {
-	out := checkSettings{suppress: map[string]bool{}}
-	if v.IsNull() || !v.IsKnown() {
-		return out
-	}
-	attrs := map[string]tftypes.Value{}
-	_ = v.As(&attrs)
-	var codes []tftypes.Value
-	if s := attrs["suppress"]; !s.IsNull() && s.IsKnown() {
-		_ = s.As(&codes)
-	}
-	for _, c := range codes {
-		var code string
-		if c.IsKnown() && c.As(&code) == nil {
-			out.suppress[strings.ToUpper(code)] = true
-		}
-	}
-	pod := map[string]tftypes.Value{}
-	if p := attrs["largest_pod"]; !p.IsNull() && p.IsKnown() {
-		_ = p.As(&pod)
-	}
-	for k, q := range pod {
-		var s string
-		if q.IsKnown() && q.As(&s) == nil {
-			if qty, err := resource.ParseQuantity(s); err == nil {
-				if out.largestPod == nil {
-					out.largestPod = corev1.ResourceList{}
-				}
-				out.largestPod[corev1.ResourceName(k)] = qty
-			}
-		}
-	}
-	return out
 }
 
 // report turns findings into diagnostics on the attributes they concern. Warnings become errors
