@@ -1,7 +1,6 @@
 package nodepool
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdresource"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/provider/planstate"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/tfcrd"
 )
@@ -44,13 +44,12 @@ func checkNodeClassRef(pc *crdresource.PlanContext, suppress map[string]bool) {
 	if !hasName || name == napNodeClass || pc.Data == nil || pc.Data.Checks.Disabled || suppress[code] {
 		return
 	}
-	if _, _, _, ok := pc.Data.NodeClass(name); ok {
+	if pc.Data.Plan.NodePools().NodeClass(name).Exists() {
 		return
 	}
 	// The pool's last refresh or write found the class in the cluster (observe): it exists,
 	// whether or not a resource of this configuration is planned before the pool.
-	var snap nodeClassSnapshot
-	if json.Unmarshal(pc.Remembered, &snap) == nil && snap.Found && snap.Name == name {
+	if seen, ok := planstate.DecodeObserved(pc.Remembered); ok && seen.Found && seen.Name == name {
 		return
 	}
 	pc.Report(refPath+".name", pc.Data.Checks.Strict, code+": the referenced AKSNodeClass may not exist",
