@@ -16,7 +16,7 @@ import (
 // Factories serve the provider in-process to the real terraform binary.
 func Factories(opts ...provider.Option) map[string]func() (tfprotov6.ProviderServer, error) {
 	opts = append([]provider.Option{provider.WithConfigured(func(d *providerdata.Data) {
-		d.DeletePollInterval = 100 * time.Millisecond
+		d.Clients.DeletePollInterval = 100 * time.Millisecond
 	})}, opts...)
 	return map[string]func() (tfprotov6.ProviderServer, error){
 		"karpenter": providerserver.NewProtocol6WithError(provider.New("test", opts...)()),

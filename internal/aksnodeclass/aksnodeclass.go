@@ -19,6 +19,7 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kube"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/provider/planstate"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/providerdata"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 )
@@ -34,7 +35,7 @@ var Kind = &crdresource.Kind{
 	DeletionBlockers: blockers,
 	Plan:             plan,
 	// NodePools refreshed after this in the same plan see the class gone (see nodepool.observe).
-	PlanDelete:    func(d *providerdata.Data, name string) { d.RecordNodeClassDeleted(name) },
+	PlanDelete:    func(d *providerdata.Data, name string) { d.Plan.NodeClasses().Deleted(name) },
 	CreateTimeout: 5 * time.Minute,
 	DeleteTimeout: 30 * time.Minute,
 }
@@ -49,14 +50,15 @@ func plan(_ context.Context, pc *crdresource.PlanContext) {
 	if pc.Data == nil {
 		return
 	}
+	stage := pc.Data.Plan.NodeClasses()
 	known, unknown := crdtree.StripUnknown(pc.Object)
 	nc, err := solver.NodeClassFromObject(known)
 	name, _, _ := unstructured.NestedString(known, "metadata", "name")
 	if err == nil && name != "" {
-		pc.Data.RecordNodeClass(name, nc, pc.Changing, len(unknown) == 0)
+		stage.Planned(name, nc, pc.Changing, len(unknown) == 0)
 	}
 	if !pc.Data.Checks.Disabled {
-		checkSubnetGranted(pc, known)
+		checkSubnetGranted(pc, known, stage.Grants())
 		checkSubnetChange(pc, known)
 	}
 }
@@ -65,12 +67,12 @@ func plan(_ context.Context, pc *crdresource.PlanContext) {
 // before this node class cover neither directly nor through its VNet, resource group or
 // subscription (KRP116). Without a NAP resource in the run, or with grants not known until
 // apply, there is nothing to compare with.
-func checkSubnetGranted(pc *crdresource.PlanContext, obj map[string]any) {
+func checkSubnetGranted(pc *crdresource.PlanContext, obj map[string]any, grants planstate.Grants) {
 	subnet, _, _ := unstructured.NestedString(obj, "spec", "vnetSubnetID")
-	scopes, ok := pc.Data.GrantScopes()
-	if subnet == "" || !ok {
+	if subnet == "" || !grants.Known() {
 		return
 	}
+	scopes := grants.Scopes
 	for _, s := range scopes {
 		if azure.ScopeCovers(s, subnet) {
 			return

@@ -36,7 +36,7 @@ func (r *Resource) client(ctx context.Context, diags *diag.Diagnostics) *kube.Cl
 		diags.AddError("Provider not configured", "The karpenter provider was not configured before use.")
 		return nil
 	}
-	c, err := r.data.Kube(ctx)
+	c, err := r.data.Clients.Kube(ctx)
 	if err != nil {
 		diags.AddError("Cannot connect to the Kubernetes cluster", err.Error())
 		return nil

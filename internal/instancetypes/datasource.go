@@ -5,7 +5,6 @@ package instancetypes
 
 import (
 	"context"
-	"fmt"
 	"sort"
 	"strings"
 
@@ -17,14 +16,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/providerdata"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 )
@@ -35,29 +29,15 @@ func New() datasource.DataSource { return &dataSource{} }
 type dataSource struct{ data *providerdata.Data }
 
 type model struct {
-	Region        types.String       `tfsdk:"region"`
-	Requirements  []requirementModel `tfsdk:"requirements"`
-	NodeClass     *nodeClassModel    `tfsdk:"node_class"`
-	SortBy        types.String       `tfsdk:"sort_by"`
-	MaxResults    types.Int64        `tfsdk:"max_results"`
-	Total         types.Int64        `tfsdk:"total"`
-	InstanceTypes []instanceModel    `tfsdk:"instance_types"`
-}
-
-type requirementModel struct {
-	Key       types.String   `tfsdk:"key"`
-	Operator  types.String   `tfsdk:"operator"`
-	Values    []types.String `tfsdk:"values"`
-	MinValues types.Int64    `tfsdk:"min_values"`
-}
-
-type nodeClassModel struct {
-	ImageFamily      types.String `tfsdk:"image_family"`
-	OSDiskSizeGB     types.Int64  `tfsdk:"os_disk_size_gb"`
-	MaxPods          types.Int64  `tfsdk:"max_pods"`
-	FIPSMode         types.String `tfsdk:"fips_mode"`
-	GPUMode          types.String `tfsdk:"gpu_mode"`
-	EncryptionAtHost types.Bool   `tfsdk:"encryption_at_host"`
+	Region types.String `tfsdk:"region"`
+	// Requirements and NodeClass have the shape of the resources' attributes, derived from the
+	// CRDs (crdschema.go); they are read through the same trees (input.go).
+	Requirements  types.List      `tfsdk:"requirements"`
+	NodeClass     types.Object    `tfsdk:"node_class"`
+	SortBy        types.String    `tfsdk:"sort_by"`
+	MaxResults    types.Int64     `tfsdk:"max_results"`
+	Total         types.Int64     `tfsdk:"total"`
+	InstanceTypes []instanceModel `tfsdk:"instance_types"`
 }
 
 type instanceModel struct {
@@ -98,29 +78,9 @@ func (d *dataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 			"derived offline from the embedded SKU catalog exactly as the Azure Karpenter provider builds its instance types: capacity, allocatable " +
 			"(after kube-reserved and eviction thresholds) and hourly prices. No cluster and no Azure credentials are needed.",
 		Attributes: map[string]schema.Attribute{
-			"region": schema.StringAttribute{Optional: true, MarkdownDescription: "Azure region; defaults to the provider's `region`. Without either, every size of the catalog is listed with Karpenter's fallback prices."},
-			"requirements": schema.ListNestedAttribute{
-				Optional:            true,
-				MarkdownDescription: "NodePool requirements, with the same meaning and validation as `karpenter_nodepool`'s `template.requirements`.",
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"key":        schema.StringAttribute{Required: true, MarkdownDescription: "Label key, e.g. `karpenter.azure.com/sku-family`."},
-					"operator":   schema.StringAttribute{Required: true, MarkdownDescription: "`In`, `NotIn`, `Exists`, `DoesNotExist`, `Gt`, `Lt`, `Gte` or `Lte`."},
-					"values":     schema.ListAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "Values."},
-					"min_values": schema.Int64Attribute{Optional: true, MarkdownDescription: "Minimum number of distinct values that the admissible sizes must offer."},
-				}},
-			},
-			"node_class": schema.SingleNestedAttribute{
-				Optional:            true,
-				MarkdownDescription: "AKSNodeClass settings that change which sizes qualify; unset fields take the CRD defaults.",
-				Attributes: map[string]schema.Attribute{
-					"image_family":       schema.StringAttribute{Optional: true, MarkdownDescription: "`Ubuntu` (default), `Ubuntu2204`, `Ubuntu2404` or `AzureLinux`."},
-					"os_disk_size_gb":    schema.Int64Attribute{Optional: true, MarkdownDescription: "OS disk size (default 128); decides which sizes can use an ephemeral OS disk."},
-					"max_pods":           schema.Int64Attribute{Optional: true, MarkdownDescription: "Pods per node (default depends on the network plugin: 250 with Azure CNI overlay)."},
-					"fips_mode":          schema.StringAttribute{Optional: true, MarkdownDescription: "`FIPS` or `Disabled`."},
-					"gpu_mode":           schema.StringAttribute{Optional: true, MarkdownDescription: "`Driver` (default) or `None`."},
-					"encryption_at_host": schema.BoolAttribute{Optional: true, MarkdownDescription: "Only sizes that support encryption at host qualify."},
-				},
-			},
+			"region":       schema.StringAttribute{Optional: true, MarkdownDescription: "Azure region; defaults to the provider's `region`. Without either, every size of the catalog is listed with Karpenter's fallback prices."},
+			"requirements": requirementsAttribute(),
+			"node_class":   nodeClassAttribute(),
 			"sort_by": schema.StringAttribute{Optional: true, MarkdownDescription: "`price` (default: cheapest offering first), `name`, `vcpu` or `memory`.",
 				Validators: []validator.String{stringvalidator.OneOf("price", "name", "vcpu", "memory")}},
 			"max_results": schema.Int64Attribute{Optional: true, MarkdownDescription: "Return at most this many sizes.", Validators: []validator.Int64{int64validator.AtLeast(1)}},
@@ -160,8 +120,9 @@ func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	reqs := m.requirements()
-	if !d.validate(ctx, reqs, resp) {
+	pool := poolFromConfig(ctx, req.Config.Raw, &resp.Diagnostics)
+	nc, ncOK := nodeClassFromConfig(ctx, req.Config.Raw, &resp.Diagnostics)
+	if pool == nil || !ncOK {
 		return
 	}
 	if d.data == nil {
@@ -177,10 +138,7 @@ func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 	if region == "" {
 		region = d.data.Region
 	}
-	np := &karpv1.NodePool{ObjectMeta: metav1.ObjectMeta{Name: "karpenter-instance-types"}}
-	np.Spec.Template.Spec.Requirements = reqs
-	pool := solver.NewPool(np)
-	a := s.Analyze(pool, solver.Options{Region: region, NodeClass: m.nodeClass()})
+	a := s.Analyze(pool, solver.Options{Region: region, NodeClass: nc})
 	for _, f := range a.Findings {
 		if f.Code == findings.UnknownRegion {
 			resp.Diagnostics.AddAttributeError(path.Root("region"), string(f.Code)+": unknown region", f.Message+". "+f.Fix)
@@ -197,78 +155,22 @@ func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
-func (m model) requirements() []karpv1.NodeSelectorRequirementWithMinValues {
-	out := make([]karpv1.NodeSelectorRequirementWithMinValues, 0, len(m.Requirements))
-	for _, r := range m.Requirements {
-		req := karpv1.NodeSelectorRequirementWithMinValues{Key: r.Key.ValueString(), Operator: corev1.NodeSelectorOperator(r.Operator.ValueString())}
-		for _, v := range r.Values {
-			req.Values = append(req.Values, v.ValueString())
-		}
-		if !r.MinValues.IsNull() {
-			mv := int(r.MinValues.ValueInt64())
-			req.MinValues = &mv
-		}
-		out = append(out, req)
-	}
-	return out
+// requirementsAttribute is karpenter_nodepool's template.requirements, optional here.
+func requirementsAttribute() schema.Attribute {
+	a := dataSourceAttribute(requirementsNode(), requirementsPrefix, "NodePool").(schema.ListNestedAttribute)
+	a.Required, a.Optional = false, true
+	a.MarkdownDescription = "NodePool requirements, with the same attributes, meaning and validation as `karpenter_nodepool`'s `template.requirements`."
+	return a
 }
 
-// validate runs the requirements through the NodePool CRD's own rules, so that the data source
-// rejects exactly what a karpenter_nodepool would.
-func (d *dataSource) validate(ctx context.Context, reqs []karpv1.NodeSelectorRequirementWithMinValues, resp *datasource.ReadResponse) bool {
-	list := make([]any, 0, len(reqs))
-	for _, r := range reqs {
-		item := map[string]any{"key": r.Key, "operator": string(r.Operator)}
-		if r.Values != nil {
-			vals := make([]any, len(r.Values))
-			for i, v := range r.Values {
-				vals[i] = v
-			}
-			item["values"] = vals
-		}
-		if r.MinValues != nil {
-			item["minValues"] = int64(*r.MinValues)
-		}
-		list = append(list, item)
+// nodeClassAttribute takes the karpenter_aksnodeclass attributes that change which sizes qualify.
+func nodeClassAttribute() schema.Attribute {
+	return schema.SingleNestedAttribute{
+		Optional: true,
+		MarkdownDescription: "AKSNodeClass settings that change which sizes qualify, with the same attributes, meaning and validation as in `karpenter_aksnodeclass`; " +
+			"unset fields take the CRD defaults.",
+		Attributes: withAliases(dataSourceAttributes(nodeClassNode(), "", "AKSNodeClass")),
 	}
-	obj := map[string]any{
-		"metadata": map[string]any{"name": "karpenter-instance-types"},
-		"spec": map[string]any{"template": map[string]any{"spec": map[string]any{
-			"nodeClassRef": map[string]any{"group": "karpenter.azure.com", "kind": "AKSNodeClass", "name": "default"},
-			"requirements": list,
-		}}},
-	}
-	v := crdvalidate.MustFor(kinds.NodePool.GVK)
-	ok := true
-	for _, e := range v.Validate(ctx, obj) {
-		segs := crdtree.ParseFieldPath(e.Field)
-		p := path.Root("requirements")
-		if len(segs) >= 5 && segs[3] == "requirements" {
-			var i int
-			if _, err := fmt.Sscan(segs[4], &i); err == nil {
-				p = p.AtListIndex(i)
-				if len(segs) > 5 {
-					p = p.AtName(crdtree.SnakeCase(segs[5]))
-				}
-			}
-		}
-		resp.Diagnostics.AddAttributeError(p, "Invalid requirement", fmt.Sprintf("Attribute %s: %s", p, e.ErrorBody()))
-		ok = false
-	}
-	return ok
-}
-
-func (m model) nodeClass() instancetype.NodeClass {
-	nc := instancetype.NodeClass{}
-	if c := m.NodeClass; c != nil {
-		nc.ImageFamily = c.ImageFamily.ValueString()
-		nc.OSDiskSizeGB = int32(c.OSDiskSizeGB.ValueInt64())
-		nc.MaxPods = int32(c.MaxPods.ValueInt64())
-		nc.FIPSMode = c.FIPSMode.ValueString()
-		nc.GPUMode = c.GPUMode.ValueString()
-		nc.EncryptionAtHost = c.EncryptionAtHost.ValueBool()
-	}
-	return nc
 }
 
 func candidates(a *solver.Analysis) []instanceModel {

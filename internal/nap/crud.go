@@ -88,7 +88,7 @@ func (r *Resource) clients(clusterID string, diags *diag.Diagnostics) *clients {
 		diags.AddAttributeError(path.Root("cluster_id"), "Invalid AKS cluster ID", err.Error())
 		return nil
 	}
-	_, cred, copts, err := r.data.Azure()
+	_, cred, copts, err := r.data.Clients.Azure()
 	if err != nil {
 		diags.AddError("Azure is not reachable", err.Error())
 		return nil
@@ -98,7 +98,7 @@ func (r *Resource) clients(clusterID string, diags *diag.Diagnostics) *clients {
 		diags.AddError("Cannot create the AKS client", err.Error())
 		return nil
 	}
-	cc.PollInterval = r.data.AzurePollInterval
+	cc.PollInterval = r.data.Clients.AzurePollInterval
 	return &clients{id: id, cluster: cc, roles: map[string]*azure.RoleClient{}, newRole: func(sub string) (*azure.RoleClient, error) {
 		return azure.NewRoleClient(sub, cred, copts)
 	}}

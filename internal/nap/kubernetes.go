@@ -20,7 +20,7 @@ import (
 
 // crds installs the CRDs when asked and waits until they are Established.
 func (r *Resource) crds(ctx context.Context, manage bool) error {
-	cfg, err := r.data.RESTConfig(ctx)
+	cfg, err := r.data.Clients.RESTConfig(ctx)
 	if err != nil {
 		return fmt.Errorf("the CRDs are checked through the provider's kubernetes connection, which is not usable: %w. "+
 			"Configure the provider's kubernetes block (e.g. kubernetes = { aks_cluster_id = ... }), or set wait_for_crds = false", err)
@@ -29,7 +29,7 @@ func (r *Resource) crds(ctx context.Context, manage bool) error {
 	if err != nil {
 		return err
 	}
-	cc.PollInterval = r.data.DeletePollInterval
+	cc.PollInterval = r.data.Clients.DeletePollInterval
 	names := append([]string(nil), kube.KarpenterCRDs...)
 	if manage {
 		all := crds.All()
@@ -61,7 +61,7 @@ func (r *Resource) checkNoNAPNodes(ctx context.Context, cluster string, diags *d
 		diags.AddError("Cannot switch node provisioning back to Manual", detail)
 		return false
 	}
-	kc, err := r.data.Kube(ctx)
+	kc, err := r.data.Clients.Kube(ctx)
 	if err != nil {
 		return fail(fmt.Sprintf("AKS refuses to leave Auto mode while nodes provisioned by NAP exist, and the provider cannot look for them: %v. "+
 			"Configure the provider's kubernetes connection, or set switch_back_to_manual_on_destroy = false to leave NAP enabled.", err))
@@ -95,7 +95,7 @@ func (r *Resource) checkNoNAPNodes(ctx context.Context, cluster string, diags *d
 }
 
 func (r *Resource) crdsEstablished(ctx context.Context, manage bool) (bool, error) {
-	cfg, err := r.data.RESTConfig(ctx)
+	cfg, err := r.data.Clients.RESTConfig(ctx)
 	if err != nil {
 		return false, err
 	}

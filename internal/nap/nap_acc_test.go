@@ -81,8 +81,8 @@ func (h harness) factories() map[string]func() (tfprotov6.ProviderServer, error)
 	return acctest.Factories(
 		provider.WithAzureOptions(azure.Options{ClientOptions: h.w.ClientOptions(), Credential: armfake.Credential()}),
 		provider.WithConfigured(func(d *providerdata.Data) {
-			d.DeletePollInterval = 100 * time.Millisecond
-			d.AzurePollInterval = 20 * time.Millisecond
+			d.Clients.DeletePollInterval = 100 * time.Millisecond
+			d.Clients.AzurePollInterval = 20 * time.Millisecond
 		}),
 	)
 }

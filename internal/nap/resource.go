@@ -263,7 +263,7 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 		plan.EffectiveMode = plan.Mode
 	}
 	if r.data != nil && plan.Mode.ValueString() != azure.ModeManual {
-		r.data.RecordGrantScopes(plan.scopes(ctx), plan.scopesKnown() && !plan.Mode.IsUnknown())
+		r.data.Plan.NAP().PlanGrants(plan.scopes(ctx), plan.scopesKnown() && !plan.Mode.IsUnknown())
 	}
 	checksCRDs := plan.WaitForCRDs.ValueBool() || plan.ManageCRDs.ValueBool()
 	switch {

@@ -2,9 +2,7 @@ package nodepool
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -12,15 +10,13 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
-	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdresource"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/providerdata"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/provider/planstate"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 )
 
@@ -62,7 +58,7 @@ func checksAttributes() map[string]schema.Attribute {
 					MarkdownDescription: "Finding codes (e.g. `KRP104`) not to report for this pool.",
 				},
 				"largest_pod": schema.MapAttribute{
-					Optional: true, ElementType: types.StringType,
+					Optional: true, ElementType: types.StringType, Validators: []validator.Map{quantities{}},
 					MarkdownDescription: "Requests of the largest pod this pool must be able to run, e.g. `{ cpu = \"14\", memory = \"60Gi\" }`: the plan fails (KRP112) when it fits on no admissible node.",
 				},
 			},
@@ -127,15 +123,17 @@ func checksAttributes() map[string]schema.Attribute {
 // the node class planned before the pool in this walk when there is one.
 func planChecks(ctx context.Context, pc *crdresource.PlanContext) {
 	unknownAnalysis := tftypes.NewValue(pc.Types["analysis"], tftypes.UnknownValue)
-	checkNodeClassRef(pc, readChecks(pc.Values["checks"]).suppress)
+	settings := readChecks(ctx, pc.Values["checks"], pc.Diags)
+	checkNodeClassRef(pc, settings.suppress)
 	if pc.Data == nil || (pc.Data.Checks.Disabled && len(pc.Data.Checks.Unknown) == 0) {
 		pc.Values["analysis"] = tftypes.NewValue(pc.Types["analysis"], nil)
 		return
 	}
 	known, unknown := crdtree.StripUnknown(pc.Object)
-	if len(unknown) > 0 || len(pc.Data.Checks.Unknown) > 0 {
-		// Part of the pool, or the region or checks settings, are known only after apply;
-		// checking with the rest could mislead.
+	if len(unknown) > 0 || len(pc.Data.Checks.Unknown) > 0 || settings.unknown {
+		// Part of the pool, the region or checks settings, or the pool's largest_pod are known
+		// only after apply; checking with the rest could mislead, and the apply walk would
+		// compute another analysis.
 		pc.Values["analysis"] = unknownAnalysis
 		return
 	}
@@ -150,185 +148,58 @@ func planChecks(ctx context.Context, pc *crdresource.PlanContext) {
 		pc.Values["analysis"] = tftypes.NewValue(pc.Types["analysis"], nil)
 		return
 	}
-	settings := readChecks(pc.Values["checks"])
 	opts := solver.Options{Region: pc.Data.Region, LargestPod: settings.largestPod, Target: pc.Data.Checks.Target}
 
-	snap, usable := snapshotFor(pc.Remembered, pool)
-	usable = usable && !pc.Creating
+	// The analysis may use only what both of Terraform's walks see alike (planstate.ForAnalysis
+	// takes no board); the diagnostics prefer the node class planned before the pool.
+	ref := nodeClassRef(pool)
+	forAnalysis := planstate.ForAnalysis(ref, pc.Remembered, pc.Creating)
 	var a *solver.Analysis
-	if usable {
-		opts.NodeClass, opts.NodeClassAssumed = snap.Settings, !snap.Found
+	if forAnalysis.State != planstate.ViewUnknown {
+		opts.NodeClass, opts.NodeClassAssumed = forAnalysis.Settings, forAnalysis.Assumed
 		a = s.Analyze(pool, opts)
-		pc.Values["analysis"] = analysisValue(ctx, a, snap.label())
+		pc.Values["analysis"] = analysisValue(ctx, a, forAnalysis.Label)
 	} else {
 		// A create, a pool that now references another node class, or a node class with
 		// settings known only after apply: crdresource fills it in after the write.
 		pc.Values["analysis"] = unknownAnalysis
 	}
 
-	source := diagnosticClass(pc, pool, snap, usable)
-	if a == nil || source.settings != opts.NodeClass || source.assumed != opts.NodeClassAssumed {
-		opts.NodeClass, opts.NodeClassAssumed = source.settings, source.assumed
+	source := pc.Data.Plan.NodePools().ForDiagnostics(ref, forAnalysis)
+	if a == nil || source.Settings != opts.NodeClass || source.Assumed != opts.NodeClassAssumed {
+		opts.NodeClass, opts.NodeClassAssumed = source.Settings, source.Assumed
 		a = s.Analyze(pool, opts)
 	}
-	report(pc, a, settings.suppress, source.label)
+	report(pc, a, settings.suppress, source.Label)
 }
 
-// classSource is the node class the diagnostics are checked with, and how to name it.
-type classSource struct {
-	settings instancetype.NodeClass
-	assumed  bool
-	label    string
-}
-
-// diagnosticClass prefers the node class planned before the pool in this walk (the newest
-// settings), then the pool's snapshot, then the CRD defaults.
-func diagnosticClass(pc *crdresource.PlanContext, pool *solver.Pool, snap nodeClassSnapshot, usable bool) classSource {
-	name := pool.NodeClassName()
-	if isAKSRef(pool) {
-		if planned, _, _, ok := pc.Data.NodeClass(name); ok {
-			return classSource{settings: planned, label: "AKSNodeClass " + name + " as planned"}
-		}
+// nodeClassRef is the pool's node_class_ref, as the plan-time state names it.
+func nodeClassRef(pool *solver.Pool) planstate.Ref {
+	r := planstate.Ref{Name: pool.NodeClassName()}
+	if ref := pool.Spec.Template.Spec.NodeClassRef; ref != nil {
+		r.Kind = ref.Kind
 	}
-	if usable {
-		return classSource{settings: snap.Settings, assumed: !snap.Found, label: snap.label()}
-	}
-	return classSource{assumed: true, label: assumedLabel(pool, "is not planned with this pool")}
+	return r
 }
 
-func isAKSRef(pool *solver.Pool) bool {
-	ref := pool.Spec.Template.Spec.NodeClassRef
-	return ref != nil && ref.Kind == "AKSNodeClass"
-}
-
-func assumedLabel(pool *solver.Pool, why string) string {
-	if !isAKSRef(pool) {
-		return "defaults assumed (" + pool.NodeClassName() + " is not an AKSNodeClass)"
-	}
-	return "defaults assumed (AKSNodeClass " + pool.NodeClassName() + " " + why + ")"
-}
-
-// nodeClassSnapshot is what a pool keeps in private state of the node class it references, as
-// its last refresh or write saw it: the settings planned before it in that walk, or else the
-// live object.
-type nodeClassSnapshot struct {
-	// Name and Kind of the reference the snapshot was taken for.
-	Name string `json:"name"`
-	Kind string `json:"kind,omitempty"`
-	// Found is false when no such AKSNodeClass was planned or exists (or the kind is another).
-	Found    bool                   `json:"found"`
-	Settings instancetype.NodeClass `json:"settings"`
-	// Pending is set when the node class planned in that walk had settings known only after apply.
-	Pending bool `json:"pending,omitempty"`
-	// Why says why no settings were found.
-	Why string `json:"why,omitempty"`
-}
-
-func (s nodeClassSnapshot) label() string {
-	if s.Found {
-		return "AKSNodeClass " + s.Name
-	}
-	if s.Kind != "AKSNodeClass" {
-		return "defaults assumed (" + s.Name + " is not an AKSNodeClass)"
-	}
-	return "defaults assumed (AKSNodeClass " + s.Name + " " + s.Why + ")"
-}
-
-// snapshotFor reads the snapshot in b; usable says it describes the node class the pool
-// references now and has all its settings.
-func snapshotFor(b []byte, pool *solver.Pool) (nodeClassSnapshot, bool) {
-	var s nodeClassSnapshot
-	if len(b) == 0 || json.Unmarshal(b, &s) != nil {
-		return nodeClassSnapshot{}, false
-	}
-	ref := pool.Spec.Template.Spec.NodeClassRef
-	kind := ""
-	if ref != nil {
-		kind = ref.Kind
-	}
-	return s, s.Name == pool.NodeClassName() && s.Kind == kind && !s.Pending
-}
-
-// observe snapshots the pool's node class after each refresh and write, for planChecks: the
-// settings of the node class planned before the pool in this walk (the newest; during a
-// refresh that is Terraform's plan walk), or else the live object.
+// observe snapshots the pool's node class after each refresh and write, for planChecks (see
+// planstate.Observe).
 func observe(ctx context.Context, oc *crdresource.ObserveContext) []byte {
 	name, _, _ := unstructured.NestedString(oc.Object, "spec", "template", "spec", "nodeClassRef", "name")
 	kind, _, _ := unstructured.NestedString(oc.Object, "spec", "template", "spec", "nodeClassRef", "kind")
-	snap := nodeClassSnapshot{Name: name, Kind: kind}
-	switch {
-	case kind != "AKSNodeClass":
-	case oc.Data != nil && oc.Data.NodeClassDeleted(name):
-		// Destroyed by this run: as the refresh after it will find it.
-		snap.Why = "does not exist"
-	case oc.Data != nil && recorded(oc.Data, name, &snap):
-	default:
-		live, err := oc.Client.Get(ctx, aksNodeClasses, name)
-		switch {
-		case err != nil:
-			snap.Why = "could not be read"
-		case live == nil:
-			snap.Why = "does not exist"
-		default:
-			nc, err := solver.NodeClassFromObject(live.UnstructuredContent())
-			if err != nil {
-				snap.Why = "could not be read"
-				break
-			}
-			snap.Found, snap.Settings = true, nc
+	live := func() (instancetype.NodeClass, bool, error) {
+		obj, err := oc.Client.Get(ctx, aksNodeClasses, name)
+		if err != nil || obj == nil {
+			return instancetype.NodeClass{}, false, err
 		}
+		nc, err := solver.NodeClassFromObject(obj.UnstructuredContent())
+		return nc, err == nil, err
 	}
-	b, _ := json.Marshal(snap)
-	return b
-}
-
-func recorded(data *providerdata.Data, name string, snap *nodeClassSnapshot) bool {
-	nc, _, complete, ok := data.NodeClass(name)
-	if !ok {
-		return false
+	board := planstate.New() // without provider data, nothing was planned
+	if oc.Data != nil {
+		board = oc.Data.Plan
 	}
-	snap.Found, snap.Settings, snap.Pending = true, nc, !complete
-	return true
-}
-
-type checkSettings struct {
-	suppress   []findings.Code
-	largestPod corev1.ResourceList
-}
-
-func readChecks(v tftypes.Value) checkSettings {
-	var out checkSettings
-	if v.IsNull() || !v.IsKnown() {
-		return out
-	}
-	attrs := map[string]tftypes.Value{}
-	_ = v.As(&attrs)
-	var codes []tftypes.Value
-	if s := attrs["suppress"]; !s.IsNull() && s.IsKnown() {
-		_ = s.As(&codes)
-	}
-	for _, c := range codes {
-		var code string
-		if c.IsKnown() && c.As(&code) == nil {
-			out.suppress = append(out.suppress, findings.Code(strings.ToUpper(code)))
-		}
-	}
-	pod := map[string]tftypes.Value{}
-	if p := attrs["largest_pod"]; !p.IsNull() && p.IsKnown() {
-		_ = p.As(&pod)
-	}
-	for k, q := range pod {
-		var s string
-		if q.IsKnown() && q.As(&s) == nil {
-			if qty, err := resource.ParseQuantity(s); err == nil {
-				if out.largestPod == nil {
-					out.largestPod = corev1.ResourceList{}
-				}
-				out.largestPod[corev1.ResourceName(k)] = qty
-			}
-		}
-	}
-	return out
+	return board.NodePools().Observe(planstate.Ref{Kind: kind, Name: name}, live).Encode()
 }
 
 // report shows the findings as diagnostics on the attributes they concern, through the

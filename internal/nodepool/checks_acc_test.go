@@ -379,3 +379,21 @@ func TestAccChecksRestrictedKeyTypo(t *testing.T) {
 		})
 	}
 }
+
+// An invalid checks.largest_pod request is an error on its map key saying what a quantity is,
+// not silently left out of KRP112 (which then checked the other resources, or nothing).
+func TestAccChecksLargestPodRejectsInvalidQuantity(t *testing.T) {
+	body := template(`{ key = "karpenter.azure.com/sku-family", operator = "In", values = ["D"] }`) + limits
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories(),
+		Steps: []resource.TestStep{
+			{Config: pool("", body+"\n  checks = { largest_pod = { cpu = \"abc\", memory = \"8Gi\" } }"), PlanOnly: true,
+				ExpectError: regexp.MustCompile(`(?s)Invalid checks\.largest_pod.*Attribute checks\.largest_pod\["cpu"\]:.*"abc" is not a\s+Kubernetes\s+quantity.*"500m"`)},
+			{Config: pool("", body+"\n  checks = { largest_pod = { memory = \"-1Gi\" } }"), PlanOnly: true,
+				ExpectError: regexp.MustCompile(`(?s)Attribute checks\.largest_pod\["memory"\]:.*"-1Gi" is negative`)},
+			// Both at once: every problem is reported, not the first.
+			{Config: pool("", body+"\n  checks = { largest_pod = { cpu = \"x\", memory = \"y\" } }"), PlanOnly: true,
+				ExpectError: regexp.MustCompile(`(?s)largest_pod\["cpu"\].*largest_pod\["memory"\]`)},
+		},
+	})
+}

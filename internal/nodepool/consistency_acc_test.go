@@ -151,3 +151,50 @@ resource "karpenter_nodepool" "p" {
 		},
 	})
 }
+
+// A largest_pod request known only after apply makes an existing pool's analysis unknown in
+// the plan. Before, the plan walk analysed without the request and the apply walk with it, and
+// Terraform failed with "inconsistent final plan" on the findings (KRP112, suppressed here so
+// that the apply goes through).
+func TestAccNodePoolAnalysisWithLargestPodKnownAfterApply(t *testing.T) {
+	c := testenv.Get(t)
+	name := "acc-late-largest-pod"
+	addr := "karpenter_nodepool.p"
+	cfg := func(cpu string) string {
+		return fmt.Sprintf(`
+resource "terraform_data" "cpu" {
+  input = %q
+}
+
+provider "karpenter" {
+  region     = "westeurope"
+  kubernetes = { config_path = %q }
+}
+
+resource "karpenter_nodepool" "p" {
+  name = %q
+  template = {
+    node_class_ref = { group = "karpenter.azure.com", kind = "AKSNodeClass", name = "default" }
+    requirements   = [{ key = "karpenter.azure.com/sku-family", operator = "In", values = ["D"] }]
+  }
+  limits     = { cpu = "100" }
+  disruption = { consolidate_after = "1m" }
+  checks     = { suppress = ["KRP112"], largest_pod = { cpu = terraform_data.cpu.output } }
+}
+`, cpu, c.KubeconfigPath, name)
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories(),
+		CheckDestroy:             checkGone(c, name),
+		Steps: []resource.TestStep{
+			{Config: cfg("1")},
+			{
+				Config: cfg("1000"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectUnknownValue(addr, tfjsonpath.New("analysis"))},
+				},
+				Check: resource.TestCheckTypeSetElemNestedAttrs(addr, "analysis.findings.*", map[string]string{"code": "KRP112"}),
+			},
+		},
+	})
+}

@@ -1,7 +1,6 @@
 package nodepool
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdresource"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/provider/planstate"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 )
 
@@ -44,13 +44,12 @@ func checkNodeClassRef(pc *crdresource.PlanContext, suppress []findings.Code) {
 	if !hasName || name == napNodeClass || pc.Data == nil || pc.Data.Checks.Disabled {
 		return
 	}
-	if _, _, _, ok := pc.Data.NodeClass(name); ok {
+	if pc.Data.Plan.NodePools().NodeClass(name).Exists() {
 		return
 	}
 	// The pool's last refresh or write found the class in the cluster (observe): it exists,
 	// whether or not a resource of this configuration is planned before the pool.
-	var snap nodeClassSnapshot
-	if json.Unmarshal(pc.Remembered, &snap) == nil && snap.Found && snap.Name == name {
+	if seen, ok := planstate.DecodeObserved(pc.Remembered); ok && seen.Found && seen.Name == name {
 		return
 	}
 	// A warning, not the registry's error: the class may exist in the cluster.

@@ -289,7 +289,7 @@ current-context: dev
 				t.Setenv(k, v)
 			}
 			data := configuredData(t, tc.config)
-			_, err := data.Kube(context.Background())
+			_, err := data.Clients.Kube(context.Background())
 			if err == nil {
 				t.Fatal("first use connected")
 			}
@@ -311,14 +311,14 @@ func TestProviderConfigExpandsHomeInConfigPath(t *testing.T) {
 	}
 	want := filepath.Join(home, ".kube", "config")
 	data := configuredData(t, map[string]any{"kubernetes": map[string]any{"config_path": "~/.kube/config"}})
-	if _, err := data.Kube(context.Background()); err == nil || !strings.Contains(err.Error(), want+" (from kubernetes.config_path) cannot be read") {
+	if _, err := data.Clients.Kube(context.Background()); err == nil || !strings.Contains(err.Error(), want+" (from kubernetes.config_path) cannot be read") {
 		t.Fatalf("missing ~/.kube/config: got %v, want an error naming %s", err, want)
 	}
 	if err := os.WriteFile(want, []byte("apiVersion: v1\nkind: Config\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	data = configuredData(t, map[string]any{"kubernetes": map[string]any{"config_path": "~/.kube/config"}})
-	if _, err := data.Kube(context.Background()); err != nil && strings.Contains(err.Error(), "cannot be read") {
+	if _, err := data.Clients.Kube(context.Background()); err != nil && strings.Contains(err.Error(), "cannot be read") {
 		t.Fatalf("~/.kube/config not found under HOME: %v", err)
 	}
 }
@@ -373,7 +373,7 @@ func TestProviderConfigAcceptsUnknownValues(t *testing.T) {
 			if data == nil {
 				t.Fatal("provider not configured")
 			}
-			_, err := data.Kube(context.Background())
+			_, err := data.Clients.Kube(context.Background())
 			if err == nil || !strings.Contains(err.Error(), "settings "+tc.unknown+" are known only after apply") {
 				t.Fatalf("connecting with unknown settings: %v, want an error naming %s", err, tc.unknown)
 			}

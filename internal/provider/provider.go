@@ -25,6 +25,7 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kube"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/nap"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/nodepool"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/provider/connect"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/providerdata"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation"
 )
@@ -102,8 +103,9 @@ func (p *Provider) Configure(ctx context.Context, req provider.ConfigureRequest,
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	data := providerdata.New(cfg.Region.ValueString(), connector(k, az, cfg.azureUnknown(), p.azure))
-	data.SetAzure(az, p.azure, cfg.azureUnknown())
+	clients := connect.New(connector(k, az, cfg.azureUnknown(), p.azure))
+	clients.SetAzure(az, p.azure, cfg.azureUnknown())
+	data := providerdata.New(cfg.Region.ValueString(), clients)
 	data.Checks = cfg.checks(ctx, &resp.Diagnostics)
 	if p.configured != nil {
 		p.configured(data)

@@ -1,4 +1,4 @@
-package providerdata
+package connect
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 // client per resource would multiply the requests the API server sees by -parallelism.
 func TestKubeClientIsShared(t *testing.T) {
 	connects := 0
-	d := New("", func(context.Context) (kube.Connection, error) {
+	d := New(func(context.Context) (kube.Connection, error) {
 		connects++
 		return kube.Connection{Host: "https://127.0.0.1:1"}, nil
 	})

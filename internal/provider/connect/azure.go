@@ -1,7 +1,6 @@
-package providerdata
+package connect
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -9,7 +8,6 @@ import (
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/arm"
-	"k8s.io/client-go/rest"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/azure"
 )
@@ -31,14 +29,14 @@ type azureState struct {
 // SetAzure records the resolved `azure` block and the options tests inject. Nothing is built
 // until a resource asks, so a plan needs no Azure credentials.
 // unknown names the settings that are known only after apply.
-func (d *Data) SetAzure(s azure.Settings, o azure.Options, unknown []string) {
-	d.azure.settings, d.azure.options, d.azure.unknown, d.azure.set = s, o, unknown, true
+func (c *Clients) SetAzure(s azure.Settings, o azure.Options, unknown []string) {
+	c.azure.settings, c.azure.options, c.azure.unknown, c.azure.set = s, o, unknown, true
 }
 
 // Azure returns the settings, credential and ARM client options, building the credential on
 // the first call.
-func (d *Data) Azure() (azure.Settings, azcore.TokenCredential, *arm.ClientOptions, error) {
-	a := &d.azure
+func (c *Clients) Azure() (azure.Settings, azcore.TokenCredential, *arm.ClientOptions, error) {
+	a := &c.azure
 	if !a.set {
 		return azure.Settings{}, nil, nil, errors.New("the provider's Azure settings were not configured")
 	}
@@ -57,13 +55,4 @@ func (d *Data) Azure() (azure.Settings, azcore.TokenCredential, *arm.ClientOptio
 		}
 	})
 	return a.settings, a.cred, a.copts, a.err
-}
-
-// RESTConfig returns the Kubernetes client configuration, connecting on the first call as
-// Kube does, for clients other than the dynamic one (e.g. the apiextensions clientset).
-func (d *Data) RESTConfig(ctx context.Context) (*rest.Config, error) {
-	if _, err := d.Kube(ctx); err != nil {
-		return nil, err
-	}
-	return d.restConfig, nil
 }

@@ -1,0 +1,85 @@
+// Package connect holds the provider's connections to the Kubernetes API server and to
+// Azure, created on first use: nothing here connects anywhere until a resource asks, so
+// `terraform plan` of new resources needs no cluster and no Azure credentials. Plan-time state
+// shared between resources is elsewhere (internal/provider/planstate).
+package connect
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/util/flowcontrol"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kube"
+)
+
+// Clients are the lazily created connections of one provider instance, shared by all its
+// resources.
+type Clients struct {
+	// DeletePollInterval is how often deletion progress is polled (shortened in tests).
+	DeletePollInterval time.Duration
+	// AzurePollInterval is how often Azure long-running operations are polled when Azure
+	// does not say (shortened in tests).
+	AzurePollInterval time.Duration
+
+	// connect resolves the Kubernetes connection; for AKS it calls the Azure API, so it runs
+	// only on first use.
+	connect func(ctx context.Context) (kube.Connection, error)
+
+	kubeMu     sync.Mutex
+	client     *kube.Client
+	restConfig *rest.Config
+
+	azure azureState
+}
+
+// New returns clients whose Kubernetes client is built by connect on first use.
+func New(connect func(ctx context.Context) (kube.Connection, error)) *Clients {
+	return &Clients{connect: connect, DeletePollInterval: 2 * time.Second, AzurePollInterval: 10 * time.Second}
+}
+
+// Kube returns the Kubernetes client, connecting on the first call.
+func (c *Clients) Kube(ctx context.Context) (*kube.Client, error) {
+	c.kubeMu.Lock()
+	defer c.kubeMu.Unlock()
+	// Only success is kept: a failure (an ARM hiccup, a cancelled request) is retried by the
+	// next caller instead of failing every resource until Terraform restarts the provider.
+	if c.client != nil {
+		return c.client, nil
+	}
+	conn, err := c.connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := conn.RESTConfig()
+	if err != nil {
+		return nil, err
+	}
+	// One rate limiter for every client of this cluster: the dynamic client of the resources
+	// and the clientsets built from RESTConfig (the CRDs of karpenter_aks_node_auto_provisioning).
+	cfg.RateLimiter = flowcontrol.NewTokenBucketRateLimiter(cfg.QPS, cfg.Burst)
+	client, err := kube.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	client.PollInterval = c.DeletePollInterval
+	client.OnRetry = func(ctx context.Context, failed *kube.RequestError, wait time.Duration) {
+		tflog.Warn(ctx, "Kubernetes request failed, retrying", map[string]any{
+			"error": failed.Error(), "failure": failed.Failure.String(), "attempt": failed.Attempts, "retry_in": wait.String(),
+		})
+	}
+	c.restConfig, c.client = cfg, client
+	return client, nil
+}
+
+// RESTConfig returns the Kubernetes client configuration, connecting on the first call as
+// Kube does, for clients other than the dynamic one (e.g. the apiextensions clientset).
+func (c *Clients) RESTConfig(ctx context.Context) (*rest.Config, error) {
+	if _, err := c.Kube(ctx); err != nil {
+		return nil, err
+	}
+	return c.restConfig, nil
+}

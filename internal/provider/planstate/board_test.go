@@ -1,0 +1,119 @@
+package planstate
+
+import (
+	"slices"
+	"testing"
+)
+
+// Each read says what it found: a reader planned before the writer sees "not planned", not an
+// empty or zero value it could mistake for the configuration.
+func TestStatesAreExplicit(t *testing.T) {
+	b := New()
+	if g := b.NodeClasses().Grants(); g.State != GrantsNotPlanned || g.Known() {
+		t.Errorf("grants before any NAP plan = %+v, want GrantsNotPlanned", g)
+	}
+	if c := b.NodePools().NodeClass("x"); c.State != NodeClassNotPlanned || c.Exists() {
+		t.Errorf("node class before its plan = %+v, want NodeClassNotPlanned", c)
+	}
+
+	b.NAP().PlanGrants([]string{"/subscriptions/s"}, true)
+	if g := b.NodeClasses().Grants(); g.State != GrantsPlanned || !slices.Equal(g.Scopes, []string{"/subscriptions/s"}) {
+		t.Errorf("grants after one known NAP plan = %+v", g)
+	}
+	// A second NAP resource whose scopes are known only after apply makes the whole unknown.
+	b.NAP().PlanGrants(nil, false)
+	b.NAP().PlanGrants([]string{"/subscriptions/t"}, true)
+	if g := b.NodeClasses().Grants(); g.State != GrantsUnknown || g.Known() {
+		t.Errorf("grants with one unknown = %+v, want GrantsUnknown", g)
+	}
+
+	nc := NodeClassSettings{ImageFamily: "AzureLinux"}
+	b.NodeClasses().Planned("x", nc, true, true)
+	b.NodeClasses().Planned("y", nc, false, false)
+	b.NodeClasses().Deleted("z")
+	for name, want := range map[string]NodeClassState{"x": NodeClassPlanned, "y": NodeClassPending, "z": NodeClassDeleted} {
+		if got := b.NodePools().NodeClass(name).State; got != want {
+			t.Errorf("NodeClass(%q).State = %v, want %v", name, got, want)
+		}
+	}
+	if b.NodePools().NodeClass("z").Exists() || !b.NodePools().NodeClass("y").Exists() {
+		t.Error("a deleted class must not exist, a pending one must")
+	}
+}
+
+// What a pool observed decodes from the private state an earlier provider version wrote
+// (the JSON of nodepool's nodeClassSnapshot), so that an upgrade plans no analysis change.
+func TestObservedReadsEarlierPrivateState(t *testing.T) {
+	old := []byte(`{"name":"nc","kind":"AKSNodeClass","found":true,"settings":{"ImageFamily":"AzureLinux","OSDiskSizeGB":64,"MaxPods":0,"FIPSMode":"","GPUMode":"","EncryptionAtHost":true,"ArtifactStreaming":false,"LocalDNS":false,"VTPM":false,"SecureBoot":false}}`)
+	o, ok := DecodeObserved(old)
+	if !ok || !o.Found || o.Settings.ImageFamily != "AzureLinux" || o.Settings.OSDiskSizeGB != 64 || !o.Settings.EncryptionAtHost {
+		t.Fatalf("DecodeObserved = %+v, %v", o, ok)
+	}
+	if got := string(o.Encode()); got != string(old) {
+		t.Errorf("Encode changed the private state:\n got %s\nwant %s", got, old)
+	}
+}
+
+// The analysis uses only the pool's observation, whatever the walk planned; the diagnostics
+// prefer the walk's plan.
+func TestAnalysisAndDiagnosticsSources(t *testing.T) {
+	ref := Ref{Kind: "AKSNodeClass", Name: "nc"}
+	seen := Observed{Name: "nc", Kind: "AKSNodeClass", Found: true, Settings: NodeClassSettings{ImageFamily: "Ubuntu2404"}}.Encode()
+	b := New()
+	b.NodeClasses().Planned("nc", NodeClassSettings{ImageFamily: "AzureLinux"}, true, true)
+
+	a := ForAnalysis(ref, seen, false)
+	if a.State != ViewObserved || a.Settings.ImageFamily != "Ubuntu2404" || a.Label != "AKSNodeClass nc" {
+		t.Errorf("ForAnalysis = %+v, want the observation", a)
+	}
+	if d := b.NodePools().ForDiagnostics(ref, a); d.State != ViewPlanned || d.Settings.ImageFamily != "AzureLinux" || d.Label != "AKSNodeClass nc as planned" {
+		t.Errorf("ForDiagnostics = %+v, want the planned class", d)
+	}
+	for name, v := range map[string]NodeClassView{
+		"create":          ForAnalysis(ref, seen, true),
+		"another class":   ForAnalysis(Ref{Kind: "AKSNodeClass", Name: "other"}, seen, false),
+		"nothing kept":    ForAnalysis(ref, nil, false),
+		"pending planned": ForAnalysis(ref, Observed{Name: "nc", Kind: "AKSNodeClass", Found: true, Pending: true}.Encode(), false),
+	} {
+		if v.State != ViewUnknown {
+			t.Errorf("%s: ForAnalysis = %+v, want ViewUnknown (known after apply)", name, v)
+		}
+	}
+	d := New().NodePools().ForDiagnostics(Ref{Kind: "AKSNodeClass", Name: "other"}, NodeClassView{})
+	if d.State != ViewUnknown || !d.Assumed || d.Label != "defaults assumed (AKSNodeClass other is not planned with this pool)" {
+		t.Errorf("ForDiagnostics with nothing = %+v", d)
+	}
+	missing := Observed{Name: "gone", Kind: "AKSNodeClass", Why: "does not exist"}.Encode()
+	if v := ForAnalysis(Ref{Kind: "AKSNodeClass", Name: "gone"}, missing, false); v.State != ViewObserved || !v.Assumed || v.Label != "defaults assumed (AKSNodeClass gone does not exist)" {
+		t.Errorf("ForAnalysis of a missing class = %+v", v)
+	}
+}
+
+// Observe prefers what the walk planned, reads the cluster only otherwise, and records a
+// class planned for deletion as gone without asking the cluster.
+func TestObserve(t *testing.T) {
+	b := New()
+	calls := 0
+	live := func() (NodeClassSettings, bool, error) {
+		calls++
+		return NodeClassSettings{ImageFamily: "Ubuntu2204"}, true, nil
+	}
+	ref := func(n string) Ref { return Ref{Kind: "AKSNodeClass", Name: n} }
+	b.NodeClasses().Planned("p", NodeClassSettings{ImageFamily: "AzureLinux"}, false, false)
+	b.NodeClasses().Deleted("d")
+	if o := b.NodePools().Observe(ref("p"), live); !o.Found || !o.Pending || o.Settings.ImageFamily != "AzureLinux" {
+		t.Errorf("planned: %+v", o)
+	}
+	if o := b.NodePools().Observe(ref("d"), live); o.Found || o.Why != "does not exist" {
+		t.Errorf("deleted: %+v", o)
+	}
+	if o := b.NodePools().Observe(Ref{Kind: "EC2NodeClass", Name: "e"}, live); o.Found {
+		t.Errorf("other kind: %+v", o)
+	}
+	if calls != 0 {
+		t.Errorf("the cluster was read %d times for classes the walk planned or another kind", calls)
+	}
+	if o := b.NodePools().Observe(ref("live"), live); !o.Found || o.Settings.ImageFamily != "Ubuntu2204" || calls != 1 {
+		t.Errorf("live: %+v after %d reads", o, calls)
+	}
+}

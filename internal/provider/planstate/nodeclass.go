@@ -1,0 +1,36 @@
+package planstate
+
+import "github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
+
+// NodeClassSettings are the AKSNodeClass settings that decide which sizes a pool can launch.
+type NodeClassSettings = instancetype.NodeClass
+
+// NodeClassState says what a walk planned of an AKSNodeClass.
+type NodeClassState int
+
+const (
+	// NodeClassNotPlanned: not planned before the reader in this walk. It may exist in the
+	// cluster, or be in the configuration and planned later.
+	NodeClassNotPlanned NodeClassState = iota
+	// NodeClassPlanned: planned before the reader, every setting known.
+	NodeClassPlanned
+	// NodeClassPending: planned before the reader, some settings known only after apply
+	// (Settings leaves them out).
+	NodeClassPending
+	// NodeClassDeleted: planned for deletion in this run.
+	NodeClassDeleted
+)
+
+// PlannedNodeClass is what a walk planned of one AKSNodeClass.
+type PlannedNodeClass struct {
+	Name     string
+	State    NodeClassState
+	Settings NodeClassSettings
+	// Changing says that it is created, updated or deleted in this run.
+	Changing bool
+}
+
+// Exists says that the node class is planned to exist after this run.
+func (c PlannedNodeClass) Exists() bool {
+	return c.State == NodeClassPlanned || c.State == NodeClassPending
+}
