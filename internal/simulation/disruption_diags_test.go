@@ -9,7 +9,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clustersim"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/nodepool"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 )
 
@@ -61,9 +63,9 @@ func TestDisruptionDiags(t *testing.T) {
 			if err != nil || diags.HasError() {
 				t.Fatal(err, diags)
 			}
-			pools := []solver.SimPool{{Pool: p}}
+			pools := []simmodel.SimPool{{Pool: p}}
 			_, set := manifestWorkloads([]string{guardedDB, zeroBudget}, &diags)
-			sim, err := s.Predict(solver.PredictionInput{Region: "westeurope", Pools: pools, Pods: set.Pods, WorkloadOf: workloadOf})
+			sim, err := clustersim.Predict(s, clustersim.PredictionInput{Region: "westeurope", Pools: pools, Pods: set.Pods, WorkloadOf: workloadOf})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -14,6 +14,8 @@ import (
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/optimal"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 )
 
@@ -64,19 +66,19 @@ func BenchmarkSolverVsUpstream(b *testing.B) {
 	for _, prof := range profiles {
 		for _, n := range sizes {
 			ws := workloads(seed, n)
-			pods := solver.Pods(ws)
+			pods := simmodel.Pods(ws)
 			nps := prof.pools()
 			b.Run(fmt.Sprintf("%s/pods=%d/ours", prof.name, n), func(b *testing.B) {
-				var sim *solver.Simulation
-				in := solver.SimulationInput{Region: region, Seed: seed}
+				var sim *simmodel.Simulation
+				in := optimal.SimulationInput{Region: region, Seed: seed}
 				for _, np := range nps {
-					in.Pools = append(in.Pools, solver.SimPool{Pool: solver.NewPool(np)})
+					in.Pools = append(in.Pools, simmodel.SimPool{Pool: solver.NewPool(np)})
 				}
 				b.ReportAllocs()
 				for b.Loop() {
-					in.Workloads = solver.WorkloadsFromPods(pods)
+					in.Workloads = simmodel.WorkloadsFromPods(pods)
 					var err error
-					if sim, err = s.Simulate(in); err != nil {
+					if sim, err = optimal.Simulate(s, in); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -87,7 +89,7 @@ func BenchmarkSolverVsUpstream(b *testing.B) {
 				// The configuration LP bound is the yardstick of the packing's quality; it is
 				// opt-in and slower, so it is computed once, outside the timed loop.
 				in.ConfigurationBound = true
-				tight, err := s.Simulate(in)
+				tight, err := optimal.Simulate(s, in)
 				if err != nil || tight.HourlyCost != sim.HourlyCost {
 					b.Fatalf("the configuration bound changed the simulation: %v", err)
 				}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 )
 
 // regionTypes is the catalog's instance types for a region, as the cloud provider lists them.
@@ -27,7 +27,7 @@ func TestEmulationMatchesUpstreamOnProfiles(t *testing.T) {
 	its := regionTypes(region)
 	for _, prof := range profiles {
 		t.Run(prof.name, func(t *testing.T) {
-			sc := scenario{name: prof.name, pools: prof.pools(), its: map[string][]*cloudprovider.InstanceType{}, pods: solver.Pods(workloads(seed, 100))}
+			sc := scenario{name: prof.name, pools: prof.pools(), its: map[string][]*cloudprovider.InstanceType{}, pods: simmodel.Pods(workloads(seed, 100))}
 			for _, np := range sc.pools {
 				sc.its[np.Name] = its
 			}

@@ -13,7 +13,7 @@ import (
 
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 )
 
 // predictRow is one scenario of BenchmarkPredictVsUpstream.
@@ -54,7 +54,7 @@ func BenchmarkPredictVsUpstream(b *testing.B) {
 	its := regionTypes(region)
 	for _, prof := range profiles {
 		for _, n := range sizes {
-			sc := scenario{name: prof.name, pools: prof.pools(), its: map[string][]*cloudprovider.InstanceType{}, pods: solver.Pods(workloads(seed, n))}
+			sc := scenario{name: prof.name, pools: prof.pools(), its: map[string][]*cloudprovider.InstanceType{}, pods: simmodel.Pods(workloads(seed, n))}
 			for _, np := range sc.pools {
 				sc.its[np.Name] = its
 			}

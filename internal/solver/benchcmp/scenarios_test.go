@@ -9,7 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 )
 
 const region = "westeurope"
@@ -70,17 +70,17 @@ var sizes = []int{100, 1000, 5000}
 
 // workloads draws Deployments until count pods: replica counts, cpu requests and memory per
 // cpu as clusters have them, a third spread over zones, a few selecting Linux explicitly.
-func workloads(seed uint64, count int) []solver.Workload {
+func workloads(seed uint64, count int) []simmodel.Workload {
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
 	replicas := []int{1, 2, 3, 3, 5, 5, 8, 10, 20, 40}
 	cpus := []int64{100, 250, 250, 500, 500, 1000, 1000, 1500, 2000, 4000}
 	memPerCPU := []int64{512, 1024, 2048, 2048, 4096, 4096, 8192} // MiB per cpu
-	var out []solver.Workload
+	var out []simmodel.Workload
 	for total, i := 0, 0; total < count; i++ {
 		n := min(replicas[rng.IntN(len(replicas))], count-total)
 		cpu := cpus[rng.IntN(len(cpus))]
 		mem := max(cpu*memPerCPU[rng.IntN(len(memPerCPU))]/1000, 64)
-		w := solver.Workload{
+		w := simmodel.Workload{
 			Name:  fmt.Sprintf("app-%03d", i),
 			Count: n,
 			Requests: corev1.ResourceList{

@@ -1,4 +1,4 @@
-package solver
+package lp
 
 import (
 	"errors"
@@ -6,10 +6,10 @@ import (
 )
 
 // sparseCol is a column of a linear program: its nonzero rows and values, and its cost.
-type sparseCol struct {
-	rows []int
-	vals []float64
-	cost float64
+type SparseCol struct {
+	Rows []int
+	Vals []float64
+	Cost float64
 }
 
 // revisedLP is the linear program
@@ -20,36 +20,36 @@ type sparseCol struct {
 // added between calls to optimize and the basis stays feasible, which is what column
 // generation needs: the master problem grows by a few columns at a time and each re-solve
 // starts where the last one stopped. The caller provides a feasible starting basis.
-type revisedLP struct {
+type RevisedLP struct {
 	m     int
 	b     []float64
-	cols  []sparseCol
+	cols  []SparseCol
 	basis []int       // column index of each row's basic variable
 	binv  [][]float64 // basis inverse, m × m
 	xB    []float64   // basic variable values
 	since int         // pivots since the last inversion
 }
 
-var errSingularBasis = errors.New("singular basis")
+var ErrSingularBasis = errors.New("singular basis")
 
-func newRevisedLP(b []float64) *revisedLP {
-	return &revisedLP{m: len(b), b: b}
+func NewRevisedLP(b []float64) *RevisedLP {
+	return &RevisedLP{m: len(b), b: b}
 }
 
-func (lp *revisedLP) addCol(c sparseCol) int {
+func (lp *RevisedLP) AddCol(c SparseCol) int {
 	lp.cols = append(lp.cols, c)
 	return len(lp.cols) - 1
 }
 
 // start makes the given columns (one per row) the basis; their values must be ≥ 0.
-func (lp *revisedLP) start(basis []int) error {
+func (lp *RevisedLP) Start(basis []int) error {
 	lp.basis = append([]int(nil), basis...)
 	return lp.invert()
 }
 
 // invert recomputes the basis inverse by Gauss-Jordan elimination with partial pivoting, and
 // the basic values from it; done at the start and periodically, against rounding drift.
-func (lp *revisedLP) invert() error {
+func (lp *RevisedLP) invert() error {
 	m := lp.m
 	a := make([][]float64, m)
 	inv := make([][]float64, m)
@@ -60,8 +60,8 @@ func (lp *revisedLP) invert() error {
 	}
 	for k, j := range lp.basis {
 		c := lp.cols[j]
-		for t, r := range c.rows {
-			a[r][k] = c.vals[t]
+		for t, r := range c.Rows {
+			a[r][k] = c.Vals[t]
 		}
 	}
 	for k := 0; k < m; k++ {
@@ -72,7 +72,7 @@ func (lp *revisedLP) invert() error {
 			}
 		}
 		if math.Abs(a[p][k]) < 1e-12 {
-			return errSingularBasis
+			return ErrSingularBasis
 		}
 		a[k], a[p] = a[p], a[k]
 		inv[k], inv[p] = inv[p], inv[k]
@@ -116,30 +116,30 @@ func axpy(dst, src []float64, f float64) {
 }
 
 // duals returns y = c_B B⁻¹, the row prices of the current basis.
-func (lp *revisedLP) duals() []float64 {
+func (lp *RevisedLP) Duals() []float64 {
 	y := make([]float64, lp.m)
 	for i, j := range lp.basis {
-		if c := lp.cols[j].cost; c != 0 {
+		if c := lp.cols[j].Cost; c != 0 {
 			axpy(y, lp.binv[i], c)
 		}
 	}
 	return y
 }
 
-func (lp *revisedLP) reducedCost(j int, y []float64) float64 {
+func (lp *RevisedLP) ReducedCost(j int, y []float64) float64 {
 	c := lp.cols[j]
-	d := c.cost
-	for t, r := range c.rows {
-		d -= y[r] * c.vals[t]
+	d := c.Cost
+	for t, r := range c.Rows {
+		d -= y[r] * c.Vals[t]
 	}
 	return d
 }
 
 // objective is c_B·x_B.
-func (lp *revisedLP) objective() float64 {
+func (lp *RevisedLP) Objective() float64 {
 	var z float64
 	for i, j := range lp.basis {
-		z += lp.cols[j].cost * lp.xB[i]
+		z += lp.cols[j].Cost * lp.xB[i]
 	}
 	return z
 }
@@ -149,7 +149,7 @@ const rlpEps = 1e-9
 // optimize pivots until no column has a negative reduced cost (true) or maxPivots is reached
 // (false). Dantzig's rule picks the entering column; after a run of pivots that do not lower
 // the objective it switches to Bland's rule, which cannot cycle.
-func (lp *revisedLP) optimize(maxPivots int) (bool, error) {
+func (lp *RevisedLP) Optimize(maxPivots int) (bool, error) {
 	inBasis := make([]bool, len(lp.cols))
 	for _, j := range lp.basis {
 		inBasis[j] = true
@@ -157,14 +157,14 @@ func (lp *revisedLP) optimize(maxPivots int) (bool, error) {
 	stall, last := 0, math.Inf(1)
 	w := make([]float64, lp.m)
 	for piv := 0; piv < maxPivots; piv++ {
-		y := lp.duals()
+		y := lp.Duals()
 		bland := stall > 50
 		q, best := -1, -rlpEps
 		for j := range lp.cols {
 			if inBasis[j] {
 				continue
 			}
-			if d := lp.reducedCost(j, y); d < best {
+			if d := lp.ReducedCost(j, y); d < best {
 				q, best = j, d
 				if bland {
 					break
@@ -178,8 +178,8 @@ func (lp *revisedLP) optimize(maxPivots int) (bool, error) {
 		c := lp.cols[q]
 		for i := range w {
 			var s float64
-			for t, r := range c.rows {
-				s += lp.binv[i][r] * c.vals[t]
+			for t, r := range c.Rows {
+				s += lp.binv[i][r] * c.Vals[t]
 			}
 			w[i] = s
 		}
@@ -218,7 +218,7 @@ func (lp *revisedLP) optimize(maxPivots int) (bool, error) {
 				return false, err
 			}
 		}
-		if z := lp.objective(); z < last-1e-9*math.Max(1, math.Abs(last)) {
+		if z := lp.Objective(); z < last-1e-9*math.Max(1, math.Abs(last)) {
 			last, stall = z, 0
 		} else {
 			stall++
@@ -226,3 +226,9 @@ func (lp *revisedLP) optimize(maxPivots int) (bool, error) {
 	}
 	return false, nil
 }
+
+// Basis is the column index of each row's basic variable (read-only).
+func (lp *RevisedLP) Basis() []int { return lp.basis }
+
+// BasicValues are the basic variables' values, row by row (read-only).
+func (lp *RevisedLP) BasicValues() []float64 { return lp.xB }

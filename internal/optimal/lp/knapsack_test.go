@@ -1,4 +1,4 @@
-package solver
+package lp
 
 import (
 	"fmt"
@@ -9,7 +9,7 @@ import (
 
 // randomKnapsack draws a tiny instance: 2–5 items, counts ≤ 4, 2–3 resources of capacity
 // 5–30, weights 1–12 and positive values (integers on odd seeds, so that optima tie).
-func randomKnapsack(seed uint64) *knapsack {
+func randomKnapsack(seed uint64) *Knapsack {
 	rng := rand.New(rand.NewPCG(seed, 91))
 	n, dims := 2+rng.IntN(4), 2+rng.IntN(2)
 	capacity := make([]int64, dims)
@@ -30,12 +30,12 @@ func randomKnapsack(seed uint64) *knapsack {
 		}
 		count[i] = 1 + rng.IntN(4)
 	}
-	return newKnapsack(capacity, weight, value, count)
+	return NewKnapsack(capacity, weight, value, count)
 }
 
 // bruteForce is the exact maximum over packings of the items with use[i] (all when nil)
 // within rem, by enumerating every count vector.
-func bruteForce(ks *knapsack, use []bool, rem []int64) float64 {
+func bruteForce(ks *Knapsack, use []bool, rem []int64) float64 {
 	take := make([]int, len(ks.value))
 	var best float64
 	var rec func(i int)
@@ -59,7 +59,7 @@ func bruteForce(ks *knapsack, use []bool, rem []int64) float64 {
 	return best
 }
 
-func packFits(ks *knapsack, take []int, rem []int64) bool {
+func packFits(ks *Knapsack, take []int, rem []int64) bool {
 	for r, c := range rem {
 		var u int64
 		for i, k := range take {
@@ -72,7 +72,7 @@ func packFits(ks *knapsack, take []int, rem []int64) bool {
 	return true
 }
 
-func packValue(ks *knapsack, take []int) float64 {
+func packValue(ks *Knapsack, take []int) float64 {
 	var v float64
 	for i, k := range take {
 		v += float64(k) * ks.value[i]
@@ -83,7 +83,7 @@ func packValue(ks *knapsack, take []int) float64 {
 // checkPacking fails unless take is a real packing (within counts and capacity) whose value is
 // the one reported and no more than the optimum: a pattern that does not fit the node would
 // let column generation price a configuration that cannot exist.
-func checkPacking(t *testing.T, name string, ks *knapsack, take []int, v, opt float64) {
+func checkPacking(t *testing.T, name string, ks *Knapsack, take []int, v, opt float64) {
 	t.Helper()
 	for i, k := range take {
 		if k < 0 || k > ks.count[i] {
@@ -118,20 +118,20 @@ func TestKnapsackAgainstBruteForce(t *testing.T) {
 
 		// Before solveLP (and before solve builds byDim) only the surrogate bound is in play,
 		// and greedy fills in search order alone: the pricing loop uses both in this state.
-		take, v := ks.greedy()
+		take, v := ks.Greedy()
 		checkPacking(t, name+" greedy before LP", ks, take, v, opt)
-		checkUpper(t, name+" relaxation before LP", ks.relaxation(0, ks.cap), opt)
-		ks.solveLP()
-		take, v = ks.greedy()
+		checkUpper(t, name+" relaxation before LP", ks.Relaxation(0, ks.cap), opt)
+		ks.SolveLP()
+		take, v = ks.Greedy()
 		checkPacking(t, name+" greedy after LP", ks, take, v, opt)
-		checkUpper(t, name+" relaxation after LP", ks.relaxation(0, ks.cap), opt)
+		checkUpper(t, name+" relaxation after LP", ks.Relaxation(0, ks.cap), opt)
 
 		// The search prunes with relaxation(pos, rem) on every suffix of the order and every
 		// remainder, so it must bound the suffix's optimum there too, with and without byDim.
 		rng := rand.New(rand.NewPCG(seed, 92))
 		for trial := range 20 {
 			if trial == 10 {
-				ks.dimOrders()
+				ks.DimOrders()
 			}
 			pos := rng.IntN(len(ks.order) + 1)
 			rem := make([]int64, len(ks.cap))
@@ -142,11 +142,11 @@ func TestKnapsackAgainstBruteForce(t *testing.T) {
 			for _, i := range ks.order[pos:] {
 				use[i] = true
 			}
-			checkUpper(t, fmt.Sprintf("%s relaxation(%d, %v)", name, pos, rem), ks.relaxation(pos, rem), bruteForce(ks, use, rem))
+			checkUpper(t, fmt.Sprintf("%s relaxation(%d, %v)", name, pos, rem), ks.Relaxation(pos, rem), bruteForce(ks, use, rem))
 		}
 
 		// Exact search; nil only when nothing fits (nil means "nothing beats the target").
-		take, v, upper := ks.solve(0, 1<<20)
+		take, v, upper := ks.Solve(0, 1<<20)
 		if (take == nil) != (opt == 0) || math.Abs(v-opt) > 1e-9 {
 			t.Fatalf("%s: solve found %v worth %v, optimum %v", name, take, v, opt)
 		}
@@ -158,7 +158,7 @@ func TestKnapsackAgainstBruteForce(t *testing.T) {
 		}
 		// A budget too small to finish must still bound the optimum (certify relies on it).
 		for _, budget := range []int{0, 1, 3} {
-			take, v, upper := ks.solve(0, budget)
+			take, v, upper := ks.Solve(0, budget)
 			if take != nil {
 				checkPacking(t, fmt.Sprintf("%s solve budget %d", name, budget), ks, take, v, opt)
 			}
@@ -168,7 +168,7 @@ func TestKnapsackAgainstBruteForce(t *testing.T) {
 		// is how certify calls solve.
 		target := opt + 1e-6
 		for _, budget := range []int{3, 1 << 20} {
-			take, v, upper = ks.solve(target, budget)
+			take, v, upper = ks.Solve(target, budget)
 			if take != nil || v != target {
 				t.Fatalf("%s: solve(%v, %d) = %v worth %v, want nil and the target", name, target, budget, take, v)
 			}
@@ -180,9 +180,9 @@ func TestKnapsackAgainstBruteForce(t *testing.T) {
 		// always a packing (nil is only for breaking a third, off-grid one). At 1<<15 cells
 		// every weight here is a whole number of grid units, so two resources are exact.
 		for _, cells := range []int{16, 256, 1 << 15} {
-			_, u := ks.grid(cells, false)
+			_, u := ks.Grid(cells, false)
 			checkUpper(t, fmt.Sprintf("%s grid(%d, down)", name, cells), u, opt)
-			take, v := ks.grid(cells, true)
+			take, v := ks.Grid(cells, true)
 			if take == nil && len(ks.cap) == 2 {
 				t.Fatalf("%s: grid(%d, up) found no packing with two resources", name, cells)
 			}
@@ -201,26 +201,26 @@ func TestKnapsackAgainstBruteForce(t *testing.T) {
 // so filling in search order takes three of item 0, uses all the cpu and strands 6 GiB (9.3).
 // The LP optimum is 2.25 of each; its whole part, two of each, is the best packing (12.2).
 func TestKnapsackGreedyMixes(t *testing.T) {
-	ks := newKnapsack([]int64{9, 9}, [][]int64{{3, 1}, {1, 3}}, []float64{3.1, 3}, []int{3, 3})
-	if take, v := ks.greedy(); math.Abs(v-9.3) > 1e-9 || take[0] != 3 || take[1] != 0 {
+	ks := NewKnapsack([]int64{9, 9}, [][]int64{{3, 1}, {1, 3}}, []float64{3.1, 3}, []int{3, 3})
+	if take, v := ks.Greedy(); math.Abs(v-9.3) > 1e-9 || take[0] != 3 || take[1] != 0 {
 		t.Fatalf("greedy in search order: %v worth %v, want [3 0] worth 9.3", take, v)
 	}
-	before := ks.relaxation(0, ks.cap) // surrogate: 3 of item 0, then 1.5 of item 1 = 13.8
+	before := ks.Relaxation(0, ks.cap) // surrogate: 3 of item 0, then 1.5 of item 1 = 13.8
 	if math.Abs(before-13.8) > 1e-9 {
 		t.Fatalf("surrogate bound %v, want 13.8", before)
 	}
-	ks.solveLP()
+	ks.SolveLP()
 	if math.Abs(ks.frac[0]-2.25) > 1e-9 || math.Abs(ks.frac[1]-2.25) > 1e-9 {
 		t.Fatalf("LP relaxation optimum %v, want [2.25 2.25]", ks.frac)
 	}
 	// At the LP's resource prices the Lagrangian bound is the LP optimum, 2.25·6.1.
-	if after := ks.relaxation(0, ks.cap); math.Abs(after-13.725) > 1e-9 {
+	if after := ks.Relaxation(0, ks.cap); math.Abs(after-13.725) > 1e-9 {
 		t.Fatalf("relaxation after solveLP %v, want the LP optimum 13.725", after)
 	}
-	if take, v := ks.greedy(); math.Abs(v-12.2) > 1e-9 || take[0] != 2 || take[1] != 2 {
+	if take, v := ks.Greedy(); math.Abs(v-12.2) > 1e-9 || take[0] != 2 || take[1] != 2 {
 		t.Fatalf("greedy from the LP: %v worth %v, want the mixed [2 2] worth 12.2", take, v)
 	}
-	if take, v, upper := ks.solve(0, 1000); math.Abs(v-12.2) > 1e-9 || math.Abs(upper-12.2) > 1e-9 || take[0] != 2 || take[1] != 2 {
+	if take, v, upper := ks.Solve(0, 1000); math.Abs(v-12.2) > 1e-9 || math.Abs(upper-12.2) > 1e-9 || take[0] != 2 || take[1] != 2 {
 		t.Fatalf("solve: %v worth %v, bound %v; want [2 2], 12.2 and 12.2", take, v, upper)
 	}
 }
@@ -230,7 +230,7 @@ func TestKnapsackGreedyMixes(t *testing.T) {
 // instances and on larger ones (40 items, 3 resources) where ties and degeneracy abound.
 func TestKnapsackLPMatchesCoverLP(t *testing.T) {
 	for seed := uint64(0); seed < 400; seed++ {
-		var ks *knapsack
+		var ks *Knapsack
 		if seed < 300 {
 			ks = randomKnapsack(seed)
 		} else {
@@ -244,9 +244,9 @@ func TestKnapsackLPMatchesCoverLP(t *testing.T) {
 				value = append(value, float64(1+rng.IntN(5)))
 				count = append(count, rng.IntN(6))
 			}
-			ks = newKnapsack(capacity, weight, value, count)
+			ks = NewKnapsack(capacity, weight, value, count)
 		}
-		ks.solveLP()
+		ks.SolveLP()
 		var got float64
 		used := make([]float64, len(ks.cap))
 		for i, a := range ks.frac {
@@ -264,12 +264,12 @@ func TestKnapsackLPMatchesCoverLP(t *testing.T) {
 			}
 		}
 		n, dims := len(ks.value), len(ks.cap)
-		dual := &coverLP{b: ks.value, c: make([]float64, dims+n)}
+		dual := &CoverLP{B: ks.value, C: make([]float64, dims+n)}
 		for r := range dims {
-			dual.c[r] = float64(ks.cap[r])
+			dual.C[r] = float64(ks.cap[r])
 		}
 		for i := range n {
-			dual.c[dims+i] = float64(ks.count[i])
+			dual.C[dims+i] = float64(ks.count[i])
 			row := make([]float64, dims+n)
 			for r, w := range ks.weight[i] {
 				row[r] = float64(w)
@@ -277,7 +277,7 @@ func TestKnapsackLPMatchesCoverLP(t *testing.T) {
 			row[dims+i] = 1
 			dual.A = append(dual.A, row)
 		}
-		res, err := dual.solve()
+		res, err := dual.Solve()
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}

@@ -1,4 +1,4 @@
-package solver
+package optimal
 
 import (
 	"fmt"
@@ -12,6 +12,9 @@ import (
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	"sigs.k8s.io/karpenter/pkg/scheduling"
 	"sigs.k8s.io/karpenter/pkg/utils/resources"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 )
 
 // checkSimulation verifies what any simulation must satisfy, from its output alone: every pod
@@ -19,15 +22,15 @@ import (
 // is on a node of a pool whose taints it tolerates, with an instance type and offering its
 // requirements and the pool's admit, priced as the catalog prices that offering; the pools'
 // limits hold; the cost adds up; and the lower bound does not exceed it.
-func checkSimulation(t testing.TB, s *Solver, in SimulationInput, sim *Simulation) {
+func checkSimulation(t testing.TB, s *solver.Solver, in SimulationInput, sim *simmodel.Simulation) {
 	t.Helper()
-	byName := map[string]Workload{}
+	byName := map[string]simmodel.Workload{}
 	total := 0
 	for _, w := range in.Workloads {
 		byName[w.Name] = w
 		total += w.Count
 	}
-	pools := map[string]SimPool{}
+	pools := map[string]simmodel.SimPool{}
 	for _, p := range in.Pools {
 		pools[p.Pool.Name] = p
 	}
@@ -38,7 +41,7 @@ func checkSimulation(t testing.TB, s *Solver, in SimulationInput, sim *Simulatio
 		if !ok {
 			t.Fatalf("node %d on unknown pool %q", i, n.Pool)
 		}
-		it := s.types(in.Region, sp.NodeClass).byName[n.SKU]
+		it := s.RegionTypes(in.Region, sp.NodeClass).ByName(n.SKU)
 		if it == nil {
 			t.Fatalf("node %d: unknown SKU %s", i, n.SKU)
 			return
@@ -65,7 +68,7 @@ func checkSimulation(t testing.TB, s *Solver, in SimulationInput, sim *Simulatio
 			merged := scheduling.NewRequirements(sp.Pool.Requirements.Values()...)
 			merged.Add(scheduling.NewStrictPodRequirements(pod).Values()...)
 			ok = false
-			for _, o := range s.types(in.Region, sp.NodeClass).admissible(it, merged) {
+			for _, o := range s.RegionTypes(in.Region, sp.NodeClass).Admissible(it, merged) {
 				if o.Zone() == n.Zone && o.CapacityType() == n.CapacityType {
 					ok = true
 				}
@@ -153,7 +156,7 @@ func randomInput(rng *rand.Rand) SimulationInput {
 		in.Pools = append(in.Pools, testPool(fmt.Sprintf("pool%d", i), int32(rng.IntN(3)*10), limits, taints, reqs...))
 	}
 	for i := 0; i < 1+rng.IntN(6); i++ {
-		w := Workload{
+		w := simmodel.Workload{
 			Name:  fmt.Sprintf("w%d", i),
 			Count: rng.IntN(60),
 			Requests: corev1.ResourceList{
@@ -187,12 +190,12 @@ func randomInput(rng *rand.Rand) SimulationInput {
 func TestSimulateInvariants(t *testing.T) {
 	for seed := uint64(1); seed <= 40; seed++ {
 		in := randomInput(rand.New(rand.NewPCG(seed, 7)))
-		sim, err := testSolver.Simulate(in)
+		sim, err := Simulate(testSolver, in)
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
 		checkSimulation(t, testSolver, in, sim)
-		again, _ := testSolver.Simulate(in)
+		again, _ := Simulate(testSolver, in)
 		if !reflect.DeepEqual(sim, again) {
 			t.Fatalf("seed %d: two runs differ", seed)
 		}
@@ -208,7 +211,7 @@ func FuzzSimulate(f *testing.F) {
 		for i := range in.Workloads {
 			in.Workloads[i].Count = in.Workloads[i].Count * int(scale%400) / 100
 		}
-		sim, err := testSolver.Simulate(in)
+		sim, err := Simulate(testSolver, in)
 		if err != nil {
 			t.Fatal(err)
 		}

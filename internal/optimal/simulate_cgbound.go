@@ -1,4 +1,4 @@
-package solver
+package optimal
 
 import (
 	"math"
@@ -44,17 +44,17 @@ func (cg *columnGeneration) certify(budget cgBudget) float64 {
 		}
 		target := cg.target(j, mu)
 		want := target * (1 + cgTolerance)
-		upper := ks.relaxation(0, ks.cap)
+		upper := ks.Relaxation(0, ks.Capacity())
 		if upper > want {
-			ks.solveLP()
-			upper = math.Min(upper, ks.relaxation(0, ks.cap))
+			ks.SolveLP()
+			upper = math.Min(upper, ks.Relaxation(0, ks.Capacity()))
 		}
 		if upper > want {
-			_, _, u := ks.solve(want, budget.nodes)
+			_, _, u := ks.Solve(want, budget.nodes)
 			upper = math.Min(upper, u)
 		}
 		if upper > want {
-			_, u := ks.grid(budget.cells, false)
+			_, u := ks.Grid(budget.cells, false)
 			upper = math.Min(upper, u)
 		}
 		if excess := upper - (target - o.price); excess > o.price {

@@ -1,8 +1,10 @@
-package solver
+package optimal
 
 import (
 	"math"
 	"sort"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/optimal/lp"
 )
 
 // improve lowers the cost of the packed nodes without moving pods across pools (a pod's pool
@@ -159,7 +161,7 @@ func (pb *problem) drain(nodes []*simNode) {
 					used = append([]int64(nil), o.used...)
 					trial[o] = used
 				}
-				k := maxFit(o.pool.types[o.t].alloc, used, d, left)
+				k := lp.MaxFit(o.pool.types[o.t].alloc, used, d, left)
 				if k == 0 {
 					continue
 				}

@@ -1,4 +1,4 @@
-package solver
+package optimal
 
 import (
 	"math"
@@ -118,7 +118,7 @@ func (cg *columnGeneration) roundDown(p *simPool) []*simNode {
 		}
 	}
 	var nodes []*simNode
-	for i, j := range cg.lp.basis {
+	for i, j := range cg.lp.Basis() {
 		pat, ok := cg.patterns[j]
 		if !ok {
 			continue
@@ -126,7 +126,7 @@ func (cg *columnGeneration) roundDown(p *simPool) []*simNode {
 		o := cg.offers[pat.offer]
 		pt := p.types[o.t]
 	copies:
-		for c := int(math.Floor(cg.lp.xB[i] + 1e-9)); c > 0; c-- {
+		for c := int(math.Floor(cg.lp.BasicValues()[i] + 1e-9)); c > 0; c-- {
 			if !p.allows(pt, nil) {
 				break
 			}

@@ -1,4 +1,4 @@
-package solver
+package optimal
 
 import (
 	"errors"
@@ -6,6 +6,11 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/bitset"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/optimal/lp"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 )
 
 // boundGroup is the scheduled pods of one unit: identical pods, in one zone when they spread.
@@ -23,7 +28,7 @@ type boundColumn struct {
 	pool    *simPool
 	t       int
 	price   float64
-	members bitset // groups whose pods may use it and fit on it
+	members bitset.Set // groups whose pods may use it and fit on it
 }
 
 // lowerBound is the LP relaxation of the scheduled pods over every node offering they may use
@@ -39,14 +44,14 @@ type boundColumn struct {
 //
 // Every placement that respects requirements, allocatable and limits satisfies these rows,
 // so the LP optimum (certified through a feasible dual solution) is a lower bound on its cost.
-func (pb *problem) lowerBound() (float64, []BoundGroup) {
+func (pb *problem) lowerBound() (float64, []simmodel.BoundGroup) {
 	groups := pb.boundGroups()
 	if len(groups) == 0 {
 		return 0, nil
 	}
 	cols := pb.boundColumns(groups, pb.pools)
 	bound, err := pb.solveBound(groups, cols, true)
-	if errors.Is(err, errInfeasible) {
+	if errors.Is(err, lp.ErrInfeasible) {
 		// The placement found is feasible, so this is rounding in the simplex; the bound
 		// without the limit rows is still valid.
 		bound, err = pb.solveBound(groups, cols, false)
@@ -57,9 +62,9 @@ func (pb *problem) lowerBound() (float64, []BoundGroup) {
 	if pb.configBound {
 		bound = math.Max(bound, pb.configurationBound(groups, cols))
 	}
-	var out []BoundGroup
+	var out []simmodel.BoundGroup
 	for gi, g := range groups {
-		bg := BoundGroup{Pods: g.pods, Bound: math.Inf(1)}
+		bg := simmodel.BoundGroup{Pods: g.pods, Bound: math.Inf(1)}
 		for _, m := range g.u.members {
 			if name := pb.workloads[m.w].w.Name; !slices.Contains(bg.Workloads, name) {
 				bg.Workloads = append(bg.Workloads, name)
@@ -70,12 +75,12 @@ func (pb *problem) lowerBound() (float64, []BoundGroup) {
 		}
 		// Alone, a group's bound is its pods at the lowest price per pod that fits.
 		for _, c := range cols {
-			if c.members.has(gi) {
-				k := maxFit(c.pool.types[c.t].alloc, make([]int64, len(pb.dims)), pb.workloads[g.u.w].d, math.MaxInt32)
+			if c.members.Has(gi) {
+				k := lp.MaxFit(c.pool.types[c.t].alloc, make([]int64, len(pb.dims)), pb.workloads[g.u.w].d, math.MaxInt32)
 				bg.Bound = math.Min(bg.Bound, c.price/float64(k)*float64(g.pods))
 			}
 		}
-		bg.Bound = roundPrice(bg.Bound)
+		bg.Bound = solver.RoundPrice(bg.Bound)
 		out = append(out, bg)
 	}
 	return bound, out
@@ -124,14 +129,14 @@ func (pb *problem) boundColumns(groups []*boundGroup, pools []*simPool) []boundC
 				continue
 			}
 			for j := range pt.offs {
-				members := newBitset(len(groups))
+				members := bitset.New(len(groups))
 				empty := true
 				for _, gi := range able {
 					g := groups[gi]
 					if pb.classes[g.class].masks[p.idx][t]&(1<<uint(j)) == 0 || (g.zone >= 0 && pt.zone[j] != g.zone) {
 						continue
 					}
-					members.set(gi)
+					members.Add(gi)
 					empty = false
 				}
 				if empty {
@@ -186,7 +191,7 @@ func (pb *problem) pareto(cols []boundColumn) []boundColumn {
 	return keep
 }
 
-func bitsetKey(b bitset) []byte {
+func bitsetKey(b bitset.Set) []byte {
 	out := make([]byte, 0, len(b)*8)
 	for _, w := range b {
 		for i := 0; i < 8; i++ {
@@ -203,9 +208,9 @@ func formatPrice(p float64) string { return strconv.FormatFloat(p, 'g', -1, 64) 
 const maxGroupRows = 120
 
 func (pb *problem) solveBound(groups []*boundGroup, cols []boundColumn, withLimits bool) (float64, error) {
-	lp := &coverLP{c: make([]float64, len(cols))}
+	cover := &lp.CoverLP{C: make([]float64, len(cols))}
 	for j, c := range cols {
-		lp.c[j] = c.price
+		cover.C[j] = c.price
 	}
 	zero := make([]int64, len(pb.dims))
 	order := make([]int, len(groups))
@@ -220,16 +225,16 @@ func (pb *problem) solveBound(groups []*boundGroup, cols []boundColumn, withLimi
 		g := groups[gi]
 		row := make([]float64, len(cols))
 		for j, c := range cols {
-			if c.members.has(gi) {
-				row[j] = float64(maxFit(c.pool.types[c.t].alloc, zero, pb.workloads[g.u.w].d, g.pods))
+			if c.members.Has(gi) {
+				row[j] = float64(lp.MaxFit(c.pool.types[c.t].alloc, zero, pb.workloads[g.u.w].d, g.pods))
 			}
 		}
-		lp.A = append(lp.A, row)
-		lp.b = append(lp.b, float64(g.pods))
+		cover.A = append(cover.A, row)
+		cover.B = append(cover.B, float64(g.pods))
 	}
 	// Aggregate rows: per class, and all groups together.
 	seen := map[string]bool{}
-	addSubset := func(S bitset) bool {
+	addSubset := func(S bitset.Set) bool {
 		key := string(bitsetKey(S))
 		if seen[key] {
 			return false
@@ -238,39 +243,39 @@ func (pb *problem) solveBound(groups []*boundGroup, cols []boundColumn, withLimi
 		added := false
 		for d := range pb.dims {
 			var demand float64
-			S.each(func(gi int) { demand += groups[gi].demand[d] })
+			S.Each(func(gi int) { demand += groups[gi].demand[d] })
 			if demand <= 0 {
 				continue
 			}
 			row := make([]float64, len(cols))
 			for j, c := range cols {
-				if c.members.intersects(S) {
+				if c.members.Intersects(S) {
 					row[j] = float64(max(c.pool.types[c.t].alloc[d], 0))
 				}
 			}
-			lp.A = append(lp.A, row)
-			lp.b = append(lp.b, demand)
+			cover.A = append(cover.A, row)
+			cover.B = append(cover.B, demand)
 			added = true
 		}
 		return added
 	}
-	classes := map[int]bitset{}
+	classes := map[int]bitset.Set{}
 	var classOrder []int
 	for gi, g := range groups {
 		if classes[g.class] == nil {
-			classes[g.class] = newBitset(len(groups))
+			classes[g.class] = bitset.New(len(groups))
 			classOrder = append(classOrder, g.class)
 		}
-		classes[g.class].set(gi)
+		classes[g.class].Add(gi)
 	}
 	if len(classOrder) > 1 && len(classOrder) <= 20 {
 		for _, c := range classOrder {
 			addSubset(classes[c])
 		}
 	}
-	all := newBitset(len(groups))
+	all := bitset.New(len(groups))
 	for gi := range groups {
-		all.set(gi)
+		all.Add(gi)
 	}
 	addSubset(all)
 	if withLimits {
@@ -285,37 +290,37 @@ func (pb *problem) solveBound(groups []*boundGroup, cols []boundColumn, withLimi
 					}
 				}
 				if any {
-					lp.A = append(lp.A, row)
-					lp.b = append(lp.b, -float64(l.limit))
+					cover.A = append(cover.A, row)
+					cover.B = append(cover.B, -float64(l.limit))
 				}
 			}
 		}
 	}
-	res, err := lp.solve()
+	res, err := cover.Solve()
 	// Cutting planes: the pods that cannot use a node offering the optimum relies on must be
 	// covered by the other offerings. Typically the cheapest small sizes carry the fractional
 	// optimum while many pods do not fit on them at all; these rows say so.
 	for round := 0; round < 4 && err == nil; round++ {
-		unserved := all.clone()
+		unserved := all.Clone()
 		added := false
 		for j, x := range res.X {
 			if x <= 1e-7 {
 				continue
 			}
-			S := all.clone()
-			S.andNot(cols[j].members)
-			unserved.andNot(cols[j].members)
-			if S.any() && addSubset(S) {
+			S := all.Clone()
+			S.AndNot(cols[j].members)
+			unserved.AndNot(cols[j].members)
+			if S.Any() && addSubset(S) {
 				added = true
 			}
 		}
-		if unserved.any() && addSubset(unserved) {
+		if unserved.Any() && addSubset(unserved) {
 			added = true
 		}
 		if !added {
 			break
 		}
-		res, err = lp.solve()
+		res, err = cover.Solve()
 	}
 	if err != nil {
 		return 0, err

@@ -1,4 +1,4 @@
-package solver
+package clustersim
 
 import (
 	"strings"
@@ -6,6 +6,9 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/optimal"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 )
 
 // Karpenter packs one NodeClaim until no option holds more and launches the cheapest option
@@ -14,20 +17,20 @@ import (
 // labelled "optimal". (internal/solver/benchcmp checks Predict against Karpenter's own
 // scheduler on a seeded corpus.)
 func TestPredictIsKarpentersDecisionNotTheOptimum(t *testing.T) {
-	in := PredictionInput{Region: "westeurope", Pools: []SimPool{testPool("general", 0, nil, nil, onDemandOnly)},
-		Pods: Pods([]Workload{pods("web", 40, "500m", "1Gi"), pods("api", 10, "2", "4Gi")})}
-	got, err := testSolver.Predict(in)
+	in := PredictionInput{Region: "westeurope", Pools: []simmodel.SimPool{testPool("general", 0, nil, nil, onDemandReq)},
+		Pods: simmodel.Pods([]simmodel.Workload{pods("web", 40, "500m", "1Gi"), pods("api", 10, "2", "4Gi")})}
+	got, err := Predict(testSolver, in)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Method != MethodKarpenter || got.ScheduledPods != 50 || len(got.Unschedulable) != 0 {
+	if got.Method != simmodel.MethodKarpenter || got.ScheduledPods != 50 || len(got.Unschedulable) != 0 {
 		t.Fatalf("method %q, %d pods scheduled, unschedulable %v", got.Method, got.ScheduledPods, got.Unschedulable)
 	}
 	if len(got.Nodes) != 1 {
 		t.Fatalf("Karpenter puts these 50 pods on one NodeClaim; got %d nodes: %+v", len(got.Nodes), got.Nodes)
 	}
-	opt := simulate(t, SimulationInput{Pools: in.Pools, Workloads: WorkloadsFromPods(in.Pods)})
-	if opt.Method != MethodOptimal || opt.HourlyCost >= got.HourlyCost {
+	opt := simulate(t, optimal.SimulationInput{Pools: in.Pools, Workloads: simmodel.WorkloadsFromPods(in.Pods)})
+	if opt.Method != simmodel.MethodOptimal || opt.HourlyCost >= got.HourlyCost {
 		t.Fatalf("optimum %q $%.4f should beat Karpenter's $%.4f", opt.Method, opt.HourlyCost, got.HourlyCost)
 	}
 }
@@ -38,8 +41,8 @@ func TestPredictPendingReasonAndDaemonOverhead(t *testing.T) {
 	huge := pods("huge", 1, "1000", "1Gi")
 	small := pods("small", 1, "100m", "128Mi")
 	ds := DaemonSetPod("agent", corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("300m")})
-	got, err := testSolver.Predict(PredictionInput{Region: "westeurope", Pools: []SimPool{testPool("general", 0, nil, nil, onDemandOnly)},
-		Pods: Pods([]Workload{huge, small}), DaemonSets: []*corev1.Pod{ds}})
+	got, err := Predict(testSolver, PredictionInput{Region: "westeurope", Pools: []simmodel.SimPool{testPool("general", 0, nil, nil, onDemandReq)},
+		Pods: simmodel.Pods([]simmodel.Workload{huge, small}), DaemonSets: []*corev1.Pod{ds}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,11 +63,11 @@ func TestPredictPendingReasonAndDaemonOverhead(t *testing.T) {
 // third needs a new one, for which nothing is left, so it goes to the next pool.
 func TestPredictLimitsChargeTheLargestOption(t *testing.T) {
 	limit := corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("8")}
-	in := PredictionInput{Region: "westeurope", Pools: []SimPool{
-		testPool("preferred", 10, limit, nil, onDemandOnly),
-		testPool("fallback", 0, nil, nil, onDemandOnly),
-	}, Pods: Pods([]Workload{pods("app", 3, "3", "1Gi")})}
-	got, err := testSolver.Predict(in)
+	in := PredictionInput{Region: "westeurope", Pools: []simmodel.SimPool{
+		testPool("preferred", 10, limit, nil, onDemandReq),
+		testPool("fallback", 0, nil, nil, onDemandReq),
+	}, Pods: simmodel.Pods([]simmodel.Workload{pods("app", 3, "3", "1Gi")})}
+	got, err := Predict(testSolver, in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,14 +84,14 @@ func TestPredictLimitsChargeTheLargestOption(t *testing.T) {
 
 // Nil pods are an error, not a panic.
 func TestPredictRejectsNilPods(t *testing.T) {
-	pools := []SimPool{testPool("general", 0, nil, nil, onDemandOnly)}
-	if _, err := testSolver.Predict(PredictionInput{Region: "westeurope", Pools: pools, Pods: []*corev1.Pod{nil}}); err == nil || !strings.Contains(err.Error(), "pod 0 is nil") {
+	pools := []simmodel.SimPool{testPool("general", 0, nil, nil, onDemandReq)}
+	if _, err := Predict(testSolver, PredictionInput{Region: "westeurope", Pools: pools, Pods: []*corev1.Pod{nil}}); err == nil || !strings.Contains(err.Error(), "pod 0 is nil") {
 		t.Fatalf("err = %v", err)
 	}
-	if _, err := testSolver.Predict(PredictionInput{Region: "westeurope", Pools: pools, DaemonSets: []*corev1.Pod{nil}}); err == nil || !strings.Contains(err.Error(), "DaemonSet pod 0 is nil") {
+	if _, err := Predict(testSolver, PredictionInput{Region: "westeurope", Pools: pools, DaemonSets: []*corev1.Pod{nil}}); err == nil || !strings.Contains(err.Error(), "DaemonSet pod 0 is nil") {
 		t.Fatalf("err = %v", err)
 	}
-	if _, err := testSolver.Predict(PredictionInput{Region: "nowhere", Pools: pools}); err == nil {
+	if _, err := Predict(testSolver, PredictionInput{Region: "nowhere", Pools: pools}); err == nil {
 		t.Fatal("unknown region accepted")
 	}
 }

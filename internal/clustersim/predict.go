@@ -1,4 +1,4 @@
-package solver
+package clustersim
 
 import (
 	"errors"
@@ -12,14 +12,8 @@ import (
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/provisioner"
-)
-
-// Methods label a Simulation's numbers.
-const (
-	// MethodKarpenter is Karpenter's own decision, as internal/provisioner emulates it.
-	MethodKarpenter = "karpenter"
-	// MethodOptimal is the cheapest packing the solver finds, with its lower bound.
-	MethodOptimal = "optimal"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 )
 
 // PredictionInput is one provisioning round: pending pods with their full specs (affinity,
@@ -27,7 +21,7 @@ const (
 // and overhead included), the NodePools with their node classes, and one pod per DaemonSet.
 type PredictionInput struct {
 	Region     string
-	Pools      []SimPool
+	Pools      []simmodel.SimPool
 	Pods       []*corev1.Pod
 	DaemonSets []*corev1.Pod
 	// WorkloadOf, when set, names the workload a pod belongs to in the result (e.g. the
@@ -43,13 +37,13 @@ type PredictionInput struct {
 // BoundGroups are left empty: they belong to the optimum (Simulate). The cluster is taken as
 // empty (no existing nodes, no running pods a spread or affinity would count), and volume
 // topology (the zones of a pod's PersistentVolumes) is not known offline, so it is not applied.
-func (s *Solver) Predict(in PredictionInput) (*Simulation, error) {
+func Predict(s *solver.Solver, in PredictionInput) (*simmodel.Simulation, error) {
 	region := strings.ToLower(in.Region)
 	if region == "" || !s.HasRegion(region) {
 		return nil, fmt.Errorf("region %q is not in the SKU catalog", in.Region)
 	}
 	pin := provisioner.Input{InstanceTypes: map[string][]*cloudprovider.InstanceType{}}
-	rts := map[string]*regionTypes{}
+	rts := map[string]solver.RegionTypes{}
 	for i, p := range in.Pools {
 		if p.Pool == nil || p.Pool.NodePool == nil {
 			return nil, fmt.Errorf("pool %d is nil", i)
@@ -62,10 +56,10 @@ func (s *Solver) Predict(in PredictionInput) (*Simulation, error) {
 			np = np.DeepCopy()
 			np.Spec.Template.Spec.NodeClassRef = &karpv1.NodeClassReference{Group: "karpenter.azure.com", Kind: "AKSNodeClass", Name: "default"}
 		}
-		rt := s.types(region, p.NodeClass)
+		rt := s.RegionTypes(region, p.NodeClass)
 		rts[np.Name] = rt
 		pin.NodePools = append(pin.NodePools, np)
-		pin.InstanceTypes[np.Name] = rt.types
+		pin.InstanceTypes[np.Name] = rt.CloudProvider()
 	}
 	for i, p := range in.Pods {
 		if p == nil {
@@ -79,7 +73,7 @@ func (s *Solver) Predict(in PredictionInput) (*Simulation, error) {
 	}
 	pin.Pods = withUIDs(in.Pods, "pod")
 	pin.DaemonSetPods = withUIDs(in.DaemonSets, "daemonset")
-	workloads, index := groupPods(pin.Pods)
+	workloads, index := simmodel.GroupPods(pin.Pods)
 	if in.WorkloadOf != nil {
 		workloads, index = namedGroups(in.Pods, in.WorkloadOf)
 	}
@@ -91,7 +85,7 @@ func (s *Solver) Predict(in PredictionInput) (*Simulation, error) {
 	if err != nil {
 		return nil, err
 	}
-	sim := &Simulation{Region: region, Method: MethodKarpenter}
+	sim := &simmodel.Simulation{Region: region, Method: simmodel.MethodKarpenter}
 	var reqCPU, reqMem, allocCPU, allocMem float64
 	for _, nc := range res.NodeClaims {
 		if nc.Launch == nil {
@@ -101,10 +95,10 @@ func (s *Solver) Predict(in PredictionInput) (*Simulation, error) {
 			continue
 		}
 		it, o := nc.Launch.InstanceType, nc.Launch.Offering
-		n := SimNode{Pool: nc.NodePool, SKU: it.Name, Zone: o.Zone(), CapacityType: o.CapacityType(), HourlyPrice: o.Price,
+		n := simmodel.SimNode{Pool: nc.NodePool, SKU: it.Name, Zone: o.Zone(), CapacityType: o.CapacityType(), HourlyPrice: o.Price,
 			Requested: nc.Requests.DeepCopy(), Allocatable: it.Allocatable().DeepCopy()}
 		delete(n.Requested, corev1.ResourcePods)
-		if d := rts[nc.NodePool].byName[it.Name]; d != nil {
+		if d := rts[nc.NodePool].ByName(it.Name); d != nil {
 			n.PriceEstimated = d.OnDemand.Estimated()
 			if n.CapacityType == karpv1.CapacityTypeSpot {
 				n.PriceEstimated = d.Spot.Estimated()
@@ -131,9 +125,9 @@ func (s *Solver) Predict(in PredictionInput) (*Simulation, error) {
 }
 
 // namedGroups groups pods by the workload name the caller gives each, in first-seen order.
-func namedGroups(pods []*corev1.Pod, name func(*corev1.Pod) string) ([]Workload, []int) {
+func namedGroups(pods []*corev1.Pod, name func(*corev1.Pod) string) ([]simmodel.Workload, []int) {
 	byName := map[string]int{}
-	var ws []Workload
+	var ws []simmodel.Workload
 	index := make([]int, len(pods))
 	for i, p := range pods {
 		n := name(p)
@@ -141,7 +135,7 @@ func namedGroups(pods []*corev1.Pod, name func(*corev1.Pod) string) ([]Workload,
 		if !ok {
 			j = len(ws)
 			byName[n] = j
-			ws = append(ws, Workload{Name: n})
+			ws = append(ws, simmodel.Workload{Name: n})
 		}
 		ws[j].Count++
 		index[i] = j
@@ -163,7 +157,7 @@ func withUIDs(pods []*corev1.Pod, prefix string) []*corev1.Pod {
 	return out
 }
 
-func podCounts(pods []*corev1.Pod, of map[*corev1.Pod]int, ws []Workload) []PodCount {
+func podCounts(pods []*corev1.Pod, of map[*corev1.Pod]int, ws []simmodel.Workload) []simmodel.PodCount {
 	counts := map[int]int{}
 	for _, p := range pods {
 		counts[of[p]]++
@@ -173,16 +167,16 @@ func podCounts(pods []*corev1.Pod, of map[*corev1.Pod]int, ws []Workload) []PodC
 		idx = append(idx, w)
 	}
 	sort.Ints(idx)
-	out := make([]PodCount, len(idx))
+	out := make([]simmodel.PodCount, len(idx))
 	for i, w := range idx {
-		out[i] = PodCount{Workload: ws[w].Name, Count: counts[w]}
+		out[i] = simmodel.PodCount{Workload: ws[w].Name, Count: counts[w]}
 	}
 	return out
 }
 
 // pendingByWorkload groups the pods Karpenter leaves pending per workload, with the reason of
 // the workload's first pending pod in queue-independent (name) order.
-func pendingByWorkload(errs map[*corev1.Pod]error, of map[*corev1.Pod]int, ws []Workload) []Unschedulable {
+func pendingByWorkload(errs map[*corev1.Pod]error, of map[*corev1.Pod]int, ws []simmodel.Workload) []simmodel.Unschedulable {
 	byW := map[int][]*corev1.Pod{}
 	for p := range errs {
 		byW[of[p]] = append(byW[of[p]], p)
@@ -192,11 +186,11 @@ func pendingByWorkload(errs map[*corev1.Pod]error, of map[*corev1.Pod]int, ws []
 		idx = append(idx, w)
 	}
 	sort.Ints(idx)
-	var out []Unschedulable
+	var out []simmodel.Unschedulable
 	for _, w := range idx {
 		ps := byW[w]
 		sort.Slice(ps, func(i, j int) bool { return ps[i].Namespace+"/"+ps[i].Name < ps[j].Namespace+"/"+ps[j].Name })
-		out = append(out, Unschedulable{Workload: ws[w].Name, Count: len(ps), Reason: errs[ps[0]].Error()})
+		out = append(out, simmodel.Unschedulable{Workload: ws[w].Name, Count: len(ps), Reason: errs[ps[0]].Error()})
 	}
 	return out
 }

@@ -1,4 +1,4 @@
-package solver
+package optimal
 
 import (
 	"math"
@@ -7,10 +7,13 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 )
 
-func (pb *problem) report() *Simulation {
-	sim := &Simulation{Region: pb.region, Method: MethodOptimal}
+func (pb *problem) report() *simmodel.Simulation {
+	sim := &simmodel.Simulation{Region: pb.region, Method: simmodel.MethodOptimal}
 	var reqCPU, reqMem, allocCPU, allocMem float64
 	share := pb.attribution()
 	for _, n := range pb.nodes {
@@ -35,7 +38,7 @@ func (pb *problem) report() *Simulation {
 	sim.Unschedulable = pb.unschedulable()
 	sim.LowerBound, sim.BoundGroups = pb.lowerBound()
 	// Rounded to a millionth of a dollar; the bound downwards so that it stays a bound.
-	sim.HourlyCost = roundPrice(sim.HourlyCost)
+	sim.HourlyCost = solver.RoundPrice(sim.HourlyCost)
 	sim.LowerBound = math.Floor(sim.LowerBound*1e6) / 1e6
 	return sim
 }
@@ -69,7 +72,7 @@ func (pb *problem) attribution() func(pl placement) map[int]int {
 	}
 }
 
-func (pb *problem) simNode(n *simNode, share func(placement) map[int]int) SimNode {
+func (pb *problem) simNode(n *simNode, share func(placement) map[int]int) simmodel.SimNode {
 	pt := n.pool.types[n.t]
 	best := -1
 	rank := func(j int) (float64, int, int) {
@@ -100,7 +103,7 @@ func (pb *problem) simNode(n *simNode, share func(placement) map[int]int) SimNod
 	}
 	of := pt.offs[best]
 	ct := of.CapacityType()
-	price := priceOf(pt.it, of)
+	price := solver.PriceOf(pt.it, of)
 	requested := corev1.ResourceList{}
 	for d, name := range pb.dims {
 		v := n.used[d] + pb.daemon[d]
@@ -123,19 +126,19 @@ func (pb *problem) simNode(n *simNode, share func(placement) map[int]int) SimNod
 		ws = append(ws, w)
 	}
 	sort.Ints(ws)
-	var pods []PodCount
+	var pods []simmodel.PodCount
 	for _, w := range ws {
-		pods = append(pods, PodCount{Workload: pb.workloads[w].w.Name, Count: counts[w]})
+		pods = append(pods, simmodel.PodCount{Workload: pb.workloads[w].w.Name, Count: counts[w]})
 	}
-	return SimNode{
+	return simmodel.SimNode{
 		Pool: n.pool.name, SKU: pt.it.Name, Zone: of.Zone(), CapacityType: ct,
 		HourlyPrice: of.Price, PriceEstimated: price.Estimated(), PriceSource: price.Source,
 		Pods: pods, Requested: requested, Allocatable: pt.it.Allocatable().DeepCopy(),
 	}
 }
 
-func (pb *problem) unschedulable() []Unschedulable {
-	var out []Unschedulable
+func (pb *problem) unschedulable() []simmodel.Unschedulable {
+	var out []simmodel.Unschedulable
 	for wi, sw := range pb.workloads {
 		left := 0
 		var reasons []string
@@ -178,9 +181,7 @@ func (pb *problem) unschedulable() []Unschedulable {
 		default:
 			reason = strings.Join(append(reasons, sw.why...), "; ")
 		}
-		out = append(out, Unschedulable{Workload: sw.w.Name, Count: left, Reason: reason})
+		out = append(out, simmodel.Unschedulable{Workload: sw.w.Name, Count: left, Reason: reason})
 	}
 	return out
 }
-
-func roundPrice(f float64) float64 { return math.Round(f*1e6) / 1e6 }

@@ -1,4 +1,4 @@
-package solver
+package lp
 
 import (
 	"errors"
@@ -14,33 +14,33 @@ import (
 // through its dual, max b·y s.t. Aᵀy ≤ c, y ≥ 0, whose origin is feasible because c ≥ 0, so
 // one simplex phase suffices and the tableau has one column per row of A: a few resources, a
 // few pod groups and limits, against up to a few thousand node types.
-type coverLP struct {
+type CoverLP struct {
 	A [][]float64 // rows × columns
-	b []float64
-	c []float64
+	B []float64
+	C []float64
 }
 
 // lpResult is an optimal solution. Bound is b·y for a dual solution y scaled to satisfy Aᵀy ≤ c
 // exactly, so it is a lower bound on the primal optimum whatever rounding the simplex did.
-type lpResult struct {
+type Result struct {
 	Bound float64
 	X     []float64 // primal solution, one per column
 	Y     []float64 // dual prices, one per row
 }
 
-var errInfeasible = errors.New("the demands cannot be covered (the limits are too tight)")
+var ErrInfeasible = errors.New("the demands cannot be covered (the limits are too tight)")
 
 const lpEps = 1e-9
 
-func (lp *coverLP) solve() (*lpResult, error) {
-	m, n := len(lp.b), len(lp.c)
+func (lp *CoverLP) Solve() (*Result, error) {
+	m, n := len(lp.B), len(lp.C)
 	if m == 0 {
-		return &lpResult{X: make([]float64, n)}, nil
+		return &Result{X: make([]float64, n)}, nil
 	}
 	// Rows are scaled to unit magnitude so that one tolerance suits cores, bytes and pods.
 	scale := make([]float64, m)
 	for i, row := range lp.A {
-		mx := math.Abs(lp.b[i])
+		mx := math.Abs(lp.B[i])
 		for _, v := range row {
 			mx = math.Max(mx, math.Abs(v))
 		}
@@ -55,14 +55,14 @@ func (lp *coverLP) solve() (*lpResult, error) {
 	D := make([][]float64, n+1)
 	for j := 0; j < n; j++ {
 		D[j] = make([]float64, m+1)
-		D[j][0] = lp.c[j]
+		D[j][0] = lp.C[j]
 		for i := 0; i < m; i++ {
 			D[j][i+1] = -lp.A[i][j] * scale[i]
 		}
 	}
 	D[n] = make([]float64, m+1)
 	for i := 0; i < m; i++ {
-		D[n][i+1] = lp.b[i] * scale[i]
+		D[n][i+1] = lp.B[i] * scale[i]
 	}
 	rowLabel := make([]int, n)
 	for j := range rowLabel {
@@ -104,12 +104,12 @@ func (lp *coverLP) solve() (*lpResult, error) {
 			}
 		}
 		if r < 0 {
-			return nil, errInfeasible // the dual is unbounded
+			return nil, ErrInfeasible // the dual is unbounded
 		}
 		pivot(D, r, k)
 		rowLabel[r], colLabel[k-1] = colLabel[k-1], rowLabel[r]
 	}
-	res := &lpResult{X: make([]float64, n), Y: make([]float64, m)}
+	res := &Result{X: make([]float64, n), Y: make([]float64, m)}
 	for j, l := range rowLabel {
 		if l < m {
 			res.Y[l] = math.Max(0, D[j][0]) * scale[l]
@@ -120,7 +120,7 @@ func (lp *coverLP) solve() (*lpResult, error) {
 			res.X[l-m] = math.Max(0, -D[n][c+1])
 		}
 	}
-	res.Bound = lp.certify(res.Y)
+	res.Bound = lp.Certify(res.Y)
 	return res, nil
 }
 
@@ -156,9 +156,9 @@ func pivot(D [][]float64, r, k int) {
 
 // certify scales y down until Aᵀy ≤ c holds in floating point and returns b·y, a valid lower
 // bound on every feasible x by weak duality.
-func (lp *coverLP) certify(y []float64) float64 {
+func (lp *CoverLP) Certify(y []float64) float64 {
 	f := 1.0
-	for j, cj := range lp.c {
+	for j, cj := range lp.C {
 		var s float64
 		for i := range y {
 			s += lp.A[i][j] * y[i]
@@ -169,7 +169,7 @@ func (lp *coverLP) certify(y []float64) float64 {
 	}
 	var bound float64
 	for i := range y {
-		bound += lp.b[i] * y[i] * f
+		bound += lp.B[i] * y[i] * f
 	}
 	return math.Max(0, bound*(1-1e-12))
 }

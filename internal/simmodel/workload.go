@@ -1,4 +1,4 @@
-package solver
+package simmodel
 
 import (
 	"fmt"
@@ -91,12 +91,12 @@ func Pods(ws []Workload) []*corev1.Pod {
 // spread. A zone spread constraint is modelled as counting the workload's own pods, which is
 // what a Deployment's usual selector does.
 func WorkloadsFromPods(pods []*corev1.Pod) []Workload {
-	ws, _ := groupPods(pods)
+	ws, _ := GroupPods(pods)
 	return ws
 }
 
-// groupPods is WorkloadsFromPods with, per pod, the index of its workload.
-func groupPods(pods []*corev1.Pod) ([]Workload, []int) {
+// GroupPods is WorkloadsFromPods with, per pod, the index of its workload.
+func GroupPods(pods []*corev1.Pod) ([]Workload, []int) {
 	byKey := map[string]int{}
 	var out []Workload
 	index := make([]int, len(pods))
@@ -186,14 +186,14 @@ func shapeKey(w Workload) string {
 		sb.WriteByte(2)
 	}
 	sb.WriteByte(1)
-	sb.WriteString(tolerationKey(w.Tolerations))
+	sb.WriteString(TolerationKey(w.Tolerations))
 	sb.WriteByte(1)
 	sb.WriteString(strconv.Itoa(int(w.ZoneSpread)))
 	return sb.String()
 }
 
-// selectorKey identifies what a workload's node requirements and tolerations derive from.
-func selectorKey(w Workload) string {
+// SelectorKey identifies what a workload's node requirements and tolerations derive from.
+func SelectorKey(w Workload) string {
 	var sb strings.Builder
 	for _, k := range slices.Sorted(maps.Keys(w.NodeSelector)) {
 		sb.WriteString(k)
@@ -213,6 +213,16 @@ func selectorKey(w Workload) string {
 		sb.WriteByte(2)
 	}
 	sb.WriteByte(1)
-	sb.WriteString(tolerationKey(w.Tolerations))
+	sb.WriteString(TolerationKey(w.Tolerations))
 	return sb.String()
+}
+
+// TolerationKey is a canonical string for a set of tolerations (order does not matter).
+func TolerationKey(ts []corev1.Toleration) string {
+	parts := make([]string, len(ts))
+	for i, t := range ts {
+		parts[i] = fmt.Sprintf("%s/%s/%s/%s/%v", t.Key, t.Operator, t.Value, t.Effect, t.TolerationSeconds)
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, ",")
 }

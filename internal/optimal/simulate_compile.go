@@ -1,4 +1,4 @@
-package solver
+package optimal
 
 import (
 	"fmt"
@@ -12,12 +12,14 @@ import (
 	"sigs.k8s.io/karpenter/pkg/utils/resources"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 )
 
 // problem is a simulation compiled to integer resource vectors and offering bit masks, so that
 // packing never touches Kubernetes quantities or requirement sets.
 type problem struct {
-	s      *Solver
+	s      *solver.Solver
 	region string
 	seed   uint64
 	// configBound asks the report for the configuration LP bound.
@@ -33,7 +35,7 @@ type problem struct {
 	units     []*unit
 	nodes     []*simNode
 	variant   variant
-	// classByShape maps selectorKey to the class index.
+	// classByShape maps simmodel.SelectorKey to the class index.
 	classByShape map[string]int
 }
 
@@ -41,7 +43,7 @@ type simPool struct {
 	idx       int
 	name      string
 	weight    int32
-	pool      *Pool
+	pool      *solver.Pool
 	nodeClass instancetype.NodeClass
 	taints    scheduling.Taints
 	types     []*poolType
@@ -82,7 +84,7 @@ type podClass struct {
 }
 
 type simWorkload struct {
-	w     Workload
+	w     simmodel.Workload
 	class int
 	d     []int64
 	bad   string // set when the workload cannot be scheduled at all
@@ -104,7 +106,7 @@ type unit struct {
 	value    float64
 }
 
-func (s *Solver) compile(region string, in SimulationInput) *problem {
+func compile(s *solver.Solver, region string, in SimulationInput) *problem {
 	pb := &problem{s: s, region: region, seed: in.Seed, configBound: in.ConfigurationBound, classByShape: map[string]int{}}
 	pb.dims = []corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceMemory, corev1.ResourcePods}
 	extra := map[corev1.ResourceName]bool{}
@@ -129,7 +131,7 @@ func (s *Solver) compile(region string, in SimulationInput) *problem {
 	pb.daemon = pb.vec(in.DaemonOverhead)
 
 	zoneID := map[string]int{}
-	pools := make([]SimPool, len(in.Pools))
+	pools := make([]simmodel.SimPool, len(in.Pools))
 	copy(pools, in.Pools)
 	sort.SliceStable(pools, func(i, j int) bool {
 		wi, wj := weight(pools[i].Pool), weight(pools[j].Pool)
@@ -145,12 +147,12 @@ func (s *Solver) compile(region string, in SimulationInput) *problem {
 			p.limits = append(p.limits, poolLimit{name: name, limit: v, remaining: v})
 		}
 		sort.Slice(p.limits, func(a, b int) bool { return p.limits[a].name < p.limits[b].name })
-		rt := s.types(region, sp.NodeClass)
-		for ti, offs := range rt.admissibleAll(sp.Pool.Requirements) {
+		rt := s.RegionTypes(region, sp.NodeClass)
+		for ti, offs := range rt.AdmissibleAll(sp.Pool.Requirements) {
 			if len(offs) == 0 || len(offs) > 64 {
 				continue // Azure sizes have at most 2 × (zones + 1) offerings
 			}
-			pt := pb.poolType(rt.result.InstanceTypes[ti], offs, p.limits, zoneID)
+			pt := pb.poolType(rt.InstanceTypes()[ti], offs, p.limits, zoneID)
 			pt.ti = ti
 			p.types = append(p.types, pt)
 		}
@@ -189,7 +191,7 @@ func (s *Solver) compile(region string, in SimulationInput) *problem {
 // member is a workload's share of a unit.
 type member struct{ w, count int }
 
-func weight(p *Pool) int32 {
+func weight(p *solver.Pool) int32 {
 	if p.Spec.Weight == nil {
 		return 0
 	}
@@ -252,7 +254,7 @@ func (pb *problem) vec(rl corev1.ResourceList) []int64 {
 	return v
 }
 
-func (pb *problem) addWorkload(w Workload, classOf map[string]int) {
+func (pb *problem) addWorkload(w simmodel.Workload, classOf map[string]int) {
 	pod := w.Pod(0)
 	sw := &simWorkload{w: w, d: pb.vec(resources.RequestsForPods(pod))}
 	pb.workloads = append(pb.workloads, sw)
@@ -264,11 +266,11 @@ func (pb *problem) addWorkload(w Workload, classOf map[string]int) {
 	}
 	// Pods' requirements and tolerations come from the selector, affinity and tolerations
 	// alone: workloads that share them share a class without deriving it again.
-	quick := selectorKey(w)
+	quick := simmodel.SelectorKey(w)
 	ci, ok := pb.classByShape[quick]
 	if !ok {
 		reqs := scheduling.NewStrictPodRequirements(pod)
-		key := canonicalSet(reqs) + "\x03" + tolerationKey(pod.Spec.Tolerations)
+		key := solver.RequirementsKey(reqs) + "\x03" + simmodel.TolerationKey(pod.Spec.Tolerations)
 		if ci, ok = classOf[key]; !ok {
 			ci = len(pb.classes)
 			classOf[key] = ci
@@ -289,15 +291,6 @@ func (pb *problem) addWorkload(w Workload, classOf map[string]int) {
 		}
 		sw.pools = append(sw.pools, pi)
 	}
-}
-
-func tolerationKey(ts []corev1.Toleration) string {
-	parts := make([]string, len(ts))
-	for i, t := range ts {
-		parts[i] = fmt.Sprintf("%s/%s/%s/%s/%v", t.Key, t.Operator, t.Value, t.Effect, t.TolerationSeconds)
-	}
-	sort.Strings(parts)
-	return strings.Join(parts, ",")
 }
 
 // podClass judges each pool for pods like pod, as Karpenter's NodeClaim.CanAdd does: taints,
@@ -321,8 +314,8 @@ func (pb *problem) podClass(reqs scheduling.Requirements, pod *corev1.Pod) *podC
 		}
 		merged := scheduling.NewRequirements(p.pool.Requirements.Values()...)
 		merged.Add(reqs.Values()...)
-		rt := pb.s.types(pb.region, pb.nodeClassOf(pi))
-		allowed := rt.admissibleAll(merged)
+		rt := pb.s.RegionTypes(pb.region, pb.nodeClassOf(pi))
+		allowed := rt.AdmissibleAll(merged)
 		masks := make([]uint64, len(p.types))
 		any := false
 		for t, pt := range p.types {
@@ -372,24 +365,6 @@ func fits(alloc, used, d []int64, n int64) bool {
 		}
 	}
 	return true
-}
-
-// maxFit is how many pods of request d fit into alloc after used.
-func maxFit(alloc, used, d []int64, limit int) int {
-	k := int64(limit)
-	for r, v := range d {
-		if v <= 0 {
-			continue
-		}
-		free := alloc[r] - used[r]
-		if free < 0 {
-			return 0
-		}
-		if f := free / v; f < k {
-			k = f
-		}
-	}
-	return int(k)
 }
 
 // makeUnits splits each workload into units: whole, or per zone when it spreads over zones,

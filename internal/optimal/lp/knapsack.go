@@ -1,16 +1,18 @@
-package solver
+package lp
 
 import (
 	"cmp"
 	"math"
 	"slices"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/bitset"
 )
 
 // knapsack is the pricing problem of the configuration LP: which pods, at most count[i] of
 // item i, to put on one node of capacity cap (one entry per resource) to maximise the sum of
 // their values. It is NP-hard in general, but the bound only needs an upper bound on the
 // maximum (any valid one keeps the LP bound valid) and the search a good packing.
-type knapsack struct {
+type Knapsack struct {
 	cap    []int64
 	weight [][]int64 // per item, per resource
 	value  []float64
@@ -28,8 +30,8 @@ type knapsack struct {
 	nodes  int // search nodes left
 }
 
-func newKnapsack(capacity []int64, weight [][]int64, value []float64, count []int) *knapsack {
-	ks := &knapsack{cap: capacity, weight: weight, value: value, count: count, zero: make([]int64, len(capacity))}
+func NewKnapsack(capacity []int64, weight [][]int64, value []float64, count []int) *Knapsack {
+	ks := &Knapsack{cap: capacity, weight: weight, value: value, count: count, zero: make([]int64, len(capacity))}
 	share := make([]float64, len(value))
 	ks.share = share
 	for i, w := range weight {
@@ -45,7 +47,7 @@ func newKnapsack(capacity []int64, weight [][]int64, value []float64, count []in
 
 // dimOrders sorts the items by value per unit of each single resource, for the single
 // resource bounds of the search.
-func (ks *knapsack) dimOrders() {
+func (ks *Knapsack) DimOrders() {
 	ks.byDim = make([][]int, len(ks.cap))
 	for r := range ks.cap {
 		ks.byDim[r] = sortedBy(len(ks.value), func(i int) float64 {
@@ -65,7 +67,7 @@ func (ks *knapsack) dimOrders() {
 // and each step costs one pass over the items. Weights are counted in shares of the node's
 // capacity so that every coefficient is of order one. λ, the basis's resource prices, make
 // the Lagrangian bound (see lagrangian) equal to the LP optimum; frac is the optimum.
-func (ks *knapsack) solveLP() {
+func (ks *Knapsack) SolveLP() {
 	n, dims := len(ks.value), len(ks.cap)
 	w := make([][]float64, n) // w[i][r]: item i's share of resource r
 	for i := range n {
@@ -209,7 +211,7 @@ func (ks *knapsack) solveLP() {
 
 // lagrangian is the upper bound λ·rem + Σ_i open_i·max(0, value_i − λ·weight_i), valid for
 // any λ ≥ 0 because each item either pays for the resources it uses at λ or adds its surplus.
-func (ks *knapsack) lagrangian(rem []int64, open []int) float64 {
+func (ks *Knapsack) lagrangian(rem []int64, open []int) float64 {
 	var v float64
 	for r, l := range ks.lambda {
 		v += l * float64(rem[r])
@@ -218,7 +220,7 @@ func (ks *knapsack) lagrangian(rem []int64, open []int) float64 {
 		if k == 0 {
 			continue
 		}
-		if s := ks.value[i] - dot(ks.lambda, ks.weight[i]); s > 0 {
+		if s := ks.value[i] - Dot(ks.lambda, ks.weight[i]); s > 0 {
 			v += float64(k) * s
 		}
 	}
@@ -243,12 +245,12 @@ func sortedBy(n int, key func(int) float64) []int {
 
 // greedy takes the whole part of the LP relaxation's optimum, then fills the node in search
 // order with as many of each item as still fit.
-func (ks *knapsack) greedy() ([]int, float64) {
+func (ks *Knapsack) Greedy() ([]int, float64) {
 	rem := append([]int64(nil), ks.cap...)
 	take := make([]int, len(ks.value))
 	var v float64
 	for i, f := range ks.frac {
-		k := min(int(math.Floor(f+1e-9)), maxFit(rem, ks.zero, ks.weight[i], ks.count[i]))
+		k := min(int(math.Floor(f+1e-9)), MaxFit(rem, ks.zero, ks.weight[i], ks.count[i]))
 		if k <= 0 {
 			continue
 		}
@@ -259,7 +261,7 @@ func (ks *knapsack) greedy() ([]int, float64) {
 		}
 	}
 	for _, i := range ks.order {
-		k := maxFit(rem, ks.zero, ks.weight[i], ks.count[i]-take[i])
+		k := MaxFit(rem, ks.zero, ks.weight[i], ks.count[i]-take[i])
 		if k <= 0 {
 			continue
 		}
@@ -275,11 +277,11 @@ func (ks *knapsack) greedy() ([]int, float64) {
 // relaxation is an upper bound on the value the items from position pos of the search order on
 // can add within rem: the smallest of the fractional (LP) knapsack bounds of each single
 // resource and of their sum weighted by capacity, all relaxations of the node's constraints.
-func (ks *knapsack) relaxation(pos int, rem []int64) float64 {
+func (ks *Knapsack) Relaxation(pos int, rem []int64) float64 {
 	// Counts capped to what fits in rem on its own.
 	open := make([]int, len(ks.value))
 	for _, i := range ks.order[pos:] {
-		open[i] = maxFit(rem, ks.zero, ks.weight[i], ks.count[i])
+		open[i] = MaxFit(rem, ks.zero, ks.weight[i], ks.count[i])
 	}
 	best := math.Inf(1)
 	for r, order := range ks.byDim { // once dimOrders ran
@@ -332,15 +334,15 @@ func (ks *knapsack) relaxation(pos int, rem []int64) float64 {
 // than target, within a budget of search nodes. It returns the best packing found (nil if
 // none beats target) and an upper bound on the value of every packing: exact when the search
 // finished, else the relaxation of the subtrees it did not explore.
-func (ks *knapsack) solve(target float64, budget int) ([]int, float64, float64) {
+func (ks *Knapsack) Solve(target float64, budget int) ([]int, float64, float64) {
 	if ks.byDim == nil {
-		ks.dimOrders()
+		ks.DimOrders()
 	}
 	ks.nodes = budget
 	take := make([]int, len(ks.value))
 	var best []int
 	bestV := target
-	if g, v := ks.greedy(); v > bestV {
+	if g, v := ks.Greedy(); v > bestV {
 		best, bestV = g, v
 	}
 	rem := append([]int64(nil), ks.cap...)
@@ -353,13 +355,13 @@ func (ks *knapsack) solve(target float64, budget int) ([]int, float64, float64) 
 			}
 			return val
 		}
-		ub := val + ks.relaxation(pos, rem)
+		ub := val + ks.Relaxation(pos, rem)
 		if ub <= bestV || ks.nodes <= 0 {
 			return ub
 		}
 		ks.nodes--
 		i := ks.order[pos]
-		k := maxFit(rem, zero, ks.weight[i], ks.count[i])
+		k := MaxFit(rem, zero, ks.weight[i], ks.count[i])
 		upper := math.Inf(-1)
 		for n := k; n >= 0; n-- {
 			take[i] = n
@@ -387,7 +389,7 @@ func (ks *knapsack) solve(target float64, budget int) ([]int, float64, float64) 
 // weights share a divisor as large as the grid unit (requests in round millicores) neither
 // rounding loses anything. Nodes that hold few pods, each a large share of the node, are
 // where the LP relaxation is loose and this is what proves or finds their best packing.
-func (ks *knapsack) grid(cells int, up bool) ([]int, float64) {
+func (ks *Knapsack) Grid(cells int, up bool) ([]int, float64) {
 	dims := sortedBy(len(ks.cap), func(r int) float64 {
 		if ks.cap[r] <= 0 {
 			return 0
@@ -431,7 +433,7 @@ func (ks *knapsack) grid(cells int, up bool) ([]int, float64) {
 	f := make([]float64, states)
 	type piece struct {
 		item, copies, a, b int
-		took               bitset
+		took               bitset.Set
 	}
 	var pieces []piece
 	var free float64
@@ -449,7 +451,7 @@ func (ks *knapsack) grid(cells int, up bool) ([]int, float64) {
 			left -= k
 			pc := piece{item: i, copies: k, a: wa * k, b: wb * k}
 			if up {
-				pc.took = newBitset(states)
+				pc.took = bitset.New(states)
 			}
 			pv := v * float64(k)
 			for a := size[0]; a >= pc.a; a-- {
@@ -458,7 +460,7 @@ func (ks *knapsack) grid(cells int, up bool) ([]int, float64) {
 					if c := f[s-pc.a*stride-pc.b] + pv; c > f[s] {
 						f[s] = c
 						if up {
-							pc.took.set(s)
+							pc.took.Add(s)
 						}
 					}
 				}
@@ -473,7 +475,7 @@ func (ks *knapsack) grid(cells int, up bool) ([]int, float64) {
 	take := freeTake
 	a, b := size[0], size[1]
 	for p := len(pieces) - 1; p >= 0; p-- {
-		if pc := pieces[p]; pc.took.has(a*stride + b) {
+		if pc := pieces[p]; pc.took.Has(a*stride + b) {
 			take[pc.item] += pc.copies
 			a, b = a-pc.a, b-pc.b
 		}
@@ -500,3 +502,33 @@ func gcd(a, b int64) int64 {
 	}
 	return a
 }
+
+// Dot is the value of resource amounts d at per-unit prices w.
+func Dot(w []float64, d []int64) float64 {
+	var s float64
+	for r, v := range d {
+		s += w[r] * float64(v)
+	}
+	return s
+}
+
+// MaxFit is how many pods of request d fit into alloc after used.
+func MaxFit(alloc, used, d []int64, limit int) int {
+	k := int64(limit)
+	for r, v := range d {
+		if v <= 0 {
+			continue
+		}
+		free := alloc[r] - used[r]
+		if free < 0 {
+			return 0
+		}
+		if f := free / v; f < k {
+			k = f
+		}
+	}
+	return int(k)
+}
+
+// Capacity is the node's capacity per resource (read-only).
+func (ks *Knapsack) Capacity() []int64 { return ks.cap }

@@ -1,4 +1,4 @@
-package solver
+package optimal
 
 import (
 	"math"
@@ -8,9 +8,15 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 )
 
-func testPool(name string, weight int32, limits corev1.ResourceList, taints []corev1.Taint, reqs ...karpv1.NodeSelectorRequirementWithMinValues) SimPool {
+var testSolver = solver.New(catalog.Default())
+
+func testPool(name string, weight int32, limits corev1.ResourceList, taints []corev1.Taint, reqs ...karpv1.NodeSelectorRequirementWithMinValues) simmodel.SimPool {
 	np := &karpv1.NodePool{}
 	np.Name = name
 	if weight != 0 {
@@ -19,7 +25,7 @@ func testPool(name string, weight int32, limits corev1.ResourceList, taints []co
 	np.Spec.Limits = karpv1.Limits(limits)
 	np.Spec.Template.Spec.Taints = taints
 	np.Spec.Template.Spec.Requirements = reqs
-	return SimPool{Pool: NewPool(np)}
+	return simmodel.SimPool{Pool: solver.NewPool(np)}
 }
 
 func sizes(names ...string) karpv1.NodeSelectorRequirementWithMinValues {
@@ -28,16 +34,16 @@ func sizes(names ...string) karpv1.NodeSelectorRequirementWithMinValues {
 
 var onDemandOnly = karpv1.NodeSelectorRequirementWithMinValues{Key: karpv1.CapacityTypeLabelKey, Operator: corev1.NodeSelectorOpIn, Values: []string{karpv1.CapacityTypeOnDemand}}
 
-func pods(name string, n int, cpu, mem string) Workload {
-	return Workload{Name: name, Count: n, Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse(cpu), corev1.ResourceMemory: resource.MustParse(mem)}}
+func pods(name string, n int, cpu, mem string) simmodel.Workload {
+	return simmodel.Workload{Name: name, Count: n, Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse(cpu), corev1.ResourceMemory: resource.MustParse(mem)}}
 }
 
-func simulate(t *testing.T, in SimulationInput) *Simulation {
+func simulate(t *testing.T, in SimulationInput) *simmodel.Simulation {
 	t.Helper()
 	if in.Region == "" {
 		in.Region = "westeurope"
 	}
-	sim, err := testSolver.Simulate(in)
+	sim, err := Simulate(testSolver, in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,8 +56,8 @@ func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
 // Standard_D4s_v5 in westeurope: 4 vCPU, 3860m allocatable (kube-reserved 140m), $0.23/h.
 func TestSimulateOneSize(t *testing.T) {
 	sim := simulate(t, SimulationInput{
-		Pools:     []SimPool{testPool("d4", 0, nil, nil, onDemandOnly, sizes("Standard_D4s_v5"))},
-		Workloads: []Workload{pods("web", 10, "1", "1Gi")},
+		Pools:     []simmodel.SimPool{testPool("d4", 0, nil, nil, onDemandOnly, sizes("Standard_D4s_v5"))},
+		Workloads: []simmodel.Workload{pods("web", 10, "1", "1Gi")},
 	})
 	// Three 1-cpu pods fit in 3860m, so 10 pods need 4 nodes.
 	if len(sim.Nodes) != 4 || !near(sim.HourlyCost, 4*0.23) {
@@ -73,8 +79,8 @@ func TestSimulatePicksTheCheapestMix(t *testing.T) {
 	// Four 1-cpu pods: a D8s_v5 ($0.46, 7820m) or two D4s_v5 ($0.46) hold them, but a D4s_v5
 	// with three and a D2s_v5 (1900m, $0.115) with one cost $0.345.
 	sim := simulate(t, SimulationInput{
-		Pools:     []SimPool{testPool("d", 0, nil, nil, onDemandOnly, sizes("Standard_D2s_v5", "Standard_D4s_v5", "Standard_D8s_v5"))},
-		Workloads: []Workload{pods("web", 4, "1", "1Gi")},
+		Pools:     []simmodel.SimPool{testPool("d", 0, nil, nil, onDemandOnly, sizes("Standard_D2s_v5", "Standard_D4s_v5", "Standard_D8s_v5"))},
+		Workloads: []simmodel.Workload{pods("web", 4, "1", "1Gi")},
 	})
 	if !near(sim.HourlyCost, 0.23+0.115) {
 		t.Fatalf("cost %v with %+v, want 0.345 (D4s_v5 + D2s_v5)", sim.HourlyCost, sim.Nodes)
@@ -85,8 +91,8 @@ func TestSimulateSizesTheLastNode(t *testing.T) {
 	// 7 pods fill a D8s_v5 (7820m) and the eighth needs a node of its own, sized for what is
 	// left: a D2s_v5, not another D8s_v5.
 	sim := simulate(t, SimulationInput{
-		Pools:     []SimPool{testPool("d", 0, nil, nil, onDemandOnly, sizes("Standard_D2s_v5", "Standard_D8s_v5"))},
-		Workloads: []Workload{pods("web", 8, "1", "1Gi")},
+		Pools:     []simmodel.SimPool{testPool("d", 0, nil, nil, onDemandOnly, sizes("Standard_D2s_v5", "Standard_D8s_v5"))},
+		Workloads: []simmodel.Workload{pods("web", 8, "1", "1Gi")},
 	})
 	if !near(sim.HourlyCost, 0.46+0.115) {
 		t.Fatalf("cost %v with %+v, want 0.575", sim.HourlyCost, sim.Nodes)
@@ -98,11 +104,11 @@ func TestSimulateTaintsAndTolerations(t *testing.T) {
 	batch := pods("batch", 3, "1", "1Gi")
 	batch.Tolerations = []corev1.Toleration{{Key: "dedicated", Operator: corev1.TolerationOpEqual, Value: "batch", Effect: corev1.TaintEffectNoSchedule}}
 	sim := simulate(t, SimulationInput{
-		Pools: []SimPool{
+		Pools: []simmodel.SimPool{
 			testPool("tainted", 10, nil, taint, onDemandOnly, sizes("Standard_D8s_v5")),
 			testPool("general", 0, nil, nil, onDemandOnly, sizes("Standard_D4s_v5")),
 		},
-		Workloads: []Workload{pods("web", 3, "1", "1Gi"), batch},
+		Workloads: []simmodel.Workload{pods("web", 3, "1", "1Gi"), batch},
 	})
 	for _, n := range sim.Nodes {
 		for _, pc := range n.Pods {
@@ -113,8 +119,8 @@ func TestSimulateTaintsAndTolerations(t *testing.T) {
 		}
 	}
 	only := simulate(t, SimulationInput{
-		Pools:     []SimPool{testPool("tainted", 0, nil, taint, onDemandOnly, sizes("Standard_D8s_v5"))},
-		Workloads: []Workload{pods("web", 2, "1", "1Gi")},
+		Pools:     []simmodel.SimPool{testPool("tainted", 0, nil, taint, onDemandOnly, sizes("Standard_D8s_v5"))},
+		Workloads: []simmodel.Workload{pods("web", 2, "1", "1Gi")},
 	})
 	if len(only.Unschedulable) != 1 || !strings.Contains(only.Unschedulable[0].Reason, "did not tolerate") {
 		t.Fatalf("unschedulable %+v, want the taint named", only.Unschedulable)
@@ -123,11 +129,11 @@ func TestSimulateTaintsAndTolerations(t *testing.T) {
 
 func TestSimulateWeights(t *testing.T) {
 	in := SimulationInput{
-		Pools: []SimPool{
+		Pools: []simmodel.SimPool{
 			testPool("cheap", 0, nil, nil, onDemandOnly, sizes("Standard_D4s_v5")),
 			testPool("preferred", 5, nil, nil, onDemandOnly, sizes("Standard_E4s_v5")),
 		},
-		Workloads: []Workload{pods("web", 6, "1", "1Gi")},
+		Workloads: []simmodel.Workload{pods("web", 6, "1", "1Gi")},
 	}
 	for _, n := range simulate(t, in).Nodes {
 		if n.Pool != "preferred" {
@@ -145,8 +151,8 @@ func TestSimulateWeights(t *testing.T) {
 
 func TestSimulateLimitsStopScheduling(t *testing.T) {
 	sim := simulate(t, SimulationInput{
-		Pools:     []SimPool{testPool("d4", 0, corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("8")}, nil, onDemandOnly, sizes("Standard_D4s_v5"))},
-		Workloads: []Workload{pods("web", 10, "1", "1Gi")},
+		Pools:     []simmodel.SimPool{testPool("d4", 0, corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("8")}, nil, onDemandOnly, sizes("Standard_D4s_v5"))},
+		Workloads: []simmodel.Workload{pods("web", 10, "1", "1Gi")},
 	})
 	// Two 4-vCPU nodes use the 8-cpu limit: 6 pods run, 4 do not.
 	if len(sim.Nodes) != 2 || sim.ScheduledPods != 6 {
@@ -156,19 +162,19 @@ func TestSimulateLimitsStopScheduling(t *testing.T) {
 		t.Fatalf("unschedulable %+v", sim.Unschedulable)
 	}
 	nodes := simulate(t, SimulationInput{
-		Pools:     []SimPool{testPool("d4", 0, corev1.ResourceList{"nodes": resource.MustParse("1")}, nil, onDemandOnly, sizes("Standard_D4s_v5"))},
-		Workloads: []Workload{pods("web", 10, "1", "1Gi")},
+		Pools:     []simmodel.SimPool{testPool("d4", 0, corev1.ResourceList{"nodes": resource.MustParse("1")}, nil, onDemandOnly, sizes("Standard_D4s_v5"))},
+		Workloads: []simmodel.Workload{pods("web", 10, "1", "1Gi")},
 	})
 	if nodes.ScheduledPods != 3 || !strings.Contains(nodes.Unschedulable[0].Reason, "node limits have been exhausted") {
 		t.Fatalf("scheduled %d, unschedulable %+v", nodes.ScheduledPods, nodes.Unschedulable)
 	}
 	// A limited pool spills into the next one.
 	spill := simulate(t, SimulationInput{
-		Pools: []SimPool{
+		Pools: []simmodel.SimPool{
 			testPool("limited", 10, corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("4")}, nil, onDemandOnly, sizes("Standard_D4s_v5")),
 			testPool("fallback", 0, nil, nil, onDemandOnly, sizes("Standard_E4s_v5")),
 		},
-		Workloads: []Workload{pods("web", 6, "1", "1Gi")},
+		Workloads: []simmodel.Workload{pods("web", 6, "1", "1Gi")},
 	})
 	perPool := map[string]int{}
 	for _, n := range spill.Nodes {
@@ -185,8 +191,8 @@ func TestSimulateZoneSpread(t *testing.T) {
 	w.ZoneSpread = 1
 	sim := simulate(t, SimulationInput{
 		Region:    "eastus",
-		Pools:     []SimPool{testPool("d2", 0, nil, nil, onDemandOnly, sizes("Standard_D2_v3"))},
-		Workloads: []Workload{w},
+		Pools:     []simmodel.SimPool{testPool("d2", 0, nil, nil, onDemandOnly, sizes("Standard_D2_v3"))},
+		Workloads: []simmodel.Workload{w},
 	})
 	perZone := map[string]int{}
 	for _, n := range sim.Nodes {
@@ -202,7 +208,7 @@ func TestSimulateZoneSpread(t *testing.T) {
 	// A zone requirement on the pool narrows the domains.
 	zoned := testPool("d2", 0, nil, nil, onDemandOnly, sizes("Standard_D2_v3"),
 		karpv1.NodeSelectorRequirementWithMinValues{Key: corev1.LabelTopologyZone, Operator: corev1.NodeSelectorOpIn, Values: []string{"eastus-1", "eastus-2"}})
-	sim = simulate(t, SimulationInput{Region: "eastus", Pools: []SimPool{zoned}, Workloads: []Workload{w}})
+	sim = simulate(t, SimulationInput{Region: "eastus", Pools: []simmodel.SimPool{zoned}, Workloads: []simmodel.Workload{w}})
 	perZone = map[string]int{}
 	for _, n := range sim.Nodes {
 		for _, pc := range n.Pods {
@@ -221,8 +227,8 @@ func TestSimulateUnschedulableReasons(t *testing.T) {
 	team.NodeSelector = map[string]string{"team": "payments"} // a label the pool does not set
 	huge := pods("huge", 1, "500", "1Gi")
 	sim := simulate(t, SimulationInput{
-		Pools:     []SimPool{testPool("d4", 0, nil, nil, onDemandOnly, sizes("Standard_D4s_v5"))},
-		Workloads: []Workload{arm, team, huge},
+		Pools:     []simmodel.SimPool{testPool("d4", 0, nil, nil, onDemandOnly, sizes("Standard_D4s_v5"))},
+		Workloads: []simmodel.Workload{arm, team, huge},
 	})
 	reasons := map[string]string{}
 	for _, u := range sim.Unschedulable {
@@ -244,8 +250,8 @@ func TestSimulateGPU(t *testing.T) {
 	gpu := pods("train", 2, "2", "8Gi")
 	gpu.Requests[corev1.ResourceName("nvidia.com/gpu")] = resource.MustParse("1")
 	sim := simulate(t, SimulationInput{
-		Pools:     []SimPool{testPool("gpu", 0, nil, nil, onDemandOnly, sizes("Standard_NC4as_T4_v3", "Standard_D8s_v5"))},
-		Workloads: []Workload{gpu, pods("web", 2, "1", "1Gi")},
+		Pools:     []simmodel.SimPool{testPool("gpu", 0, nil, nil, onDemandOnly, sizes("Standard_NC4as_T4_v3", "Standard_D8s_v5"))},
+		Workloads: []simmodel.Workload{gpu, pods("web", 2, "1", "1Gi")},
 	})
 	for _, n := range sim.Nodes {
 		for _, pc := range n.Pods {
@@ -259,8 +265,8 @@ func TestSimulateGPU(t *testing.T) {
 func TestSimulateDaemonOverhead(t *testing.T) {
 	// 500m of daemons leaves 3360m on a D4s_v5: three 1-cpu pods still fit, a fourth never.
 	sim := simulate(t, SimulationInput{
-		Pools:          []SimPool{testPool("d4", 0, nil, nil, onDemandOnly, sizes("Standard_D4s_v5"))},
-		Workloads:      []Workload{pods("web", 6, "1", "1Gi")},
+		Pools:          []simmodel.SimPool{testPool("d4", 0, nil, nil, onDemandOnly, sizes("Standard_D4s_v5"))},
+		Workloads:      []simmodel.Workload{pods("web", 6, "1", "1Gi")},
 		DaemonOverhead: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("500m"), corev1.ResourceMemory: resource.MustParse("512Mi")},
 	})
 	if len(sim.Nodes) != 2 {
@@ -273,16 +279,6 @@ func TestSimulateDaemonOverhead(t *testing.T) {
 	}
 }
 
-func TestWorkloadsFromPodsRoundTrip(t *testing.T) {
-	w := pods("web", 3, "250m", "256Mi")
-	w.ZoneSpread = 2
-	w.NodeSelector = map[string]string{corev1.LabelOSStable: "linux"}
-	got := WorkloadsFromPods(Pods([]Workload{w, pods("db", 2, "1", "4Gi")}))
-	if len(got) != 2 || got[0].Name != "web" || got[0].Count != 3 || got[0].ZoneSpread != 2 || got[1].Count != 2 {
-		t.Fatalf("got %+v", got)
-	}
-}
-
 // A pool without a capacity-type requirement launches spot, as the Azure
 // provider's allocation strategy would, and each node carries the spot list
 // price and its provenance; in eastus the spot price is a labelled estimate.
@@ -290,8 +286,8 @@ func TestSimulateSpotPricesAndProvenance(t *testing.T) {
 	for region, want := range map[string]string{"westeurope": "list 2026-08-22", "eastus": "estimated: on-demand × "} {
 		sim := simulate(t, SimulationInput{
 			Region:    region,
-			Pools:     []SimPool{testPool("d4", 0, nil, nil, sizes("Standard_D4s_v5"))},
-			Workloads: []Workload{pods("web", 3, "1", "1Gi")},
+			Pools:     []simmodel.SimPool{testPool("d4", 0, nil, nil, sizes("Standard_D4s_v5"))},
+			Workloads: []simmodel.Workload{pods("web", 3, "1", "1Gi")},
 		})
 		n := sim.Nodes[0]
 		if n.CapacityType != "spot" || !strings.HasPrefix(n.PriceSource, want) || n.PriceEstimated != (region == "eastus") || sim.PriceEstimated != (region == "eastus") {
@@ -300,20 +296,5 @@ func TestSimulateSpotPricesAndProvenance(t *testing.T) {
 		if region == "westeurope" && n.HourlyPrice != 0.042504 {
 			t.Errorf("westeurope spot D4s_v5 at %v, want the 2026-08-22 list price 0.042504", n.HourlyPrice)
 		}
-	}
-}
-
-// A pod's requests are what Karpenter counts (resources.Ceiling): the larger of its
-// containers' sum and its largest init container, sidecars included, plus the pod overhead.
-func TestWorkloadsFromPodsCountsInitContainersAndOverhead(t *testing.T) {
-	cpu := func(s string) corev1.ResourceList {
-		return corev1.ResourceList{corev1.ResourceCPU: resource.MustParse(s)}
-	}
-	p := Workload{Name: "w", Count: 1, Requests: cpu("500m")}.Pod(0)
-	p.Spec.InitContainers = []corev1.Container{{Name: "migrate", Resources: corev1.ResourceRequirements{Requests: cpu("2")}}}
-	p.Spec.Overhead = cpu("100m")
-	ws := WorkloadsFromPods([]*corev1.Pod{p})
-	if got := ws[0].Requests[corev1.ResourceCPU]; got.Cmp(resource.MustParse("2100m")) != 0 {
-		t.Errorf("cpu request %s, want 2100m (init container 2 + overhead 100m)", got.String())
 	}
 }

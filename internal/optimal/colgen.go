@@ -1,4 +1,4 @@
-package solver
+package optimal
 
 import (
 	"fmt"
@@ -6,6 +6,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/bitset"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/optimal/lp"
 )
 
 // Column generation for the configuration LP (see configurationBound), shared by the
@@ -16,7 +19,7 @@ import (
 // thorough, patterns are only looked for by greedy fills and by rounding LP relaxations.
 func (cg *columnGeneration) run(budget cgBudget, thorough bool) error {
 	for range budget.iterations {
-		if _, err := cg.lp.optimize(budget.pivots); err != nil {
+		if _, err := cg.lp.Optimize(budget.pivots); err != nil {
 			return err
 		}
 		pi, mu := cg.prices()
@@ -28,7 +31,7 @@ func (cg *columnGeneration) run(budget cgBudget, thorough bool) error {
 			return nil
 		}
 	}
-	_, err := cg.lp.optimize(budget.pivots)
+	_, err := cg.lp.Optimize(budget.pivots)
 	return err
 }
 
@@ -59,7 +62,7 @@ type columnGeneration struct {
 	groups []cgGroup
 	offers []cgOffer
 	limits int // limit rows, after the group rows
-	lp     *revisedLP
+	lp     *lp.RevisedLP
 	seen   map[string]bool
 	// patterns are the master's columns that are patterns, by column index.
 	patterns map[int]cgPattern
@@ -112,10 +115,10 @@ func (pb *problem) newColumnGeneration(groups []*boundGroup, cols []boundColumn)
 	merged := map[string]int{}
 	orig := make([]int, len(groups)) // bound group → cg group
 	for g, bg := range groups {
-		offers := newBitset(len(kept))
+		offers := bitset.New(len(kept))
 		for j, c := range kept {
-			if c.members.has(g) {
-				offers.set(j)
+			if c.members.Has(g) {
+				offers.Add(j)
 			}
 		}
 		d := pb.workloads[bg.u.w].d
@@ -152,7 +155,7 @@ func (pb *problem) newColumnGeneration(groups []*boundGroup, cols []boundColumn)
 			}
 		}
 		seen := map[int]bool{}
-		c.members.each(func(g int) {
+		c.members.Each(func(g int) {
 			if k := orig[g]; !seen[k] {
 				seen[k] = true
 				o.members = append(o.members, k)
@@ -161,7 +164,7 @@ func (pb *problem) newColumnGeneration(groups []*boundGroup, cols []boundColumn)
 		sort.Ints(o.members)
 		zero := make([]int64, len(o.alloc))
 		for _, g := range o.members {
-			o.fit = append(o.fit, maxFit(o.alloc, zero, cg.groups[g].d, cg.groups[g].pods))
+			o.fit = append(o.fit, lp.MaxFit(o.alloc, zero, cg.groups[g].d, cg.groups[g].pods))
 		}
 		if usable {
 			cg.offers = append(cg.offers, o)
@@ -185,7 +188,7 @@ func (cg *columnGeneration) startBasis() bool {
 	for r := G; r < len(b); r++ {
 		b[r] = 1
 	}
-	cg.lp = newRevisedLP(b)
+	cg.lp = lp.NewRevisedLP(b)
 	basis := make([]int, len(b))
 	usage := make([]float64, cg.limits)
 	var total float64
@@ -195,7 +198,7 @@ func (cg *columnGeneration) startBasis() bool {
 			if i := sort.SearchInts(o.members, g); i == len(o.members) || o.members[i] != g {
 				continue
 			}
-			k := maxFit(o.alloc, make([]int64, len(o.alloc)), gr.d, gr.pods)
+			k := lp.MaxFit(o.alloc, make([]int64, len(o.alloc)), gr.d, gr.pods)
 			if k > 0 && o.price/float64(k) < bestRate {
 				best, bestK, bestRate = j, k, o.price/float64(k)
 			}
@@ -213,19 +216,19 @@ func (cg *columnGeneration) startBasis() bool {
 		}
 	}
 	for g := range cg.groups {
-		cg.lp.addCol(sparseCol{rows: []int{g}, vals: []float64{-1}}) // surplus
+		cg.lp.AddCol(lp.SparseCol{Rows: []int{g}, Vals: []float64{-1}}) // surplus
 	}
 	penalty := 100 * math.Max(total, 1)
 	for l := range usage {
 		r := G + l
-		slack := cg.lp.addCol(sparseCol{rows: []int{r}, vals: []float64{1}})
-		elastic := cg.lp.addCol(sparseCol{rows: []int{r}, vals: []float64{-1}, cost: penalty})
+		slack := cg.lp.AddCol(lp.SparseCol{Rows: []int{r}, Vals: []float64{1}})
+		elastic := cg.lp.AddCol(lp.SparseCol{Rows: []int{r}, Vals: []float64{-1}, Cost: penalty})
 		basis[r] = slack
 		if usage[l] > 1 {
 			basis[r] = elastic
 		}
 	}
-	return cg.lp.start(basis) == nil
+	return cg.lp.Start(basis) == nil
 }
 
 // seed adds the packing's own nodes as patterns, so that the master problem starts no worse
@@ -289,11 +292,11 @@ func (cg *columnGeneration) key(p cgPattern) string {
 func (cg *columnGeneration) addPattern(p cgPattern) int {
 	cg.seen[cg.key(p)] = true
 	o := cg.offers[p.offer]
-	col := sparseCol{cost: o.price}
+	col := lp.SparseCol{Cost: o.price}
 	for i, k := range p.take {
 		if k > 0 {
-			col.rows = append(col.rows, o.members[i])
-			col.vals = append(col.vals, float64(k))
+			col.Rows = append(col.Rows, o.members[i])
+			col.Vals = append(col.Vals, float64(k))
 		}
 	}
 	rows := make([]int, 0, len(o.caps))
@@ -302,10 +305,10 @@ func (cg *columnGeneration) addPattern(p cgPattern) int {
 	}
 	sort.Ints(rows)
 	for _, r := range rows {
-		col.rows = append(col.rows, r)
-		col.vals = append(col.vals, o.caps[r])
+		col.Rows = append(col.Rows, r)
+		col.Vals = append(col.Vals, o.caps[r])
 	}
-	j := cg.lp.addCol(col)
+	j := cg.lp.AddCol(col)
 	cg.patterns[j] = p
 	return j
 }
@@ -313,7 +316,7 @@ func (cg *columnGeneration) addPattern(p cgPattern) int {
 // prices are the master problem's dual prices: per group, what one more pod costs (π ≥ 0),
 // and per limit row, what one more unit of limit saves (μ ≥ 0).
 func (cg *columnGeneration) prices() ([]float64, []float64) {
-	y := cg.lp.duals()
+	y := cg.lp.Duals()
 	G := len(cg.groups)
 	pi := make([]float64, G)
 	for g := range pi {
@@ -337,7 +340,7 @@ func (cg *columnGeneration) target(j int, mu []float64) float64 {
 }
 
 // knapsack is offering j's pricing problem over its groups (zero-valued ones never help).
-func (cg *columnGeneration) knapsack(j int, pi []float64) *knapsack {
+func (cg *columnGeneration) knapsack(j int, pi []float64) *lp.Knapsack {
 	o := cg.offers[j]
 	n := len(o.members)
 	weight := make([][]int64, n)
@@ -355,7 +358,7 @@ func (cg *columnGeneration) knapsack(j int, pi []float64) *knapsack {
 	if !any {
 		return nil
 	}
-	return newKnapsack(o.alloc, weight, value, count)
+	return lp.NewKnapsack(o.alloc, weight, value, count)
 }
 
 // price looks for patterns worth more than their offering's target, cheapest means first:
@@ -366,23 +369,23 @@ func (cg *columnGeneration) price(pi, mu []float64, thorough bool, budget cgBudg
 	for j := range cg.offers {
 		want := cg.target(j, mu) * (1 + cgTolerance)
 		ks := cg.knapsack(j, pi)
-		if ks == nil || ks.relaxation(0, ks.cap) <= want {
+		if ks == nil || ks.Relaxation(0, ks.Capacity()) <= want {
 			continue
 		}
-		take, v := ks.greedy()
+		take, v := ks.Greedy()
 		if v <= want {
-			if ks.dimOrders(); ks.relaxation(0, ks.cap) <= want {
+			if ks.DimOrders(); ks.Relaxation(0, ks.Capacity()) <= want {
 				continue
 			}
-			if ks.solveLP(); ks.relaxation(0, ks.cap) <= want {
+			if ks.SolveLP(); ks.Relaxation(0, ks.Capacity()) <= want {
 				continue
 			}
-			take, v = ks.greedy()
+			take, v = ks.Greedy()
 		}
 		if thorough && v <= want {
-			take, v, _ = ks.solve(want, budget.nodes)
+			take, v, _ = ks.Solve(want, budget.nodes)
 			if take == nil {
-				take, v = ks.grid(budget.cells, true)
+				take, v = ks.Grid(budget.cells, true)
 			}
 		}
 		if take != nil && v > want {

@@ -1,4 +1,4 @@
-package solver
+package lp
 
 import (
 	"errors"
@@ -12,8 +12,8 @@ import (
 // randomCover draws a covering program min c·x s.t. A x ≥ b, x ≥ 0 with nonnegative integer
 // A (every row supplied by some column, so it is feasible), b > 0 and c > 0. Tied programs
 // have 0/1 entries and demands and costs in {1, 2}: degenerate vertices and ties everywhere.
-func randomCover(rng *rand.Rand, m, n int, tied bool) *coverLP {
-	lp := &coverLP{A: make([][]float64, m), b: make([]float64, m), c: make([]float64, n)}
+func randomCover(rng *rand.Rand, m, n int, tied bool) *CoverLP {
+	lp := &CoverLP{A: make([][]float64, m), B: make([]float64, m), C: make([]float64, n)}
 	top := map[bool]int{false: 7, true: 2}[tied] // entries below top
 	for i := range lp.A {
 		lp.A[i] = make([]float64, n)
@@ -25,61 +25,61 @@ func randomCover(rng *rand.Rand, m, n int, tied bool) *coverLP {
 		if maxOf(lp.A[i]) == 0 {
 			lp.A[i][rng.IntN(n)] = float64(1 + rng.IntN(top-1))
 		}
-		lp.b[i] = float64(1 + rng.IntN(30))
+		lp.B[i] = float64(1 + rng.IntN(30))
 		if tied {
-			lp.b[i] = float64(1 + rng.IntN(2))
+			lp.B[i] = float64(1 + rng.IntN(2))
 		} else if rng.IntN(2) == 0 {
-			lp.b[i] = 0.5 + 30*rng.Float64()
+			lp.B[i] = 0.5 + 30*rng.Float64()
 		}
 	}
-	for j := range lp.c {
-		lp.c[j] = 0.5 + 4.5*rng.Float64()
+	for j := range lp.C {
+		lp.C[j] = 0.5 + 4.5*rng.Float64()
 		if tied {
-			lp.c[j] = float64(1 + rng.IntN(2))
+			lp.C[j] = float64(1 + rng.IntN(2))
 		}
 	}
 	return lp
 }
 
 // dense is the sparse column of a dense one.
-func dense(col []float64, cost float64) sparseCol {
-	c := sparseCol{cost: cost}
+func dense(col []float64, cost float64) SparseCol {
+	c := SparseCol{Cost: cost}
 	for i, v := range col {
 		if v != 0 {
-			c.rows, c.vals = append(c.rows, i), append(c.vals, v)
+			c.Rows, c.Vals = append(c.Rows, i), append(c.Vals, v)
 		}
 	}
 	return c
 }
 
 // coverCol is column j of a covering program.
-func coverCol(cv *coverLP, j int) sparseCol {
+func coverCol(cv *CoverLP, j int) SparseCol {
 	col := make([]float64, len(cv.A))
 	for i := range cv.A {
 		col[i] = cv.A[i][j]
 	}
-	return dense(col, cv.c[j])
+	return dense(col, cv.C[j])
 }
 
 // standardForm turns A x ≥ b into A x − s + M·e = b with one surplus column (−e_i, cost 0) and
 // one expensive unit column (e_i, cost 1e6) per row, and starts from the unit columns at
 // x = b, a feasible basis. cols lists which structural columns to add first (all when nil).
-func standardForm(t *testing.T, cv *coverLP, cols []int) *revisedLP {
-	lp := newRevisedLP(append([]float64(nil), cv.b...))
+func standardForm(t *testing.T, cv *CoverLP, cols []int) *RevisedLP {
+	lp := NewRevisedLP(append([]float64(nil), cv.B...))
 	if cols == nil {
-		for j := range cv.c {
+		for j := range cv.C {
 			cols = append(cols, j)
 		}
 	}
 	for _, j := range cols {
-		lp.addCol(coverCol(cv, j))
+		lp.AddCol(coverCol(cv, j))
 	}
-	basis := make([]int, len(cv.b))
+	basis := make([]int, len(cv.B))
 	for i := range basis {
-		lp.addCol(sparseCol{rows: []int{i}, vals: []float64{-1}})
-		basis[i] = lp.addCol(sparseCol{rows: []int{i}, vals: []float64{1}, cost: 1e6})
+		lp.AddCol(SparseCol{Rows: []int{i}, Vals: []float64{-1}})
+		basis[i] = lp.AddCol(SparseCol{Rows: []int{i}, Vals: []float64{1}, Cost: 1e6})
 	}
-	if err := lp.start(basis); err != nil {
+	if err := lp.Start(basis); err != nil {
 		t.Fatalf("start: %v", err)
 	}
 	return lp
@@ -89,7 +89,7 @@ func standardForm(t *testing.T, cv *coverLP, cols []int) *revisedLP {
 // the basic values are nonnegative and solve A z = b (primal feasibility, recomputed from the
 // columns, which catches a drifting inverse), every column prices out at y (dual
 // feasibility, which is what makes the objective a minimum) and y·b equals c·z (no gap).
-func checkOptimal(t *testing.T, name string, lp *revisedLP) {
+func checkOptimal(t *testing.T, name string, lp *RevisedLP) {
 	t.Helper()
 	r := append([]float64(nil), lp.b...)
 	for i, j := range lp.basis {
@@ -97,8 +97,8 @@ func checkOptimal(t *testing.T, name string, lp *revisedLP) {
 			t.Fatalf("%s: basic value x[%d] = %v < 0", name, j, lp.xB[i])
 		}
 		c := lp.cols[j]
-		for k, row := range c.rows {
-			r[row] -= c.vals[k] * lp.xB[i]
+		for k, row := range c.Rows {
+			r[row] -= c.Vals[k] * lp.xB[i]
 		}
 	}
 	for i, v := range r {
@@ -106,29 +106,29 @@ func checkOptimal(t *testing.T, name string, lp *revisedLP) {
 			t.Fatalf("%s: row %d of A z = b is off by %v (basis %v, xB %v)", name, i, v, lp.basis, lp.xB)
 		}
 	}
-	y := lp.duals()
+	y := lp.Duals()
 	var yb float64
 	for i, v := range y {
 		yb += v * lp.b[i]
 	}
 	for j := range lp.cols {
-		if d := lp.reducedCost(j, y); d < -1e-7 {
+		if d := lp.ReducedCost(j, y); d < -1e-7 {
 			t.Fatalf("%s: column %d has reduced cost %v < 0 at the optimum (duals %v)", name, j, d, y)
 		}
 	}
-	if z := lp.objective(); math.Abs(yb-z) > 1e-7*math.Max(1, math.Abs(z)) {
+	if z := lp.Objective(); math.Abs(yb-z) > 1e-7*math.Max(1, math.Abs(z)) {
 		t.Fatalf("%s: duality gap, y·b = %v but c·z = %v", name, yb, z)
 	}
 }
 
 // mustOptimize optimizes from the current basis and returns the checkOptimal'd objective.
-func mustOptimize(t *testing.T, name string, lp *revisedLP) float64 {
+func mustOptimize(t *testing.T, name string, lp *RevisedLP) float64 {
 	t.Helper()
-	if opt, err := lp.optimize(100000); !opt || err != nil {
+	if opt, err := lp.Optimize(100000); !opt || err != nil {
 		t.Fatalf("%s: optimize = %v, %v; want optimal", name, opt, err)
 	}
 	checkOptimal(t, name, lp)
-	return lp.objective()
+	return lp.Objective()
 }
 
 // TestRevisedLPMatchesCoverLP solves random covering programs with both simplex codes: they
@@ -144,13 +144,13 @@ func TestRevisedLPMatchesCoverLP(t *testing.T) {
 			m, n = 25+rng.IntN(10), 150+rng.IntN(100)
 		}
 		cv := randomCover(rng, m, n, seed%2 == 1)
-		res, err := cv.solve()
+		res, err := cv.Solve()
 		if err != nil {
-			t.Fatalf("seed %d: coverLP: %v", seed, err)
+			t.Fatalf("seed %d: CoverLP: %v", seed, err)
 		}
 		name := fmt.Sprintf("seed %d (%d×%d)", seed, m, n)
 		if z := mustOptimize(t, name, standardForm(t, cv, nil)); math.Abs(z-res.Bound) > 1e-6*math.Max(1, res.Bound) {
-			t.Fatalf("%s: revised optimum %v, coverLP optimum %v", name, z, res.Bound)
+			t.Fatalf("%s: revised optimum %v, CoverLP optimum %v", name, z, res.Bound)
 		}
 	}
 }
@@ -181,7 +181,7 @@ func TestRevisedLPWarmStart(t *testing.T) {
 			}
 			step := 1 + rng.IntN(n-k)
 			for _, j := range perm[k : k+step] {
-				warm.addCol(coverCol(cv, j))
+				warm.AddCol(coverCol(cv, j))
 			}
 			k += step
 		}
@@ -205,14 +205,14 @@ func TestRevisedLPDegenerate(t *testing.T) {
 		{"Beale", [4][3]float64{{0.25, 0.5, 0}, {-60, -90, 0}, {-1.0 / 25, -1.0 / 50, 1}, {9, 3, 0}}, [4]float64{-0.75, 150, -1.0 / 50, 6}, -0.05},
 		{"Chvátal", [4][3]float64{{0.5, 0.5, 1}, {-5.5, -1.5, 0}, {-2.5, -0.5, 0}, {9, 1, 0}}, [4]float64{-10, 57, 9, 24}, -1},
 	} {
-		lp := newRevisedLP([]float64{0, 0, 1})
+		lp := NewRevisedLP([]float64{0, 0, 1})
 		for i := range 3 {
-			lp.addCol(sparseCol{rows: []int{i}, vals: []float64{1}})
+			lp.AddCol(SparseCol{Rows: []int{i}, Vals: []float64{1}})
 		}
 		for j, col := range tc.cols {
-			lp.addCol(dense(col[:], tc.cost[j]))
+			lp.AddCol(dense(col[:], tc.cost[j]))
 		}
-		if err := lp.start([]int{0, 1, 2}); err != nil {
+		if err := lp.Start([]int{0, 1, 2}); err != nil {
 			t.Fatal(err)
 		}
 		if z := mustOptimize(t, tc.name, lp); math.Abs(z-tc.want) > 1e-9 {
@@ -223,7 +223,7 @@ func TestRevisedLPDegenerate(t *testing.T) {
 	// Three column types, each present three times at equal cost, so ratios and reduced costs
 	// tie; rows 3 and 4 are equal (an optimal basis keeps a zero-valued surplus or unit
 	// column); row 5 demands nothing (the starting basis is at zero level there).
-	cv := &coverLP{b: []float64{1, 1, 1, 3, 3, 0}, c: slices.Repeat([]float64{1}, 9)}
+	cv := &CoverLP{B: []float64{1, 1, 1, 3, 3, 0}, C: slices.Repeat([]float64{1}, 9)}
 	for _, row := range [][]float64{{1, 0, 1}, {1, 1, 0}, {0, 1, 1}, {2, 2, 1}, {2, 2, 1}, {1, 1, 1}} {
 		cv.A = append(cv.A, slices.Repeat(row, 3))
 	}
@@ -237,30 +237,30 @@ func TestRevisedLPDegenerate(t *testing.T) {
 // runs out is reported as not optimal (the caller must not read its duals as a certificate),
 // an unbounded program is an error, and a basis with a repeated column is singular.
 func TestRevisedLPEdges(t *testing.T) {
-	cv := &coverLP{A: [][]float64{{1, 2}, {3, 1}}, b: []float64{4, 6}, c: []float64{1, 1}}
+	cv := &CoverLP{A: [][]float64{{1, 2}, {3, 1}}, B: []float64{4, 6}, C: []float64{1, 1}}
 	lp := standardForm(t, cv, nil)
-	if opt, err := lp.optimize(0); opt || err != nil {
+	if opt, err := lp.Optimize(0); opt || err != nil {
 		t.Fatalf("optimize(0) from the expensive basis = %v, %v; want false, nil", opt, err)
 	}
-	if opt, err := lp.optimize(100); !opt || err != nil || math.Abs(lp.objective()-2.8) > 1e-9 {
-		t.Fatalf("optimize = %v, %v, objective %v; want optimal at 2.8", opt, err, lp.objective())
+	if opt, err := lp.Optimize(100); !opt || err != nil || math.Abs(lp.Objective()-2.8) > 1e-9 {
+		t.Fatalf("optimize = %v, %v, objective %v; want optimal at 2.8", opt, err, lp.Objective())
 	}
 
 	// min −x s.t. u + x − s = 1: x and s grow together without bound.
-	lp = newRevisedLP([]float64{1})
-	lp.addCol(dense([]float64{1}, 0))
-	lp.addCol(dense([]float64{1}, -1))
-	lp.addCol(dense([]float64{-1}, 0))
-	if err := lp.start([]int{0}); err != nil {
+	lp = NewRevisedLP([]float64{1})
+	lp.AddCol(dense([]float64{1}, 0))
+	lp.AddCol(dense([]float64{1}, -1))
+	lp.AddCol(dense([]float64{-1}, 0))
+	if err := lp.Start([]int{0}); err != nil {
 		t.Fatal(err)
 	}
-	if opt, err := lp.optimize(100); opt || err == nil {
+	if opt, err := lp.Optimize(100); opt || err == nil {
 		t.Fatalf("unbounded program: optimize = %v, %v; want an error", opt, err)
 	}
 
-	lp = newRevisedLP([]float64{1, 1})
-	lp.addCol(sparseCol{rows: []int{0, 1}, vals: []float64{1, 1}})
-	if err := lp.start([]int{0, 0}); !errors.Is(err, errSingularBasis) {
-		t.Fatalf("start with a repeated column: %v, want errSingularBasis", err)
+	lp = NewRevisedLP([]float64{1, 1})
+	lp.AddCol(SparseCol{Rows: []int{0, 1}, Vals: []float64{1, 1}})
+	if err := lp.Start([]int{0, 0}); !errors.Is(err, ErrSingularBasis) {
+		t.Fatalf("start with a repeated column: %v, want ErrSingularBasis", err)
 	}
 }

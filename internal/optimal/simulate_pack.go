@@ -1,4 +1,4 @@
-package solver
+package optimal
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"sort"
 
 	"sigs.k8s.io/karpenter/pkg/utils/resources"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/optimal/lp"
 )
 
 // simNode is a node being packed: its type, the offerings all its pods allow, and its pods.
@@ -82,7 +84,7 @@ func (pb *problem) newPacker(p *simPool, items []*unit) *packer {
 	pk := &packer{pb: pb, p: p, items: items, lastT: -1, used: make([]int64, len(pb.dims)), demand: make([]float64, len(pb.dims)), taken: make([]int, len(items))}
 	pk.w = pb.resourceValues(p, items)
 	for _, u := range items {
-		u.value = dot(pk.w, pb.workloads[u.w].d) * pb.variant.jitter(u)
+		u.value = lp.Dot(pk.w, pb.workloads[u.w].d) * pb.variant.jitter(u)
 	}
 	sort.SliceStable(items, func(i, j int) bool {
 		a, b := items[i], items[j]
@@ -143,21 +145,21 @@ func (pb *problem) resourceValues(p *simPool, items []*unit) []float64 {
 			rows = append(rows, r)
 		}
 	}
-	lp := &coverLP{A: make([][]float64, len(rows)), b: make([]float64, len(rows))}
+	cover := &lp.CoverLP{A: make([][]float64, len(rows)), B: make([]float64, len(rows))}
 	for i, r := range rows {
-		lp.b[i] = demand[r]
+		cover.B[i] = demand[r]
 	}
 	for _, pt := range p.types {
 		if !pt.usable {
 			continue
 		}
-		lp.c = append(lp.c, pt.minPrice)
+		cover.C = append(cover.C, pt.minPrice)
 		for i, r := range rows {
-			lp.A[i] = append(lp.A[i], float64(max(pt.alloc[r], 0)))
+			cover.A[i] = append(cover.A[i], float64(max(pt.alloc[r], 0)))
 		}
 	}
 	w := make([]float64, dims)
-	res, err := lp.solve()
+	res, err := cover.Solve()
 	total := 1.0
 	if err == nil {
 		for i, r := range rows {
@@ -169,14 +171,6 @@ func (pb *problem) resourceValues(p *simPool, items []*unit) []float64 {
 		w[r] += 1e-3 * total / (float64(len(rows)) * demand[r])
 	}
 	return w
-}
-
-func dot(w []float64, d []int64) float64 {
-	var s float64
-	for r, v := range d {
-		s += w[r] * float64(v)
-	}
-	return s
 }
 
 // itemMask is unitMask for items[j] on type t.
@@ -222,7 +216,7 @@ func (pk *packer) firstFit(u *unit) {
 		if m == 0 {
 			continue
 		}
-		k := maxFit(pk.p.types[n.t].alloc, n.used, d, u.rem)
+		k := lp.MaxFit(pk.p.types[n.t].alloc, n.used, d, u.rem)
 		if k == 0 {
 			continue
 		}
@@ -389,7 +383,7 @@ func (pk *packer) pack(t int, m uint64, from int, used []int64, n *simNode) (uin
 				want = min(left, int(math.Ceil(alpha*float64(v.rem))))
 			}
 			d := pk.id[j]
-			k := maxFit(pt.alloc, used, d, want)
+			k := lp.MaxFit(pt.alloc, used, d, want)
 			if k == 0 {
 				continue
 			}

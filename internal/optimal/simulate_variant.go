@@ -1,4 +1,4 @@
-package solver
+package optimal
 
 import (
 	"math/rand/v2"
