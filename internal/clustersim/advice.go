@@ -75,7 +75,7 @@ func (e Edit) HCL() string {
 	return fmt.Sprintf("{ key = %q, operator = %q, values = [%s] }", e.Requirement.Key, string(e.Requirement.Operator), quoted(e.Requirement.Values, ", "))
 }
 
-// Trial is one edit's outcome under Karpenter's decision (solver.Predict).
+// Trial is one edit's outcome under Karpenter's decision (Predict).
 type Trial struct {
 	Edit          Edit    `json:"edit"`
 	HourlyCost    float64 `json:"hourlyCost"`
@@ -131,7 +131,7 @@ func Advise(s *solver.Solver, in Input, res *Result) (*Advice, error) {
 }
 
 // AdvisePrediction is Advise for a prediction's input (pin, whose Pools are edited one at a
-// time) and its two results: Karpenter's (solver.Predict of pin) and the optimum.
+// time) and its two results: Karpenter's (Predict of pin) and the optimum.
 func AdvisePrediction(s *solver.Solver, pin PredictionInput, karpenter, optimal *simmodel.Simulation) (*Advice, error) {
 	if karpenter == nil || optimal == nil || len(pin.Pools) == 0 {
 		return nil, nil

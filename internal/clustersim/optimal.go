@@ -9,17 +9,16 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/optimal"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/workload"
 )
 
 // optimalInput is the solver's input for the optimal mode.
-func optimalInput(in Input, pools []simmodel.SimPool, res *Result) optimal.SimulationInput {
+func optimalInput(in Input, pools []simmodel.SimPool, res *Result) simmodel.SimulationInput {
 	ws, notes := SolverWorkloads(in.Pods)
 	overhead, more := DaemonOverhead(in.DaemonSets, pools)
 	res.Assumptions = append(append(res.Assumptions, notes...), more...)
-	return optimal.SimulationInput{Region: in.Region, Pools: pools, Workloads: ws, DaemonOverhead: overhead, Seed: 1}
+	return simmodel.SimulationInput{Region: in.Region, Pools: pools, Workloads: ws, DaemonOverhead: overhead, Seed: 1}
 }
 
 // SolverWorkloads turns pods into the solver's workloads, grouped per workload so that

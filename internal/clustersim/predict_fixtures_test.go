@@ -33,7 +33,7 @@ func pods(name string, n int, cpu, mem string) simmodel.Workload {
 	return simmodel.Workload{Name: name, Count: n, Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse(cpu), corev1.ResourceMemory: resource.MustParse(mem)}}
 }
 
-func simulate(t *testing.T, in optimal.SimulationInput) *simmodel.Simulation {
+func simulate(t *testing.T, in simmodel.SimulationInput) *simmodel.Simulation {
 	t.Helper()
 	if in.Region == "" {
 		in.Region = "westeurope"

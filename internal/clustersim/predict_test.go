@@ -7,14 +7,13 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/optimal"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 )
 
 // Karpenter packs one NodeClaim until no option holds more and launches the cheapest option
 // that holds what it packed: on a wide pool, one large node where the optimum opens many
 // small ones. Predict must report the former, labelled "karpenter"; Simulate the latter,
-// labelled "optimal". (internal/solver/benchcmp checks Predict against Karpenter's own
+// labelled "optimal". (internal/clustersim/benchcmp checks Predict against Karpenter's own
 // scheduler on a seeded corpus.)
 func TestPredictIsKarpentersDecisionNotTheOptimum(t *testing.T) {
 	in := PredictionInput{Region: "westeurope", Pools: []simmodel.SimPool{testPool("general", 0, nil, nil, onDemandReq)},
@@ -29,7 +28,7 @@ func TestPredictIsKarpentersDecisionNotTheOptimum(t *testing.T) {
 	if len(got.Nodes) != 1 {
 		t.Fatalf("Karpenter puts these 50 pods on one NodeClaim; got %d nodes: %+v", len(got.Nodes), got.Nodes)
 	}
-	opt := simulate(t, optimal.SimulationInput{Pools: in.Pools, Workloads: simmodel.WorkloadsFromPods(in.Pods)})
+	opt := simulate(t, simmodel.SimulationInput{Pools: in.Pools, Workloads: simmodel.WorkloadsFromPods(in.Pods)})
 	if opt.Method != simmodel.MethodOptimal || opt.HourlyCost >= got.HourlyCost {
 		t.Fatalf("optimum %q $%.4f should beat Karpenter's $%.4f", opt.Method, opt.HourlyCost, got.HourlyCost)
 	}

@@ -112,7 +112,7 @@ func Simulate(ctx context.Context, s *solver.Solver, in Input, mode string) (*Re
 }
 
 // run dispatches on the mode: karpenter is Karpenter's decision as the emulation makes it
-// (runKarpenter), optimal the solver's packing (solver.Simulate).
+// (runKarpenter), optimal the optimum's packing (optimal.Simulate).
 func run(_ context.Context, s *solver.Solver, mode string, in Input, pools []simmodel.SimPool, res *Result) error {
 	if mode == Karpenter || mode == Both {
 		if err := runKarpenter(s, in, pools, res); err != nil {
@@ -129,7 +129,7 @@ func run(_ context.Context, s *solver.Solver, mode string, in Input, pools []sim
 	return nil
 }
 
-// runKarpenter is Karpenter's own decision (solver.Predict), with the pods of each workload
+// runKarpenter is Karpenter's own decision (Predict), with the pods of each workload
 // counted under the object that owns them.
 func runKarpenter(s *solver.Solver, in Input, pools []simmodel.SimPool, res *Result) error {
 	sim, err := Predict(s, PredictionInput{Region: in.Region, Pools: pools, Pods: in.Pods, DaemonSets: in.DaemonSets, WorkloadOf: ownerName})

@@ -5,29 +5,9 @@ import (
 	"math"
 	"strings"
 
-	corev1 "k8s.io/api/core/v1"
-
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 )
-
-// SimulationInput describes pending pods and the NodePools that may launch nodes for them.
-type SimulationInput struct {
-	// Region is where nodes are launched; it must be in the catalog.
-	Region    string
-	Pools     []simmodel.SimPool
-	Workloads []simmodel.Workload
-	// DaemonOverhead is what DaemonSet pods request on every node (optional); a "pods" entry
-	// counts their pod slots.
-	DaemonOverhead corev1.ResourceList
-	// Seed orders otherwise equal choices; a given input and seed always give the same result.
-	Seed uint64
-	// ConfigurationBound asks for the configuration LP bound (see Simulation.LowerBound):
-	// within a few per cent of the optimum where the default bound may be 10 % below it, but
-	// it takes tens of milliseconds to seconds, and beyond maxPatternGroups pod groups the
-	// default bound is reported.
-	ConfigurationBound bool
-}
 
 // Simulate is the optimum (Method "optimal"), not Karpenter's decision (see clustersim.Predict): the
 // cheapest packing it finds of the pods on nodes the NodePools can launch, with a certified
@@ -47,7 +27,7 @@ type SimulationInput struct {
 // efficient nodes into the others and merges pairs onto one cheaper node. Each pool's packing
 // is then compared with one built from the configuration LP (see repackFromLP) and the
 // cheaper kept. The result is deterministic for a given input and seed.
-func Simulate(s *solver.Solver, in SimulationInput) (*simmodel.Simulation, error) {
+func Simulate(s *solver.Solver, in simmodel.SimulationInput) (*simmodel.Simulation, error) {
 	region := strings.ToLower(in.Region)
 	if region == "" || !s.HasRegion(region) {
 		return nil, fmt.Errorf("region %q is not in the SKU catalog", in.Region)

@@ -22,7 +22,7 @@ import (
 // is on a node of a pool whose taints it tolerates, with an instance type and offering its
 // requirements and the pool's admit, priced as the catalog prices that offering; the pools'
 // limits hold; the cost adds up; and the lower bound does not exceed it.
-func checkSimulation(t testing.TB, s *solver.Solver, in SimulationInput, sim *simmodel.Simulation) {
+func checkSimulation(t testing.TB, s *solver.Solver, in simmodel.SimulationInput, sim *simmodel.Simulation) {
 	t.Helper()
 	byName := map[string]simmodel.Workload{}
 	total := 0
@@ -122,8 +122,8 @@ func checkSimulation(t testing.TB, s *solver.Solver, in SimulationInput, sim *si
 // randomInput draws NodePools and workloads across the shapes the simulation handles: sizes,
 // families, architectures, capacity types, zones, weights, limits, taints, GPUs, selectors,
 // zone spread and daemon overhead.
-func randomInput(rng *rand.Rand) SimulationInput {
-	in := SimulationInput{Region: []string{"westeurope", "eastus"}[rng.IntN(2)], Seed: rng.Uint64(), ConfigurationBound: rng.IntN(2) == 0}
+func randomInput(rng *rand.Rand) simmodel.SimulationInput {
+	in := simmodel.SimulationInput{Region: []string{"westeurope", "eastus"}[rng.IntN(2)], Seed: rng.Uint64(), ConfigurationBound: rng.IntN(2) == 0}
 	menu := []karpv1.NodeSelectorRequirementWithMinValues{
 		{Key: "karpenter.azure.com/sku-family", Operator: corev1.NodeSelectorOpIn, Values: []string{"D"}},
 		{Key: "karpenter.azure.com/sku-family", Operator: corev1.NodeSelectorOpIn, Values: []string{"B", "E", "F"}},

@@ -106,7 +106,7 @@ type unit struct {
 	value    float64
 }
 
-func compile(s *solver.Solver, region string, in SimulationInput) *problem {
+func compile(s *solver.Solver, region string, in simmodel.SimulationInput) *problem {
 	pb := &problem{s: s, region: region, seed: in.Seed, configBound: in.ConfigurationBound, classByShape: map[string]int{}}
 	pb.dims = []corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceMemory, corev1.ResourcePods}
 	extra := map[corev1.ResourceName]bool{}

@@ -38,7 +38,7 @@ func pods(name string, n int, cpu, mem string) simmodel.Workload {
 	return simmodel.Workload{Name: name, Count: n, Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse(cpu), corev1.ResourceMemory: resource.MustParse(mem)}}
 }
 
-func simulate(t *testing.T, in SimulationInput) *simmodel.Simulation {
+func simulate(t *testing.T, in simmodel.SimulationInput) *simmodel.Simulation {
 	t.Helper()
 	if in.Region == "" {
 		in.Region = "westeurope"
@@ -55,7 +55,7 @@ func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
 
 // Standard_D4s_v5 in westeurope: 4 vCPU, 3860m allocatable (kube-reserved 140m), $0.23/h.
 func TestSimulateOneSize(t *testing.T) {
-	sim := simulate(t, SimulationInput{
+	sim := simulate(t, simmodel.SimulationInput{
 		Pools:     []simmodel.SimPool{testPool("d4", 0, nil, nil, onDemandOnly, sizes("Standard_D4s_v5"))},
 		Workloads: []simmodel.Workload{pods("web", 10, "1", "1Gi")},
 	})
@@ -78,7 +78,7 @@ func TestSimulateOneSize(t *testing.T) {
 func TestSimulatePicksTheCheapestMix(t *testing.T) {
 	// Four 1-cpu pods: a D8s_v5 ($0.46, 7820m) or two D4s_v5 ($0.46) hold them, but a D4s_v5
 	// with three and a D2s_v5 (1900m, $0.115) with one cost $0.345.
-	sim := simulate(t, SimulationInput{
+	sim := simulate(t, simmodel.SimulationInput{
 		Pools:     []simmodel.SimPool{testPool("d", 0, nil, nil, onDemandOnly, sizes("Standard_D2s_v5", "Standard_D4s_v5", "Standard_D8s_v5"))},
 		Workloads: []simmodel.Workload{pods("web", 4, "1", "1Gi")},
 	})
@@ -90,7 +90,7 @@ func TestSimulatePicksTheCheapestMix(t *testing.T) {
 func TestSimulateSizesTheLastNode(t *testing.T) {
 	// 7 pods fill a D8s_v5 (7820m) and the eighth needs a node of its own, sized for what is
 	// left: a D2s_v5, not another D8s_v5.
-	sim := simulate(t, SimulationInput{
+	sim := simulate(t, simmodel.SimulationInput{
 		Pools:     []simmodel.SimPool{testPool("d", 0, nil, nil, onDemandOnly, sizes("Standard_D2s_v5", "Standard_D8s_v5"))},
 		Workloads: []simmodel.Workload{pods("web", 8, "1", "1Gi")},
 	})
@@ -103,7 +103,7 @@ func TestSimulateTaintsAndTolerations(t *testing.T) {
 	taint := []corev1.Taint{{Key: "dedicated", Value: "batch", Effect: corev1.TaintEffectNoSchedule}}
 	batch := pods("batch", 3, "1", "1Gi")
 	batch.Tolerations = []corev1.Toleration{{Key: "dedicated", Operator: corev1.TolerationOpEqual, Value: "batch", Effect: corev1.TaintEffectNoSchedule}}
-	sim := simulate(t, SimulationInput{
+	sim := simulate(t, simmodel.SimulationInput{
 		Pools: []simmodel.SimPool{
 			testPool("tainted", 10, nil, taint, onDemandOnly, sizes("Standard_D8s_v5")),
 			testPool("general", 0, nil, nil, onDemandOnly, sizes("Standard_D4s_v5")),
@@ -118,7 +118,7 @@ func TestSimulateTaintsAndTolerations(t *testing.T) {
 			}
 		}
 	}
-	only := simulate(t, SimulationInput{
+	only := simulate(t, simmodel.SimulationInput{
 		Pools:     []simmodel.SimPool{testPool("tainted", 0, nil, taint, onDemandOnly, sizes("Standard_D8s_v5"))},
 		Workloads: []simmodel.Workload{pods("web", 2, "1", "1Gi")},
 	})
@@ -128,7 +128,7 @@ func TestSimulateTaintsAndTolerations(t *testing.T) {
 }
 
 func TestSimulateWeights(t *testing.T) {
-	in := SimulationInput{
+	in := simmodel.SimulationInput{
 		Pools: []simmodel.SimPool{
 			testPool("cheap", 0, nil, nil, onDemandOnly, sizes("Standard_D4s_v5")),
 			testPool("preferred", 5, nil, nil, onDemandOnly, sizes("Standard_E4s_v5")),
@@ -150,7 +150,7 @@ func TestSimulateWeights(t *testing.T) {
 }
 
 func TestSimulateLimitsStopScheduling(t *testing.T) {
-	sim := simulate(t, SimulationInput{
+	sim := simulate(t, simmodel.SimulationInput{
 		Pools:     []simmodel.SimPool{testPool("d4", 0, corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("8")}, nil, onDemandOnly, sizes("Standard_D4s_v5"))},
 		Workloads: []simmodel.Workload{pods("web", 10, "1", "1Gi")},
 	})
@@ -161,7 +161,7 @@ func TestSimulateLimitsStopScheduling(t *testing.T) {
 	if len(sim.Unschedulable) != 1 || sim.Unschedulable[0].Count != 4 || !strings.Contains(sim.Unschedulable[0].Reason, "exceed limits") {
 		t.Fatalf("unschedulable %+v", sim.Unschedulable)
 	}
-	nodes := simulate(t, SimulationInput{
+	nodes := simulate(t, simmodel.SimulationInput{
 		Pools:     []simmodel.SimPool{testPool("d4", 0, corev1.ResourceList{"nodes": resource.MustParse("1")}, nil, onDemandOnly, sizes("Standard_D4s_v5"))},
 		Workloads: []simmodel.Workload{pods("web", 10, "1", "1Gi")},
 	})
@@ -169,7 +169,7 @@ func TestSimulateLimitsStopScheduling(t *testing.T) {
 		t.Fatalf("scheduled %d, unschedulable %+v", nodes.ScheduledPods, nodes.Unschedulable)
 	}
 	// A limited pool spills into the next one.
-	spill := simulate(t, SimulationInput{
+	spill := simulate(t, simmodel.SimulationInput{
 		Pools: []simmodel.SimPool{
 			testPool("limited", 10, corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("4")}, nil, onDemandOnly, sizes("Standard_D4s_v5")),
 			testPool("fallback", 0, nil, nil, onDemandOnly, sizes("Standard_E4s_v5")),
@@ -189,7 +189,7 @@ func TestSimulateLimitsStopScheduling(t *testing.T) {
 func TestSimulateZoneSpread(t *testing.T) {
 	w := pods("web", 12, "500m", "512Mi")
 	w.ZoneSpread = 1
-	sim := simulate(t, SimulationInput{
+	sim := simulate(t, simmodel.SimulationInput{
 		Region:    "eastus",
 		Pools:     []simmodel.SimPool{testPool("d2", 0, nil, nil, onDemandOnly, sizes("Standard_D2_v3"))},
 		Workloads: []simmodel.Workload{w},
@@ -208,7 +208,7 @@ func TestSimulateZoneSpread(t *testing.T) {
 	// A zone requirement on the pool narrows the domains.
 	zoned := testPool("d2", 0, nil, nil, onDemandOnly, sizes("Standard_D2_v3"),
 		karpv1.NodeSelectorRequirementWithMinValues{Key: corev1.LabelTopologyZone, Operator: corev1.NodeSelectorOpIn, Values: []string{"eastus-1", "eastus-2"}})
-	sim = simulate(t, SimulationInput{Region: "eastus", Pools: []simmodel.SimPool{zoned}, Workloads: []simmodel.Workload{w}})
+	sim = simulate(t, simmodel.SimulationInput{Region: "eastus", Pools: []simmodel.SimPool{zoned}, Workloads: []simmodel.Workload{w}})
 	perZone = map[string]int{}
 	for _, n := range sim.Nodes {
 		for _, pc := range n.Pods {
@@ -226,7 +226,7 @@ func TestSimulateUnschedulableReasons(t *testing.T) {
 	team := pods("team", 1, "1", "1Gi")
 	team.NodeSelector = map[string]string{"team": "payments"} // a label the pool does not set
 	huge := pods("huge", 1, "500", "1Gi")
-	sim := simulate(t, SimulationInput{
+	sim := simulate(t, simmodel.SimulationInput{
 		Pools:     []simmodel.SimPool{testPool("d4", 0, nil, nil, onDemandOnly, sizes("Standard_D4s_v5"))},
 		Workloads: []simmodel.Workload{arm, team, huge},
 	})
@@ -249,7 +249,7 @@ func TestSimulateUnschedulableReasons(t *testing.T) {
 func TestSimulateGPU(t *testing.T) {
 	gpu := pods("train", 2, "2", "8Gi")
 	gpu.Requests[corev1.ResourceName("nvidia.com/gpu")] = resource.MustParse("1")
-	sim := simulate(t, SimulationInput{
+	sim := simulate(t, simmodel.SimulationInput{
 		Pools:     []simmodel.SimPool{testPool("gpu", 0, nil, nil, onDemandOnly, sizes("Standard_NC4as_T4_v3", "Standard_D8s_v5"))},
 		Workloads: []simmodel.Workload{gpu, pods("web", 2, "1", "1Gi")},
 	})
@@ -264,7 +264,7 @@ func TestSimulateGPU(t *testing.T) {
 
 func TestSimulateDaemonOverhead(t *testing.T) {
 	// 500m of daemons leaves 3360m on a D4s_v5: three 1-cpu pods still fit, a fourth never.
-	sim := simulate(t, SimulationInput{
+	sim := simulate(t, simmodel.SimulationInput{
 		Pools:          []simmodel.SimPool{testPool("d4", 0, nil, nil, onDemandOnly, sizes("Standard_D4s_v5"))},
 		Workloads:      []simmodel.Workload{pods("web", 6, "1", "1Gi")},
 		DaemonOverhead: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("500m"), corev1.ResourceMemory: resource.MustParse("512Mi")},
@@ -284,7 +284,7 @@ func TestSimulateDaemonOverhead(t *testing.T) {
 // price and its provenance; in eastus the spot price is a labelled estimate.
 func TestSimulateSpotPricesAndProvenance(t *testing.T) {
 	for region, want := range map[string]string{"westeurope": "list 2026-08-22", "eastus": "estimated: on-demand × "} {
-		sim := simulate(t, SimulationInput{
+		sim := simulate(t, simmodel.SimulationInput{
 			Region:    region,
 			Pools:     []simmodel.SimPool{testPool("d4", 0, nil, nil, sizes("Standard_D4s_v5"))},
 			Workloads: []simmodel.Workload{pods("web", 3, "1", "1Gi")},

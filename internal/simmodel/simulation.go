@@ -7,6 +7,25 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 )
 
+// SimulationInput describes pending pods and the NodePools that may launch nodes for them:
+// the optimum's input (internal/optimal.Simulate).
+type SimulationInput struct {
+	// Region is where nodes are launched; it must be in the catalog.
+	Region    string
+	Pools     []SimPool
+	Workloads []Workload
+	// DaemonOverhead is what DaemonSet pods request on every node (optional); a "pods" entry
+	// counts their pod slots.
+	DaemonOverhead corev1.ResourceList
+	// Seed orders otherwise equal choices; a given input and seed always give the same result.
+	Seed uint64
+	// ConfigurationBound asks for the configuration LP bound (see Simulation.LowerBound):
+	// within a few per cent of the optimum where the default bound may be 10 % below it, but
+	// it takes tens of milliseconds to seconds, and beyond maxPatternGroups pod groups the
+	// default bound is reported.
+	ConfigurationBound bool
+}
+
 // SimPool is a NodePool with the settings of the AKSNodeClass it references.
 type SimPool struct {
 	Pool      *solver.Pool

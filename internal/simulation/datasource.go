@@ -1,7 +1,7 @@
 // Package simulation defines the karpenter_provisioning_simulation data source: pending pods
 // (shapes and counts) and NodePools in; out, by `mode`, the NodeClaims Karpenter on AKS would
-// launch (solver.Predict, the default), the cheapest packing with its certified lower bound
-// (solver.Simulate), or both with the gap between them. Offline, from the embedded catalog.
+// launch (clustersim.Predict, the default), the cheapest packing with its certified lower bound
+// (optimal.Simulate), or both with the gap between them. Offline, from the embedded catalog.
 package simulation
 
 import (
@@ -306,7 +306,7 @@ func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 		meta, _ := obj["metadata"].(map[string]any)
 		classes[fmt.Sprint(meta["name"])] = nc
 	}
-	in := optimal.SimulationInput{Region: region, Seed: 1, ConfigurationBound: m.LowerBoundMethod.ValueString() == "configuration"}
+	in := simmodel.SimulationInput{Region: region, Seed: 1, ConfigurationBound: m.LowerBoundMethod.ValueString() == "configuration"}
 	for i, text := range m.NodePools {
 		obj := manifest(ctx, text, nodepool.GVK, path.Root("nodepools").AtListIndex(i), &resp.Diagnostics)
 		if obj == nil {

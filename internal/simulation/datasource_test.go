@@ -49,7 +49,7 @@ func fixturePool(t *testing.T) *solver.Pool {
 // the same input, labelled as the optimum.
 func TestAccSimulationMatchesSolver(t *testing.T) {
 	p := fixturePool(t)
-	want, err := optimal.Simulate(solver.New(catalog.Default()), optimal.SimulationInput{
+	want, err := optimal.Simulate(solver.New(catalog.Default()), simmodel.SimulationInput{
 		Region: "westeurope", Seed: 1, Pools: []simmodel.SimPool{{Pool: p}},
 		Workloads: []simmodel.Workload{
 			{Name: "web", Count: 20, Requests: corev1.ResourceList{corev1.ResourceCPU: k8sresource.MustParse("500m"), corev1.ResourceMemory: k8sresource.MustParse("1Gi")}},
@@ -124,7 +124,7 @@ data "karpenter_provisioning_simulation" "s" {
 // tighter than the default for the same packing; an unknown method fails on the attribute.
 func TestAccSimulationConfigurationBound(t *testing.T) {
 	p := fixturePool(t)
-	in := optimal.SimulationInput{
+	in := simmodel.SimulationInput{
 		Region: "westeurope", Seed: 1, Pools: []simmodel.SimPool{{Pool: p}},
 		Workloads: []simmodel.Workload{
 			{Name: "api", Count: 7, Requests: corev1.ResourceList{corev1.ResourceCPU: k8sresource.MustParse("1500m"), corev1.ResourceMemory: k8sresource.MustParse("3Gi")}},
@@ -177,7 +177,7 @@ data "karpenter_provisioning_simulation" "s" {
 	})
 }
 
-// By default the data source reports Karpenter's decision (solver.Predict), not the optimum;
+// By default the data source reports Karpenter's decision (clustersim.Predict), not the optimum;
 // mode = "both" adds the optimum and the design cost between them; an unknown mode fails on
 // the attribute.
 func TestAccSimulationKarpenterModeAndBoth(t *testing.T) {
@@ -193,7 +193,7 @@ func TestAccSimulationKarpenterModeAndBoth(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt, err := optimal.Simulate(s, optimal.SimulationInput{Region: "westeurope", Seed: 1, Pools: []simmodel.SimPool{{Pool: p}}, Workloads: ws, DaemonOverhead: overhead})
+	opt, err := optimal.Simulate(s, simmodel.SimulationInput{Region: "westeurope", Seed: 1, Pools: []simmodel.SimPool{{Pool: p}}, Workloads: ws, DaemonOverhead: overhead})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,7 +32,7 @@ var workloadsYAMLAttribute = schema.ListAttribute{
 // DaemonSet pods, reporting problems on the element they come from.
 //
 // The solver's workloads are for the optimum; the pods themselves, with every scheduling
-// constraint, are for Karpenter's decision (solver.Predict).
+// constraint, are for Karpenter's decision (clustersim.Predict).
 func manifestWorkloads(texts []string, diags *diag.Diagnostics) (ws []simmodel.Workload, set *workloadreader.Set) {
 	// All elements are read together: a RuntimeClass, LimitRange or HPA in one applies to the
 	// workloads of the others, as in a cluster.

@@ -54,7 +54,7 @@ func TestAccSimulationWorkloadsYAML(t *testing.T) {
 	web := []simmodel.Workload{{Name: "Deployment/web", Count: 20, Labels: map[string]string{"app": "web"},
 		Requests: corev1.ResourceList{corev1.ResourceCPU: k8sresource.MustParse("600m"), corev1.ResourceMemory: k8sresource.MustParse("1152Mi")}}}
 	agent := corev1.ResourceList{corev1.ResourceCPU: k8sresource.MustParse("100m"), corev1.ResourceMemory: k8sresource.MustParse("100Mi")}
-	want, err := optimal.Simulate(s, optimal.SimulationInput{
+	want, err := optimal.Simulate(s, simmodel.SimulationInput{
 		Region: "westeurope", Seed: 1, Pools: pools, Workloads: web,
 		DaemonOverhead: corev1.ResourceList{corev1.ResourceCPU: agent[corev1.ResourceCPU], corev1.ResourceMemory: agent[corev1.ResourceMemory],
 			corev1.ResourcePods: k8sresource.MustParse("1")},
@@ -132,7 +132,7 @@ data "karpenter_provisioning_simulation" "s" {
 // The elements of workloads_yaml are one cluster: a LimitRange in one gives the pods of a
 // Deployment in another their requests, as the API server would.
 func TestAccSimulationWorkloadsYAMLAcrossElements(t *testing.T) {
-	want, err := optimal.Simulate(solver.New(catalog.Default()), optimal.SimulationInput{
+	want, err := optimal.Simulate(solver.New(catalog.Default()), simmodel.SimulationInput{
 		Region: "westeurope", Seed: 1, Pools: []simmodel.SimPool{{Pool: fixturePool(t)}},
 		Workloads: []simmodel.Workload{{Name: "Deployment/api", Count: 3,
 			Requests: corev1.ResourceList{corev1.ResourceCPU: k8sresource.MustParse("2"), corev1.ResourceMemory: k8sresource.MustParse("4Gi")}}},

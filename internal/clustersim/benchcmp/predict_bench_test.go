@@ -49,7 +49,7 @@ func notePredict(profile string, pods int, f func(*predictRow)) {
 // the benchmark's profiles, and checks that both launch the same NodeClaims. Each side reports
 // its bytes and allocations per run; the emulation also its peak live heap growth.
 //
-//	go test -run '^$' -bench PredictVsUpstream -benchmem -timeout 60m ./internal/solver/benchcmp/
+//	go test -run '^$' -bench PredictVsUpstream -benchmem -timeout 60m ./internal/clustersim/benchcmp/
 func BenchmarkPredictVsUpstream(b *testing.B) {
 	its := regionTypes(region)
 	for _, prof := range profiles {

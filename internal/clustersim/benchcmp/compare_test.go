@@ -70,7 +70,7 @@ func BenchmarkSolverVsUpstream(b *testing.B) {
 			nps := prof.pools()
 			b.Run(fmt.Sprintf("%s/pods=%d/ours", prof.name, n), func(b *testing.B) {
 				var sim *simmodel.Simulation
-				in := optimal.SimulationInput{Region: region, Seed: seed}
+				in := simmodel.SimulationInput{Region: region, Seed: seed}
 				for _, np := range nps {
 					in.Pools = append(in.Pools, simmodel.SimPool{Pool: solver.NewPool(np)})
 				}
