@@ -40,6 +40,6 @@ func (t RegionTypes) AdmissibleAll(reqs scheduling.Requirements) []cloudprovider
 	return t.rt.admissibleAll(reqs)
 }
 
-// RequirementsKey is a canonical string for requirements: equal for requirements that admit
-// the same, whatever their order, so callers can judge each distinct set once.
+// RequirementsKey is a canonical string for requirements: the same for the same requirements
+// whatever their order, so that callers judge each distinct set once.
 func RequirementsKey(reqs scheduling.Requirements) string { return canonicalSet(reqs) }
