@@ -10,6 +10,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 )
 
@@ -74,7 +75,7 @@ func (e Edit) HCL() string {
 	return fmt.Sprintf("{ key = %q, operator = %q, values = [%s] }", e.Requirement.Key, string(e.Requirement.Operator), quoted(e.Requirement.Values, ", "))
 }
 
-// Trial is one edit's outcome under Karpenter's decision (solver.Predict).
+// Trial is one edit's outcome under Karpenter's decision (Predict).
 type Trial struct {
 	Edit          Edit    `json:"edit"`
 	HourlyCost    float64 `json:"hourlyCost"`
@@ -125,13 +126,13 @@ func Advise(s *solver.Solver, in Input, res *Result) (*Advice, error) {
 	if res == nil || len(res.simPools) == 0 {
 		return nil, nil
 	}
-	pin := solver.PredictionInput{Region: in.Region, Pools: res.simPools, Pods: in.Pods, DaemonSets: in.DaemonSets, WorkloadOf: ownerName}
+	pin := PredictionInput{Region: in.Region, Pools: res.simPools, Pods: in.Pods, DaemonSets: in.DaemonSets, WorkloadOf: ownerName}
 	return AdvisePrediction(s, pin, res.Karpenter, res.Optimal)
 }
 
 // AdvisePrediction is Advise for a prediction's input (pin, whose Pools are edited one at a
-// time) and its two results: Karpenter's (solver.Predict of pin) and the optimum.
-func AdvisePrediction(s *solver.Solver, pin solver.PredictionInput, karpenter, optimal *solver.Simulation) (*Advice, error) {
+// time) and its two results: Karpenter's (Predict of pin) and the optimum.
+func AdvisePrediction(s *solver.Solver, pin PredictionInput, karpenter, optimal *simmodel.Simulation) (*Advice, error) {
 	if karpenter == nil || optimal == nil || len(pin.Pools) == 0 {
 		return nil, nil
 	}
@@ -145,8 +146,8 @@ func AdvisePrediction(s *solver.Solver, pin solver.PredictionInput, karpenter, o
 	for _, c := range candidates(pin.Pools) {
 		edited := pin
 		edited.Pools = slices.Clone(pin.Pools)
-		edited.Pools[c.index] = solver.SimPool{Pool: solver.NewPool(c.nodePool), NodeClass: pin.Pools[c.index].NodeClass}
-		sim, err := s.Predict(edited)
+		edited.Pools[c.index] = simmodel.SimPool{Pool: solver.NewPool(c.nodePool), NodeClass: pin.Pools[c.index].NodeClass}
+		sim, err := Predict(s, edited)
 		if err != nil {
 			return nil, err
 		}
@@ -195,7 +196,7 @@ type candidate struct {
 // candidates are the edits tried, at most MaxAdviceRuns in all, taken from the pools in turn:
 // per pool the sku-cpu caps below its own, spot allowed when it is on-demand only, and its
 // sku-family restriction removed.
-func candidates(pools []solver.SimPool) []candidate {
+func candidates(pools []simmodel.SimPool) []candidate {
 	perPool := make([][]candidate, len(pools))
 	for i, sp := range pools {
 		var out []candidate
@@ -271,7 +272,7 @@ func onDemandOnly(reqs []karpv1.NodeSelectorRequirementWithMinValues) bool {
 	return false
 }
 
-func pendingCounts(sim *solver.Simulation) map[string]int {
+func pendingCounts(sim *simmodel.Simulation) map[string]int {
 	out := map[string]int{}
 	for _, u := range sim.Unschedulable {
 		out[u.Workload] += u.Count

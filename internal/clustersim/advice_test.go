@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 )
 
@@ -19,7 +20,7 @@ func TestAdviceCandidates(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []string
-	for _, c := range candidates([]solver.SimPool{{Pool: p}}) {
+	for _, c := range candidates([]simmodel.SimPool{{Pool: p}}) {
 		got = append(got, c.edit.YAML())
 		n := 0
 		for _, r := range c.nodePool.Spec.Template.Spec.Requirements {
@@ -44,13 +45,13 @@ func TestAdviceCandidates(t *testing.T) {
 		t.Errorf("the pool itself was edited: %+v", p.Spec.Template.Spec.Requirements)
 	}
 
-	var many []solver.SimPool
+	var many []simmodel.SimPool
 	for range 5 {
 		q, err := solver.PoolFromObject(pool(t, ""))
 		if err != nil {
 			t.Fatal(err)
 		}
-		many = append(many, solver.SimPool{Pool: q})
+		many = append(many, simmodel.SimPool{Pool: q})
 	}
 	for i := range many {
 		many[i].Pool.Name = string(rune('a' + i))

@@ -3,7 +3,7 @@ package clustersim
 import (
 	"math"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 )
 
 // PoolCost is what one NodePool's new nodes cost.
@@ -15,7 +15,7 @@ type PoolCost struct {
 
 // PoolCosts lists every simulated pool (in the order given, those that launch nothing at
 // zero) with its nodes' count and hourly cost.
-func PoolCosts(sim *solver.Simulation, pools []string) []PoolCost {
+func PoolCosts(sim *simmodel.Simulation, pools []string) []PoolCost {
 	out := make([]PoolCost, 0, len(pools))
 	index := map[string]int{}
 	for _, p := range pools {

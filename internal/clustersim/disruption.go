@@ -12,6 +12,7 @@ import (
 	podutils "sigs.k8s.io/karpenter/pkg/utils/pod"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/workload"
 )
@@ -25,7 +26,7 @@ type placed struct {
 
 // placements reads the pools (and capacity types) of each workload's pods from the
 // simulation's nodes; workloads are named as the reader's OwnerAnnotation names them.
-func placements(sim *solver.Simulation) map[string]*placed {
+func placements(sim *simmodel.Simulation) map[string]*placed {
 	out := map[string]*placed{}
 	for _, n := range sim.Nodes {
 		for _, pc := range n.Pods {
@@ -59,12 +60,12 @@ func DisruptionFindings(set *workload.Set, res *Result) []workload.Finding {
 // PlacementDisruptionFindings is DisruptionFindings for a simulation of the pools made
 // elsewhere (the karpenter_provisioning_simulation data source): sim.Method says whose
 // placement it is.
-func PlacementDisruptionFindings(set *workload.Set, simPools []solver.SimPool, sim *solver.Simulation) []workload.Finding {
+func PlacementDisruptionFindings(set *workload.Set, simPools []simmodel.SimPool, sim *simmodel.Simulation) []workload.Finding {
 	if sim == nil || set == nil {
 		return nil
 	}
 	by := "Karpenter's predicted placement"
-	if sim.Method == solver.MethodOptimal {
+	if sim.Method == simmodel.MethodOptimal {
 		by = "the optimal packing (not Karpenter's own decision)"
 	}
 	pools := map[string]*solver.Pool{}

@@ -9,23 +9,23 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/workload"
 )
 
 // optimalInput is the solver's input for the optimal mode.
-func optimalInput(in Input, pools []solver.SimPool, res *Result) solver.SimulationInput {
+func optimalInput(in Input, pools []simmodel.SimPool, res *Result) simmodel.SimulationInput {
 	ws, notes := SolverWorkloads(in.Pods)
 	overhead, more := DaemonOverhead(in.DaemonSets, pools)
 	res.Assumptions = append(append(res.Assumptions, notes...), more...)
-	return solver.SimulationInput{Region: in.Region, Pools: pools, Workloads: ws, DaemonOverhead: overhead, Seed: 1}
+	return simmodel.SimulationInput{Region: in.Region, Pools: pools, Workloads: ws, DaemonOverhead: overhead, Seed: 1}
 }
 
 // SolverWorkloads turns pods into the solver's workloads, grouped per workload so that
-// results name them as the input does; solver.WorkloadsFromPods counts each pod's requests as
+// results name them as the input does; simmodel.WorkloadsFromPods counts each pod's requests as
 // Karpenter does (init and sidecar containers, overhead). It models node affinity's first term and zone spread; the notes say
 // what else it leaves out.
-func SolverWorkloads(in []*corev1.Pod) ([]solver.Workload, []string) {
+func SolverWorkloads(in []*corev1.Pod) ([]simmodel.Workload, []string) {
 	var owners []string
 	byOwner := map[string][]*corev1.Pod{}
 	var podAffinity, otherSpread, moreTerms []string
@@ -58,9 +58,9 @@ func SolverWorkloads(in []*corev1.Pod) ([]solver.Workload, []string) {
 	note(podAffinity, "pod affinity and anti-affinity")
 	note(otherSpread, "topology spread other than DoNotSchedule over zones")
 	note(moreTerms, "node affinity terms after the first")
-	var out []solver.Workload
+	var out []simmodel.Workload
 	for _, o := range owners {
-		ws := solver.WorkloadsFromPods(byOwner[o])
+		ws := simmodel.WorkloadsFromPods(byOwner[o])
 		for i := range ws {
 			ws[i].Name = o
 			if i > 0 {
@@ -84,7 +84,7 @@ func ownerName(p *corev1.Pod) string {
 // DaemonOverhead is what the DaemonSet pods that would run on a pool's nodes request, as
 // Karpenter decides it (taints tolerated, requirements compatible). The solver takes one
 // overhead for every node: when pools differ, the largest is used and the note says so.
-func DaemonOverhead(daemons []*corev1.Pod, pools []solver.SimPool) (corev1.ResourceList, []string) {
+func DaemonOverhead(daemons []*corev1.Pod, pools []simmodel.SimPool) (corev1.ResourceList, []string) {
 	var max corev1.ResourceList
 	var perPool []string
 	distinct := map[string]bool{}

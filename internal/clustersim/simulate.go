@@ -11,6 +11,8 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/optimal"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 )
 
@@ -34,19 +36,19 @@ type Input struct {
 
 // Result is the outcome in the modes asked for; a mode not asked for is nil.
 type Result struct {
-	Karpenter, Optimal *solver.Simulation
+	Karpenter, Optimal *simmodel.Simulation
 	// Pools are the NodePools simulated, by name; Skipped says why others were not.
 	Pools   []string
 	Skipped []string
 	// Assumptions say where the result is not what Karpenter would do, and how.
 	Assumptions []string
 	// simPools are the pools as simulated (validated, defaulted), for Advise and DisruptionFindings.
-	simPools []solver.SimPool
+	simPools []simmodel.SimPool
 }
 
 // LowerBound is the proven lower bound on the hourly cost (from the optimal mode when it ran).
 func (r *Result) LowerBound() float64 {
-	for _, s := range []*solver.Simulation{r.Optimal, r.Karpenter} {
+	for _, s := range []*simmodel.Simulation{r.Optimal, r.Karpenter} {
 		if s != nil {
 			return s.LowerBound
 		}
@@ -55,7 +57,7 @@ func (r *Result) LowerBound() float64 {
 }
 
 // Primary is the result a single figure should come from: Karpenter's when it ran.
-func (r *Result) Primary() (string, *solver.Simulation) {
+func (r *Result) Primary() (string, *simmodel.Simulation) {
 	if r.Karpenter != nil {
 		return Karpenter, r.Karpenter
 	}
@@ -80,7 +82,7 @@ func Simulate(ctx context.Context, s *solver.Solver, in Input, mode string) (*Re
 		}
 		classes[name] = nc
 	}
-	var pools []solver.SimPool
+	var pools []simmodel.SimPool
 	for _, body := range in.NodePools {
 		obj := deepCopy(body)
 		v := crdvalidate.MustFor(kinds.NodePool.GVK)
@@ -98,7 +100,7 @@ func Simulate(ctx context.Context, s *solver.Solver, in Input, mode string) (*Re
 		if !ok {
 			res.Assumptions = append(res.Assumptions, fmt.Sprintf("NodePool/%s: AKSNodeClass %q is not in the input; its defaults are assumed", p.Name, p.NodeClassName()))
 		}
-		pools = append(pools, solver.SimPool{Pool: p, NodeClass: nc})
+		pools = append(pools, simmodel.SimPool{Pool: p, NodeClass: nc})
 		res.Pools = append(res.Pools, p.Name)
 	}
 	res.simPools = pools
@@ -109,15 +111,15 @@ func Simulate(ctx context.Context, s *solver.Solver, in Input, mode string) (*Re
 }
 
 // run dispatches on the mode: karpenter is Karpenter's decision as the emulation makes it
-// (runKarpenter), optimal the solver's packing (solver.Simulate).
-func run(_ context.Context, s *solver.Solver, mode string, in Input, pools []solver.SimPool, res *Result) error {
+// (runKarpenter), optimal the optimum's packing (optimal.Simulate).
+func run(_ context.Context, s *solver.Solver, mode string, in Input, pools []simmodel.SimPool, res *Result) error {
 	if mode == Karpenter || mode == Both {
 		if err := runKarpenter(s, in, pools, res); err != nil {
 			return err
 		}
 	}
 	if mode == Optimal || mode == Both {
-		sim, err := s.Simulate(optimalInput(in, pools, res))
+		sim, err := optimal.Simulate(s, optimalInput(in, pools, res))
 		if err != nil {
 			return err
 		}
@@ -126,10 +128,10 @@ func run(_ context.Context, s *solver.Solver, mode string, in Input, pools []sol
 	return nil
 }
 
-// runKarpenter is Karpenter's own decision (solver.Predict), with the pods of each workload
+// runKarpenter is Karpenter's own decision (Predict), with the pods of each workload
 // counted under the object that owns them.
-func runKarpenter(s *solver.Solver, in Input, pools []solver.SimPool, res *Result) error {
-	sim, err := s.Predict(solver.PredictionInput{Region: in.Region, Pools: pools, Pods: in.Pods, DaemonSets: in.DaemonSets, WorkloadOf: ownerName})
+func runKarpenter(s *solver.Solver, in Input, pools []simmodel.SimPool, res *Result) error {
+	sim, err := Predict(s, PredictionInput{Region: in.Region, Pools: pools, Pods: in.Pods, DaemonSets: in.DaemonSets, WorkloadOf: ownerName})
 	if err != nil {
 		return err
 	}

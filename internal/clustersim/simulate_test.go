@@ -12,6 +12,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/workload"
 )
@@ -47,7 +48,7 @@ func pod(name string, cpu, mem string) *corev1.Pod {
 var testSolver = solver.New(catalog.Default())
 
 // The optimal mode sizes a node for what the whole pod requests: an init container larger than
-// the containers (solver.WorkloadsFromPods alone reads only the containers).
+// the containers (simmodel.WorkloadsFromPods alone reads only the containers).
 func TestOptimalCountsInitContainers(t *testing.T) {
 	p := pod("migrate", "500m", "512Mi")
 	p.Spec.InitContainers = []corev1.Container{{Name: "init", Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{
@@ -99,7 +100,7 @@ func TestDaemonOverheadPerPool(t *testing.T) {
 			t.Errorf("%s on %s (tainted %v): %v, want %v", tc.pod.Name, tc.pool.Name, tc.pool.HasTaint(), got, tc.want)
 		}
 	}
-	got, notes := DaemonOverhead([]*corev1.Pod{everywhere, untolerating}, []solver.SimPool{{Pool: p}, {Pool: plain}})
+	got, notes := DaemonOverhead([]*corev1.Pod{everywhere, untolerating}, []simmodel.SimPool{{Pool: p}, {Pool: plain}})
 	if got.Cpu().Cmp(resource.MustParse("200m")) != 0 || got.Pods().Value() != 2 {
 		t.Errorf("overhead = %v", got)
 	}
@@ -121,7 +122,7 @@ func TestModesNameWorkloads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for mode, sim := range map[string]*solver.Simulation{Karpenter: res.Karpenter, Optimal: res.Optimal} {
+	for mode, sim := range map[string]*simmodel.Simulation{Karpenter: res.Karpenter, Optimal: res.Optimal} {
 		if sim.ScheduledPods != 3 || len(sim.Nodes) == 0 {
 			t.Errorf("%s: %d pods on %d nodes, want 3 placed", mode, sim.ScheduledPods, len(sim.Nodes))
 		}
@@ -133,7 +134,7 @@ func TestModesNameWorkloads(t *testing.T) {
 			}
 		}
 	}
-	if res.Karpenter.Method != solver.MethodKarpenter || res.Optimal.Method != solver.MethodOptimal {
+	if res.Karpenter.Method != simmodel.MethodKarpenter || res.Optimal.Method != simmodel.MethodOptimal {
 		t.Errorf("methods %q, %q", res.Karpenter.Method, res.Optimal.Method)
 	}
 }

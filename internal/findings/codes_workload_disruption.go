@@ -21,7 +21,7 @@ var workloadDisruptionRules = []Rule{
 			"eviction loop in pkg/controllers/node/termination/terminator/eviction.go retries a 429 forever). A budget whose " +
 			"`status.disruptionsAllowed` is 0 with every pod healthy (`maxUnavailable: 0`, `minAvailable` equal to the replicas " +
 			"or 100%), or a pod selected by two budgets (which the eviction subresource refuses), keeps the node cordoned " +
-			"and paid for indefinitely. The pool is the one Karpenter's predicted placement (solver.Predict) puts the pods on. " +
+			"and paid for indefinitely. The pool is the one Karpenter's predicted placement puts the pods on. " +
 			"Set `terminationGracePeriod` on the pool, or let the budget allow one eviction " +
 			"(https://karpenter.sh/docs/concepts/disruption/#terminationgraceperiod).",
 		Reported: Reporting{Review: true, Note: workloadDisruptionNote + " A budget is taken as blocking when its " +
@@ -35,7 +35,7 @@ var workloadDisruptionRules = []Rule{
 			"replaces nodes whose pods fit elsewhere and evicts their pods; it checks only PodDisruptionBudgets and the " +
 			"`karpenter.sh/do-not-disrupt` annotation before doing so (https://karpenter.sh/docs/concepts/disruption/#consolidation). " +
 			"The only pod of a Deployment or StatefulSet is then down until its replacement is scheduled and ready, at any " +
-			"time the consolidation pass chooses. The pool is the one Karpenter's predicted placement (solver.Predict) puts " +
+			"time the consolidation pass chooses. The pool is the one Karpenter's predicted placement puts " +
 			"the pod on. Run two replicas with a PodDisruptionBudget of `maxUnavailable: 1`, or, if the outage is acceptable, " +
 			"suppress the finding.",
 		Reported: Reporting{Review: true, Note: workloadDisruptionNote + " A note. Only Deployments, " +
@@ -53,7 +53,7 @@ var workloadDisruptionRules = []Rule{
 			"`StateNode.ValidatePodsDisruptable` in sigs.k8s.io/karpenter pkg/controllers/state). A workload that must not " +
 			"be interrupted but tolerates the spot pool's taint, or lands on a pool whose `karpenter.sh/capacity-type` " +
 			"allows spot, is interrupted anyway, and its annotation also keeps the pool from consolidating the node. The pool " +
-			"is the one Karpenter's predicted placement (solver.Predict) puts the pods on. Keep such pods on on-demand " +
+			"is the one Karpenter's predicted placement puts the pods on. Keep such pods on on-demand " +
 			"capacity (drop the toleration, or select `karpenter.sh/capacity-type: on-demand`).",
 		Reported: Reporting{Review: true, Note: workloadDisruptionNote + " Reported when the prediction launches a spot " +
 			"node for the annotated pods."},
@@ -68,7 +68,7 @@ var workloadDisruptionRules = []Rule{
 			"ReplicationController annotated `\"true\"` does not, so without `terminationGracePeriod` (\"If left undefined, the " +
 			"controller will wait indefinitely for pods to be drained\", pkg/apis/v1/nodepool.go) the expired node stays " +
 			"cordoned and paid for until someone deletes the pod. A duration value (e.g. `\"2h\"`) ends the protection and is " +
-			"not reported. The pool is the one Karpenter's predicted placement (solver.Predict) puts the pods on. Set " +
+			"not reported. The pool is the one Karpenter's predicted placement puts the pods on. Set " +
 			"`terminationGracePeriod` on the pool, or use a duration for the annotation.",
 		Reported: Reporting{Review: true, Note: workloadDisruptionNote + " Only for Deployments, StatefulSets, " +
 			"ReplicaSets and ReplicationControllers whose pod template has the annotation `\"true\"`: a Job's pods end, and a duration ends the protection."},

@@ -13,6 +13,6 @@
 // strategy are imported from upstream (sigs.k8s.io/karpenter/pkg/scheduling,
 // pkg/cloudprovider, pkg/utils/resources, karpenter-provider-azure's allocationstrategy),
 // never copied; the scheduler's controller package is not imported, so that it never reaches
-// the provider binary. internal/solver/benchcmp runs Karpenter's scheduler next to it on the
+// the provider binary. internal/clustersim/benchcmp runs Karpenter's scheduler next to it on the
 // same inputs and reports where the two differ.
 package provisioner

@@ -15,7 +15,7 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
 )
 
-// These check single rules on small inputs; internal/solver/benchcmp compares whole decisions
+// These check single rules on small inputs; internal/clustersim/benchcmp compares whole decisions
 // with Karpenter's own scheduler.
 
 func westeurope() []*cloudprovider.InstanceType {

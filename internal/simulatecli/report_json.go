@@ -7,6 +7,7 @@ import (
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clustersim"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/review"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 )
 
@@ -68,7 +69,7 @@ type jsonUnschedulable struct {
 	Reason   string `json:"reason"`
 }
 
-func toJSONSim(cluster string, sim *solver.Simulation, pools []string) *jsonSim {
+func toJSONSim(cluster string, sim *simmodel.Simulation, pools []string) *jsonSim {
 	if sim == nil {
 		return nil
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clustersim"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 )
 
@@ -64,7 +65,7 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 
 type modeSim struct {
 	name string
-	sim  *solver.Simulation
+	sim  *simmodel.Simulation
 }
 
 func modes(r *clustersim.Result) []modeSim {

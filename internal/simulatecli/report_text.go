@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clustersim"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 )
 
@@ -27,7 +28,7 @@ func WriteText(w io.Writer, r *Report) error {
 		}
 		for _, m := range []struct {
 			name string
-			sim  *solver.Simulation
+			sim  *simmodel.Simulation
 		}{{clustersim.Karpenter, c.Result.Karpenter}, {clustersim.Optimal, c.Result.Optimal}} {
 			if m.sim == nil {
 				continue

@@ -4,7 +4,7 @@ import (
 	"cmp"
 	"slices"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 )
 
 // row is identical nodes of one pool: same instance type, capacity type and zone.
@@ -22,7 +22,7 @@ type poolTable struct {
 }
 
 // tables groups a simulation's nodes per pool, pools in the order given (then any other).
-func tables(sim *solver.Simulation, pools []string) []poolTable {
+func tables(sim *simmodel.Simulation, pools []string) []poolTable {
 	byPool := map[string]*poolTable{}
 	var order []string
 	get := func(p string) *poolTable {

@@ -1,7 +1,7 @@
 // Package simulation defines the karpenter_provisioning_simulation data source: pending pods
 // (shapes and counts) and NodePools in; out, by `mode`, the NodeClaims Karpenter on AKS would
-// launch (solver.Predict, the default), the cheapest packing with its certified lower bound
-// (solver.Simulate), or both with the gap between them. Offline, from the embedded catalog.
+// launch (clustersim.Predict, the default), the cheapest packing with its certified lower bound
+// (optimal.Simulate), or both with the gap between them. Offline, from the embedded catalog.
 package simulation
 
 import (
@@ -28,7 +28,9 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/optimal"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/providerdata"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 	workloadreader "github.com/karpenter-iac/terraform-provider-karpenter/internal/workload"
 )
@@ -101,7 +103,7 @@ func (d *dataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 				Optional: true,
 				MarkdownDescription: "`karpenter` (default): the top-level figures are what Karpenter would launch. `optimal`: they are the cheapest " +
 					"packing found, with `lower_bound`. `both`: Karpenter's decision at the top level, the optimum under `optimal`, and `design_cost`.",
-				Validators: []validator.String{stringvalidator.OneOf(solver.MethodKarpenter, solver.MethodOptimal, "both")},
+				Validators: []validator.String{stringvalidator.OneOf(simmodel.MethodKarpenter, simmodel.MethodOptimal, "both")},
 			},
 			"lower_bound_method": schema.StringAttribute{
 				Optional: true,
@@ -303,7 +305,7 @@ func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 		meta, _ := obj["metadata"].(map[string]any)
 		classes[fmt.Sprint(meta["name"])] = nc
 	}
-	in := solver.SimulationInput{Region: region, Seed: 1, ConfigurationBound: m.LowerBoundMethod.ValueString() == "configuration"}
+	in := simmodel.SimulationInput{Region: region, Seed: 1, ConfigurationBound: m.LowerBoundMethod.ValueString() == "configuration"}
 	for i, text := range m.NodePools {
 		obj := manifest(ctx, text, kinds.NodePool.GVK, path.Root("nodepools").AtListIndex(i), &resp.Diagnostics)
 		if obj == nil {
@@ -314,7 +316,7 @@ func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 			resp.Diagnostics.AddAttributeError(path.Root("nodepools").AtListIndex(i), "Unreadable NodePool", err.Error())
 			continue
 		}
-		in.Pools = append(in.Pools, solver.SimPool{Pool: p, NodeClass: classes[p.NodeClassName()]})
+		in.Pools = append(in.Pools, simmodel.SimPool{Pool: p, NodeClass: classes[p.NodeClassName()]})
 	}
 	for i, w := range m.Workloads {
 		in.Workloads = append(in.Workloads, workload(w, path.Root("workloads").AtListIndex(i), &resp.Diagnostics))
@@ -323,9 +325,9 @@ func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 	if len(m.Workloads) == 0 && len(m.WorkloadsYAML) == 0 {
 		resp.Diagnostics.AddAttributeError(path.Root("workloads"), "No workloads", "Set workloads, workloads_yaml or both: the simulation needs pending pods.")
 	}
-	pin := solver.PredictionInput{Region: region, Pools: in.Pools, Pods: solver.Pods(in.Workloads), WorkloadOf: workloadOf}
+	pin := clustersim.PredictionInput{Region: region, Pools: in.Pools, Pods: simmodel.Pods(in.Workloads), WorkloadOf: workloadOf}
 	if len(in.DaemonOverhead) > 0 {
-		pin.DaemonSets = []*corev1.Pod{solver.DaemonSetPod("daemonset-overhead", in.DaemonOverhead)}
+		pin.DaemonSets = []*corev1.Pod{clustersim.DaemonSetPod("daemonset-overhead", in.DaemonOverhead)}
 	}
 	var read *workloadreader.Set // the workloads_yaml objects, for the disruption checks
 	if len(m.WorkloadsYAML) > 0 {
@@ -348,17 +350,17 @@ func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 	}
 	mode := m.Mode.ValueString()
 	if mode == "" {
-		mode = solver.MethodKarpenter
+		mode = simmodel.MethodKarpenter
 	}
-	var predicted, optimal *solver.Simulation
-	if mode != solver.MethodOptimal {
-		if predicted, err = s.Predict(pin); err != nil {
+	var predicted, optimum *simmodel.Simulation
+	if mode != simmodel.MethodOptimal {
+		if predicted, err = clustersim.Predict(s, pin); err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root("region"), "Cannot predict", err.Error())
 			return
 		}
 	}
-	if mode != solver.MethodKarpenter {
-		if optimal, err = s.Simulate(in); err != nil {
+	if mode != simmodel.MethodKarpenter {
+		if optimum, err = optimal.Simulate(s, in); err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root("region"), "Cannot simulate", err.Error())
 			return
 		}
@@ -366,29 +368,29 @@ func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 	if predicted != nil {
 		disruptionDiags(read, in.Pools, predicted, d.data.Checks, &resp.Diagnostics)
 	} else {
-		disruptionDiags(read, in.Pools, optimal, d.data.Checks, &resp.Diagnostics)
+		disruptionDiags(read, in.Pools, optimum, d.data.Checks, &resp.Diagnostics)
 	}
 	m.LowerBound = types.Float64Null()
 	m.DesignCost = types.Float64Null()
 	m.Optimal = nil
 	m.Advice = nil
 	switch mode {
-	case solver.MethodKarpenter:
+	case simmodel.MethodKarpenter:
 		fill(&m, predicted)
-	case solver.MethodOptimal:
-		fill(&m, optimal)
-		m.LowerBound = types.Float64Value(optimal.LowerBound)
+	case simmodel.MethodOptimal:
+		fill(&m, optimum)
+		m.LowerBound = types.Float64Value(optimum.LowerBound)
 	default:
 		fill(&m, predicted)
-		m.LowerBound = types.Float64Value(optimal.LowerBound)
-		m.DesignCost = types.Float64Value(predicted.HourlyCost - optimal.HourlyCost)
+		m.LowerBound = types.Float64Value(optimum.LowerBound)
+		m.DesignCost = types.Float64Value(predicted.HourlyCost - optimum.HourlyCost)
 		m.Optimal = &optimalModel{
-			Method: types.StringValue(optimal.Method), NodeCount: types.Int64Value(int64(len(optimal.Nodes))),
-			HourlyCost: types.Float64Value(optimal.HourlyCost), MonthlyCost: types.Float64Value(optimal.HourlyCost * solver.HoursPerMonth),
-			LowerBound: types.Float64Value(optimal.LowerBound), ScheduledPods: types.Int64Value(int64(optimal.ScheduledPods)),
-			Nodes: nodes(optimal),
+			Method: types.StringValue(optimum.Method), NodeCount: types.Int64Value(int64(len(optimum.Nodes))),
+			HourlyCost: types.Float64Value(optimum.HourlyCost), MonthlyCost: types.Float64Value(optimum.HourlyCost * solver.HoursPerMonth),
+			LowerBound: types.Float64Value(optimum.LowerBound), ScheduledPods: types.Int64Value(int64(optimum.ScheduledPods)),
+			Nodes: nodes(optimum),
 		}
-		a, err := clustersim.AdvisePrediction(s, pin, predicted, optimal)
+		a, err := clustersim.AdvisePrediction(s, pin, predicted, optimum)
 		if err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root("mode"), "Cannot advise", err.Error())
 			return
@@ -423,8 +425,8 @@ func manifest(ctx context.Context, text string, gvk k8sschema.GroupVersionKind, 
 	return obj
 }
 
-func workload(w workloadModel, at path.Path, diags *diag.Diagnostics) solver.Workload {
-	out := solver.Workload{Name: w.Name, Count: int(w.Count), NodeSelector: w.NodeSelector,
+func workload(w workloadModel, at path.Path, diags *diag.Diagnostics) simmodel.Workload {
+	out := simmodel.Workload{Name: w.Name, Count: int(w.Count), NodeSelector: w.NodeSelector,
 		Requests: quantities(w.Requests, at.AtName("requests"), diags), ZoneSpread: int32(w.ZoneSpread.ValueInt64())}
 	for _, t := range w.Tolerations {
 		out.Tolerations = append(out.Tolerations, corev1.Toleration{
@@ -451,7 +453,7 @@ func quantities(m map[string]string, at path.Path, diags *diag.Diagnostics) core
 	return out
 }
 
-func fill(m *model, sim *solver.Simulation) {
+func fill(m *model, sim *simmodel.Simulation) {
 	m.Method = types.StringValue(sim.Method)
 	m.NodeCount = types.Int64Value(int64(len(sim.Nodes)))
 	m.HourlyCost = types.Float64Value(sim.HourlyCost)
@@ -468,7 +470,7 @@ func fill(m *model, sim *solver.Simulation) {
 	sort.SliceStable(m.Unschedulable, func(i, j int) bool { return m.Unschedulable[i].Workload < m.Unschedulable[j].Workload })
 }
 
-func nodes(sim *solver.Simulation) []nodeModel {
+func nodes(sim *simmodel.Simulation) []nodeModel {
 	out := make([]nodeModel, 0, len(sim.Nodes))
 	for _, n := range sim.Nodes {
 		pods := map[string]int64{}

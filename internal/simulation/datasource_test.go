@@ -13,6 +13,9 @@ import (
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/acctest"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clustersim"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/optimal"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 )
 
@@ -46,9 +49,9 @@ func fixturePool(t *testing.T) *solver.Pool {
 // the same input, labelled as the optimum.
 func TestAccSimulationMatchesSolver(t *testing.T) {
 	p := fixturePool(t)
-	want, err := solver.New(catalog.Default()).Simulate(solver.SimulationInput{
-		Region: "westeurope", Seed: 1, Pools: []solver.SimPool{{Pool: p}},
-		Workloads: []solver.Workload{
+	want, err := optimal.Simulate(solver.New(catalog.Default()), simmodel.SimulationInput{
+		Region: "westeurope", Seed: 1, Pools: []simmodel.SimPool{{Pool: p}},
+		Workloads: []simmodel.Workload{
 			{Name: "web", Count: 20, Requests: corev1.ResourceList{corev1.ResourceCPU: k8sresource.MustParse("500m"), corev1.ResourceMemory: k8sresource.MustParse("1Gi")}},
 			{Name: "gpu", Count: 2, Requests: corev1.ResourceList{corev1.ResourceCPU: k8sresource.MustParse("1")}, NodeSelector: map[string]string{"karpenter.azure.com/sku-gpu-manufacturer": "nvidia"}},
 		},
@@ -121,20 +124,20 @@ data "karpenter_provisioning_simulation" "s" {
 // tighter than the default for the same packing; an unknown method fails on the attribute.
 func TestAccSimulationConfigurationBound(t *testing.T) {
 	p := fixturePool(t)
-	in := solver.SimulationInput{
-		Region: "westeurope", Seed: 1, Pools: []solver.SimPool{{Pool: p}},
-		Workloads: []solver.Workload{
+	in := simmodel.SimulationInput{
+		Region: "westeurope", Seed: 1, Pools: []simmodel.SimPool{{Pool: p}},
+		Workloads: []simmodel.Workload{
 			{Name: "api", Count: 7, Requests: corev1.ResourceList{corev1.ResourceCPU: k8sresource.MustParse("1500m"), corev1.ResourceMemory: k8sresource.MustParse("3Gi")}},
 			{Name: "cache", Count: 3, Requests: corev1.ResourceList{corev1.ResourceCPU: k8sresource.MustParse("250m"), corev1.ResourceMemory: k8sresource.MustParse("6Gi")}},
 		},
 	}
 	s := solver.New(catalog.Default())
-	lp, err := s.Simulate(in)
+	lp, err := optimal.Simulate(s, in)
 	if err != nil {
 		t.Fatal(err)
 	}
 	in.ConfigurationBound = true
-	conf, err := s.Simulate(in)
+	conf, err := optimal.Simulate(s, in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,23 +177,23 @@ data "karpenter_provisioning_simulation" "s" {
 	})
 }
 
-// By default the data source reports Karpenter's decision (solver.Predict), not the optimum;
+// By default the data source reports Karpenter's decision (clustersim.Predict), not the optimum;
 // mode = "both" adds the optimum and the design cost between them; an unknown mode fails on
 // the attribute.
 func TestAccSimulationKarpenterModeAndBoth(t *testing.T) {
 	p := fixturePool(t)
-	ws := []solver.Workload{
+	ws := []simmodel.Workload{
 		{Name: "web", Count: 30, Requests: corev1.ResourceList{corev1.ResourceCPU: k8sresource.MustParse("500m"), corev1.ResourceMemory: k8sresource.MustParse("1Gi")}},
 		{Name: "batch", Count: 6, Requests: corev1.ResourceList{corev1.ResourceCPU: k8sresource.MustParse("3"), corev1.ResourceMemory: k8sresource.MustParse("6Gi")}},
 	}
 	s := solver.New(catalog.Default())
 	overhead := corev1.ResourceList{corev1.ResourceCPU: k8sresource.MustParse("200m")}
-	karp, err := s.Predict(solver.PredictionInput{Region: "westeurope", Pools: []solver.SimPool{{Pool: p}}, Pods: solver.Pods(ws),
-		DaemonSets: []*corev1.Pod{solver.DaemonSetPod("daemonset-overhead", overhead)}})
+	karp, err := clustersim.Predict(s, clustersim.PredictionInput{Region: "westeurope", Pools: []simmodel.SimPool{{Pool: p}}, Pods: simmodel.Pods(ws),
+		DaemonSets: []*corev1.Pod{clustersim.DaemonSetPod("daemonset-overhead", overhead)}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt, err := s.Simulate(solver.SimulationInput{Region: "westeurope", Seed: 1, Pools: []solver.SimPool{{Pool: p}}, Workloads: ws, DaemonOverhead: overhead})
+	opt, err := optimal.Simulate(s, simmodel.SimulationInput{Region: "westeurope", Seed: 1, Pools: []simmodel.SimPool{{Pool: p}}, Workloads: ws, DaemonOverhead: overhead})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,8 +9,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clustersim"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/providerdata"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 )
 
@@ -62,9 +64,9 @@ func TestDisruptionDiags(t *testing.T) {
 			if err != nil || diags.HasError() {
 				t.Fatal(err, diags)
 			}
-			pools := []solver.SimPool{{Pool: p}}
+			pools := []simmodel.SimPool{{Pool: p}}
 			_, set := manifestWorkloads([]string{guardedDB, zeroBudget}, providerdata.Checks{}, &diags)
-			sim, err := s.Predict(solver.PredictionInput{Region: "westeurope", Pools: pools, Pods: set.Pods, WorkloadOf: workloadOf})
+			sim, err := clustersim.Predict(s, clustersim.PredictionInput{Region: "westeurope", Pools: pools, Pods: set.Pods, WorkloadOf: workloadOf})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -14,7 +14,7 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/providerdata"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/review"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 	workloadreader "github.com/karpenter-iac/terraform-provider-karpenter/internal/workload"
 )
 
@@ -34,8 +34,8 @@ var workloadsYAMLAttribute = schema.ListAttribute{
 // DaemonSet pods, reporting problems on the element they come from.
 //
 // The solver's workloads are for the optimum; the pods themselves, with every scheduling
-// constraint, are for Karpenter's decision (solver.Predict).
-func manifestWorkloads(texts []string, checks providerdata.Checks, diags *diag.Diagnostics) (ws []solver.Workload, set *workloadreader.Set) {
+// constraint, are for Karpenter's decision (clustersim.Predict).
+func manifestWorkloads(texts []string, checks providerdata.Checks, diags *diag.Diagnostics) (ws []simmodel.Workload, set *workloadreader.Set) {
 	// All elements are read together: a RuntimeClass, LimitRange or HPA in one applies to the
 	// workloads of the others, as in a cluster.
 	var all []workloadreader.Document
@@ -71,7 +71,7 @@ func manifestWorkloads(texts []string, checks providerdata.Checks, diags *diag.D
 // disruptionDiags reports the disruption checks of the workloads on the pools the simulation
 // puts them on (KRP411, KRP413, KRP414; KRP412 is a note and not shown), on the element of
 // workloads_yaml that holds the object concerned.
-func disruptionDiags(set *workloadreader.Set, pools []solver.SimPool, sim *solver.Simulation, checks providerdata.Checks, diags *diag.Diagnostics) {
+func disruptionDiags(set *workloadreader.Set, pools []simmodel.SimPool, sim *simmodel.Simulation, checks providerdata.Checks, diags *diag.Diagnostics) {
 	for _, f := range clustersim.PlacementDisruptionFindings(set, pools, sim) {
 		at := path.Root("workloads_yaml")
 		var i int

@@ -12,6 +12,9 @@ import (
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/acctest"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clustersim"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/optimal"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 )
 
@@ -47,11 +50,11 @@ metadata: {name: ignored}
 // the DaemonSet's requests are charged on every node.
 func TestAccSimulationWorkloadsYAML(t *testing.T) {
 	s := solver.New(catalog.Default())
-	pools := []solver.SimPool{{Pool: fixturePool(t)}}
-	web := []solver.Workload{{Name: "Deployment/web", Count: 20, Labels: map[string]string{"app": "web"},
+	pools := []simmodel.SimPool{{Pool: fixturePool(t)}}
+	web := []simmodel.Workload{{Name: "Deployment/web", Count: 20, Labels: map[string]string{"app": "web"},
 		Requests: corev1.ResourceList{corev1.ResourceCPU: k8sresource.MustParse("600m"), corev1.ResourceMemory: k8sresource.MustParse("1152Mi")}}}
 	agent := corev1.ResourceList{corev1.ResourceCPU: k8sresource.MustParse("100m"), corev1.ResourceMemory: k8sresource.MustParse("100Mi")}
-	want, err := s.Simulate(solver.SimulationInput{
+	want, err := optimal.Simulate(s, simmodel.SimulationInput{
 		Region: "westeurope", Seed: 1, Pools: pools, Workloads: web,
 		DaemonOverhead: corev1.ResourceList{corev1.ResourceCPU: agent[corev1.ResourceCPU], corev1.ResourceMemory: agent[corev1.ResourceMemory],
 			corev1.ResourcePods: k8sresource.MustParse("1")},
@@ -61,8 +64,8 @@ func TestAccSimulationWorkloadsYAML(t *testing.T) {
 	}
 	// Karpenter's decision on the same pods: one container with the whole pod's requests
 	// counts as the sidecar and the container do, and the DaemonSet runs on every node.
-	predicted, err := s.Predict(solver.PredictionInput{Region: "westeurope", Pools: pools, Pods: solver.Pods(web),
-		DaemonSets: []*corev1.Pod{solver.DaemonSetPod("agent", agent)}})
+	predicted, err := clustersim.Predict(s, clustersim.PredictionInput{Region: "westeurope", Pools: pools, Pods: simmodel.Pods(web),
+		DaemonSets: []*corev1.Pod{clustersim.DaemonSetPod("agent", agent)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,9 +132,9 @@ data "karpenter_provisioning_simulation" "s" {
 // The elements of workloads_yaml are one cluster: a LimitRange in one gives the pods of a
 // Deployment in another their requests, as the API server would.
 func TestAccSimulationWorkloadsYAMLAcrossElements(t *testing.T) {
-	want, err := solver.New(catalog.Default()).Simulate(solver.SimulationInput{
-		Region: "westeurope", Seed: 1, Pools: []solver.SimPool{{Pool: fixturePool(t)}},
-		Workloads: []solver.Workload{{Name: "Deployment/api", Count: 3,
+	want, err := optimal.Simulate(solver.New(catalog.Default()), simmodel.SimulationInput{
+		Region: "westeurope", Seed: 1, Pools: []simmodel.SimPool{{Pool: fixturePool(t)}},
+		Workloads: []simmodel.Workload{{Name: "Deployment/api", Count: 3,
 			Requests: corev1.ResourceList{corev1.ResourceCPU: k8sresource.MustParse("2"), corev1.ResourceMemory: k8sresource.MustParse("4Gi")}}},
 	})
 	if err != nil {

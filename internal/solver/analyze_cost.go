@@ -144,7 +144,7 @@ func (a *Analysis) summariseCost(p *Pool) {
 	a.Summary.CheapestSKU = c.InstanceType.Name
 	a.Summary.CheapestRegion = c.Region
 	a.Summary.CheapestCapacity = of.CapacityType()
-	a.Summary.CheapestHourlyPrice = roundPrice(of.Price)
+	a.Summary.CheapestHourlyPrice = RoundPrice(of.Price)
 	a.Summary.PriceEstimated = price.Estimated()
 	a.Summary.PriceSource = price.Source
 	limits := corev1.ResourceList(p.Spec.Limits)
@@ -160,7 +160,7 @@ func (a *Analysis) summariseCost(p *Pool) {
 			a.Summary.CapacityTypes = map[string]CapacityChoice{}
 		}
 		a.Summary.CapacityTypes[ct] = CapacityChoice{
-			SKU: c.InstanceType.Name, Region: c.Region, HourlyPrice: roundPrice(of.Price),
+			SKU: c.InstanceType.Name, Region: c.Region, HourlyPrice: RoundPrice(of.Price),
 			PriceSource: price.Source, PriceEstimated: price.Estimated(),
 			MonthlyCostAtLimits: costAtLimits(a.Admissible, limits, keep),
 		}

@@ -1,13 +1,14 @@
 package solver
 
 import (
-	"math/bits"
 	"sort"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 	"sigs.k8s.io/karpenter/pkg/scheduling"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/bitset"
 )
 
 // typeIndex answers regionTypes.admissible for every instance type of a region at once, with
@@ -24,7 +25,7 @@ type typeIndex struct {
 	// of types that have exactly that requirement.
 	groups map[string][]reqGroup
 	// zonesUnknown is the set of types whose zones the catalog does not know (see admissible).
-	zonesUnknown bitset
+	zonesUnknown bitset.Set
 	// offeringClass gives, per type and offering (in Offerings order), the index of its
 	// distinct requirement set in classes, or -1 when the offering is not available.
 	offeringClass [][]int32
@@ -33,54 +34,7 @@ type typeIndex struct {
 
 type reqGroup struct {
 	req     *scheduling.Requirement
-	members bitset
-}
-
-type bitset []uint64
-
-func newBitset(n int) bitset { return make(bitset, (n+63)/64) }
-
-func (b bitset) clone() bitset { return append(bitset(nil), b...) }
-
-func (b bitset) any() bool {
-	for _, w := range b {
-		if w != 0 {
-			return true
-		}
-	}
-	return false
-}
-
-func (b bitset) intersects(o bitset) bool {
-	for i := range b {
-		if b[i]&o[i] != 0 {
-			return true
-		}
-	}
-	return false
-}
-
-func (b bitset) set(i int)      { b[i/64] |= 1 << (uint(i) % 64) }
-func (b bitset) has(i int) bool { return b[i/64]&(1<<(uint(i)%64)) != 0 }
-func (b bitset) andNot(o bitset) {
-	for i := range b {
-		b[i] &^= o[i]
-	}
-}
-func (b bitset) andNotMasked(o, keep bitset) {
-	for i := range b {
-		b[i] &^= o[i] &^ keep[i]
-	}
-}
-
-// each calls f for every member in increasing order.
-func (b bitset) each(f func(int)) {
-	for w, word := range b {
-		for word != 0 {
-			f(w*64 + bits.TrailingZeros64(word))
-			word &= word - 1
-		}
-	}
+	members bitset.Set
 }
 
 func (rt *regionTypes) index() *typeIndex {
@@ -92,12 +46,12 @@ func buildTypeIndex(rt *regionTypes) *typeIndex {
 	types := rt.result.InstanceTypes
 	idx := &typeIndex{n: len(types), groups: map[string][]reqGroup{}, offeringClass: make([][]int32, len(types))}
 	idx.words = (idx.n + 63) / 64
-	idx.zonesUnknown = newBitset(idx.n)
+	idx.zonesUnknown = bitset.New(idx.n)
 	groupOf := map[string]map[string]int{} // key -> canonical requirement -> position in groups[key]
 	classOf := map[string]int32{}
 	for i, it := range types {
 		if !it.ZonesKnown {
-			idx.zonesUnknown.set(i)
+			idx.zonesUnknown.Add(i)
 		}
 		for key, r := range it.Requirements {
 			c := canonical(r)
@@ -110,9 +64,9 @@ func buildTypeIndex(rt *regionTypes) *typeIndex {
 			if !ok {
 				g = len(idx.groups[key])
 				byReq[c] = g
-				idx.groups[key] = append(idx.groups[key], reqGroup{req: r, members: newBitset(idx.n)})
+				idx.groups[key] = append(idx.groups[key], reqGroup{req: r, members: bitset.New(idx.n)})
 			}
-			idx.groups[key][g].members.set(i)
+			idx.groups[key][g].members.Add(i)
 		}
 		cls := make([]int32, len(it.Offerings))
 		for j, of := range it.Offerings {
@@ -175,7 +129,7 @@ func negative(op corev1.NodeSelectorOperator) bool {
 func (rt *regionTypes) admissibleAll(reqs scheduling.Requirements) []cloudprovider.Offerings {
 	idx := rt.index()
 	types := rt.result.InstanceTypes
-	mask := newBitset(idx.n)
+	mask := bitset.New(idx.n)
 	for i := range mask {
 		mask[i] = ^uint64(0)
 	}
@@ -189,16 +143,16 @@ func (rt *regionTypes) admissibleAll(reqs scheduling.Requirements) []cloudprovid
 			}
 			if key == corev1.LabelTopologyZone {
 				// Types without zone data are judged against the region's zones below.
-				mask.andNotMasked(g.members, idx.zonesUnknown)
+				mask.AndNotMasked(g.members, idx.zonesUnknown)
 			} else {
-				mask.andNot(g.members)
+				mask.AndNot(g.members)
 			}
 		}
 	}
 	noZone := reqs
 	if reqs.Has(corev1.LabelTopologyZone) {
 		if rt.zones != nil && !anyAllowed(reqs.Get(corev1.LabelTopologyZone), rt.zones) {
-			mask.andNot(idx.zonesUnknown)
+			mask.AndNot(idx.zonesUnknown)
 		}
 		noZone = withoutKey(reqs, corev1.LabelTopologyZone)
 	}
@@ -208,9 +162,9 @@ func (rt *regionTypes) admissibleAll(reqs scheduling.Requirements) []cloudprovid
 	// One backing array for every type's offerings: a plan analyses many pools, and a
 	// separate slice per admissible type was most of an analysis's allocations.
 	buf := make([]*cloudprovider.Offering, 0, 4*idx.n)
-	mask.each(func(i int) {
+	mask.Each(func(i int) {
 		variant, against := 0, reqs
-		if idx.zonesUnknown.has(i) {
+		if idx.zonesUnknown.Has(i) {
 			variant, against = 1, noZone
 		}
 		start := len(buf)

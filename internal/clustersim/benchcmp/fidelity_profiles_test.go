@@ -1,0 +1,48 @@
+package benchcmp
+
+import (
+	"fmt"
+	"testing"
+
+	"sigs.k8s.io/karpenter/pkg/cloudprovider"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
+)
+
+// regionTypes is the catalog's instance types for a region, as the cloud provider lists them.
+func regionTypes(region string) []*cloudprovider.InstanceType {
+	res := instancetype.List(catalog.Default(), region, instancetype.NodeClass{}, instancetype.Cluster{})
+	its := make([]*cloudprovider.InstanceType, len(res.InstanceTypes))
+	for i, it := range res.InstanceTypes {
+		its[i] = it.InstanceType
+	}
+	return its
+}
+
+// TestEmulationMatchesUpstreamOnProfiles runs the benchmark's NodePool profiles at 100 pods
+// through Karpenter's scheduler and the emulation.
+func TestEmulationMatchesUpstreamOnProfiles(t *testing.T) {
+	its := regionTypes(region)
+	for _, prof := range profiles {
+		t.Run(prof.name, func(t *testing.T) {
+			sc := scenario{name: prof.name, pools: prof.pools(), its: map[string][]*cloudprovider.InstanceType{}, pods: simmodel.Pods(workloads(seed, 100))}
+			for _, np := range sc.pools {
+				sc.its[np.Name] = its
+			}
+			up, err := upstreamDecision(sc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ours, err := emulatedDecision(sc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := compareDecisions(ours, up); diff != "" {
+				t.Errorf("differ: %s (cost %.4f vs %.4f)", diff, ours.cost, up.cost)
+			}
+			fmt.Printf("%s: %d claims, $%.4f / $%.4f\n", prof.name, len(up.claims), ours.cost, up.cost)
+		})
+	}
+}

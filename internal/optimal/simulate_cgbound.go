@@ -1,0 +1,72 @@
+package optimal
+
+import (
+	"math"
+)
+
+// configurationBound is the configuration LP bound on the cost of the scheduled pods: a variable per
+// node pattern (an offering and how many pods of each group one node of it holds), covering
+// every group's pods, within the pool limits:
+//
+//	minimise Σ price_p·x_p  s.t.  Σ_p a_gp·x_p ≥ pods_g,  Σ_p cap_lp·x_p ≤ limit_l,  x ≥ 0.
+//
+// Unlike a relaxation over resources, a pattern's pods must fit on its node together, so the
+// bound does not cover cpu with one size and memory with another. There are too many
+// patterns to list, so they are generated: the master problem is solved over the patterns
+// found so far, and its dual prices ask each offering for its most valuable pattern (a
+// knapsack). The result is certified whatever the search reached: the duals, scaled until no
+// pattern of any offering can violate its dual constraint (checked against an upper bound on
+// every knapsack), are a feasible solution of the dual, whose value bounds every placement.
+func (pb *problem) configurationBound(groups []*boundGroup, cols []boundColumn) float64 {
+	budget := defaultCGBudget
+	cg := pb.newColumnGeneration(groups, cols)
+	if cg == nil {
+		return 0
+	}
+	cg.seed(pb.nodes)
+	if err := cg.run(budget, true); err != nil {
+		return 0
+	}
+	return cg.certify(budget)
+}
+
+// certify returns the value of the master's dual prices scaled into the dual of the full
+// configuration LP: for each offering, an upper bound U on its most valuable pattern (the
+// LP relaxation, the search, or the rounded-down dynamic program, whichever is lowest) must
+// satisfy θ·(U − μ·caps) ≤ price.
+func (cg *columnGeneration) certify(budget cgBudget) float64 {
+	pi, mu := cg.prices()
+	theta := 1.0
+	for j, o := range cg.offers {
+		ks := cg.knapsack(j, pi)
+		if ks == nil {
+			continue
+		}
+		target := cg.target(j, mu)
+		want := target * (1 + cgTolerance)
+		upper := ks.Relaxation(0, ks.Capacity())
+		if upper > want {
+			ks.SolveLP()
+			upper = math.Min(upper, ks.Relaxation(0, ks.Capacity()))
+		}
+		if upper > want {
+			_, _, u := ks.Solve(want, budget.nodes)
+			upper = math.Min(upper, u)
+		}
+		if upper > want {
+			_, u := ks.Grid(budget.cells, false)
+			upper = math.Min(upper, u)
+		}
+		if excess := upper - (target - o.price); excess > o.price {
+			theta = math.Min(theta, o.price/excess)
+		}
+	}
+	var v float64
+	for g, gr := range cg.groups {
+		v += pi[g] * float64(gr.pods)
+	}
+	for _, m := range mu {
+		v -= m
+	}
+	return math.Max(0, theta*v*(1-1e-9))
+}

@@ -1,0 +1,159 @@
+package optimal
+
+import (
+	"math"
+	"slices"
+)
+
+// lpPackBudget is the column generation run for packing: patterns found by rounding only, and
+// few rounds; the packing needs a good fractional solution, not a proof.
+var lpPackBudget = cgBudget{iterations: 20, pivots: 5000, columns: 50}
+
+// repackFromLP re-packs each pool's pods from the configuration LP: whole copies of the
+// patterns of its fractional optimum become nodes (the LP mixes node types and pod shapes in
+// the proportions that cost least, which a node-by-node greedy does not see), the pods the
+// rounding leaves are packed by the greedy into their free room and new nodes, and the
+// result replaces the pool's nodes when it is cheaper. Pods stay in their pool: which pool a
+// pod goes to is Karpenter's order, not a cost decision. Pools with more than
+// maxPatternGroups pod groups keep the greedy's nodes.
+func (pb *problem) repackFromLP() {
+	for _, p := range pb.pools {
+		var old []*simNode
+		placed := map[*unit]int{}
+		for _, n := range pb.nodes {
+			if n.pool == p {
+				old = append(old, n)
+				for _, pl := range n.place {
+					placed[pl.u] += pl.n
+				}
+			}
+		}
+		if len(old) < 2 {
+			continue
+		}
+		pb.tryRepack(p, old, placed)
+	}
+}
+
+func (pb *problem) tryRepack(p *simPool, old []*simNode, placed map[*unit]int) {
+	var groups []*boundGroup
+	var items []*unit
+	for _, u := range pb.units { // the units' order keeps the result deterministic
+		if k := placed[u]; k > 0 {
+			groups = append(groups, pb.boundGroup(u, k))
+			items = append(items, u)
+		}
+	}
+	cg := pb.newColumnGeneration(groups, pb.boundColumns(groups, []*simPool{p}))
+	if cg == nil {
+		return
+	}
+	cg.seed(old)
+	if err := cg.run(lpPackBudget, false); err != nil {
+		return
+	}
+	oldCost := 0.0
+	for _, n := range old {
+		oldCost += pb.price(n)
+	}
+	// Take the pool's pods and limits back, keeping what else is pending.
+	saved := make([]int, len(items))
+	for i, u := range items {
+		saved[i] = u.rem
+		u.rem = placed[u]
+	}
+	savedLimits := make([]int64, len(p.limits))
+	for i := range p.limits {
+		savedLimits[i] = p.limits[i].remaining
+		p.limits[i].remaining = p.limits[i].limit
+	}
+	others := pb.nodes[:0:0]
+	for _, n := range pb.nodes {
+		if n.pool != p {
+			others = append(others, n)
+		}
+	}
+	nodes := cg.roundDown(p)
+	pk := pb.newPacker(p, slices.Clone(items)) // it sorts them
+	pk.nodes = nodes
+	pb.nodes = append(others, nodes...)
+	pk.run()
+	ok := true
+	for _, u := range items {
+		ok = ok && u.rem == 0
+	}
+	if ok {
+		pb.improvePool(p)
+	}
+	newCost := 0.0
+	for _, n := range pb.nodes {
+		if n.pool == p {
+			newCost += pb.price(n)
+		}
+	}
+	if ok && newCost < oldCost-1e-9 {
+		for i, u := range items {
+			u.rem = saved[i]
+		}
+		return
+	}
+	// Keep the greedy's nodes.
+	for i, u := range items {
+		u.rem = saved[i]
+	}
+	for i := range p.limits {
+		p.limits[i].remaining = savedLimits[i]
+	}
+	pb.nodes = append(others, old...)
+}
+
+// roundDown turns the whole part of each pattern's value in the master's solution into
+// nodes, handing each pattern's group counts to the group's units, and charges them to the
+// pool's limits (which the LP kept to, so the whole parts do too).
+func (cg *columnGeneration) roundDown(p *simPool) []*simNode {
+	unitsOf := make([][]*unit, len(cg.groups))
+	for _, u := range cg.pb.units {
+		if g, ok := cg.groupOf[u]; ok {
+			unitsOf[g] = append(unitsOf[g], u)
+		}
+	}
+	var nodes []*simNode
+	for i, j := range cg.lp.Basis() {
+		pat, ok := cg.patterns[j]
+		if !ok {
+			continue
+		}
+		o := cg.offers[pat.offer]
+		pt := p.types[o.t]
+	copies:
+		for c := int(math.Floor(cg.lp.BasicValues()[i] + 1e-9)); c > 0; c-- {
+			if !p.allows(pt, nil) {
+				break
+			}
+			n := &simNode{pool: p, t: o.t, mask: pt.all, used: make([]int64, len(cg.pb.dims))}
+			for m, k := range pat.take {
+				g := o.members[m]
+				d := cg.groups[g].d
+				for _, u := range unitsOf[g] {
+					if k == 0 {
+						break
+					}
+					if take := min(k, u.rem); take > 0 {
+						mask := n.mask & cg.pb.unitMask(u, p, o.t)
+						if mask == 0 || !fits(pt.alloc, n.used, d, int64(take)) {
+							continue
+						}
+						n.add(u, take, d, mask)
+						k -= take
+					}
+				}
+			}
+			if len(n.place) == 0 {
+				break copies
+			}
+			p.charge(pt, 1)
+			nodes = append(nodes, n)
+		}
+	}
+	return nodes
+}

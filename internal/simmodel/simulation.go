@@ -1,0 +1,107 @@
+package simmodel
+
+import (
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
+)
+
+// SimulationInput describes pending pods and the NodePools that may launch nodes for them:
+// the optimum's input (internal/optimal.Simulate).
+type SimulationInput struct {
+	// Region is where nodes are launched; it must be in the catalog.
+	Region    string
+	Pools     []SimPool
+	Workloads []Workload
+	// DaemonOverhead is what DaemonSet pods request on every node (optional); a "pods" entry
+	// counts their pod slots.
+	DaemonOverhead corev1.ResourceList
+	// Seed orders otherwise equal choices; a given input and seed always give the same result.
+	Seed uint64
+	// ConfigurationBound asks for the configuration LP bound (see Simulation.LowerBound):
+	// within a few per cent of the optimum where the default bound may be 10 % below it, but
+	// it takes tens of milliseconds to seconds, and beyond maxPatternGroups pod groups the
+	// default bound is reported.
+	ConfigurationBound bool
+}
+
+// SimPool is a NodePool with the settings of the AKSNodeClass it references.
+type SimPool struct {
+	Pool      *solver.Pool
+	NodeClass instancetype.NodeClass
+}
+
+// Methods label a Simulation's numbers.
+const (
+	// MethodKarpenter is Karpenter's own decision, as internal/provisioner emulates it.
+	MethodKarpenter = "karpenter"
+	// MethodOptimal is the cheapest packing internal/optimal finds, with its lower bound.
+	MethodOptimal = "optimal"
+)
+
+// Simulation is the outcome: the nodes that would be launched and what they cost.
+type Simulation struct {
+	Region string `json:"region"`
+	// Method says what the numbers are: MethodKarpenter (Predict: what Karpenter would launch)
+	// or MethodOptimal (Simulate: the cheapest packing found, with its lower bound).
+	Method string    `json:"method"`
+	Nodes  []SimNode `json:"nodes"`
+	// HourlyCost is the sum of the nodes' hourly prices.
+	HourlyCost float64 `json:"hourly_cost"`
+	// LowerBound is a proven lower bound on the hourly cost of any set of nodes from these
+	// NodePools that holds the scheduled pods within the limits. By default it is the optimum
+	// of a linear programming relaxation over the admissible node types (fractional nodes,
+	// resources pooled across nodes); with ConfigurationBound it is the configuration LP's
+	// (fractional counts of whole node patterns: pods that fit on a node together).
+	LowerBound float64 `json:"lower_bound"`
+	// BoundGroups are the pod groups of the bound: pods that can use the same node offerings.
+	BoundGroups    []BoundGroup    `json:"bound_groups"`
+	Utilisation    Utilisation     `json:"utilisation"`
+	ScheduledPods  int             `json:"scheduled_pods"`
+	Unschedulable  []Unschedulable `json:"unschedulable,omitempty"`
+	PriceEstimated bool            `json:"price_estimated"`
+}
+
+// SimNode is one new node.
+type SimNode struct {
+	Pool           string  `json:"pool"`
+	SKU            string  `json:"sku"`
+	Zone           string  `json:"zone"`
+	CapacityType   string  `json:"capacity_type"`
+	HourlyPrice    float64 `json:"hourly_price"`
+	PriceEstimated bool    `json:"price_estimated"`
+	// PriceSource is the price's provenance ("list 2026-08-22", "estimated: …").
+	PriceSource string `json:"price_source"`
+	// Pods counts the node's pods per workload, in workload order.
+	Pods        []PodCount          `json:"pods"`
+	Requested   corev1.ResourceList `json:"requested"`
+	Allocatable corev1.ResourceList `json:"allocatable"`
+}
+
+// PodCount is how many pods of a workload a node holds.
+type PodCount struct {
+	Workload string `json:"workload"`
+	Count    int    `json:"count"`
+}
+
+// Utilisation is requested ÷ allocatable over all new nodes (daemon overhead counts as requested).
+type Utilisation struct {
+	CPU    float64 `json:"cpu"`
+	Memory float64 `json:"memory"`
+}
+
+// Unschedulable is a workload's pods that no NodePool can launch a node for, with the reason.
+type Unschedulable struct {
+	Workload string `json:"workload"`
+	Count    int    `json:"count"`
+	Reason   string `json:"reason"`
+}
+
+// BoundGroup is a group of the lower bound with its own LP bound (a bound for its pods alone).
+type BoundGroup struct {
+	Workloads []string `json:"workloads"`
+	Zone      string   `json:"zone,omitempty"`
+	Pods      int      `json:"pods"`
+	Bound     float64  `json:"bound"`
+}

@@ -1,7 +1,0 @@
-// Package benchcmp benchmarks the solver's simulation against Karpenter's own scheduler
-// (sigs.k8s.io/karpenter/pkg/controllers/provisioning/scheduling) on identical pods, NodePools
-// and instance types. It has only test files, so the scheduler and its dependencies never
-// reach the provider binary.
-//
-//	go test -run '^$' -bench SolverVsUpstream ./internal/solver/benchcmp/
-package benchcmp
