@@ -338,3 +338,15 @@ func yaml11Bool(n *yamlv3.Node) string {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// DecodeJSON decodes JSON as Read decodes a document: integers as int64, other numbers as
+// float64.
+func DecodeJSON(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	return normalizeNumbers(v), nil
+}
