@@ -61,6 +61,15 @@ func TestHelmChartProblems(t *testing.T) {
 		"testdata/helm/broken/templates/pool.yaml:5 KRP006 ",
 		"testdata/helm/missingdep/Chart.yaml:5 KRP006 ",
 	})
+	// A Chart.yaml that is not YAML is a KRP006 at its line.
+	chart := t.TempDir()
+	if err := os.WriteFile(chart+"/Chart.yaml", []byte("apiVersion: v2\nname: [x\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out = runJSON(t, "", ExitFindings, "--allow-outside-root", chart)
+	if len(out.Findings) != 1 || out.Findings[0].Code != "KRP006" || !strings.HasSuffix(out.Findings[0].File, "Chart.yaml") || out.Findings[0].Line < 2 {
+		t.Errorf("broken Chart.yaml: %+v", out.Findings)
+	}
 	// A values file that is not YAML stops the review (exit 2), as a bad flag would.
 	bad := t.TempDir() + "/values.yaml"
 	if err := os.WriteFile(bad, []byte("a: [\n"), 0o600); err != nil {

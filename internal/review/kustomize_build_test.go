@@ -123,4 +123,17 @@ func TestKustomizeBuildFindings(t *testing.T) {
 	if !found {
 		t.Errorf("the failing build is no finding: %+v", out.Findings)
 	}
+
+	// A kustomization that is not YAML is a syntax error at its line, and nothing is built.
+	write("bad/kustomization.yaml", "resources:\n  - ../base\npatches: [\n")
+	out = runJSON(t, "", ExitFindings, "--region", "eastus", filepath.Join(dir, "bad"), filepath.Join(dir, "base"))
+	var got []string
+	for _, f := range out.Findings {
+		if strings.Contains(f.File, "bad/") {
+			got = append(got, f.Code)
+		}
+	}
+	if len(got) != 1 || got[0] != "KRP005" {
+		t.Errorf("findings on the broken kustomization %v, want one KRP005", got)
+	}
 }
