@@ -40,10 +40,10 @@ func (f *fsys) abs(p string) string {
 }
 
 func (f *fsys) Create(string) (filesys.File, error) { return nil, errReadOnly }
-func (f *fsys) Mkdir(string) error                   { return errReadOnly }
-func (f *fsys) MkdirAll(string) error                { return errReadOnly }
-func (f *fsys) RemoveAll(string) error               { return errReadOnly }
-func (f *fsys) WriteFile(string, []byte) error       { return errReadOnly }
+func (f *fsys) Mkdir(string) error                  { return errReadOnly }
+func (f *fsys) MkdirAll(string) error               { return errReadOnly }
+func (f *fsys) RemoveAll(string) error              { return errReadOnly }
+func (f *fsys) WriteFile(string, []byte) error      { return errReadOnly }
 
 func (f *fsys) Open(p string) (filesys.File, error) {
 	return nil, fmt.Errorf("%s: opening files is not supported by the review's file system", p)
