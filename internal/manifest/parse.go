@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -41,25 +42,46 @@ type Options struct {
 // document is reported at its line and does not hide the documents after it. Documents with
 // only comments or whitespace are left out.
 func Read(file string, data []byte, opts Options) ([]Document, []Problem) {
-	chunks, probs := Split(file, data)
 	var docs []Document
-	for _, c := range chunks {
+	var probs []Problem
+	dropped := 0
+	split, splitDropped := eachChunk(file, data, func(c Chunk) {
 		doc, p, ok := parseDocument(file, c.Line, c.Text, opts)
-		probs = append(probs, p...)
+		for _, q := range p {
+			if len(probs) < MaxProblems {
+				probs = append(probs, q)
+			} else {
+				dropped++ // in line order: the first MaxProblems are kept
+			}
+		}
 		if ok {
 			docs = append(docs, doc)
 		}
-	}
+	})
+	probs = append(probs, split...)
 	sortProblems(probs)
-	return docs, probs
+	return docs, capProblems(file, probs, dropped+splitDropped)
 }
 
 func sortProblems(p []Problem) {
-	for i := 1; i < len(p); i++ { // few, nearly sorted
-		for j := i; j > 0 && p[j].Line < p[j-1].Line; j-- {
-			p[j], p[j-1] = p[j-1], p[j]
-		}
+	sort.SliceStable(p, func(i, j int) bool { return p[i].Line < p[j].Line })
+}
+
+// MaxProblems bounds the problems reported per stream: a hostile file of a million broken
+// separators gives the first ones and a count, not a million findings.
+const MaxProblems = 100
+
+func capProblems(file string, p []Problem, dropped int) []Problem {
+	if len(p) <= MaxProblems && dropped == 0 {
+		return p
 	}
+	more := len(p) - min(len(p), MaxProblems) + dropped
+	if len(p) > MaxProblems {
+		p = p[:MaxProblems]
+	}
+	last := p[len(p)-1]
+	return append(p, problem(last.Code, file, last.Line,
+		fmt.Sprintf("and %d more problems after this line, not listed", more), "Fix the problems listed and review the file again."))
 }
 
 var yamlErrLine = regexp.MustCompile(`^(?:error converting YAML to JSON: )?yaml: line (\d+): (.*)$`)

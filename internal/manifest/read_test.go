@@ -107,3 +107,11 @@ func TestObjectsOfList(t *testing.T) {
 		t.Fatalf("objects %+v", objs)
 	}
 }
+
+// A file of a million broken separators gives the first problems and a count.
+func TestReadCapsProblems(t *testing.T) {
+	_, probs := Read("f.yaml", bytes.Repeat([]byte("--- x\n"), 5000), Options{})
+	if len(probs) != MaxProblems+1 || !strings.Contains(probs[MaxProblems].Message, "4900 more problems") {
+		t.Fatalf("%d problems, last %+v", len(probs), probs[len(probs)-1])
+	}
+}

@@ -27,6 +27,15 @@ var bom = []byte("\xef\xbb\xbf")
 // followed by anything else (--- {a: 1}, --- |) is refused by that reader, and so by kubectl:
 // it is a problem at its line, and the documents around it are still read.
 func Split(file string, data []byte) ([]Chunk, []Problem) {
+	var out []Chunk
+	probs, dropped := eachChunk(file, data, func(c Chunk) { out = append(out, c) })
+	return out, capProblems(file, probs, dropped)
+}
+
+// eachChunk is Split, handing each document to fn as it is cut (a stream of a million tiny
+// documents is not held twice).
+// Past MaxProblems, problems are only counted (dropped).
+func eachChunk(file string, data []byte, fn func(Chunk)) (probs []Problem, dropped int) {
 	data = bytes.TrimPrefix(data, bom)
 	starts := lineStarts(data)
 	text := func(from, to int) []byte { // lines from..to-1 (1-based)
@@ -37,13 +46,11 @@ func Split(file string, data []byte) ([]Chunk, []Problem) {
 		return data[starts[from-1]:end]
 	}
 	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
-	var out []Chunk
-	var probs []Problem
 	line := 1
 	for {
 		doc, err := r.Read()
 		if errors.Is(err, io.EOF) {
-			return out, probs
+			return probs, dropped
 		}
 		var syn utilyaml.YAMLSyntaxError
 		if errors.As(err, &syn) {
@@ -52,12 +59,16 @@ func Split(file string, data []byte) ([]Chunk, []Problem) {
 			bad := invalidSeparator(data, starts, line)
 			if bad == 0 { // cannot happen: the reader only fails at such a line
 				probs = append(probs, problem(Unparseable, file, line, "malformed YAML: "+err.Error(), fixSyntax))
-				return out, probs
+				return probs, dropped
 			}
 			if bad > line {
-				out = append(out, Chunk{Line: line, Text: asReaderReads(text(line, bad))})
+				fn(Chunk{Line: line, Text: asReaderReads(text(line, bad))})
 			}
 			sep := strings.TrimRight(string(text(bad, bad+1)), "\r\n")
+			if len(probs) >= MaxProblems {
+				line, dropped = bad+1, dropped+1
+				continue
+			}
 			probs = append(probs, problem(Unparseable, file, bad,
 				fmt.Sprintf("malformed YAML: %q is not a document separator kubectl accepts: after --- only spaces or a comment may follow", sep),
 				"Put the document's content on the line after ---."))
@@ -66,9 +77,9 @@ func Split(file string, data []byte) ([]Chunk, []Problem) {
 		}
 		if err != nil { // the reader of a byte slice fails in no other way
 			probs = append(probs, problem(Unparseable, file, line, "malformed YAML: "+err.Error(), fixSyntax))
-			return out, probs
+			return probs, dropped
 		}
-		out = append(out, Chunk{Line: line, Text: doc})
+		fn(Chunk{Line: line, Text: doc})
 		// Every document but the last ends at a separator line, which the reader consumes.
 		line += bytes.Count(doc, []byte("\n")) + 1
 	}
