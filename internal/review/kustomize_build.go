@@ -9,6 +9,7 @@ import (
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/manifest/kustomize"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/workload"
 )
 
 // The review builds each cluster's top kustomizations with kustomize itself
@@ -29,10 +30,20 @@ type kustomizeTrees struct {
 	tree map[*file]map[*file]bool
 	// remote are the kustomizations with a remote resource somewhere in their tree.
 	remote map[*file]bool
+	// built are the builds of each cluster's top kustomizations that succeeded.
+	built map[string][]built
+}
+
+// built is what kustomize built from a top kustomization, and the files it read.
+type built struct {
+	kf   *file
+	tree map[*file]bool
+	res  []kustomize.Resource
 }
 
 func newKustomizeTrees() kustomizeTrees {
-	return kustomizeTrees{includedIn: map[string]map[*file]bool{}, tree: map[*file]map[*file]bool{}, remote: map[*file]bool{}}
+	return kustomizeTrees{includedIn: map[string]map[*file]bool{}, tree: map[*file]map[*file]bool{}, remote: map[*file]bool{},
+		built: map[string][]built{}}
 }
 
 func (t kustomizeTrees) visit(kf *file) {
@@ -126,6 +137,7 @@ func (m *membership) kustomizeBuild(name string, objs []*Object) ([]*Object, []F
 			out = append(out, f)
 			continue
 		}
+		m.kustomize.built[name] = append(m.kustomize.built[name], built{kf: kf, tree: tree, res: res})
 		objs = m.replaceBuilt(kf, tree, res, objs)
 		// What the review's own reading could not follow is now applied.
 		m.skipped = slices.DeleteFunc(m.skipped, func(s Skipped) bool {
@@ -428,4 +440,61 @@ func (l *loader) byPath(display string) (*file, bool) {
 		}
 	}
 	return nil, false
+}
+
+// kustomizeWorkloads puts the workloads kustomize built in place of those read from the
+// built trees' files, each where the document it came from was written.
+func (m *membership) kustomizeWorkloads(name string, docs []workload.Document) []workload.Document {
+	for _, b := range m.kustomize.built[name] {
+		inTree := map[string]bool{}
+		for f := range b.tree {
+			inTree[f.path] = true
+		}
+		var kept, from []workload.Document
+		for _, d := range docs {
+			if inTree[d.File] {
+				from = append(from, d)
+			} else {
+				kept = append(kept, d)
+			}
+		}
+		used := map[int]bool{}
+		for _, r := range b.res {
+			apiVersion, _ := r.Body["apiVersion"].(string)
+			kind, _ := r.Body["kind"].(string)
+			if v := classify(apiVersion, kind); v.review || v.problem != "" {
+				continue // the review's own objects (replaceBuilt)
+			}
+			d := workload.Document{File: b.kf.path, Line: 1, Body: deepCopy(r.Body).(map[string]any)}
+			if r.Origin != "" {
+				d.File = m.l.display(r.Origin)
+			} else if r.ConfiguredIn != "" {
+				d.File = m.l.display(r.ConfiguredIn)
+			}
+			meta, _ := r.Body["metadata"].(map[string]any)
+			rname, _ := meta["name"].(string)
+			best := -1
+			for i, c := range from {
+				cmeta, _ := c.Body["metadata"].(map[string]any)
+				cname, _ := cmeta["name"].(string)
+				if used[i] || c.File != d.File || c.Body["kind"] != kind {
+					continue
+				}
+				if cname == rname {
+					best = i
+					break
+				}
+				if best < 0 && cname != "" && strings.Contains(rname, cname) {
+					best = i
+				}
+			}
+			if best >= 0 {
+				used[best] = true
+				d.Line, d.LineOf = from[best].Line, from[best].LineOf
+			}
+			kept = append(kept, d)
+		}
+		docs = kept
+	}
+	return docs
 }
