@@ -44,7 +44,9 @@ func (f *FromYAML) Definition(ctx context.Context, _ function.DefinitionRequest,
 		Summary: f.summary,
 		MarkdownDescription: fmt.Sprintf("Parses a `%s` `%s` manifest and returns an object with the writable attributes of `karpenter_%s` "+
 			"(`name` and the flattened spec), validated offline by the CRD's OpenAPI and CEL rules. Use it to keep pool definitions as "+
-			"YAML files that GitOps tools, the review command and Bicep's `loadYamlContent` read too.",
+			"YAML files that GitOps tools, the review command and Bicep's `loadYamlContent` read too. A multi-document stream is cut where kubectl "+
+			"cuts it (a `---` line, also one followed by a comment), exactly as the review reads it, and the items of a `kind: List` count; "+
+			"the one object of the function's kind is returned.",
 			f.kind.GVK.GroupVersion(), f.kind.GVK.Kind, f.kind.TypeSuffix),
 		Parameters: []function.Parameter{function.StringParameter{Name: "manifest", MarkdownDescription: "One Kubernetes manifest, e.g. `file(\"pools/general.yaml\")`."}},
 		Return:     function.ObjectReturn{AttributeTypes: f.attrTypes(ctx)},

@@ -73,7 +73,6 @@ func (l *loader) loadChart(dir string) ([]*file, error) {
 	}
 	for _, r := range rendered {
 		f := parseFile(l.display(r.File), r.File, r.Text)
-		f.rendered = r.Source
 		out = append(out, f)
 		l.order = append(l.order, f)
 	}

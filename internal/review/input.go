@@ -35,9 +35,6 @@ type file struct {
 	planSelfHosted map[string]bool
 	// notRead: the file was refused (outside the tree, not a regular file, over a limit).
 	notRead bool
-	// rendered is the template (as Helm names it) whose helm template output the file is;
-	// "" for a file read as written.
-	rendered string
 }
 
 // providers are the provider configuration keys of a plan's objects, in order of appearance.

@@ -132,7 +132,7 @@ func (m *membership) kustomizeBuild(name string, objs []*Object) ([]*Object, []F
 		res, err := kustomize.Build(kf.abs, kustReader{m.l})
 		if err != nil {
 			f := fileFinding(findings.Unparseable, Location{File: kf.path, Line: m.kustLine(kf, err.Error())},
-				"kustomize build fails: "+err.Error()+"; Flux, Argo CD and kubectl apply -k would fail the same way. The review checked its own reading of the overlay (strategic-merge patches only)",
+				"kustomize build fails: "+err.Error()+"; kubectl apply -k and Argo CD (with kustomize's default options) would fail the same way. The review checked its own reading of the overlay (strategic-merge patches only)",
 				"Fix the kustomization; run kustomize build on it to see the same error.")
 			out = append(out, f)
 			continue
