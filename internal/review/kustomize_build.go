@@ -221,6 +221,11 @@ func (m *membership) replaceBuilt(kf *file, tree map[*file]bool, res []kustomize
 			continue
 		}
 		used[o] = true
+		if o.converted {
+			// A v1beta1 NodePool: checked as Karpenter's migration converts the document
+			// (convert_v1beta1.go); kustomize passed its v1beta1 body through.
+			continue
+		}
 		m.attribute(o, r)
 		o.Body = r.Body
 		o.Name, _ = o.Get("metadata", "name").(string)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -135,5 +136,34 @@ func TestKustomizeBuildFindings(t *testing.T) {
 	}
 	if len(got) != 1 || got[0] != "KRP005" {
 		t.Errorf("findings on the broken kustomization %v, want one KRP005", got)
+	}
+}
+
+// A v1beta1 NodePool in a built kustomization is still checked as Karpenter's v1 migration
+// converts it (KRP002), not as the v1beta1 body kustomize passes through.
+func TestKustomizeBuildKeepsConvertedPools(t *testing.T) {
+	dir := t.TempDir()
+	legacy, err := os.ReadFile("testdata/single/legacy.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "legacy.yaml"), legacy, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "kustomization.yaml"), []byte("resources: [legacy.yaml]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	direct := runJSON(t, "", ExitFindings, "--region", "eastus", filepath.Join(dir, "legacy.yaml"))
+	built := runJSON(t, "", ExitFindings, "--region", "eastus", dir)
+	codes := func(o jsonOut) []string {
+		var out []string
+		for _, f := range o.Findings {
+			out = append(out, f.Code+" "+f.Field)
+		}
+		slices.Sort(out)
+		return out
+	}
+	if got, want := codes(built), codes(direct); !slices.Equal(got, want) {
+		t.Errorf("through kustomize: %v\nread directly: %v", got, want)
 	}
 }
