@@ -50,7 +50,17 @@ type Problem struct {
 // values.schema.json, the dependencies' conditions, tags and import-values applied, the
 // templates rendered with the default capabilities, NOTES.txt left out, the manifests sorted
 // and split as Helm does, hooks included.
-func Render(dir string, files Files, opts Options) ([]Rendered, []Problem) {
+// A panic inside Helm on a malformed chart is a problem of the chart, not a crash.
+func Render(dir string, files Files, opts Options) (out []Rendered, probs []Problem) {
+	defer func() {
+		if p := recover(); p != nil {
+			out, probs = nil, []Problem{{File: filepath.Join(dir, "Chart.yaml"), Line: 1, Message: fmt.Sprintf("Helm failed on this chart: %v", p)}}
+		}
+	}()
+	return renderChart(dir, files, opts)
+}
+
+func renderChart(dir string, files Files, opts Options) ([]Rendered, []Problem) {
 	chartYAML := filepath.Join(dir, "Chart.yaml")
 	at := func(file string, line int, format string, args ...any) []Problem {
 		return []Problem{{File: file, Line: line, Message: fmt.Sprintf(format, args...)}}

@@ -9,6 +9,7 @@ package kustomize
 import (
 	"fmt"
 	"path/filepath"
+	"sync"
 
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/api/types"
@@ -50,8 +51,24 @@ type origin struct {
 	} `json:"configuredBy"`
 }
 
-// Build runs kustomize build on the kustomization file kfile (its directory is the root).
-func Build(kfile string, r Reader) ([]Resource, error) {
+// buildMu serialises builds: krusty is not safe for concurrent use (kustomize issue 3659,
+// concurrent map writes in its openapi schema cache).
+var buildMu sync.Mutex
+
+// Build runs kustomize build on the kustomization file kfile (its directory is the root). A
+// panic inside kustomize on a malformed input is an error, not a crash of the review.
+func Build(kfile string, r Reader) (res []Resource, err error) {
+	buildMu.Lock()
+	defer buildMu.Unlock()
+	defer func() {
+		if p := recover(); p != nil {
+			res, err = nil, fmt.Errorf("kustomize failed on this input: %v", p)
+		}
+	}()
+	return build(kfile, r)
+}
+
+func build(kfile string, r Reader) ([]Resource, error) {
 	dir := filepath.Dir(kfile)
 	opts := krusty.MakeDefaultOptions()
 	// kustomize build's defaults: files only from within each kustomization's root (bases
