@@ -190,6 +190,7 @@ func parseFlags(args []string, stderr io.Writer) (*cliOptions, error) {
 		o.helm.ValuesFiles = append(o.helm.ValuesFiles, s)
 		return nil
 	})
+	fs.BoolVar(&o.helm.Off, "no-helm", false, "do not render Helm charts: read their files as they are (templates are KRP006); rendering runs the chart's template code, which an untrusted tree can make arbitrarily expensive")
 	fs.Func("helm-set", "value for the Helm charts met, as helm template --set, e.g. pool.cpu=64 (repeatable; applied after --helm-values)", func(s string) error {
 		o.helm.Set = append(o.helm.Set, s)
 		return nil

@@ -19,6 +19,10 @@ type HelmOptions struct {
 	Set []string
 	// ReleaseName and Namespace default to helm template's ("release-name", "default").
 	ReleaseName, Namespace string
+	// Off reads charts file by file, as plain files (their templates are KRP006): rendering
+	// runs the chart's template code, which on an untrusted tree may be made to take as much
+	// CPU and memory as it likes.
+	Off bool
 }
 
 // refusal carries a notRead through helmchart's reader.

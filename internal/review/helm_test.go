@@ -79,3 +79,17 @@ func TestHelmChartProblems(t *testing.T) {
 		t.Errorf("exit %d for a broken values file: %s", r.code, r.stderr)
 	}
 }
+
+// --no-helm reads a chart's files as they are: its templates are unrendered (KRP006).
+func TestNoHelm(t *testing.T) {
+	out := runJSON(t, "", ExitFindings, "--region", "eastus", "--no-helm", "testdata/helm/pools")
+	n := 0
+	for _, f := range out.Findings {
+		if f.Code == "KRP006" {
+			n++
+		}
+	}
+	if n == 0 || len(out.Pools) != 0 {
+		t.Errorf("findings %+v pools %+v, want the templates as KRP006 and no pool", out.Findings, out.Pools)
+	}
+}

@@ -154,7 +154,7 @@ func (l *loader) expand(paths []string, stdin io.Reader) ([]*file, error) {
 				}
 				return nil
 			}
-			if d.IsDir() && helmchart.IsChart(path) {
+			if d.IsDir() && !l.helm.Off && helmchart.IsChart(path) {
 				// A chart is rendered as helm template renders it, not read file by file.
 				if abs, err := filepath.Abs(path); err == nil && l.cfg.excluded(abs) {
 					return filepath.SkipDir

@@ -124,6 +124,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		o.helm.ValuesFiles = append(o.helm.ValuesFiles, s)
 		return nil
 	})
+	fs.BoolVar(&o.helm.Off, "no-helm", false, "do not render Helm charts: read their files as they are, as for review --no-helm")
 	fs.Func("helm-set", "value for the Helm charts met, as helm template --set (repeatable; applied after --helm-values)", func(s string) error {
 		o.helm.Set = append(o.helm.Set, s)
 		return nil
