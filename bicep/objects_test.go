@@ -14,6 +14,7 @@ import (
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
+	manifests "github.com/karpenter-iac/terraform-provider-karpenter/internal/manifest"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/review"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/testenv"
 )
@@ -52,13 +53,16 @@ func loadPools(t *testing.T) map[string]map[string]any {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if strings.Contains(string(data), "\n---") {
-			t.Fatalf("%s: loadYamlContent reads one document; keep one object per file", f)
+		// Read as the review and the *_from_yaml functions read it (internal/manifest).
+		docs, probs := manifests.Read(f, data, manifests.Options{})
+		for _, p := range probs {
+			t.Errorf("%s", p.Error())
 		}
-		var obj map[string]any
-		if err := yaml.Unmarshal(data, &obj); err != nil {
-			t.Fatalf("%s: %v", f, err)
+		objs := manifests.Objects(docs)
+		if len(objs) != 1 {
+			t.Fatalf("%s: %d objects; loadYamlContent reads one document, keep one object per file", f, len(objs))
 		}
+		obj := objs[0].Body
 		out[f] = obj
 	}
 	return out
@@ -130,8 +134,8 @@ func TestModuleManifestsAreAcceptedByTheAPIServer(t *testing.T) {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			m := manifest(obj)
 			gvk := gvkOf(t, m)
-			if errs := crdvalidate.MustFor(gvk).Validate(ctx, m); len(errs) > 0 {
-				t.Fatalf("crdvalidate: %v", crdvalidate.Messages(errs))
+			if msgs, err := manifests.Validate(ctx, manifests.Object{GVK: gvk, Body: m}); err != nil || len(msgs) > 0 {
+				t.Fatalf("crdvalidate: %v %v", msgs, err)
 			}
 			res := kinds.NodePool.GVR()
 			if gvk == kinds.AKSNodeClass.GVK {

@@ -86,7 +86,9 @@ var rules = []Rule{
 		Code: Unparseable, Name: "UnparseableInput", Severity: Error,
 		Title: "The input cannot be parsed.",
 		Help: "The YAML or JSON is malformed, or a document is not an object. Nothing in that document was " +
-			"reviewed; the rest of the input was. Fix the syntax at the line given.",
+			"reviewed; the rest of the input was. Fix the syntax at the line given. Documents are cut where kubectl " +
+			"cuts them (a line starting with --- and followed by nothing but spaces or a comment); a --- line followed by " +
+			"content, and a document after a ... end marker with no --- before it (which kubectl would silently drop), are this finding.",
 		Reported: Reporting{Review: true, Note: "`nodepool_from_yaml` and `aksnodeclass_from_yaml` fail with a function error instead."},
 	},
 	{
@@ -96,7 +98,10 @@ var rules = []Rule{
 			"Helm and other Go templates are only YAML once rendered. Review the rendered output instead, e.g. " +
 			"`helm template RELEASE CHART | terraform-provider-karpenter review -`. What was not reviewed counts against " +
 			"--fail-on: exclude the chart in .karpenter-review.yaml, or pass --allow-templates to report it as a note. " +
-			"A document that parses is reviewed as it is, braces and all; one that does not parse for other reasons is KRP005.",
+			"A document that parses is reviewed as it is, braces and all; one that does not parse for other reasons is KRP005. " +
+			"A chart directory (one with a Chart.yaml) is not read file by file: the review renders it as helm template does " +
+			"(--helm-values, --helm-set), and a chart that fails to render (a template error, a dependency missing from charts/, " +
+			"values its schema rejects) is this finding at the file and line Helm names.",
 		Reported: Reporting{Review: true},
 	},
 	{

@@ -13,11 +13,11 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
-	"sigs.k8s.io/yaml"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdresource"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/tfcrd"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/manifest"
 )
 
 // FromYAML is a function that reads one manifest of a kind into that kind's resource attributes.
@@ -45,7 +45,9 @@ func (f *FromYAML) Definition(ctx context.Context, _ function.DefinitionRequest,
 		Summary: f.summary,
 		MarkdownDescription: fmt.Sprintf("Parses a `%s` `%s` manifest and returns an object with the writable attributes of `karpenter_%s` "+
 			"(`name` and the flattened spec), validated offline by the CRD's OpenAPI and CEL rules. Use it to keep pool definitions as "+
-			"YAML files that GitOps tools, the review command and Bicep's `loadYamlContent` read too.",
+			"YAML files that GitOps tools, the review command and Bicep's `loadYamlContent` read too. A multi-document stream is cut where kubectl "+
+			"cuts it (a `---` line, also one followed by a comment), exactly as the review reads it, and the items of a `kind: List` count; "+
+			"the one object of the function's kind is returned.",
 			f.kind.GVK.GroupVersion(), f.kind.GVK.Kind, f.kind.TypeSuffix),
 		Parameters: []function.Parameter{function.StringParameter{Name: "manifest", MarkdownDescription: "One Kubernetes manifest, e.g. `file(\"pools/general.yaml\")`."}},
 		Return:     function.ObjectReturn{AttributeTypes: f.attrTypes(ctx)},
@@ -66,46 +68,38 @@ func (f *FromYAML) attrTypes(ctx context.Context) map[string]attr.Type {
 	return out
 }
 
-// pick returns the one document of the function's kind in a (possibly multi-document) manifest,
-// so that a file holding a NodePool and its AKSNodeClass can feed both functions.
-func (f *FromYAML) pick(manifest string) (map[string]any, *function.FuncError) {
-	var found []map[string]any
+// pick returns the one object of the function's kind in a (possibly multi-document) manifest,
+// so that a file holding a NodePool and its AKSNodeClass can feed both functions. The stream is
+// read by internal/manifest, as the review reads it: documents cut where kubectl cuts them
+// (--- lines, comments after them), the items of a kind: List each an object.
+func (f *FromYAML) pick(manifestText string) (map[string]any, *function.FuncError) {
+	docs, probs := manifest.Read("manifest", []byte(manifestText), manifest.Options{})
+	if len(probs) > 0 {
+		msgs := make([]string, 0, len(probs))
+		for _, p := range probs {
+			msgs = append(msgs, fmt.Sprintf("line %d: %s", p.Line, p.Message))
+		}
+		return nil, function.NewArgumentFuncError(0, "The manifest is not valid YAML or JSON as kubectl reads it:\n"+strings.Join(msgs, "\n"))
+	}
+	var found []manifest.Object
 	var kinds []string
-	for i, doc := range splitDocuments(manifest) {
-		obj := map[string]any{}
-		if err := yaml.Unmarshal([]byte(doc), &obj); err != nil {
-			return nil, function.NewArgumentFuncError(0, fmt.Sprintf("Document %d of the manifest is not valid YAML or JSON: %v", i+1, err))
+	for _, o := range manifest.Objects(docs) {
+		if o.GVK == f.kind.GVK {
+			found = append(found, o)
 		}
-		if len(obj) == 0 {
-			continue
-		}
-		gv, kind := fmt.Sprint(obj["apiVersion"]), fmt.Sprint(obj["kind"])
-		if gv == f.kind.GVK.GroupVersion().String() && kind == f.kind.GVK.Kind {
-			found = append(found, obj)
-		}
-		kinds = append(kinds, gv+" "+kind)
+		kinds = append(kinds, manifest.TypeMeta(o))
 	}
 	switch len(found) {
 	case 1:
-		return found[0], nil
+		return found[0].Body, nil
 	case 0:
 		return nil, function.NewArgumentFuncError(0, fmt.Sprintf("The manifest holds no %s %s (found: %s)", f.kind.GVK.GroupVersion(), f.kind.GVK.Kind, strings.Join(kinds, ", ")))
 	}
-	return nil, function.NewArgumentFuncError(0, fmt.Sprintf("The manifest holds %d %s objects; pass one at a time", len(found), f.kind.GVK.Kind))
-}
-
-func splitDocuments(s string) []string {
-	var docs []string
-	var cur []string
-	for _, line := range strings.Split(s, "\n") {
-		if strings.TrimRight(line, " \t\r") == "---" {
-			docs = append(docs, strings.Join(cur, "\n"))
-			cur = nil
-			continue
-		}
-		cur = append(cur, line)
+	lines := make([]string, 0, len(found))
+	for _, o := range found {
+		lines = append(lines, fmt.Sprintf("%q at line %d", o.Name(), o.Line))
 	}
-	return append(docs, strings.Join(cur, "\n"))
+	return nil, function.NewArgumentFuncError(0, fmt.Sprintf("The manifest holds %d %s objects (%s); pass one at a time", len(found), f.kind.GVK.Kind, strings.Join(lines, ", ")))
 }
 
 func (f *FromYAML) Run(ctx context.Context, req function.RunRequest, resp *function.RunResponse) {

@@ -98,7 +98,9 @@ type cliOptions struct {
 	// workloads and baseline ask for predicted costs (cost.go).
 	workloads []string
 	baseline  string
-	hpaMax    bool
+	// helm renders the charts met (helm.go).
+	helm   HelmOptions
+	hpaMax bool
 }
 
 // Main runs the review command with the arguments after "review" and returns the exit code.
@@ -127,7 +129,7 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 		return ExitClean
 	}
 	threshold, _ := findings.ParseSeverity(o.failOn)
-	opts := Options{Paths: o.paths, Stdin: stdin, ConfigPath: o.config, Region: o.region, Strict: o.strict, Suppress: o.suppress, Limits: o.limits, AllowTemplates: o.allowTemplates}
+	opts := Options{Paths: o.paths, Stdin: stdin, ConfigPath: o.config, Region: o.region, Strict: o.strict, Suppress: o.suppress, Limits: o.limits, AllowTemplates: o.allowTemplates, Helm: o.helm}
 	var rep *Report
 	if len(o.workloads) > 0 || o.baseline != "" {
 		rep, err = ReviewWithCosts(ctx, opts, CostOptions{Workloads: o.workloads, Baseline: o.baseline, HPAMaxReplicas: o.hpaMax})
@@ -184,6 +186,15 @@ func parseFlags(args []string, stderr io.Writer) (*cliOptions, error) {
 	fs.Int64Var(&o.limits.MaxFileBytes, "max-file-bytes", DefaultMaxFileBytes, "read at most this many bytes of each file (KRP012 for a larger one)")
 	fs.Int64Var(&o.limits.MaxTotalBytes, "max-total-bytes", DefaultMaxTotalBytes, "read at most this many bytes of all inputs together (KRP012 for the files beyond)")
 	fs.BoolVar(&o.allowTemplates, "allow-templates", false, "report unrendered templates (KRP006) as notes, so that they do not count against --fail-on")
+	fs.Func("helm-values", "values file for the Helm charts met (directories with a Chart.yaml), as helm template -f (repeatable; later files win)", func(s string) error {
+		o.helm.ValuesFiles = append(o.helm.ValuesFiles, s)
+		return nil
+	})
+	fs.BoolVar(&o.helm.Off, "no-helm", false, "do not render Helm charts: read their files as they are (templates are KRP006); rendering runs the chart's template code, which an untrusted tree can make arbitrarily expensive")
+	fs.Func("helm-set", "value for the Helm charts met, as helm template --set, e.g. pool.cpu=64 (repeatable; applied after --helm-values)", func(s string) error {
+		o.helm.Set = append(o.helm.Set, s)
+		return nil
+	})
 	fs.BoolVar(&o.listCodes, "list-codes", false, "list the finding codes with their severity and title, and exit")
 	fs.BoolVar(&o.version, "version", false, "print the version and the dates of the embedded price snapshots, and exit")
 	fs.Func("workloads", "read workloads (Deployments, Jobs, ...) from this path and add each cluster's predicted hourly cost: workloads the config maps to a cluster count there, the others in every cluster (repeatable; \"-\" is standard input)", func(s string) error {

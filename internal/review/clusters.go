@@ -40,12 +40,14 @@ type membership struct {
 	// parent is the cluster it was split from (whose settings in the config it keeps).
 	provider map[string]map[*file]string
 	parent   map[string]string
+	// kustomize: what `kustomize build` needs per cluster (kustomize_build.go).
+	kustomize kustomizeTrees
 }
 
 func newMembership(l *loader) *membership {
 	return &membership{l: l, files: map[string]map[*file]bool{}, patches: map[string][]patchDoc{},
 		patchKey: map[string]map[string]bool{}, isPatch: map[*file]bool{},
-		provider: map[string]map[*file]string{}, parent: map[string]string{}}
+		provider: map[string]map[*file]string{}, parent: map[string]string{}, kustomize: newKustomizeTrees()}
 }
 
 func (m *membership) add(cluster string, f *file) {
@@ -165,6 +167,7 @@ func (m *membership) expand(kf *file, clusters []string, stack map[*file]bool) e
 	for _, s := range k.skipped {
 		m.skip(kf.path, 0, s)
 	}
+	m.kustomize.visit(kf)
 	for i, r := range k.resources {
 		if nr := m.l.confined(r); nr != nil {
 			// Said before looking at r, so the review discloses nothing about files outside.
@@ -196,6 +199,7 @@ func (m *membership) expand(kf *file, clusters []string, stack map[*file]bool) e
 		for _, c := range clusters {
 			m.add(c, f)
 		}
+		m.kustomize.include(kf, f, clusters)
 		if f.kust != nil {
 			if err := m.expand(f, clusters, stack); err != nil {
 				return err
@@ -206,6 +210,11 @@ func (m *membership) expand(kf *file, clusters []string, stack map[*file]bool) e
 		docs, file, err := m.patchDocs(kf, ref)
 		if err != nil {
 			return err
+		}
+		if ref.path != "" {
+			if pf, ok := m.l.files[ref.path]; ok {
+				m.kustomize.include(kf, pf, nil)
+			}
 		}
 		for i, d := range docs {
 			pm, ok := d.value.(map[string]any)
@@ -282,21 +291,8 @@ func (m *membership) build(name string) (*Cluster, []Finding) {
 			}
 		}
 	}
-	for _, p := range m.patches[name] {
-		matched := false
-		for i, o := range objs {
-			if o == nil || o.GVK.Kind != p.kind || o.Name != p.name {
-				continue
-			}
-			matched = true
-			if !applyPatch(o, p.value, p.fields) {
-				objs[i] = nil
-			}
-		}
-		if !matched {
-			m.skip(p.file, p.line, unmatchedPatch(p.kind, p.name, name))
-		}
-	}
+	objs = m.patchObjects(name, objs)
+	objs, out = m.kustomizeBuild(name, objs)
 	seen := map[string]*Object{}
 	for _, o := range objs {
 		if o == nil {
@@ -330,6 +326,27 @@ func (m *membership) build(name string) (*Cluster, []Finding) {
 		}
 	}
 	return c, out
+}
+
+// patchObjects applies the cluster's strategic-merge patches, as the review reads them
+// (mergepatch.go), keeping where each patched value was written.
+func (m *membership) patchObjects(name string, objs []*Object) []*Object {
+	for _, p := range m.patches[name] {
+		matched := false
+		for i, o := range objs {
+			if o == nil || o.GVK.Kind != p.kind || o.Name != p.name {
+				continue
+			}
+			matched = true
+			if !applyPatch(o, p.value, p.fields) {
+				objs[i] = nil
+			}
+		}
+		if !matched {
+			m.skip(p.file, p.line, unmatchedPatch(p.kind, p.name, name))
+		}
+	}
+	return objs
 }
 
 // unmatchedPatch is the skip reason of an overlay patch that matches no reviewed object; the

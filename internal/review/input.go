@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/manifest/helmchart"
 )
 
 // StdinName is how findings name standard input.
@@ -70,6 +72,9 @@ type loader struct {
 	// roots are the directories below which files are read (resolved); read counts the bytes.
 	roots []string
 	read  int64
+	// helm renders the charts met; charts are the files of each chart rendered, by directory.
+	helm   HelmOptions
+	charts map[string][]*file
 }
 
 func newLoader(cfg *Config, limits Limits) (*loader, error) {
@@ -77,7 +82,7 @@ func newLoader(cfg *Config, limits Limits) (*loader, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &loader{wd: wd, cfg: cfg, files: map[string]*file{}, limits: limits}
+	l := &loader{wd: wd, cfg: cfg, files: map[string]*file{}, limits: limits, charts: map[string][]*file{}}
 	l.addRoot(wd)
 	if cfg != nil {
 		l.addRoot(cfg.dir)
@@ -97,7 +102,7 @@ func (e *inputError) Unwrap() error { return e.err }
 func (l *loader) expand(paths []string, stdin io.Reader) ([]*file, error) {
 	var out []*file
 	// What the command line names is read: a file's directory, or the directory, is a root.
-	for _, p := range paths {
+	for _, p := range append(append([]string(nil), paths...), l.helm.ValuesFiles...) {
 		if p == "-" {
 			continue
 		}
@@ -148,6 +153,18 @@ func (l *loader) expand(paths []string, stdin io.Reader) ([]*file, error) {
 					return filepath.SkipDir
 				}
 				return nil
+			}
+			if d.IsDir() && !l.helm.Off && helmchart.IsChart(path) {
+				// A chart is rendered as helm template renders it, not read file by file.
+				if abs, err := filepath.Abs(path); err == nil && l.cfg.excluded(abs) {
+					return filepath.SkipDir
+				}
+				fs, err := l.loadChart(path)
+				if err != nil {
+					return err
+				}
+				out = append(out, fs...)
+				return filepath.SkipDir
 			}
 			if d.IsDir() || !reviewable(d.Name()) {
 				return nil

@@ -7,10 +7,11 @@ import (
 	"strings"
 )
 
-// kustomization is what the review follows of a kustomization file: the local resources it
-// includes and the patches it applies. The review does not run Kustomize; generators, name
-// prefixes and JSON 6902 patches are not followed (pipe `kustomize build` output to the
-// review for those), and it says so in the report's skipped list.
+// kustomization is what the review follows of a kustomization file itself: the local
+// resources it includes and the patches it applies, to know which files belong to which
+// cluster and where a patched value was written. What the objects are is what kustomize
+// builds (kustomize_build.go); a tree kustomize cannot build (a remote resource) keeps this
+// reading, which applies strategic-merge patches only, and says so in the skipped list.
 type kustomization struct {
 	file string
 	// resources are local files and directories (absolute), in order.
@@ -98,8 +99,22 @@ func asKustomization(abs string, docs []yamlDoc) (*kustomization, bool) {
 		}
 		k.patches = append(k.patches, ref)
 	}
-	if j, _ := m["patchesJson6902"].([]any); len(j) > 0 {
+	j, _ := m["patchesJson6902"].([]any)
+	if len(j) > 0 {
 		k.skipped = append(k.skipped, "patchesJson6902 are not applied")
+	}
+	for i, e := range j {
+		// Read so that the file is part of the tree kustomize builds (kustomize_build.go),
+		// which applies them and points at their operations.
+		pm, _ := e.(map[string]any)
+		if p, _ := pm["path"].(string); p != "" {
+			ref := patchRef{path: filepath.Join(dir, p), line: line("patchesJson6902", strconv.Itoa(i))}
+			if t, ok := pm["target"].(map[string]any); ok {
+				ref.kind, _ = t["kind"].(string)
+				ref.name, _ = t["name"].(string)
+			}
+			k.patches = append(k.patches, ref)
+		}
 	}
 	return k, true
 }

@@ -38,6 +38,8 @@ type Options struct {
 	Limits Limits
 	// AllowTemplates reports unrendered templates (KRP006) as notes instead of errors.
 	AllowTemplates bool
+	// Helm renders the Helm charts met in the paths (directories with a Chart.yaml).
+	Helm HelmOptions
 }
 
 // Report is the outcome of a review.
@@ -109,6 +111,7 @@ func Review(ctx context.Context, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	l.helm = opts.Helm
 	inputs, err := l.expand(paths, opts.Stdin)
 	if err != nil {
 		return nil, err

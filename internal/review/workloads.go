@@ -72,7 +72,7 @@ func (m *membership) documents(name string) ([]workload.Document, []Finding) {
 			})
 		}
 	}
-	return docs, out
+	return m.kustomizeWorkloads(name, docs), out
 }
 
 // flatten turns a document into workload documents: the items of a kind: List each count.

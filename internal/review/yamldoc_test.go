@@ -26,7 +26,8 @@ func TestParseYAMLStream(t *testing.T) {
 	if len(docs) != 2 {
 		t.Fatalf("docs = %d, want 2 (a, c)", len(docs))
 	}
-	if docs[0].line != 1 || docs[1].line != 6 {
+	// A document starts on the line after its separator, which kubectl's reader consumes.
+	if docs[0].line != 1 || docs[1].line != 7 {
 		t.Errorf("document lines %d, %d", docs[0].line, docs[1].line)
 	}
 	if v := docs[0].value.(map[string]any)["a"]; v != int64(1) {
@@ -43,8 +44,8 @@ func TestParseYAMLStream(t *testing.T) {
 	if probs[0].Code != "KRP005" || probs[0].Line < 4 || probs[0].Line > 5 || !strings.Contains(probs[0].Message, "malformed YAML") {
 		t.Errorf("syntax error %+v, want KRP005 at line 4 or 5", probs[0])
 	}
-	if probs[1].Code != "KRP006" || probs[1].Line != 11 {
-		t.Errorf("template %+v, want KRP006 at the document starting on line 11", probs[1])
+	if probs[1].Code != "KRP006" || probs[1].Line != 12 {
+		t.Errorf("template %+v, want KRP006 at the document starting on line 12", probs[1])
 	}
 }
 

@@ -64,6 +64,7 @@ type options struct {
 	region, mode, format, output, failOn, config string
 	hpaMax, strict                               bool
 	suppress                                     []findings.Code
+	helm                                         review.HelmOptions
 	paths                                        []string
 }
 
@@ -77,7 +78,7 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 		fmt.Fprintf(stderr, "simulate: %v\nRun 'terraform-provider-karpenter simulate -h' for usage.\n", err)
 		return ExitUsage
 	}
-	rep, err := Simulate(ctx, Options{Paths: o.paths, Stdin: stdin, ConfigPath: o.config, Region: o.region, Mode: o.mode, HPAMaxReplicas: o.hpaMax, Suppress: o.suppress, Strict: o.strict})
+	rep, err := Simulate(ctx, Options{Paths: o.paths, Stdin: stdin, ConfigPath: o.config, Region: o.region, Mode: o.mode, HPAMaxReplicas: o.hpaMax, Suppress: o.suppress, Strict: o.strict, Helm: o.helm})
 	if err != nil {
 		fmt.Fprintf(stderr, "simulate: %s\n", review.EscapeText(err.Error()))
 		return ExitUsage
@@ -119,6 +120,15 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		return err
 	})
 	fs.BoolVar(&o.strict, "strict", false, "report warnings as errors")
+	fs.Func("helm-values", "values file for the Helm charts met (directories with a Chart.yaml), as helm template -f (repeatable; later files win)", func(s string) error {
+		o.helm.ValuesFiles = append(o.helm.ValuesFiles, s)
+		return nil
+	})
+	fs.BoolVar(&o.helm.Off, "no-helm", false, "do not render Helm charts: read their files as they are, as for review --no-helm")
+	fs.Func("helm-set", "value for the Helm charts met, as helm template --set (repeatable; applied after --helm-values)", func(s string) error {
+		o.helm.Set = append(o.helm.Set, s)
+		return nil
+	})
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usageHead)
 		fs.PrintDefaults()

@@ -28,6 +28,8 @@ type Options struct {
 	// warnings made errors.
 	Suppress []findings.Code
 	Strict   bool
+	// Helm renders the Helm charts met in the paths, as for review.
+	Helm review.HelmOptions
 }
 
 // Report is the outcome over all clusters.
@@ -126,7 +128,7 @@ func Simulate(ctx context.Context, o Options) (*Report, error) {
 		cr.Result = res
 		rep.Clusters = append(rep.Clusters, cr)
 	}
-	ropts := review.Options{Paths: o.Paths, Stdin: o.Stdin, ConfigPath: o.ConfigPath, Region: o.Region, Suppress: o.Suppress, Strict: o.Strict,
+	ropts := review.Options{Paths: o.Paths, Stdin: o.Stdin, ConfigPath: o.ConfigPath, Region: o.Region, Suppress: o.Suppress, Strict: o.Strict, Helm: o.Helm,
 		Checks: []review.Check{review.CheckSchema, review.CheckNodeClassRefs}, Facts: []review.FactFunc{}, Visit: visit}
 	rv, err := review.Review(ctx, ropts)
 	if err != nil {

@@ -13,7 +13,7 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdresource"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/providerdata"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/review"
+	manifests "github.com/karpenter-iac/terraform-provider-karpenter/internal/manifest"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 	workloadreader "github.com/karpenter-iac/terraform-provider-karpenter/internal/workload"
 )
@@ -44,11 +44,11 @@ func manifestWorkloads(texts []string, checks providerdata.Checks, diags *diag.D
 		at := path.Root("workloads_yaml").AtListIndex(i)
 		name := fmt.Sprintf("workloads_yaml[%d]", i)
 		element[name] = at
-		docs, probs := review.WorkloadDocuments(name, []byte(text))
+		docs, probs := manifests.Read(name, []byte(text), manifests.Options{})
 		for _, p := range probs {
 			report(diags, checks, at, p.Finding, fmt.Sprintf("%s line %d", name, p.Line))
 		}
-		all = append(all, docs...)
+		all = append(all, workloadDocuments(docs)...)
 	}
 	set = workloadreader.Read(all, workloadreader.Options{})
 	for _, f := range set.Findings {
@@ -66,6 +66,21 @@ func manifestWorkloads(texts []string, checks providerdata.Checks, diags *diag.D
 		diags.AddAttributeWarning(path.Root("workloads_yaml"), "Simulation assumption (optimal mode)", n)
 	}
 	return ws, set
+}
+
+// workloadDocuments are the objects of a stream (the items of a kind: List each), read by
+// internal/manifest as the review reads a file, for the workload reader; it ignores the kinds
+// it does not simulate (NodePools among them).
+func workloadDocuments(docs []manifests.Document) []workloadreader.Document {
+	var out []workloadreader.Document
+	for _, o := range manifests.Objects(docs) {
+		fields := o.Fields
+		out = append(out, workloadreader.Document{File: o.File, Line: o.Line, Body: o.Body, LineOf: func(path []string) int {
+			p, _ := fields.Lookup(path)
+			return p.Line
+		}})
+	}
+	return out
 }
 
 // disruptionDiags reports the disruption checks of the workloads on the pools the simulation
