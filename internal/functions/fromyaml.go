@@ -16,8 +16,8 @@ import (
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdresource"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/tfcrd"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/manifest"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/tfcrd"
 )
 
 // FromYAML is a function that reads one manifest of a kind into that kind's resource attributes.

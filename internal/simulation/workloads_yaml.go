@@ -12,8 +12,8 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clustersim"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdresource"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/providerdata"
 	manifests "github.com/karpenter-iac/terraform-provider-karpenter/internal/manifest"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/providerdata"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 	workloadreader "github.com/karpenter-iac/terraform-provider-karpenter/internal/workload"
 )
