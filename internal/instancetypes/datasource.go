@@ -20,9 +20,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/nodepool"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/providerdata"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
@@ -258,8 +258,8 @@ func (d *dataSource) validate(ctx context.Context, reqs []karpv1.NodeSelectorReq
 	return ok
 }
 
-func (m model) nodeClass() instancetype.NodeClass {
-	nc := instancetype.NodeClass{}
+func (m model) nodeClass() aks.NodeClass {
+	nc := aks.NodeClass{}
 	if c := m.NodeClass; c != nil {
 		nc.ImageFamily = c.ImageFamily.ValueString()
 		nc.OSDiskSizeGB = int32(c.OSDiskSizeGB.ValueInt64())

@@ -12,8 +12,8 @@ import (
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/acctest"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 )
 
@@ -25,7 +25,7 @@ func TestAccInstanceTypesMatchSolver(t *testing.T) {
 		{Key: "karpenter.azure.com/sku-cpu", Operator: corev1.NodeSelectorOpLt, Values: []string{"5"}},
 		{Key: "kubernetes.io/arch", Operator: corev1.NodeSelectorOpIn, Values: []string{"arm64"}},
 	}
-	a := solver.New(catalog.Default()).Analyze(solver.NewPool(np), solver.Options{Region: "northeurope", NodeClass: instancetype.NodeClass{ImageFamily: "AzureLinux"}})
+	a := solver.New(catalog.Default()).Analyze(solver.NewPool(np), solver.Options{Region: "northeurope", NodeClass: aks.NodeClass{ImageFamily: "AzureLinux"}})
 	if len(a.Admissible) < 2 {
 		t.Fatalf("fixture admits too few sizes: %d", len(a.Admissible))
 	}

@@ -16,9 +16,9 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdresource"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/providerdata"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/tfcrd"
@@ -176,7 +176,7 @@ func planChecks(ctx context.Context, pc *crdresource.PlanContext) {
 
 // classSource is the node class the diagnostics are checked with, and how to name it.
 type classSource struct {
-	settings instancetype.NodeClass
+	settings aks.NodeClass
 	assumed  bool
 	label    string
 }
@@ -216,8 +216,8 @@ type nodeClassSnapshot struct {
 	Name string `json:"name"`
 	Kind string `json:"kind,omitempty"`
 	// Found is false when no such AKSNodeClass was planned or exists (or the kind is another).
-	Found    bool                   `json:"found"`
-	Settings instancetype.NodeClass `json:"settings"`
+	Found    bool          `json:"found"`
+	Settings aks.NodeClass `json:"settings"`
 	// Pending is set when the node class planned in that walk had settings known only after apply.
 	Pending bool `json:"pending,omitempty"`
 	// Why says why no settings were found.

@@ -3,8 +3,8 @@ package providerdata
 import (
 	"sync"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 )
 
@@ -53,7 +53,7 @@ func (d *Data) Solver() (*solver.Solver, error) {
 }
 
 type recordedNodeClass struct {
-	settings instancetype.NodeClass
+	settings aks.NodeClass
 	changing bool
 	complete bool
 	deleted  bool
@@ -68,7 +68,7 @@ type recordedNodeClass struct {
 // in its plan walk but only the changing ones in its apply walk, and resources that do not
 // reference each other in any order. Diagnostics may use it; values a plan computes must come
 // from the pool's own state (its refresh copies the record there, see the nodepool package).
-func (d *Data) RecordNodeClass(name string, nc instancetype.NodeClass, changing, complete bool) {
+func (d *Data) RecordNodeClass(name string, nc aks.NodeClass, changing, complete bool) {
 	d.plan.mu.Lock()
 	defer d.plan.mu.Unlock()
 	if d.plan.nodeClasses == nil {
@@ -96,7 +96,7 @@ func (d *Data) NodeClassDeleted(name string) bool {
 
 // NodeClass returns the recorded settings of an AKSNodeClass planned so far in this run, whether
 // it changes in this run and whether all its settings are known.
-func (d *Data) NodeClass(name string) (nc instancetype.NodeClass, changing, complete, ok bool) {
+func (d *Data) NodeClass(name string) (nc aks.NodeClass, changing, complete, ok bool) {
 	d.plan.mu.Lock()
 	defer d.plan.mu.Unlock()
 	r, ok := d.plan.nodeClasses[name]

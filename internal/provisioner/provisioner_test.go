@@ -11,15 +11,15 @@ import (
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
 )
 
 // These check single rules on small inputs; internal/solver/benchcmp compares whole decisions
 // with Karpenter's own scheduler.
 
 func westeurope() []*cloudprovider.InstanceType {
-	res := instancetype.List(catalog.Default(), "westeurope", instancetype.NodeClass{}, instancetype.Cluster{})
+	res := aks.List(catalog.Default(), "westeurope", aks.NodeClass{}, aks.Cluster{})
 	out := make([]*cloudprovider.InstanceType, len(res.InstanceTypes))
 	for i, it := range res.InstanceTypes {
 		out[i] = it.InstanceType

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
 )
 
 // NormalizeRegion turns a region as people write it ("West Europe", "westeurope") into the

@@ -25,9 +25,9 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/aksnodeclass"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clustersim"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/nodepool"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/providerdata"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
@@ -290,7 +290,7 @@ func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 		resp.Diagnostics.AddError("Cannot load the SKU catalog", err.Error())
 		return
 	}
-	classes := map[string]instancetype.NodeClass{}
+	classes := map[string]aks.NodeClass{}
 	for i, text := range m.AKSNodeClasses {
 		obj := manifest(ctx, text, aksnodeclass.GVK, path.Root("aksnodeclasses").AtListIndex(i), &resp.Diagnostics)
 		if obj == nil {

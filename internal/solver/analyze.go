@@ -16,8 +16,8 @@ import (
 	"sigs.k8s.io/karpenter/pkg/scheduling"
 	"sigs.k8s.io/karpenter/pkg/utils/resources"
 
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
 )
 
 // Options tune an analysis.
@@ -26,7 +26,7 @@ type Options struct {
 	Region string
 	// NodeClass is the referenced AKSNodeClass's settings; NodeClassAssumed says that the
 	// node class was not available and defaults stand in (reported as a finding).
-	NodeClass        instancetype.NodeClass
+	NodeClass        aks.NodeClass
 	NodeClassAssumed bool
 	// FewThreshold: fewer admissible sizes than this is a warning (default 5).
 	FewThreshold int
@@ -40,7 +40,7 @@ type Options struct {
 // (zone × capacity type) its requirements allow.
 type Candidate struct {
 	Region       string
-	InstanceType *instancetype.InstanceType
+	InstanceType *aks.InstanceType
 	Offerings    cloudprovider.Offerings
 }
 
@@ -147,7 +147,7 @@ func rank(s findings.Severity) int { return -int(s) }
 // offerings); none when the type is not admissible. When the catalog does not know a size's
 // zones, its offerings are regional only, so a zone requirement cannot be judged per size: it
 // is checked against the region's zones instead of excluding the size.
-func (rt *regionTypes) admissible(it *instancetype.InstanceType, reqs scheduling.Requirements) cloudprovider.Offerings {
+func (rt *regionTypes) admissible(it *aks.InstanceType, reqs scheduling.Requirements) cloudprovider.Offerings {
 	if !it.ZonesKnown && reqs.Has(corev1.LabelTopologyZone) {
 		zone := reqs.Get(corev1.LabelTopologyZone)
 		if rt.zones != nil && !anyAllowed(zone, rt.zones) {
@@ -271,7 +271,7 @@ func (s *Solver) checkAdmissible(p *Pool, o Options, a *Analysis) {
 	}
 	allPenalty := true
 	for _, c := range a.Admissible {
-		if c.Cheapest().Price < instancetype.MissingPrice {
+		if c.Cheapest().Price < aks.MissingPrice {
 			allPenalty = false
 			break
 		}
@@ -411,7 +411,7 @@ func pluralVerb(n int, one, many string) string {
 	return many
 }
 
-func (s *Solver) values(regions []string, nc instancetype.NodeClass, key string) map[string]bool {
+func (s *Solver) values(regions []string, nc aks.NodeClass, key string) map[string]bool {
 	out := map[string]bool{}
 	for _, r := range regions {
 		for v := range s.types(r, nc).values[key] {
@@ -421,7 +421,7 @@ func (s *Solver) values(regions []string, nc instancetype.NodeClass, key string)
 	return out
 }
 
-func (s *Solver) valueExistsAnywhere(nc instancetype.NodeClass, key, v string) bool {
+func (s *Solver) valueExistsAnywhere(nc aks.NodeClass, key, v string) bool {
 	return s.types(AnyRegion, nc).values[key][v]
 }
 

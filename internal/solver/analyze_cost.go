@@ -10,7 +10,7 @@ import (
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 	"sigs.k8s.io/karpenter/pkg/utils/resources"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
 )
 
 // CapacityChoice is the cheapest offering of one capacity type the pool allows.
@@ -68,7 +68,7 @@ func launchChoice(cands []Candidate, keep func(*cloudprovider.Offering) bool) (C
 }
 
 // priceOf returns the instance type's price record for an offering's capacity type.
-func priceOf(it *instancetype.InstanceType, of *cloudprovider.Offering) instancetype.Price {
+func priceOf(it *aks.InstanceType, of *cloudprovider.Offering) aks.Price {
 	if of.CapacityType() == karpv1.CapacityTypeSpot {
 		return it.Spot
 	}
@@ -121,7 +121,7 @@ func costAtLimits(cands []Candidate, limits corev1.ResourceList, keep func(*clou
 				price = math.Min(price, of.Price)
 			}
 		}
-		if price >= instancetype.MissingPrice {
+		if price >= aks.MissingPrice {
 			continue // a penalty price is not a cost
 		}
 		best = math.Min(best, price*n*HoursPerMonth)

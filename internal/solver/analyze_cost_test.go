@@ -11,7 +11,7 @@ import (
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 	"sigs.k8s.io/karpenter/pkg/scheduling"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
 )
 
 var dSizes = req("node.kubernetes.io/instance-type", corev1.NodeSelectorOpIn, "Standard_D2s_v5", "Standard_D4s_v5", "Standard_D8s_v5")

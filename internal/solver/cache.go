@@ -9,8 +9,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
 )
 
 // Solver holds a catalog and the instance types derived from it, per region and node class.
@@ -18,7 +18,7 @@ import (
 // one node class derives them once.
 type Solver struct {
 	Catalog *catalog.Catalog
-	Cluster instancetype.Cluster
+	Cluster aks.Cluster
 
 	mu    sync.Mutex
 	cache map[cacheKey]*regionTypes
@@ -26,7 +26,7 @@ type Solver struct {
 
 type cacheKey struct {
 	region string
-	nc     instancetype.NodeClass
+	nc     aks.NodeClass
 }
 
 // regionTypes is a region's instance types for one node class, with Karpenter's view of them.
@@ -34,9 +34,9 @@ type regionTypes struct {
 	region string
 	// zones are the region's zone labels ("westeurope-1"); nil when not known.
 	zones  map[string]bool
-	result *instancetype.Result
+	result *aks.Result
 	types  cloudprovider.InstanceTypes
-	byName map[string]*instancetype.InstanceType
+	byName map[string]*aks.InstanceType
 	// values lists, per label key, every value some instance type offers (for "did you mean").
 	values map[string]map[string]bool
 
@@ -62,22 +62,22 @@ func (s *Solver) HasRegion(region string) bool {
 	return ok
 }
 
-func (s *Solver) types(region string, nc instancetype.NodeClass) *regionTypes {
+func (s *Solver) types(region string, nc aks.NodeClass) *regionTypes {
 	key := cacheKey{strings.ToLower(region), nc}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if rt, ok := s.cache[key]; ok {
 		return rt
 	}
-	var res *instancetype.Result
+	var res *aks.Result
 	if key.region == AnyRegion {
 		// Every size of the catalog as if one region offered them all: labels and capacity do
 		// not depend on the region, and deriving 57 regions one by one would take seconds.
-		res = instancetype.ListSKUs(s.Catalog, key.region, s.Catalog.SKUs(), nc, s.Cluster)
+		res = aks.ListSKUs(s.Catalog, key.region, s.Catalog.SKUs(), nc, s.Cluster)
 	} else {
-		res = instancetype.List(s.Catalog, key.region, nc, s.Cluster)
+		res = aks.List(s.Catalog, key.region, nc, s.Cluster)
 	}
-	rt := &regionTypes{region: key.region, result: res, byName: map[string]*instancetype.InstanceType{}, values: map[string]map[string]bool{}}
+	rt := &regionTypes{region: key.region, result: res, byName: map[string]*aks.InstanceType{}, values: map[string]map[string]bool{}}
 	if r, ok := s.Catalog.Region(key.region); ok && r.ZonesKnown {
 		rt.zones = map[string]bool{}
 		for _, z := range r.Zones {

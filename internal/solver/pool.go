@@ -1,7 +1,7 @@
 // Package solver answers offline what Karpenter on AKS could launch for a NodePool, and at
 // what cost: admissible instance types per region, zone and capacity type, findings with
 // stable codes, and a summary. It uses Karpenter's own requirement semantics
-// (sigs.k8s.io/karpenter/pkg/scheduling) over the instance types that internal/instancetype
+// (sigs.k8s.io/karpenter/pkg/scheduling) over the instance types that internal/cloud/aks
 // derives from the embedded catalog, and has no Terraform imports.
 package solver
 
@@ -14,7 +14,7 @@ import (
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	"sigs.k8s.io/karpenter/pkg/scheduling"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
 )
 
 // Pool is a NodePool as the solver sees it.
@@ -65,10 +65,10 @@ func (p *Pool) HasTaint() bool {
 }
 
 // NodeClassFromObject reads the instance-type-shaping settings of an AKSNodeClass object.
-func NodeClassFromObject(obj map[string]any) (instancetype.NodeClass, error) {
+func NodeClassFromObject(obj map[string]any) (aks.NodeClass, error) {
 	nc := &azv1beta1.AKSNodeClass{}
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(obj, nc); err != nil {
-		return instancetype.NodeClass{}, fmt.Errorf("reading AKSNodeClass: %w", err)
+		return aks.NodeClass{}, fmt.Errorf("reading AKSNodeClass: %w", err)
 	}
-	return instancetype.FromAKSNodeClass(nc), nil
+	return aks.FromAKSNodeClass(nc), nil
 }

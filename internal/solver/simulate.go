@@ -7,7 +7,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
 )
 
 // SimulationInput describes pending pods and the NodePools that may launch nodes for them.
@@ -31,7 +31,7 @@ type SimulationInput struct {
 // SimPool is a NodePool with the settings of the AKSNodeClass it references.
 type SimPool struct {
 	Pool      *Pool
-	NodeClass instancetype.NodeClass
+	NodeClass aks.NodeClass
 }
 
 // Simulation is the outcome: the nodes that would be launched and what they cost.

@@ -11,7 +11,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
 )
 
 // Builder accumulates facts from any number of inputs. Where inputs overlap,

@@ -1,4 +1,4 @@
-package instancetype
+package aks
 
 // Reason is a stable code for why a SKU yields no instance type.
 type Reason string

@@ -1,10 +1,10 @@
-package instancetype
+package aks
 
 import (
 	"strings"
 	"sync"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
 )
 
 // Cache memoises List: deriving a region's instance types takes tens of

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog/reftest"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog/source"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog/reftest"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog/source"
 )
 
 // TestEmbeddedArtefactIsUpToDate regenerates the catalog from the reference
@@ -37,7 +37,7 @@ func TestEmbeddedArtefactIsUpToDate(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(buf.Bytes(), committed) {
-		t.Fatalf("catalog.bin.gz is stale or the generator is not deterministic (%d bytes regenerated, %d committed); run go generate ./internal/catalog", buf.Len(), len(committed))
+		t.Fatalf("catalog.bin.gz is stale or the generator is not deterministic (%d bytes regenerated, %d committed); run go generate ./internal/cloud/aks/catalog", buf.Len(), len(committed))
 	}
 }
 

@@ -1,9 +1,9 @@
-package instancetype
+package aks
 
 import (
 	"testing"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
 )
 
 // BenchmarkInstanceTypesFullCatalog derives every instance type of one region

@@ -1,4 +1,4 @@
-package instancetype
+package aks
 
 import (
 	"fmt"
@@ -13,7 +13,7 @@ import (
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	"sigs.k8s.io/karpenter/pkg/scheduling"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
 )
 
 // TestParityWithUpstreamGolden holds the derivation to the Azure provider's own

@@ -1,4 +1,4 @@
-package instancetype
+package aks
 
 import (
 	"encoding/json"
@@ -7,9 +7,9 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog/reftest"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog/source"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog/reftest"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog/source"
 )
 
 // The golden file is the Azure provider's own instance-type code run over 32

@@ -1,4 +1,4 @@
-package instancetype
+package aks
 
 import (
 	"slices"
@@ -10,7 +10,7 @@ import (
 	"github.com/samber/lo"
 	corev1 "k8s.io/api/core/v1"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
 )
 
 func TestMaxPodsPerNetworkMode(t *testing.T) {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
 )
 
 // resourceSKUsPage is a Resource SKUs API list response

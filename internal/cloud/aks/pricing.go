@@ -1,9 +1,9 @@
-package instancetype
+package aks
 
 import (
 	"fmt"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
 )
 
 // MissingPrice is the Azure provider's penalty price (USD/hour) for sizes it has

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
 )
 
 // snapshotSKU is one entry of the reference snapshot's vm_skus.json: normalised

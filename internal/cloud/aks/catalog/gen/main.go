@@ -1,5 +1,5 @@
 // Command gen builds the embedded SKU catalog (catalog.bin.gz) from inputs in
-// the Azure APIs' own formats. Run it through go generate in internal/catalog.
+// the Azure APIs' own formats. Run it through go generate in internal/cloud/aks/catalog.
 //
 //	go run ./gen -shared ../../../shared/reference/catalog -o catalog.bin.gz
 //	go run ./gen -shared DIR -in skus-page1.json -in prices-eastus.json -o fresh.json -format json
@@ -17,8 +17,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog/source"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog/source"
 )
 
 type multiFlag []string

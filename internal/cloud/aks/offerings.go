@@ -1,4 +1,4 @@
-package instancetype
+package aks
 
 import (
 	"sort"

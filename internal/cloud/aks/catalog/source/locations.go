@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
 )
 
 // locationEntry is one element of a Locations API list response

@@ -1,4 +1,4 @@
-package instancetype
+package aks
 
 import (
 	"strings"
@@ -6,7 +6,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/services/compute/mgmt/2022-08-01/compute" //nolint:staticcheck // skewer's SKU type is defined on this API version
 	"github.com/Azure/skewer"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
 )
 
 // toSkewer rebuilds the Resource SKU the way the API would have listed it in

@@ -1,4 +1,4 @@
-package instancetype
+package aks
 
 import (
 	"fmt"
@@ -12,7 +12,7 @@ import (
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 	"sigs.k8s.io/karpenter/pkg/utils/resources"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
 )
 
 // InstanceType is Karpenter's instance type plus what the catalog knows about
