@@ -11,6 +11,7 @@ import (
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
 )
@@ -48,7 +49,7 @@ func pod(app string, i int, cpu string) *corev1.Pod {
 func solve(t *testing.T, pods []*corev1.Pod) *Result {
 	t.Helper()
 	its := westeurope()
-	res, err := Solve(Input{NodePools: []*karpv1.NodePool{pool("general")}, InstanceTypes: map[string][]*cloudprovider.InstanceType{"general": its}, Pods: pods})
+	res, err := Solve(Input{NodePools: []*karpv1.NodePool{pool("general")}, InstanceTypes: map[string][]*cloudprovider.InstanceType{"general": its}, Launchers: map[string]cloud.Launcher{"general": aks.NewCloud(nil)}, Pods: pods})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 	"sigs.k8s.io/karpenter/pkg/utils/resources"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
 )
 
 // CapacityChoice is the cheapest offering of one capacity type the pool allows.
@@ -68,12 +68,7 @@ func launchChoice(cands []Candidate, keep func(*cloudprovider.Offering) bool) (C
 }
 
 // priceOf returns the instance type's price record for an offering's capacity type.
-func priceOf(it *aks.InstanceType, of *cloudprovider.Offering) aks.Price {
-	if of.CapacityType() == karpv1.CapacityTypeSpot {
-		return it.Spot
-	}
-	return it.OnDemand
-}
+func priceOf(it *cloud.InstanceType, of *cloudprovider.Offering) cloud.Price { return it.PriceOf(of) }
 
 func capacityIs(ct string) func(*cloudprovider.Offering) bool {
 	return func(of *cloudprovider.Offering) bool { return of.CapacityType() == ct }
@@ -117,12 +112,13 @@ func costAtLimits(cands []Candidate, limits corev1.ResourceList, keep func(*clou
 		}
 		price := math.Inf(1)
 		for _, of := range c.Offerings {
-			if keep == nil || keep(of) {
+			// A penalty price is not a cost.
+			if (keep == nil || keep(of)) && !c.InstanceType.PriceOf(of).Penalty() {
 				price = math.Min(price, of.Price)
 			}
 		}
-		if price >= aks.MissingPrice {
-			continue // a penalty price is not a cost
+		if math.IsInf(price, 1) {
+			continue
 		}
 		best = math.Min(best, price*n*HoursPerMonth)
 	}

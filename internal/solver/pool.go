@@ -8,7 +8,6 @@ package solver
 import (
 	"fmt"
 
-	azv1beta1 "github.com/Azure/karpenter-provider-azure/pkg/apis/v1beta1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
@@ -66,9 +65,5 @@ func (p *Pool) HasTaint() bool {
 
 // NodeClassFromObject reads the instance-type-shaping settings of an AKSNodeClass object.
 func NodeClassFromObject(obj map[string]any) (aks.NodeClass, error) {
-	nc := &azv1beta1.AKSNodeClass{}
-	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(obj, nc); err != nil {
-		return aks.NodeClass{}, fmt.Errorf("reading AKSNodeClass: %w", err)
-	}
-	return aks.FromAKSNodeClass(nc), nil
+	return aks.NodeClassFromObject(obj)
 }

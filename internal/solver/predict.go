@@ -11,6 +11,7 @@ import (
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/provisioner"
 )
 
@@ -48,7 +49,7 @@ func (s *Solver) Predict(in PredictionInput) (*Simulation, error) {
 	if region == "" || !s.HasRegion(region) {
 		return nil, fmt.Errorf("region %q is not in the SKU catalog", in.Region)
 	}
-	pin := provisioner.Input{InstanceTypes: map[string][]*cloudprovider.InstanceType{}}
+	pin := provisioner.Input{InstanceTypes: map[string][]*cloudprovider.InstanceType{}, Launchers: map[string]cloud.Launcher{}}
 	rts := map[string]*regionTypes{}
 	for i, p := range in.Pools {
 		if p.Pool == nil || p.Pool.NodePool == nil {
@@ -66,6 +67,7 @@ func (s *Solver) Predict(in PredictionInput) (*Simulation, error) {
 		rts[np.Name] = rt
 		pin.NodePools = append(pin.NodePools, np)
 		pin.InstanceTypes[np.Name] = rt.types
+		pin.Launchers[np.Name] = rt.cloud
 	}
 	for i, p := range in.Pods {
 		if p == nil {

@@ -12,21 +12,15 @@ import (
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 	"sigs.k8s.io/karpenter/pkg/utils/resources"
 
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
 )
 
 // InstanceType is Karpenter's instance type plus what the catalog knows about
-// how certain it is.
-type InstanceType struct {
-	*cloudprovider.InstanceType
-	SKU *catalog.SKU
-	// ZonesKnown is false when the catalog has no Resource SKUs listing of the
-	// size in the region: the offerings then cover regional placement ("0")
-	// only, and zonal availability is not known rather than absent.
-	ZonesKnown bool
-	OnDemand   Price
-	Spot       Price
-}
+// how certain it is. ZonesKnown is false when the catalog has no Resource SKUs
+// listing of the size in the region: the offerings then cover regional
+// placement ("0") only, and zonal availability is not known rather than absent.
+type InstanceType = cloud.InstanceType
 
 // Dropped is a SKU that yields no instance type, with every reason found.
 type Dropped struct {
@@ -110,7 +104,7 @@ func New(cat *catalog.Catalog, region string, s *catalog.SKU, nc NodeClass, cl C
 				EvictionThreshold: EvictionThreshold(),
 			},
 		},
-		SKU:        s,
+		MemoryGiB:  s.MemoryGiB,
 		ZonesKnown: zonesKnown,
 		OnDemand:   onDemand,
 		Spot:       spot,

@@ -65,12 +65,12 @@ func TestPricesFollowUpstreamFallbacks(t *testing.T) {
 		onDemand, spot Price
 	}{
 		// No spot list price in eastus: on-demand × westeurope's ratio 0.03/0.12.
-		{"eastus", known.Name, Price{0.096, PriceListed, "list"}, Price{0.024, PriceSpotEstimated, "estimated: on-demand × 0.250"}},
-		{"westeurope", known.Name, Price{0.12, PriceListed, "list"}, Price{0.03, PriceListed, "list"}},
-		{"brazilsouth", known.Name, Price{0.096, PriceFromFallbackRegion, "estimated: the eastus list price"},
-			Price{0.024, PriceSpotEstimated, "estimated: on-demand × 0.250"}},
-		{"eastus", unknown.Name, Price{MissingPrice, PriceUnknownSKU, "missing: "}, Price{MissingPrice, PriceUnknownSKU, "missing: "}},
-		{"westeurope", unpriced.Name, Price{MissingPrice, PriceMissing, "missing: "}, Price{MissingPrice, PriceMissing, "missing: "}},
+		{"eastus", known.Name, Price{Value: 0.096, Basis: PriceListed, Source: "list"}, Price{Value: 0.024, Basis: PriceSpotEstimated, Source: "estimated: on-demand × 0.250"}},
+		{"westeurope", known.Name, Price{Value: 0.12, Basis: PriceListed, Source: "list"}, Price{Value: 0.03, Basis: PriceListed, Source: "list"}},
+		{"brazilsouth", known.Name, Price{Value: 0.096, Basis: PriceFromFallbackRegion, Source: "estimated: the eastus list price"},
+			Price{Value: 0.024, Basis: PriceSpotEstimated, Source: "estimated: on-demand × 0.250"}},
+		{"eastus", unknown.Name, Price{Value: MissingPrice, Basis: PriceUnknownSKU, Source: "missing: "}, Price{Value: MissingPrice, Basis: PriceUnknownSKU, Source: "missing: "}},
+		{"westeurope", unpriced.Name, Price{Value: MissingPrice, Basis: PriceMissing, Source: "missing: "}, Price{Value: MissingPrice, Basis: PriceMissing, Source: "missing: "}},
 	}
 	same := func(got, want Price) bool {
 		return got.Value == want.Value && got.Basis == want.Basis && strings.HasPrefix(got.Source, want.Source)
@@ -268,21 +268,6 @@ func withoutUltraSSD(g goldenInstanceType) goldenInstanceType {
 	}
 	g.Offerings = offers
 	return g
-}
-
-func TestCacheComputesOncePerInput(t *testing.T) {
-	var c Cache
-	cat := catalog.Default()
-	a := c.List(cat, "westcentralus", NodeClass{}, Cluster{})
-	if b := c.List(cat, "WestCentralUS", NodeClass{ImageFamily: "Ubuntu", OSDiskSizeGB: 128}, Cluster{VMMemoryOverheadPercent: 0.075}); a != b {
-		t.Error("equivalent inputs (after defaulting) derived twice")
-	}
-	if b := c.List(cat, "westcentralus", NodeClass{EncryptionAtHost: true}, Cluster{}); a == b || len(b.InstanceTypes) >= len(a.InstanceTypes) {
-		t.Errorf("a different node class must derive anew and drop sizes: %d vs %d", len(b.InstanceTypes), len(a.InstanceTypes))
-	}
-	if len(a.InstanceTypes) == 0 {
-		t.Fatal("no instance types in westcentralus")
-	}
 }
 
 // belgiumcentral has spot list prices but no on-demand ones: on-demand falls

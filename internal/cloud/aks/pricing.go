@@ -3,6 +3,7 @@ package aks
 import (
 	"fmt"
 
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
 )
 
@@ -15,31 +16,22 @@ const MissingPrice = 999.0
 // a region has no prices of its own.
 const priceFallbackRegion = "eastus"
 
-// PriceBasis says where an offering's price came from.
-type PriceBasis string
-
-const (
-	PriceListed PriceBasis = "listed" // the region's list (or override) price
-	// PriceSpotEstimated: no spot price is listed for the size in the region, so
-	// it is estimated from the on-demand price (catalog.Quote says how).
-	PriceSpotEstimated PriceBasis = "spot-estimated"
-	// PriceFromFallbackRegion: the region has no on-demand price list; upstream uses eastus's.
-	PriceFromFallbackRegion PriceBasis = "fallback-region"
-	PriceMissing            PriceBasis = "missing"     // no price at all: MissingPrice
-	PriceUnknownSKU         PriceBasis = "unknown-sku" // size not in known_skus.yaml: MissingPrice
+// PriceBasis and Price are the cloud seam's: on Azure a spot estimate is
+// derived from the on-demand price as catalog.Quote says, the fallback region
+// is eastus, and the penalty price is MissingPrice (unpriced, or not in the
+// provider's known_skus.yaml).
+type (
+	PriceBasis = cloud.PriceBasis
+	Price      = cloud.Price
 )
 
-// Price is the hourly price Karpenter would rank an offering by.
-type Price struct {
-	Value float64
-	Basis PriceBasis
-	// Source is the provenance shown to users: "list YYYY-MM-DD", "override…"
-	// or "estimated: …" / "missing: …" saying what the number is.
-	Source string
-}
-
-// Estimated reports whether the price is not the region's own list price.
-func (p Price) Estimated() bool { return p.Basis != PriceListed }
+const (
+	PriceListed             = cloud.PriceListed
+	PriceSpotEstimated      = cloud.PriceSpotEstimated
+	PriceFromFallbackRegion = cloud.PriceFromFallbackRegion
+	PriceMissing            = cloud.PriceMissing
+	PriceUnknownSKU         = cloud.PriceUnknownSKU
+)
 
 // skuPrices follows upstream's pricing provider (pkg/providers/pricing in
 // karpenter-provider-azure v1.14.2): on-demand is the region's price (eastus's
@@ -62,23 +54,23 @@ func skuPrices(cat *catalog.Catalog, region string, s *catalog.SKU) (onDemand, s
 		odRegion, basis = priceFallbackRegion, PriceFromFallbackRegion
 	}
 	if q, ok := cat.Quote(odRegion, s.Name, catalog.OnDemand); ok {
-		onDemand = Price{q.Price, basis, q.Source}
+		onDemand = Price{Value: q.Price, Basis: basis, Source: q.Source}
 		if basis == PriceFromFallbackRegion {
 			onDemand.Source = fmt.Sprintf("estimated: the %s %s price (%s; Karpenter's static table falls back to %s)",
 				priceFallbackRegion, q.Source, noPricesIn(region), priceFallbackRegion)
 		}
 	}
 	if q, ok := cat.Quote(region, s.Name, catalog.Spot); ok && !q.Estimated {
-		return onDemand, Price{q.Price, PriceListed, q.Source}
+		return onDemand, Price{Value: q.Price, Basis: PriceListed, Source: q.Source}
 	}
 	if q, ok := cat.Quote(odRegion, s.Name, catalog.Spot); ok {
-		spot = Price{q.Price, PriceSpotEstimated, q.Source}
+		spot = Price{Value: q.Price, Basis: PriceSpotEstimated, Source: q.Source}
 		if odRegion != region {
 			spot.Source += fmt.Sprintf(", applied to the %s on-demand price (%s)", odRegion, noPricesIn(region))
 		}
 		if !q.Estimated {
 			// A listed eastus spot price standing in for a region without prices.
-			spot = Price{q.Price, PriceFromFallbackRegion, fmt.Sprintf("estimated: the %s %s price (%s)", priceFallbackRegion, q.Source, noPricesIn(region))}
+			spot = Price{Value: q.Price, Basis: PriceFromFallbackRegion, Source: fmt.Sprintf("estimated: the %s %s price (%s)", priceFallbackRegion, q.Source, noPricesIn(region))}
 		}
 	}
 	return onDemand, spot
