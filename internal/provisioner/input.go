@@ -18,7 +18,7 @@ type Input struct {
 	InstanceTypes map[string][]*cloudprovider.InstanceType
 	// Launchers holds, per NodePool, its cloud's launch choice (the cloud its nodeClassRef
 	// names); a pool without one launches nothing, as no provider would answer its Create.
-	Launchers map[string]cloud.Launcher
+	Launchers     map[string]cloud.Launcher
 	Pods          []*corev1.Pod
 	DaemonSetPods []*corev1.Pod
 	// MinValuesBestEffort is Karpenter's --min-values-policy=BestEffort (the default, Strict,
