@@ -234,7 +234,7 @@ func (d *dataSource) validate(ctx context.Context, reqs []karpv1.NodeSelectorReq
 	obj := map[string]any{
 		"metadata": map[string]any{"name": "karpenter-instance-types"},
 		"spec": map[string]any{"template": map[string]any{"spec": map[string]any{
-			"nodeClassRef": map[string]any{"group": "karpenter.azure.com", "kind": "AKSNodeClass", "name": "default"},
+			"nodeClassRef": map[string]any{"group": aks.NodeClassKind.Group, "kind": aks.NodeClassKind.Kind, "name": "default"},
 			"requirements": list,
 		}}},
 	}

@@ -196,9 +196,11 @@ func diagnosticClass(pc *crdresource.PlanContext, pool *solver.Pool, snap nodeCl
 	return classSource{assumed: true, label: assumedLabel(pool, "is not planned with this pool")}
 }
 
+// isAKSRef says whether the pool references Azure's node-class kind, the one whose planned
+// settings this provider records (cloud/aks.NodeClassKind).
 func isAKSRef(pool *solver.Pool) bool {
 	ref := pool.Spec.Template.Spec.NodeClassRef
-	return ref != nil && ref.Kind == "AKSNodeClass"
+	return ref != nil && ref.Kind == aks.NodeClassKind.Kind
 }
 
 func assumedLabel(pool *solver.Pool, why string) string {

@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
@@ -23,3 +24,13 @@ func New(azure *catalog.Catalog) *Solver { return NewWithClouds(builtinClouds(az
 // builtin is the built-in clouds over their embedded catalogs, for what needs no catalog
 // (label domains and keys); catalogs are decoded only if a derivation asks for them.
 var builtin = sync.OnceValue(func() *cloud.Registry { return cloud.NewRegistry(builtinClouds(nil)...) })
+
+// KnownRegions lists the regions some built-in cloud's embedded catalog knows, sorted.
+func KnownRegions() []string {
+	var out []string
+	for _, c := range builtin().All() {
+		out = append(out, c.Regions()...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
