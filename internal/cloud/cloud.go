@@ -70,6 +70,16 @@ type Launcher interface {
 	// strategy. It returns the instance type launched and every offering ranked equal to the
 	// best (the provider picks one of them at random), or nil when nothing can launch.
 	Launch(options []*cloudprovider.InstanceType, reqs scheduling.Requirements, requests corev1.ResourceList) (*cloudprovider.InstanceType, []*cloudprovider.Offering)
+	// Rank orders instance types with offerings already known to be allowed as the allocation
+	// strategy ranks them: best first, each one's offerings best first. The analysis reports
+	// the first as the offering Karpenter launches.
+	Rank(cands []InstanceOfferings) []InstanceOfferings
+}
+
+// InstanceOfferings is an instance type with the offerings that may launch it.
+type InstanceOfferings struct {
+	InstanceType *cloudprovider.InstanceType
+	Offerings    cloudprovider.Offerings
 }
 
 // NodeClass is a cloud's decoded node class: the settings that shape its instance types.

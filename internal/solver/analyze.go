@@ -54,7 +54,8 @@ type Analysis struct {
 	Findings   []Finding
 	Summary    Summary
 
-	skus []string // skuNames(Admissible), computed once
+	skus  []string    // skuNames(Admissible), computed once
+	cloud cloud.Cloud // the cloud serving the pool
 }
 
 // skuNames returns the distinct size names of the admissible candidates, sorted.
@@ -103,7 +104,7 @@ func (s *Solver) Analyze(p *Pool, o Options) *Analysis {
 	// The pool's cloud follows from its nodeClassRef.group; its node class stands in when none is given.
 	c := s.cloudOf(p)
 	o.NodeClass = nodeClassFor(c, o.NodeClass)
-	a := &Analysis{Summary: Summary{Scope: "any region (no region set; prices from Karpenter's fallback region)"}}
+	a := &Analysis{Summary: Summary{Scope: "any region (no region set; prices from Karpenter's fallback region)"}, cloud: c}
 	if o.Region != "" {
 		a.Summary.Scope = strings.ToLower(o.Region)
 		if !c.HasRegion(o.Region) {

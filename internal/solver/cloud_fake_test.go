@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -109,6 +110,18 @@ func (exampleCloud) Launch(options []*cloudprovider.InstanceType, reqs schedulin
 		}
 	}
 	return nil, nil
+}
+
+// Rank orders by each type's cheapest offering, then name.
+func (exampleCloud) Rank(cands []cloud.InstanceOfferings) []cloud.InstanceOfferings {
+	out := slices.Clone(cands)
+	slices.SortStableFunc(out, func(a, b cloud.InstanceOfferings) int {
+		if pa, pb := a.Offerings.Cheapest().Price, b.Offerings.Cheapest().Price; pa != pb {
+			return cmp.Compare(pa, pb)
+		}
+		return strings.Compare(a.InstanceType.Name, b.InstanceType.Name)
+	})
+	return out
 }
 
 func examplePool(reqs ...karpv1.NodeSelectorRequirementWithMinValues) *Pool {

@@ -1,8 +1,9 @@
 // Package solver answers offline what Karpenter on AKS could launch for a NodePool, and at
 // what cost: admissible instance types per region, zone and capacity type, findings with
 // stable codes, and a summary. It uses Karpenter's own requirement semantics
-// (sigs.k8s.io/karpenter/pkg/scheduling) over the instance types that internal/cloud/aks
-// derives from the embedded catalog, and has no Terraform imports.
+// (sigs.k8s.io/karpenter/pkg/scheduling) over the instance types of the cloud serving the
+// pool (internal/cloud: chosen by its nodeClassRef.group; Azure's derived by internal/cloud/aks
+// from the embedded catalog), and has no Terraform imports.
 package solver
 
 import (

@@ -6,12 +6,15 @@ import (
 
 	azv1beta1 "github.com/Azure/karpenter-provider-azure/pkg/apis/v1beta1"
 	"github.com/Azure/karpenter-provider-azure/pkg/providers/allocationstrategy"
+	"github.com/Azure/karpenter-provider-azure/pkg/providers/allocationstrategy/stages"
 	"github.com/Azure/karpenter-provider-azure/pkg/utils/zones"
 	corev1 "k8s.io/api/core/v1"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 	"sigs.k8s.io/karpenter/pkg/scheduling"
 	"sigs.k8s.io/karpenter/pkg/utils/resources"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
 )
 
 // Launch is the Azure provider's Create up to the launch: resolveInstanceTypes (the options
@@ -43,6 +46,22 @@ func (c *Cloud) Launch(options []*cloudprovider.InstanceType, reqs scheduling.Re
 	}
 	sort.SliceStable(tied, func(i, j int) bool { return tied[i].Zone() < tied[j].Zone() })
 	return best.InstanceType, tied
+}
+
+// Rank is the Azure provider's offering rank stage (pkg/providers/allocationstrategy/stages,
+// the default allocation strategy's ranking): the lowest price, then spot before on-demand,
+// then zonal before regional, then the size name. Ties between zones are shuffled upstream.
+func (c *Cloud) Rank(cands []cloud.InstanceOfferings) []cloud.InstanceOfferings {
+	ios := make([]stages.InstanceOffering, len(cands))
+	for i, c := range cands {
+		ios[i] = stages.InstanceOffering{InstanceType: c.InstanceType, Offerings: c.Offerings}
+	}
+	ranked := stages.NewDefaultOfferingRankStage().Process(context.Background(), ios)
+	out := make([]cloud.InstanceOfferings, len(ranked))
+	for i, r := range ranked {
+		out[i] = cloud.InstanceOfferings{InstanceType: r.InstanceType, Offerings: r.Offerings}
+	}
+	return out
 }
 
 // wellKnownAndRestricted is the label set of v1beta1.AllowUndefinedWellKnownAndRestrictedLabels,
