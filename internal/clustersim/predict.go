@@ -11,6 +11,7 @@ import (
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/provisioner"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
@@ -42,7 +43,7 @@ func Predict(s *solver.Solver, in PredictionInput) (*simmodel.Simulation, error)
 	if region == "" || !s.HasRegion(region) {
 		return nil, fmt.Errorf("region %q is not in the SKU catalog", in.Region)
 	}
-	pin := provisioner.Input{InstanceTypes: map[string][]*cloudprovider.InstanceType{}}
+	pin := provisioner.Input{InstanceTypes: map[string][]*cloudprovider.InstanceType{}, Launchers: map[string]cloud.Launcher{}}
 	rts := map[string]solver.RegionTypes{}
 	for i, p := range in.Pools {
 		if p.Pool == nil || p.Pool.NodePool == nil {
@@ -60,6 +61,7 @@ func Predict(s *solver.Solver, in PredictionInput) (*simmodel.Simulation, error)
 		rts[np.Name] = rt
 		pin.NodePools = append(pin.NodePools, np)
 		pin.InstanceTypes[np.Name] = rt.CloudProvider()
+		pin.Launchers[np.Name] = rt.Launcher()
 	}
 	for i, p := range in.Pods {
 		if p == nil {

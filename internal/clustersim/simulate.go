@@ -8,8 +8,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/optimal"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
@@ -70,7 +70,7 @@ func Simulate(ctx context.Context, s *solver.Solver, in Input, mode string) (*Re
 		return nil, fmt.Errorf("unknown mode %q (want %s)", mode, strings.Join(Modes, ", "))
 	}
 	res := &Result{}
-	classes := map[string]instancetype.NodeClass{}
+	classes := map[string]aks.NodeClass{}
 	for _, body := range in.NodeClasses {
 		obj := deepCopy(body)
 		crdvalidate.MustFor(kinds.AKSNodeClass.GVK).Default(obj)

@@ -203,7 +203,7 @@ func candidates(a *solver.Analysis) []instanceModel {
 			Name: types.StringValue(it.Name), Family: types.StringValue(label("karpenter.azure.com/sku-family")),
 			Architecture: types.StringValue(label(corev1.LabelArchStable)),
 			VCPU:         types.Int64Value(it.Capacity.Cpu().Value()),
-			MemoryGiB:    types.Float64Value(it.SKU.MemoryGiB),
+			MemoryGiB:    types.Float64Value(it.MemoryGiB),
 			GPUCount:     types.Int64Value(gpus), GPUName: types.StringValue(label("karpenter.azure.com/sku-gpu-name")),
 			Capacity: quantities(it.Capacity), Allocatable: quantities(it.Allocatable()),
 			CapacityTypes: strs(capTypes), Zones: strs(zones),

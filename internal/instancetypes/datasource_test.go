@@ -12,8 +12,8 @@ import (
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/acctest"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 )
 
@@ -25,7 +25,7 @@ func TestAccInstanceTypesMatchSolver(t *testing.T) {
 		{Key: "karpenter.azure.com/sku-cpu", Operator: corev1.NodeSelectorOpLt, Values: []string{"5"}},
 		{Key: "kubernetes.io/arch", Operator: corev1.NodeSelectorOpIn, Values: []string{"arm64"}},
 	}
-	a := solver.New(catalog.Default()).Analyze(solver.NewPool(np), solver.Options{Region: "northeurope", NodeClass: instancetype.NodeClass{ImageFamily: "AzureLinux"}})
+	a := solver.New(catalog.Default()).Analyze(solver.NewPool(np), solver.Options{Region: "northeurope", NodeClass: aks.NodeClass{ImageFamily: "AzureLinux"}})
 	if len(a.Admissible) < 2 {
 		t.Fatalf("fixture admits too few sizes: %d", len(a.Admissible))
 	}
@@ -117,7 +117,7 @@ data "karpenter_instance_types" "spot" {
 // object they make, defaulted by the CRD, gives the settings the resources' checks use. The
 // deprecated flat attributes keep their meaning; with their replacement they are an error.
 func TestAccInstanceTypesNodeClassAsTheResource(t *testing.T) {
-	total := func(nc instancetype.NodeClass, reqs ...karpv1.NodeSelectorRequirementWithMinValues) string {
+	total := func(nc aks.NodeClass, reqs ...karpv1.NodeSelectorRequirementWithMinValues) string {
 		np := &karpv1.NodePool{ObjectMeta: metav1.ObjectMeta{Name: "karpenter-instance-types"}}
 		np.Spec.Template.Spec.Requirements = reqs
 		a := solver.New(catalog.Default()).Analyze(solver.NewPool(np), solver.Options{Region: "westeurope", NodeClass: nc})
@@ -140,8 +140,8 @@ data "karpenter_instance_types" "x" {
 }
 `, nodeClass)
 	}
-	secure := total(instancetype.NodeClass{EncryptionAtHost: true})
-	if secure == total(instancetype.NodeClass{}) {
+	secure := total(aks.NodeClass{EncryptionAtHost: true})
+	if secure == total(aks.NodeClass{}) {
 		t.Fatal("fixture: encryption at host changes nothing")
 	}
 	addr := "data.karpenter_instance_types.x"
@@ -152,7 +152,7 @@ data "karpenter_instance_types" "x" {
 			{Config: cfg(`{ encryption_at_host = true }`), Check: resource.TestCheckResourceAttr(addr, "total", secure)},
 			// Artifact streaming excludes arm64 in the Azure provider: no size is left.
 			{Config: armCfg(`{ artifact_streaming = { enabled = true } }`), Check: resource.TestCheckResourceAttr(addr, "total", "0")},
-			{Config: cfg(`{ gpu = { mode = "None" } }`), Check: resource.TestCheckResourceAttr(addr, "total", total(instancetype.NodeClass{GPUMode: "None"}))},
+			{Config: cfg(`{ gpu = { mode = "None" } }`), Check: resource.TestCheckResourceAttr(addr, "total", total(aks.NodeClass{GPUMode: "None"}))},
 			{Config: cfg(`{ encryption_at_host = true, security = { encryption_at_host = false } }`),
 				ExpectError: regexp.MustCompile(`(?s)Conflicting node_class settings.*encryption_at_host`)},
 			// Judged by the AKSNodeClass CRD, as karpenter_aksnodeclass is.

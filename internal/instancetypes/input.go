@@ -9,7 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/tfcrd"
@@ -70,11 +70,11 @@ func poolFromConfig(ctx context.Context, cfg tftypes.Value, diags *diag.Diagnost
 // nodeClassFromConfig reads `node_class` as karpenter_aksnodeclass reads the same attributes,
 // judges it by the AKSNodeClass CRD's rules, applies the CRD's defaults as the API server
 // does, and returns the settings the resources' checks derive from such an object.
-func nodeClassFromConfig(ctx context.Context, cfg tftypes.Value, diags *diag.Diagnostics) (instancetype.NodeClass, bool) {
+func nodeClassFromConfig(ctx context.Context, cfg tftypes.Value, diags *diag.Diagnostics) (aks.NodeClass, bool) {
 	attrs := map[string]tftypes.Value{}
 	if err := cfg.As(&attrs); err != nil {
 		diags.AddError("Cannot read configuration", err.Error())
-		return instancetype.NodeClass{}, false
+		return aks.NodeClass{}, false
 	}
 	v, ok := attrs["node_class"]
 	spec := map[string]any{}
@@ -82,13 +82,13 @@ func nodeClassFromConfig(ctx context.Context, cfg tftypes.Value, diags *diag.Dia
 		obj, err := tfcrd.ToObject(nodeClassNode(), v)
 		if err != nil {
 			diags.AddAttributeError(path.Root("node_class"), "Cannot read node_class", err.Error())
-			return instancetype.NodeClass{}, false
+			return aks.NodeClass{}, false
 		}
 		if s, ok := obj["spec"].(map[string]any); ok {
 			spec = s
 		}
 		if !applyAliases(v, spec, diags) {
-			return instancetype.NodeClass{}, false
+			return aks.NodeClass{}, false
 		}
 	}
 	obj := map[string]any{
@@ -107,13 +107,13 @@ func nodeClassFromConfig(ctx context.Context, cfg tftypes.Value, diags *diag.Dia
 		valid = false
 	}
 	if !valid {
-		return instancetype.NodeClass{}, false
+		return aks.NodeClass{}, false
 	}
 	nodeClassValidator.Default(obj)
 	nc, err := solver.NodeClassFromObject(obj)
 	if err != nil {
 		diags.AddAttributeError(path.Root("node_class"), "Cannot read node_class", err.Error())
-		return instancetype.NodeClass{}, false
+		return aks.NodeClass{}, false
 	}
 	return nc, true
 }

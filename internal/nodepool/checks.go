@@ -12,9 +12,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdresource"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/provider/planstate"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
@@ -187,10 +187,10 @@ func nodeClassRef(pool *solver.Pool) planstate.Ref {
 func observe(ctx context.Context, oc *crdresource.ObserveContext) []byte {
 	name, _, _ := unstructured.NestedString(oc.Object, "spec", "template", "spec", "nodeClassRef", "name")
 	kind, _, _ := unstructured.NestedString(oc.Object, "spec", "template", "spec", "nodeClassRef", "kind")
-	live := func() (instancetype.NodeClass, bool, error) {
+	live := func() (aks.NodeClass, bool, error) {
 		obj, err := oc.Client.Get(ctx, aksNodeClasses, name)
 		if err != nil || obj == nil {
-			return instancetype.NodeClass{}, false, err
+			return aks.NodeClass{}, false, err
 		}
 		nc, err := solver.NodeClassFromObject(obj.UnstructuredContent())
 		return nc, err == nil, err

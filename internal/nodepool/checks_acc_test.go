@@ -11,8 +11,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/acctest"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/testenv"
 )
 
@@ -268,8 +268,8 @@ resource "karpenter_nodepool" "p" {
 
 func skuWithoutEncryptionAtHost(t *testing.T) string {
 	cat := catalog.Default()
-	plain := instancetype.List(cat, checkRegion, instancetype.NodeClass{}, instancetype.Cluster{})
-	secure := instancetype.List(cat, checkRegion, instancetype.NodeClass{EncryptionAtHost: true}, instancetype.Cluster{})
+	plain := aks.List(cat, checkRegion, aks.NodeClass{}, aks.Cluster{})
+	secure := aks.List(cat, checkRegion, aks.NodeClass{EncryptionAtHost: true}, aks.Cluster{})
 	ok := map[string]bool{}
 	for _, it := range secure.InstanceTypes {
 		ok[it.Name] = true

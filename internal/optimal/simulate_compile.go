@@ -11,7 +11,7 @@ import (
 	"sigs.k8s.io/karpenter/pkg/scheduling"
 	"sigs.k8s.io/karpenter/pkg/utils/resources"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 )
@@ -44,7 +44,7 @@ type simPool struct {
 	name      string
 	weight    int32
 	pool      *solver.Pool
-	nodeClass instancetype.NodeClass
+	nodeClass aks.NodeClass
 	taints    scheduling.Taints
 	types     []*poolType
 	limits    []poolLimit
@@ -61,7 +61,7 @@ type poolLimit struct {
 
 // poolType is an instance type the pool admits, with its offerings as bit positions.
 type poolType struct {
-	it       *instancetype.InstanceType
+	it       *aks.InstanceType
 	ti       int     // index in the region's instance types
 	alloc    []int64 // allocatable less daemon overhead, per dim
 	usable   bool    // the daemon overhead fits
@@ -198,7 +198,7 @@ func weight(p *solver.Pool) int32 {
 	return *p.Spec.Weight
 }
 
-func (pb *problem) poolType(it *instancetype.InstanceType, offs cloudprovider.Offerings, limits []poolLimit, zoneID map[string]int) *poolType {
+func (pb *problem) poolType(it *aks.InstanceType, offs cloudprovider.Offerings, limits []poolLimit, zoneID map[string]int) *poolType {
 	t := &poolType{it: it, offs: offs, usable: true}
 	alloc := it.Allocatable()
 	t.alloc = make([]int64, len(pb.dims))
@@ -342,7 +342,7 @@ func (pb *problem) podClass(reqs scheduling.Requirements, pod *corev1.Pod) *podC
 	return c
 }
 
-func (pb *problem) nodeClassOf(pi int) instancetype.NodeClass { return pb.pools[pi].nodeClass }
+func (pb *problem) nodeClassOf(pi int) aks.NodeClass { return pb.pools[pi].nodeClass }
 
 func (pb *problem) fitsSomeType(p *simPool, masks []uint64, d []int64) bool {
 	for t, m := range masks {

@@ -5,14 +5,20 @@ import (
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 	"sigs.k8s.io/karpenter/pkg/scheduling"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
 )
 
 // Input is one provisioning round: the pending pods, the NodePools that may launch nodes for
 // them (any order: they are ordered by weight as the provisioner orders them), each pool's
-// instance types as the cloud provider lists them, and one pod per DaemonSet.
+// instance types as the cloud provider lists them and its launch choice, and one pod per
+// DaemonSet.
 type Input struct {
 	NodePools     []*karpv1.NodePool
 	InstanceTypes map[string][]*cloudprovider.InstanceType
+	// Launchers holds, per NodePool, its cloud's launch choice (the cloud its nodeClassRef
+	// names); a pool without one launches nothing, as no provider would answer its Create.
+	Launchers     map[string]cloud.Launcher
 	Pods          []*corev1.Pod
 	DaemonSetPods []*corev1.Pod
 	// MinValuesBestEffort is Karpenter's --min-values-policy=BestEffort (the default, Strict,

@@ -1,28 +1,27 @@
 package provisioner
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"sort"
 
-	azv1beta1 "github.com/Azure/karpenter-provider-azure/pkg/apis/v1beta1"
-	"github.com/Azure/karpenter-provider-azure/pkg/providers/allocationstrategy"
-	"github.com/Azure/karpenter-provider-azure/pkg/utils/zones"
 	corev1 "k8s.io/api/core/v1"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 	"sigs.k8s.io/karpenter/pkg/scheduling"
 	"sigs.k8s.io/karpenter/pkg/utils/resources"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
 )
 
 // launch turns the scheduler's NodeClaims into what is launched: the provisioner orders each
 // NodeClaim's options by price and keeps MaxInstanceTypes of them (dropping the NodeClaim
 // when that breaks minValues, under the Strict policy), adds the instance-type and
-// capacity-type requirements of those options, and the Azure provider resolves the pool's
-// instance types against the NodeClaim and launches the best-ranked offering of its
-// allocation strategy (lowest price, then spot before on-demand, then zonal before regional).
-func launch(r result, relaxMinValues bool) *Result {
+// capacity-type requirements of those options, and the pool's cloud provider resolves the
+// pool's instance types against the NodeClaim and launches the best-ranked offering of its
+// allocation strategy (on Azure: lowest price, then spot before on-demand, then zonal before
+// regional).
+func launch(r result, launchers map[string]cloud.Launcher, relaxMinValues bool) *Result {
 	out := &Result{PodErrors: r.podErrors}
 	// NodeClaims with the same requirements and requests launch the same way.
 	launches := map[string]*Launch{}
@@ -68,7 +67,7 @@ func launch(r result, relaxMinValues bool) *Result {
 		key := requirementsKey(final) + "\x02" + resources.String(n.requests)
 		l, ok := launches[key]
 		if !ok {
-			l = allocate(opts, final, n.requests)
+			l = allocate(launchers[n.template.nodePool.Name], opts, final, n.requests)
 			launches[key] = l
 		}
 		nc.Launch = l
@@ -102,47 +101,19 @@ func orderByPrice(its []*cloudprovider.InstanceType, reqs scheduling.Requirement
 	return out
 }
 
-// allocate is the Azure provider's Create up to the launch: resolveInstanceTypes (the pool's
-// instance types compatible with the NodeClaim, with an available compatible offering, whose
-// allocatable holds its requests), then the default allocation strategy's ranking.
-func allocate(its []*cloudprovider.InstanceType, reqs scheduling.Requirements, requests corev1.ResourceList) *Launch {
-	var candidates []*cloudprovider.InstanceType
-	for _, it := range its {
-		if reqs.Compatible(it.Requirements, allowUndefinedWellKnownAndRestricted) == nil &&
-			len(it.Offerings.Compatible(reqs).Available()) > 0 &&
-			resources.Fits(requests, it.Allocatable()) {
-			candidates = append(candidates, it)
-		}
-	}
-	ranked := allocationstrategy.NewProvider().FilterInstanceOfferings(context.Background(), allocationstrategy.NewInstanceOfferings(candidates), reqs)
-	if len(ranked) == 0 || len(ranked[0].Offerings) == 0 {
+// allocate is the cloud provider's launch choice for a NodeClaim (cloud.Launcher: on Azure,
+// resolveInstanceTypes and its default allocation strategy's ranking).
+func allocate(c cloud.Launcher, its []*cloudprovider.InstanceType, reqs scheduling.Requirements, requests corev1.ResourceList) *Launch {
+	if c == nil {
 		return nil
 	}
-	best := ranked[0]
-	// The ranking shuffles offerings before its stable sort: every offering ranked equal to
-	// the first is a possible launch.
-	first := best.Offerings[0]
-	var tied []*cloudprovider.Offering
-	for _, o := range best.Offerings {
-		if o.Price == first.Price && o.CapacityType() == first.CapacityType() && scopeOf(o) == scopeOf(first) {
-			tied = append(tied, o)
-		}
+	best, tied := c.Launch(its, reqs, requests)
+	if best == nil || len(tied) == 0 {
+		return nil
 	}
-	sort.SliceStable(tied, func(i, j int) bool { return tied[i].Zone() < tied[j].Zone() })
-	l := &Launch{InstanceType: best.InstanceType, Offering: tied[0]}
+	l := &Launch{InstanceType: best, Offering: tied[0]}
 	for _, o := range tied {
 		l.Zones = append(l.Zones, o.Zone())
 	}
 	return l
 }
-
-// wellKnownAndRestricted is the label set of v1beta1.AllowUndefinedWellKnownAndRestrictedLabels,
-// computed once instead of on every call.
-var wellKnownAndRestricted = karpv1.WellKnownLabels.Union(azv1beta1.RestrictedLabels)
-
-func allowUndefinedWellKnownAndRestricted(o *scheduling.CompatibilityOptions) {
-	o.AllowUndefined = wellKnownAndRestricted
-}
-
-// scopeOf is the offering's placement scope (zonal or regional), the ranking's last criterion.
-func scopeOf(o *cloudprovider.Offering) string { return zones.PlacementScopeForOffering(o) }

@@ -11,15 +11,16 @@ import (
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
 )
 
 // These check single rules on small inputs; internal/clustersim/benchcmp compares whole decisions
 // with Karpenter's own scheduler.
 
 func westeurope() []*cloudprovider.InstanceType {
-	res := instancetype.List(catalog.Default(), "westeurope", instancetype.NodeClass{}, instancetype.Cluster{})
+	res := aks.List(catalog.Default(), "westeurope", aks.NodeClass{}, aks.Cluster{})
 	out := make([]*cloudprovider.InstanceType, len(res.InstanceTypes))
 	for i, it := range res.InstanceTypes {
 		out[i] = it.InstanceType
@@ -48,7 +49,7 @@ func pod(app string, i int, cpu string) *corev1.Pod {
 func solve(t *testing.T, pods []*corev1.Pod) *Result {
 	t.Helper()
 	its := westeurope()
-	res, err := Solve(Input{NodePools: []*karpv1.NodePool{pool("general")}, InstanceTypes: map[string][]*cloudprovider.InstanceType{"general": its}, Pods: pods})
+	res, err := Solve(Input{NodePools: []*karpv1.NodePool{pool("general")}, InstanceTypes: map[string][]*cloudprovider.InstanceType{"general": its}, Launchers: map[string]cloud.Launcher{"general": aks.NewCloud(nil)}, Pods: pods})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -81,7 +81,7 @@ func Solve(in Input) (*Result, error) {
 	}
 	s.topology = newTopology(pools, in.InstanceTypes, pods)
 	res := s.solve(pods)
-	return launch(res, s.relaxMinValues), nil
+	return launch(res, in.Launchers, s.relaxMinValues), nil
 }
 
 // orderByWeight is the provisioner's NodePool order: weight descending, then name descending.

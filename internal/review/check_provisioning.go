@@ -7,10 +7,10 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
@@ -79,7 +79,7 @@ func (p *provisioning) analyse(c *Cluster, pool *Object) *solver.Analysis {
 
 // nodeClassOf returns the settings of the AKSNodeClass the pool references when it is part of
 // the input; otherwise the defaults, and that they were assumed.
-func nodeClassOf(c *Cluster, pool *Object) (instancetype.NodeClass, bool) {
+func nodeClassOf(c *Cluster, pool *Object) (aks.NodeClass, bool) {
 	name := pool.String("spec", "template", "spec", "nodeClassRef", "name")
 	for _, nc := range c.NodeClasses {
 		if nc.Name != name {
@@ -90,7 +90,7 @@ func nodeClassOf(c *Cluster, pool *Object) (instancetype.NodeClass, bool) {
 			return s, false
 		}
 	}
-	return instancetype.NodeClass{}, true
+	return aks.NodeClass{}, true
 }
 
 // CheckProvisioning reports what the solver finds for each NodePool against the embedded SKU

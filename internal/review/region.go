@@ -5,18 +5,18 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 )
 
 // NormalizeRegion turns a region as people write it ("West Europe", "westeurope") into the
-// ARM name and checks that the embedded SKU catalog knows it, so that a typo fails the run
+// ARM name and checks that a built-in cloud's embedded catalog knows it, so that a typo fails the run
 // instead of checking against nothing. "" stays "" (no region given).
 func NormalizeRegion(s string) (string, error) {
 	if s == "" {
 		return "", nil
 	}
 	r := strings.ToLower(strings.ReplaceAll(strings.TrimSpace(s), " ", ""))
-	known := catalog.Default().Regions()
+	known := solver.KnownRegions()
 	if slices.Contains(known, r) {
 		return r, nil
 	}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
 )
 
 // WriteVersion prints the version and where the embedded catalog's prices come

@@ -3,7 +3,7 @@ package simmodel
 import (
 	corev1 "k8s.io/api/core/v1"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 )
 
@@ -29,7 +29,7 @@ type SimulationInput struct {
 // SimPool is a NodePool with the settings of the AKSNodeClass it references.
 type SimPool struct {
 	Pool      *solver.Pool
-	NodeClass instancetype.NodeClass
+	NodeClass aks.NodeClass
 }
 
 // Methods label a Simulation's numbers.

@@ -24,9 +24,9 @@ import (
 	k8sschema "k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/yaml"
 
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clustersim"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/optimal"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/providerdata"
@@ -291,7 +291,7 @@ func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 		resp.Diagnostics.AddError("Cannot load the SKU catalog", err.Error())
 		return
 	}
-	classes := map[string]instancetype.NodeClass{}
+	classes := map[string]aks.NodeClass{}
 	for i, text := range m.AKSNodeClasses {
 		obj := manifest(ctx, text, kinds.AKSNodeClass.GVK, path.Root("aksnodeclasses").AtListIndex(i), &resp.Diagnostics)
 		if obj == nil {

@@ -11,22 +11,22 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/util/sets"
-	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 	"sigs.k8s.io/karpenter/pkg/scheduling"
 	"sigs.k8s.io/karpenter/pkg/utils/resources"
 
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
 )
 
 // Options tune an analysis.
 type Options struct {
 	// Region to analyse; empty analyses every region of the catalog.
 	Region string
-	// NodeClass is the referenced AKSNodeClass's settings; NodeClassAssumed says that the
-	// node class was not available and defaults stand in (reported as a finding).
-	NodeClass        instancetype.NodeClass
+	// NodeClass is the referenced node class's settings (nil, or another cloud's: the pool's
+	// cloud's defaults); NodeClassAssumed says that the node class was not available and
+	// defaults stand in (reported as a finding).
+	NodeClass        cloud.NodeClass
 	NodeClassAssumed bool
 	// FewThreshold: fewer admissible sizes than this is a warning (default 5).
 	FewThreshold int
@@ -40,7 +40,7 @@ type Options struct {
 // (zone × capacity type) its requirements allow.
 type Candidate struct {
 	Region       string
-	InstanceType *instancetype.InstanceType
+	InstanceType *cloud.InstanceType
 	Offerings    cloudprovider.Offerings
 }
 
@@ -54,7 +54,8 @@ type Analysis struct {
 	Findings   []findings.Finding
 	Summary    Summary
 
-	skus []string // skuNames(Admissible), computed once
+	skus  []string    // skuNames(Admissible), computed once
+	cloud cloud.Cloud // the cloud serving the pool
 }
 
 // skuNames returns the distinct size names of the admissible candidates, sorted.
@@ -100,12 +101,15 @@ func (s *Solver) Analyze(p *Pool, o Options) *Analysis {
 	if o.FewThreshold == 0 {
 		o.FewThreshold = 5
 	}
-	a := &Analysis{Summary: Summary{Scope: "any region (no region set; prices from Karpenter's fallback region)"}}
+	// The pool's cloud follows from its nodeClassRef.group; its node class stands in when none is given.
+	c := s.cloudOf(p)
+	o.NodeClass = nodeClassFor(c, o.NodeClass)
+	a := &Analysis{Summary: Summary{Scope: "any region (no region set; prices from Karpenter's fallback region)"}, cloud: c}
 	if o.Region != "" {
 		a.Summary.Scope = strings.ToLower(o.Region)
-		if !s.HasRegion(o.Region) {
+		if !c.HasRegion(o.Region) {
 			a.add(findings.Finding{Code: findings.UnknownRegion, Message: fmt.Sprintf("region %q is not in the SKU catalog", o.Region),
-				Fix: "set the provider's region to an Azure region name such as " + quoteAll(suggestOr(o.Region, s.Regions(), "westeurope"))})
+				Fix: "set the provider's region to an " + c.Name() + " region name such as " + quoteAll(suggestOr(o.Region, c.Regions(), c.ExampleRegion()))})
 			return a
 		}
 		a.Regions = []string{strings.ToLower(o.Region)}
@@ -147,7 +151,7 @@ func rank(s findings.Severity) int { return -int(s) }
 // offerings); none when the type is not admissible. When the catalog does not know a size's
 // zones, its offerings are regional only, so a zone requirement cannot be judged per size: it
 // is checked against the region's zones instead of excluding the size.
-func (rt *regionTypes) admissible(it *instancetype.InstanceType, reqs scheduling.Requirements) cloudprovider.Offerings {
+func (rt *regionTypes) admissible(it *cloud.InstanceType, reqs scheduling.Requirements) cloudprovider.Offerings {
 	if !it.ZonesKnown && reqs.Has(corev1.LabelTopologyZone) {
 		zone := reqs.Get(corev1.LabelTopologyZone)
 		if rt.zones != nil && !anyAllowed(zone, rt.zones) {
@@ -271,7 +275,7 @@ func (s *Solver) checkAdmissible(p *Pool, o Options, a *Analysis) {
 	}
 	allPenalty := true
 	for _, c := range a.Admissible {
-		if c.Cheapest().Price < instancetype.MissingPrice {
+		if !c.InstanceType.PriceOf(c.Cheapest()).Penalty() {
 			allPenalty = false
 			break
 		}
@@ -313,11 +317,13 @@ func (s *Solver) blame(p *Pool, o Options, a *Analysis) string {
 }
 
 func (s *Solver) checkLabels(p *Pool, o Options, a *Analysis) {
+	c := s.cloudOf(p)
+	wellKnown := c.WellKnownLabels()
 	for i, r := range p.Spec.Template.Spec.Requirements {
-		if !karpv1.WellKnownLabels.Has(r.Key) {
-			if wellKnownDomain(r.Key) {
+		if !wellKnown.Has(r.Key) {
+			if wellKnownDomain(c, r.Key) {
 				msg := fmt.Sprintf("%s is not a label Karpenter or AKS sets, so nodes get it only as a custom label and pods selecting on a well-known label will not match", r.Key)
-				if sug := suggest(r.Key, sortedSet(karpv1.WellKnownLabels)); len(sug) > 0 {
+				if sug := suggest(r.Key, sortedSet(wellKnown)); len(sug) > 0 {
 					msg += "; did you mean " + quoteAll(sug) + "?"
 				}
 				a.add(findings.Finding{Code: findings.UnknownLabelKey, Path: requirementPath(i, "key"), Message: msg,
@@ -411,7 +417,7 @@ func pluralVerb(n int, one, many string) string {
 	return many
 }
 
-func (s *Solver) values(regions []string, nc instancetype.NodeClass, key string) map[string]bool {
+func (s *Solver) values(regions []string, nc cloud.NodeClass, key string) map[string]bool {
 	out := map[string]bool{}
 	for _, r := range regions {
 		for v := range s.types(r, nc).values[key] {
@@ -421,21 +427,22 @@ func (s *Solver) values(regions []string, nc instancetype.NodeClass, key string)
 	return out
 }
 
-func (s *Solver) valueExistsAnywhere(nc instancetype.NodeClass, key, v string) bool {
+func (s *Solver) valueExistsAnywhere(nc cloud.NodeClass, key, v string) bool {
 	return s.types(AnyRegion, nc).values[key][v]
 }
 
-func wellKnownDomain(key string) bool {
+// coreLabelDomains are the domains of Karpenter's and Kubernetes' own node labels; a cloud
+// adds its provider's (cloud.Labels.LabelDomains).
+var coreLabelDomains = []string{"karpenter.sh", "kubernetes.io", "node.kubernetes.io", "topology.kubernetes.io"}
+
+// wellKnownDomain reports whether the key is under a domain whose labels Karpenter, Kubernetes
+// or the cloud's provider set: an unknown key there is a typo, not a custom label.
+func wellKnownDomain(c cloud.Labels, key string) bool {
 	domain, _, ok := strings.Cut(key, "/")
 	if !ok {
 		return false
 	}
-	for _, d := range []string{"karpenter.azure.com", "karpenter.sh", "kubernetes.io", "node.kubernetes.io", "topology.kubernetes.io", "kubernetes.azure.com"} {
-		if domain == d {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(coreLabelDomains, domain) || slices.Contains(c.LabelDomains(), domain)
 }
 
 func numeric(vals map[string]bool) bool {

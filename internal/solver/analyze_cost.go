@@ -1,16 +1,14 @@
 package solver
 
 import (
-	"context"
 	"math"
 
-	"github.com/Azure/karpenter-provider-azure/pkg/providers/allocationstrategy/stages"
 	corev1 "k8s.io/api/core/v1"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 	"sigs.k8s.io/karpenter/pkg/utils/resources"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
 )
 
 // CapacityChoice is the cheapest offering of one capacity type the pool allows.
@@ -25,17 +23,16 @@ type CapacityChoice struct {
 	MonthlyCostAtLimits *float64 `json:"monthly_cost_at_limits,omitempty"`
 }
 
-// launchChoice returns the candidate and offering Karpenter on AKS would launch
-// among cands, ranked by the Azure provider's own allocation stage
-// (pkg/providers/allocationstrategy/stages/offering_rank.go in
-// karpenter-provider-azure v1.14.2): the lowest price, then spot before
-// on-demand, then zonal before regional, then the size name. Ties between
-// zones are shuffled upstream; no field reported here depends on the zone.
-// keep selects the offerings to consider (nil: all).
+// launchChoice returns the candidate and offering Karpenter would launch among cands, ranked
+// by the pool's cloud (cloud.Launcher.Rank: on Azure the provider's own allocation stage,
+// pkg/providers/allocationstrategy/stages/offering_rank.go in karpenter-provider-azure
+// v1.14.2: the lowest price, then spot before on-demand, then zonal before regional, then the
+// size name). Ties between zones are shuffled upstream; no field reported here depends on the
+// zone. keep selects the offerings to consider (nil: all).
 //
-// Price is the stage's first key, so only the offerings at the lowest price can win: the
+// Price is the ranking's first key, so only the offerings at the lowest price can win: the
 // others are left out before ranking (the same choice, without ranking hundreds of sizes).
-func launchChoice(cands []Candidate, keep func(*cloudprovider.Offering) bool) (Candidate, *cloudprovider.Offering, bool) {
+func (a *Analysis) launchChoice(cands []Candidate, keep func(*cloudprovider.Offering) bool) (Candidate, *cloudprovider.Offering, bool) {
 	lowest := math.Inf(1)
 	for _, c := range cands {
 		for _, of := range c.Offerings {
@@ -44,7 +41,7 @@ func launchChoice(cands []Candidate, keep func(*cloudprovider.Offering) bool) (C
 			}
 		}
 	}
-	var ios []stages.InstanceOffering
+	var ios []cloud.InstanceOfferings
 	owner := map[*cloudprovider.InstanceType]int{}
 	for i, c := range cands {
 		var offs cloudprovider.Offerings
@@ -57,23 +54,17 @@ func launchChoice(cands []Candidate, keep func(*cloudprovider.Offering) bool) (C
 			continue
 		}
 		owner[c.InstanceType.InstanceType] = i
-		ios = append(ios, stages.InstanceOffering{InstanceType: c.InstanceType.InstanceType, Offerings: offs})
+		ios = append(ios, cloud.InstanceOfferings{InstanceType: c.InstanceType.InstanceType, Offerings: offs})
 	}
 	if len(ios) == 0 {
 		return Candidate{}, nil, false
 	}
-	ranked := stages.NewDefaultOfferingRankStage().Process(context.Background(), ios)
-	best := ranked[0]
+	best := a.cloud.Rank(ios)[0]
 	return cands[owner[best.InstanceType]], best.Offerings[0], true
 }
 
 // priceOf returns the instance type's price record for an offering's capacity type.
-func priceOf(it *instancetype.InstanceType, of *cloudprovider.Offering) instancetype.Price {
-	if of.CapacityType() == karpv1.CapacityTypeSpot {
-		return it.Spot
-	}
-	return it.OnDemand
-}
+func priceOf(it *cloud.InstanceType, of *cloudprovider.Offering) cloud.Price { return it.PriceOf(of) }
 
 func capacityIs(ct string) func(*cloudprovider.Offering) bool {
 	return func(of *cloudprovider.Offering) bool { return of.CapacityType() == ct }
@@ -117,12 +108,13 @@ func costAtLimits(cands []Candidate, limits corev1.ResourceList, keep func(*clou
 		}
 		price := math.Inf(1)
 		for _, of := range c.Offerings {
-			if keep == nil || keep(of) {
+			// A penalty price is not a cost.
+			if (keep == nil || keep(of)) && !c.InstanceType.PriceOf(of).Penalty() {
 				price = math.Min(price, of.Price)
 			}
 		}
-		if price >= instancetype.MissingPrice {
-			continue // a penalty price is not a cost
+		if math.IsInf(price, 1) {
+			continue
 		}
 		best = math.Min(best, price*n*HoursPerMonth)
 	}
@@ -136,7 +128,7 @@ func costAtLimits(cands []Candidate, limits corev1.ResourceList, keep func(*clou
 // summariseCost fills the launch choice, the cheapest offering per capacity
 // type and the costs at the limits.
 func (a *Analysis) summariseCost(p *Pool) {
-	c, of, ok := launchChoice(a.Admissible, nil)
+	c, of, ok := a.launchChoice(a.Admissible, nil)
 	if !ok {
 		return
 	}
@@ -151,7 +143,7 @@ func (a *Analysis) summariseCost(p *Pool) {
 	a.Summary.MonthlyCostAtLimits = costAtLimits(a.Admissible, limits, nil)
 	for _, ct := range []string{karpv1.CapacityTypeSpot, karpv1.CapacityTypeOnDemand} {
 		keep := capacityIs(ct)
-		c, of, ok := launchChoice(a.Admissible, keep)
+		c, of, ok := a.launchChoice(a.Admissible, keep)
 		if !ok {
 			continue
 		}

@@ -11,9 +11,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
 )
 
 var testSolver = New(catalog.Default())
@@ -59,7 +59,7 @@ func TestAdmissibleAgreesWithKarpenterSemantics(t *testing.T) {
 			t.Errorf("%s admitted with cpu %d family %s", c.InstanceType.Name, cpu, fam)
 		}
 	}
-	rt := testSolver.types("westeurope", instancetype.NodeClass{})
+	rt := testSolver.types("westeurope", aks.NodeClass{})
 	for _, it := range rt.result.InstanceTypes {
 		if !admitted[it.Name] && it.Requirements.Intersects(p.Requirements) == nil && len(it.Offerings.Available().Compatible(p.Requirements)) > 0 {
 			t.Errorf("%s satisfies the requirements but was not admitted", it.Name)
@@ -142,7 +142,7 @@ func TestMinValues(t *testing.T) {
 func TestNodeClassNarrowsAdmissible(t *testing.T) {
 	p := pool(someLimits, req("karpenter.azure.com/sku-family", corev1.NodeSelectorOpIn, "D", "E", "F", "N"))
 	plain := testSolver.Analyze(p, Options{Region: "westeurope"}).Summary.AdmissibleSKUs
-	secure := testSolver.Analyze(p, Options{Region: "westeurope", NodeClass: instancetype.NodeClass{EncryptionAtHost: true}}).Summary.AdmissibleSKUs
+	secure := testSolver.Analyze(p, Options{Region: "westeurope", NodeClass: aks.NodeClass{EncryptionAtHost: true}}).Summary.AdmissibleSKUs
 	if secure >= plain || secure == 0 {
 		t.Fatalf("encryption at host admitted %d of %d sizes; expected fewer but some", secure, plain)
 	}

@@ -9,34 +9,43 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
 )
 
-// Solver holds a catalog and the instance types derived from it, per region and node class.
-// Deriving a region's instance types is the expensive step; a plan with fifty NodePools on
-// one node class derives them once.
+// Solver holds the clouds it serves and the instance types derived from them, per cloud,
+// region and node class. Deriving a region's instance types is the expensive step; a plan
+// with fifty NodePools on one node class derives them once, and two regions (or node classes)
+// derive concurrently: each cache entry has its own once, the solver-wide lock only guards
+// finding the entry.
 type Solver struct {
-	Catalog *catalog.Catalog
-	Cluster instancetype.Cluster
+	clouds *cloud.Registry
 
 	mu    sync.Mutex
-	cache map[cacheKey]*regionTypes
+	cache map[cacheKey]*cacheEntry
 }
 
 type cacheKey struct {
+	cloud  string
 	region string
-	nc     instancetype.NodeClass
+	nc     cloud.NodeClass
+}
+
+// cacheEntry lets concurrent callers of one key wait for a single derivation instead of
+// each computing it, without holding up callers of other keys.
+type cacheEntry struct {
+	once sync.Once
+	rt   *regionTypes
 }
 
 // regionTypes is a region's instance types for one node class, with Karpenter's view of them.
 type regionTypes struct {
+	cloud  cloud.Cloud
 	region string
 	// zones are the region's zone labels ("westeurope-1"); nil when not known.
 	zones  map[string]bool
-	result *instancetype.Result
+	result listing
 	types  cloudprovider.InstanceTypes
-	byName map[string]*instancetype.InstanceType
+	byName map[string]*cloud.InstanceType
 	// values lists, per label key, every value some instance type offers (for "did you mean").
 	values map[string]map[string]bool
 
@@ -44,48 +53,88 @@ type regionTypes struct {
 	idx       *typeIndex
 }
 
-// AnyRegion analyses every size of the catalog regardless of region, with regional
-// availability and zones unknown and prices from Karpenter's fallback region.
-const AnyRegion = ""
-
-// New returns a solver over a catalog (catalog.Default() for the embedded one).
-func New(cat *catalog.Catalog) *Solver {
-	return &Solver{Catalog: cat, cache: map[cacheKey]*regionTypes{}}
+// listing is what the cloud listed, sorted by name.
+type listing struct {
+	InstanceTypes []*cloud.InstanceType
 }
 
-// Regions lists the catalog's regions.
-func (s *Solver) Regions() []string { return s.Catalog.Regions() }
+// AnyRegion analyses every instance type of the catalog regardless of region, with regional
+// availability and zones unknown and prices from the cloud's fallback region.
+const AnyRegion = cloud.AnyRegion
 
-// HasRegion reports whether the catalog knows the region (case-insensitive).
+// NewWithClouds returns a solver serving the clouds (the first serves NodePools that name no
+// node-class group).
+func NewWithClouds(clouds ...cloud.Cloud) *Solver {
+	return &Solver{clouds: cloud.NewRegistry(clouds...), cache: map[cacheKey]*cacheEntry{}}
+}
+
+// Clouds is the registry of the clouds the solver serves.
+func (s *Solver) Clouds() *cloud.Registry { return s.clouds }
+
+// cloudOf is the cloud serving the pool, by its nodeClassRef.group.
+func (s *Solver) cloudOf(p *Pool) cloud.Cloud {
+	var group string
+	if ref := p.Spec.Template.Spec.NodeClassRef; ref != nil {
+		group = ref.Group
+	}
+	return s.clouds.Serving(group)
+}
+
+// nodeClassFor is the node class to analyse a pool of cloud c against: the given one when it
+// is c's, else c's default (a caller that knows no node class passes none).
+func nodeClassFor(c cloud.Cloud, nc cloud.NodeClass) cloud.NodeClass {
+	if nc == nil || nc.Cloud() != c.Name() {
+		return c.DefaultNodeClass()
+	}
+	return nc
+}
+
+// Regions lists the regions of the default cloud's catalog.
+func (s *Solver) Regions() []string { return s.clouds.Default().Regions() }
+
+// HasRegion reports whether some cloud's catalog knows the region (case-insensitive).
 func (s *Solver) HasRegion(region string) bool {
-	_, ok := s.Catalog.Region(strings.ToLower(region))
-	return ok
+	for _, c := range s.clouds.All() {
+		if c.HasRegion(region) {
+			return true
+		}
+	}
+	return false
 }
 
-func (s *Solver) types(region string, nc instancetype.NodeClass) *regionTypes {
-	key := cacheKey{strings.ToLower(region), nc}
+// types returns the instance types of region for the node class, from the node class's cloud
+// (the default cloud's default node class when nc is nil).
+func (s *Solver) types(region string, nc cloud.NodeClass) *regionTypes {
+	c := s.clouds.Default()
+	if nc != nil {
+		if named, ok := s.clouds.Named(nc.Cloud()); ok {
+			c = named
+		}
+	}
+	nc = nodeClassFor(c, nc)
+	key := cacheKey{c.Name(), strings.ToLower(region), nc}
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if rt, ok := s.cache[key]; ok {
-		return rt
+	e := s.cache[key]
+	if e == nil {
+		e = &cacheEntry{}
+		s.cache[key] = e
 	}
-	var res *instancetype.Result
-	if key.region == AnyRegion {
-		// Every size of the catalog as if one region offered them all: labels and capacity do
-		// not depend on the region, and deriving 57 regions one by one would take seconds.
-		res = instancetype.ListSKUs(s.Catalog, key.region, s.Catalog.SKUs(), nc, s.Cluster)
-	} else {
-		res = instancetype.List(s.Catalog, key.region, nc, s.Cluster)
-	}
-	rt := &regionTypes{region: key.region, result: res, byName: map[string]*instancetype.InstanceType{}, values: map[string]map[string]bool{}}
-	if r, ok := s.Catalog.Region(key.region); ok && r.ZonesKnown {
+	s.mu.Unlock()
+	e.once.Do(func() { e.rt = derive(c, key.region, nc) })
+	return e.rt
+}
+
+func derive(c cloud.Cloud, region string, nc cloud.NodeClass) *regionTypes {
+	its := c.InstanceTypes(region, nc)
+	rt := &regionTypes{cloud: c, region: region, result: listing{its}, byName: map[string]*cloud.InstanceType{}, values: map[string]map[string]bool{}}
+	if zones, known := c.Zones(region); known {
 		rt.zones = map[string]bool{}
-		for _, z := range r.Zones {
-			rt.zones[zoneLabel(key.region, z)] = true
+		for _, z := range zones {
+			rt.zones[z] = true
 		}
 		rt.values[corev1.LabelTopologyZone] = maps.Clone(rt.zones)
 	}
-	for _, it := range res.InstanceTypes {
+	for _, it := range its {
 		rt.types = append(rt.types, it.InstanceType)
 		rt.byName[it.Name] = it
 		for _, r := range it.Requirements.Values() {
@@ -99,7 +148,6 @@ func (s *Solver) types(region string, nc instancetype.NodeClass) *regionTypes {
 			}
 		}
 	}
-	s.cache[key] = rt
 	return rt
 }
 
@@ -112,14 +160,6 @@ func (rt *regionTypes) addValues(key string, vals []string) {
 	for _, v := range vals {
 		m[v] = true
 	}
-}
-
-// zoneLabel is the topology.kubernetes.io/zone value AKS gives a region's logical zone.
-func zoneLabel(region, zone string) string {
-	if strings.HasPrefix(zone, region+"-") {
-		return zone
-	}
-	return region + "-" + zone
 }
 
 func sortedKeys(m map[string]bool) []string {

@@ -9,7 +9,7 @@ import (
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	"sigs.k8s.io/karpenter/pkg/scheduling"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
 )
 
 // TestAdmissibleIndexMatchesReference: the index gives, for every type, exactly the offerings
@@ -32,7 +32,7 @@ func TestAdmissibleIndexMatchesReference(t *testing.T) {
 		{Key: "team", Operator: corev1.NodeSelectorOpIn, Values: []string{"a"}},
 	}
 	for _, region := range []string{"westeurope", "eastus", AnyRegion} {
-		rt := testSolver.types(region, instancetype.NodeClass{})
+		rt := testSolver.types(region, aks.NodeClass{})
 		for trial := 0; trial < 60; trial++ {
 			var reqs []karpv1.NodeSelectorRequirementWithMinValues
 			for _, r := range menu {

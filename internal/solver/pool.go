@@ -4,8 +4,8 @@
 // (admissible instance types per region, zone and capacity type; limits, minValues, labels,
 // node-class shape, disruption budgets and the Karpenter release it targets), findings with
 // stable codes, a summary, and the checks across the NodePools of one cluster. It holds the
-// per-region, per-node-class cache of the instance types that internal/instancetype derives
-// from the embedded catalog, from which the simulations (internal/optimal and the Karpenter
+// per-region, per-node-class cache of the instance types that each cloud (internal/cloud;
+// Azure: internal/cloud/aks) derives from its embedded catalog, from which the simulations (internal/optimal and the Karpenter
 // emulation's glue in internal/clustersim) take theirs. It simulates nothing and imports no
 // simulation package, and has no Terraform imports.
 package solver
@@ -14,13 +14,12 @@ import (
 	"fmt"
 	"strconv"
 
-	azv1beta1 "github.com/Azure/karpenter-provider-azure/pkg/apis/v1beta1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	"sigs.k8s.io/karpenter/pkg/scheduling"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
 )
 
 // Pool is a NodePool as the solver sees it.
@@ -96,10 +95,6 @@ func (p *Pool) HasTaint() bool {
 }
 
 // NodeClassFromObject reads the instance-type-shaping settings of an AKSNodeClass object.
-func NodeClassFromObject(obj map[string]any) (instancetype.NodeClass, error) {
-	nc := &azv1beta1.AKSNodeClass{}
-	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(obj, nc); err != nil {
-		return instancetype.NodeClass{}, fmt.Errorf("reading AKSNodeClass: %w", err)
-	}
-	return instancetype.FromAKSNodeClass(nc), nil
+func NodeClassFromObject(obj map[string]any) (aks.NodeClass, error) {
+	return aks.NodeClassFromObject(obj)
 }

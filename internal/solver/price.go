@@ -5,12 +5,12 @@ import (
 
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
 )
 
 // PriceOf is the list price an offering is charged at: the type's spot or on-demand price by
 // the offering's capacity type.
-func PriceOf(it *instancetype.InstanceType, of *cloudprovider.Offering) instancetype.Price {
+func PriceOf(it *aks.InstanceType, of *cloudprovider.Offering) aks.Price {
 	return priceOf(it, of)
 }
 

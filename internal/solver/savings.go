@@ -54,7 +54,7 @@ func checkSpotSavings(p *Pool, a *Analysis) {
 		}
 		withSpot = append(withSpot, Candidate{Region: c.Region, InstanceType: c.InstanceType, Offerings: offs})
 	}
-	c, of, ok := launchChoice(withSpot, nil)
+	c, of, ok := a.launchChoice(withSpot, nil)
 	if !ok || of.CapacityType() != karpv1.CapacityTypeSpot || of.Price >= a.Summary.CheapestHourlyPrice {
 		return
 	}

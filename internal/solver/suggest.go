@@ -4,7 +4,7 @@ import (
 	"sort"
 	"strings"
 
-	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
+	"k8s.io/apimachinery/pkg/util/sets"
 )
 
 // suggest returns the candidates closest to s (case-insensitive edit distance within a third
@@ -80,8 +80,14 @@ func quoteAll(vals []string) string {
 // key the author probably meant, as KRP106 suggests it. Nil for well-known keys and for keys
 // of other domains.
 func SuggestLabelKey(key string) []string {
-	if karpv1.WellKnownLabels.Has(key) || !wellKnownDomain(key) {
+	var domain bool
+	wellKnown := sets.New[string]()
+	for _, c := range builtin().All() {
+		domain = domain || wellKnownDomain(c, key)
+		wellKnown = wellKnown.Union(c.WellKnownLabels())
+	}
+	if wellKnown.Has(key) || !domain {
 		return nil
 	}
-	return suggest(key, sortedSet(karpv1.WellKnownLabels))
+	return suggest(key, sortedSet(wellKnown))
 }

@@ -12,7 +12,7 @@ import (
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 	"sigs.k8s.io/karpenter/pkg/utils/resources"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog/reftest"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog/reftest"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/eks/catalog"
 )
 

@@ -12,8 +12,8 @@ import (
 
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/optimal"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
@@ -58,7 +58,7 @@ const seed = 42
 func BenchmarkSolverVsUpstream(b *testing.B) {
 	cat := catalog.Default()
 	s := solver.New(cat)
-	res := instancetype.List(cat, region, instancetype.NodeClass{}, instancetype.Cluster{})
+	res := aks.List(cat, region, aks.NodeClass{}, aks.Cluster{})
 	its := make([]*cloudprovider.InstanceType, len(res.InstanceTypes))
 	for i, it := range res.InstanceTypes {
 		its[i] = it.InstanceType

@@ -6,14 +6,14 @@ import (
 
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 )
 
 // regionTypes is the catalog's instance types for a region, as the cloud provider lists them.
 func regionTypes(region string) []*cloudprovider.InstanceType {
-	res := instancetype.List(catalog.Default(), region, instancetype.NodeClass{}, instancetype.Cluster{})
+	res := aks.List(catalog.Default(), region, aks.NodeClass{}, aks.Cluster{})
 	its := make([]*cloudprovider.InstanceType, len(res.InstanceTypes))
 	for i, it := range res.InstanceTypes {
 		its[i] = it.InstanceType

@@ -148,7 +148,7 @@ func upstreamDecision(sc scenario) (decision, error) {
 
 // emulatedDecision is the emulation's outcome on the same scenario.
 func emulatedDecision(sc scenario) (decision, error) {
-	res, err := provisioner.Solve(provisioner.Input{NodePools: sc.pools, InstanceTypes: sc.its, Pods: sc.pods, DaemonSetPods: sc.daemons, MinValuesBestEffort: sc.bestEffort})
+	res, err := provisioner.Solve(provisioner.Input{NodePools: sc.pools, InstanceTypes: sc.its, Launchers: azureLaunchers(sc.pools), Pods: sc.pods, DaemonSetPods: sc.daemons, MinValuesBestEffort: sc.bestEffort})
 	if err != nil {
 		return decision{}, err
 	}

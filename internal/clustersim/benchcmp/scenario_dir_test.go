@@ -21,8 +21,8 @@ import (
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 	"sigs.k8s.io/yaml"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
 )
 
 func init() { loadScenarios = loadScenarioDirs }
@@ -73,7 +73,7 @@ func loadScenarioDir(root, dir string) (scenario, bool, error) {
 	}
 	sc := scenario{name: name, its: map[string][]*cloudprovider.InstanceType{}}
 	region := "westeurope"
-	classes := map[string]instancetype.NodeClass{}
+	classes := map[string]aks.NodeClass{}
 	found := false
 	var errs []error
 	for _, f := range files {
@@ -132,7 +132,7 @@ func loadScenarioDir(root, dir string) (scenario, bool, error) {
 				nc = c
 			}
 		}
-		res := instancetype.List(catalog.Default(), region, nc, instancetype.Cluster{})
+		res := aks.List(catalog.Default(), region, nc, aks.Cluster{})
 		for _, it := range res.InstanceTypes {
 			sc.its[np.Name] = append(sc.its[np.Name], it.InstanceType)
 		}
@@ -140,7 +140,7 @@ func loadScenarioDir(root, dir string) (scenario, bool, error) {
 	return sc, true, nil
 }
 
-func addObject(sc *scenario, classes map[string]instancetype.NodeClass, obj map[string]any) error {
+func addObject(sc *scenario, classes map[string]aks.NodeClass, obj map[string]any) error {
 	kind, _ := obj["kind"].(string)
 	conv := func(into any) error { return runtime.DefaultUnstructuredConverter.FromUnstructured(obj, into) }
 	switch kind {
@@ -158,7 +158,7 @@ func addObject(sc *scenario, classes map[string]instancetype.NodeClass, obj map[
 		if err := conv(nc); err != nil {
 			return err
 		}
-		classes[nc.Name] = instancetype.FromAKSNodeClass(nc)
+		classes[nc.Name] = aks.FromAKSNodeClass(nc)
 	case "Pod":
 		p := &corev1.Pod{}
 		if err := conv(p); err != nil {

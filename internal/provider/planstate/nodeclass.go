@@ -1,9 +1,9 @@
 package planstate
 
-import "github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetype"
+import "github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
 
 // NodeClassSettings are the AKSNodeClass settings that decide which sizes a pool can launch.
-type NodeClassSettings = instancetype.NodeClass
+type NodeClassSettings = aks.NodeClass
 
 // NodeClassState says what a walk planned of an AKSNodeClass.
 type NodeClassState int

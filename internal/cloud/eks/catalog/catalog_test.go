@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/catalog/reftest"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog/reftest"
 )
 
 // TestEmbeddedIsCurrent: the embedded artefact is what the generator makes of

@@ -1,0 +1,76 @@
+package aks
+
+import (
+	"context"
+	"sort"
+
+	azv1beta1 "github.com/Azure/karpenter-provider-azure/pkg/apis/v1beta1"
+	"github.com/Azure/karpenter-provider-azure/pkg/providers/allocationstrategy"
+	"github.com/Azure/karpenter-provider-azure/pkg/providers/allocationstrategy/stages"
+	"github.com/Azure/karpenter-provider-azure/pkg/utils/zones"
+	corev1 "k8s.io/api/core/v1"
+	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
+	"sigs.k8s.io/karpenter/pkg/cloudprovider"
+	"sigs.k8s.io/karpenter/pkg/scheduling"
+	"sigs.k8s.io/karpenter/pkg/utils/resources"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
+)
+
+// Launch is the Azure provider's Create up to the launch: resolveInstanceTypes (the options
+// compatible with the NodeClaim, with an available compatible offering, whose allocatable
+// holds its requests), then the default allocation strategy's ranking (lowest price, then spot
+// before on-demand, then zonal before regional). The ranking shuffles offerings before its
+// stable sort, so every offering ranked equal to the first is a possible launch; they are
+// returned ordered by zone.
+func (c *Cloud) Launch(options []*cloudprovider.InstanceType, reqs scheduling.Requirements, requests corev1.ResourceList) (*cloudprovider.InstanceType, []*cloudprovider.Offering) {
+	var candidates []*cloudprovider.InstanceType
+	for _, it := range options {
+		if reqs.Compatible(it.Requirements, allowUndefinedWellKnownAndRestricted) == nil &&
+			len(it.Offerings.Compatible(reqs).Available()) > 0 &&
+			resources.Fits(requests, it.Allocatable()) {
+			candidates = append(candidates, it)
+		}
+	}
+	ranked := allocationstrategy.NewProvider().FilterInstanceOfferings(context.Background(), allocationstrategy.NewInstanceOfferings(candidates), reqs)
+	if len(ranked) == 0 || len(ranked[0].Offerings) == 0 {
+		return nil, nil
+	}
+	best := ranked[0]
+	first := best.Offerings[0]
+	var tied []*cloudprovider.Offering
+	for _, o := range best.Offerings {
+		if o.Price == first.Price && o.CapacityType() == first.CapacityType() && scopeOf(o) == scopeOf(first) {
+			tied = append(tied, o)
+		}
+	}
+	sort.SliceStable(tied, func(i, j int) bool { return tied[i].Zone() < tied[j].Zone() })
+	return best.InstanceType, tied
+}
+
+// Rank is the Azure provider's offering rank stage (pkg/providers/allocationstrategy/stages,
+// the default allocation strategy's ranking): the lowest price, then spot before on-demand,
+// then zonal before regional, then the size name. Ties between zones are shuffled upstream.
+func (c *Cloud) Rank(cands []cloud.InstanceOfferings) []cloud.InstanceOfferings {
+	ios := make([]stages.InstanceOffering, len(cands))
+	for i, c := range cands {
+		ios[i] = stages.InstanceOffering{InstanceType: c.InstanceType, Offerings: c.Offerings}
+	}
+	ranked := stages.NewDefaultOfferingRankStage().Process(context.Background(), ios)
+	out := make([]cloud.InstanceOfferings, len(ranked))
+	for i, r := range ranked {
+		out[i] = cloud.InstanceOfferings{InstanceType: r.InstanceType, Offerings: r.Offerings}
+	}
+	return out
+}
+
+// wellKnownAndRestricted is the label set of v1beta1.AllowUndefinedWellKnownAndRestrictedLabels,
+// computed once instead of on every call.
+var wellKnownAndRestricted = karpv1.WellKnownLabels.Union(azv1beta1.RestrictedLabels)
+
+func allowUndefinedWellKnownAndRestricted(o *scheduling.CompatibilityOptions) {
+	o.AllowUndefined = wellKnownAndRestricted
+}
+
+// scopeOf is the offering's placement scope (zonal or regional), the ranking's last criterion.
+func scopeOf(o *cloudprovider.Offering) string { return zones.PlacementScopeForOffering(o) }

@@ -1,0 +1,59 @@
+package cloud
+
+import (
+	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
+	"sigs.k8s.io/karpenter/pkg/cloudprovider"
+)
+
+// InstanceType is Karpenter's instance type plus what the cloud's catalog knows about how
+// certain it is: whether its zones are known, and where its prices come from.
+type InstanceType struct {
+	*cloudprovider.InstanceType
+	// ZonesKnown is false when the catalog does not know the type's zones in the region: its
+	// offerings then cover regional placement only, and zonal availability is not known rather
+	// than absent.
+	ZonesKnown bool
+	// OnDemand and Spot are the prices the provider ranks the offerings by, with provenance.
+	OnDemand Price
+	Spot     Price
+	// MemoryGiB is the memory the cloud sells the type with (before VM overhead).
+	MemoryGiB float64
+}
+
+// PriceBasis says where an offering's price came from.
+type PriceBasis string
+
+const (
+	PriceListed PriceBasis = "listed" // the region's list (or override) price
+	// PriceSpotEstimated: no spot price is listed for the type in the region, so it is
+	// estimated from the on-demand price.
+	PriceSpotEstimated PriceBasis = "spot-estimated"
+	// PriceFromFallbackRegion: the region has no price list; the provider uses another region's.
+	PriceFromFallbackRegion PriceBasis = "fallback-region"
+	PriceMissing            PriceBasis = "missing"     // no price at all: the provider's penalty price
+	PriceUnknownSKU         PriceBasis = "unknown-sku" // type unknown to the provider: its penalty price
+)
+
+// Price is the hourly price Karpenter would rank an offering by.
+type Price struct {
+	Value float64
+	Basis PriceBasis
+	// Source is the provenance shown to users: "list YYYY-MM-DD", "override…" or
+	// "estimated: …" / "missing: …" saying what the number is.
+	Source string
+}
+
+// Estimated reports whether the price is not the region's own list price.
+func (p Price) Estimated() bool { return p.Basis != PriceListed }
+
+// Penalty reports whether the price is the provider's penalty for a type it has no price for
+// (or does not know): a rank that keeps it from being chosen automatically, not a cost.
+func (p Price) Penalty() bool { return p.Basis == PriceMissing || p.Basis == PriceUnknownSKU }
+
+// PriceOf returns the type's price record for an offering's capacity type.
+func (it *InstanceType) PriceOf(of *cloudprovider.Offering) Price {
+	if of.CapacityType() == karpv1.CapacityTypeSpot {
+		return it.Spot
+	}
+	return it.OnDemand
+}
