@@ -21,8 +21,11 @@ type template struct {
 	requirements        scheduling.Requirements
 	instanceTypeOptions []*cloudprovider.InstanceType
 	daemonGroups        []daemonGroup
-	overhead            map[*cloudprovider.InstanceType]vec
-	overheadOK          bool
+	// foldOrder is the order in which finalize folds the daemon groups' overheads (upstream's
+	// map order; see daemonFoldOrder).
+	foldOrder  []int
+	overhead   map[*cloudprovider.InstanceType]vec
+	overheadOK bool
 }
 
 // newTemplate builds a NodePool's template and pre-filters its instance types by the pool's
@@ -115,6 +118,31 @@ func daemonOverheadGroups(t *template, daemons []*corev1.Pod) []daemonGroup {
 		for _, it := range out[i].instanceTypes {
 			out[i].members[it] = true
 		}
+	}
+	return out
+}
+
+// daemonFoldOrder is the order of the template's daemon groups in upstream's fold of their
+// overheads. Upstream's groups come in map order (random); the order decides the result only
+// when a group has no DaemonSet pod (its empty overhead empties the fold), and then it is a
+// random permutation, drawn from the tie-breaker (key order when it takes the first each time).
+func daemonFoldOrder(groups []daemonGroup, t *ties) []int {
+	order := make([]int, len(groups))
+	for i := range order {
+		order[i] = i
+	}
+	empty := false
+	for _, g := range groups {
+		empty = empty || len(g.overhead) == 0
+	}
+	if !empty || len(groups) < 2 {
+		return order
+	}
+	out := make([]int, 0, len(groups))
+	for len(order) > 0 {
+		c := t.choose(len(order))
+		out = append(out, order[c])
+		order = append(order[:c], order[c+1:]...)
 	}
 	return out
 }
@@ -349,7 +377,8 @@ func (n *nodeClaim) finalize() {
 		left[it] = true
 	}
 	var minOverhead corev1.ResourceList
-	for _, g := range n.daemonGroups {
+	for _, i := range n.template.foldOrder {
+		g := n.daemonGroups[i]
 		has := false
 		for _, it := range g.instanceTypes {
 			if left[it] {

@@ -37,6 +37,7 @@ type scheduler struct {
 	relaxMinValues bool
 	nextHost       int
 	cache          *compatCache
+	ties           *ties
 }
 
 // Solve runs one provisioning round: Karpenter's scheduler over the pending pods, then the
@@ -64,6 +65,7 @@ func Solve(in Input) (*Result, error) {
 		podData:        map[types.UID]*podData{},
 		relaxMinValues: in.MinValuesBestEffort,
 		cache:          newCompatCache(),
+		ties:           &ties{breaker: in.TieBreaks},
 	}
 	for _, np := range pools {
 		for _, t := range np.Spec.Template.Spec.Taints {
@@ -78,10 +80,14 @@ func Solve(in Input) (*Result, error) {
 	}
 	for _, t := range s.templates {
 		t.daemonGroups = daemonOverheadGroups(t, daemons)
+		t.foldOrder = daemonFoldOrder(t.daemonGroups, s.ties)
 	}
 	s.topology = newTopology(pools, in.InstanceTypes, pods)
+	s.topology.ties = s.ties
 	res := s.solve(pods)
-	return launch(res, s.relaxMinValues), nil
+	out := launch(res, s.relaxMinValues)
+	out.Ties, out.tieArities, out.tieChoices = len(s.ties.arities), s.ties.arities, s.ties.choices
+	return out, nil
 }
 
 // orderByWeight is the provisioner's NodePool order: weight descending, then name descending.

@@ -23,8 +23,9 @@ import (
 // that carry it, counting the pods it selects per domain. The batch starts on an empty
 // cluster (no running pods, no existing nodes), so groups start with every domain a NodePool
 // can offer at zero. Where Karpenter iterates a map and takes the first of equal domains (a
-// random pick), the emulation takes the first by name.
+// random pick), the emulation asks its tie-breaker, which by default takes the first by name.
 type topology struct {
+	ties         *ties
 	domainGroups map[string]domainGroup
 	groups       []*topologyGroup
 	byKey        map[string]*topologyGroup
@@ -352,7 +353,7 @@ func (t *topology) addRequirements(p *corev1.Pod, taints []corev1.Taint, podReqs
 		if nodeReqs.Has(g.key) {
 			nodeDomains = nodeReqs.Get(g.key)
 		}
-		domains := g.next(p, podDomains, nodeDomains)
+		domains := g.next(p, podDomains, nodeDomains, t.ties)
 		if domains.Len() == 0 {
 			return nil, topologyError{group: g, podDomains: podDomains, nodeDomains: nodeDomains}
 		}
@@ -481,18 +482,21 @@ func (g *topologyGroup) sortedDomains() []string {
 	return out
 }
 
-func (g *topologyGroup) next(p *corev1.Pod, podDomains, nodeDomains *scheduling.Requirement) *scheduling.Requirement {
+func (g *topologyGroup) next(p *corev1.Pod, podDomains, nodeDomains *scheduling.Requirement, tb *ties) *scheduling.Requirement {
 	switch g.typ {
 	case typeSpread:
-		return g.nextSpread(p, podDomains, nodeDomains)
+		return g.nextSpread(p, podDomains, nodeDomains, tb)
 	case typePodAffinity:
-		return g.nextAffinity(p, podDomains, nodeDomains)
+		return g.nextAffinity(p, podDomains, nodeDomains, tb)
 	default:
 		return g.nextAntiAffinity(podDomains, nodeDomains)
 	}
 }
 
-func (g *topologyGroup) nextSpread(p *corev1.Pod, podDomains, nodeDomains *scheduling.Requirement) *scheduling.Requirement {
+// nextSpread is nextDomainTopologySpread: the domain with the lowest count within the skew.
+// Upstream takes the first such domain in map (or unsorted set) order: among several at the
+// lowest count, a random one; here the tie-breaker picks among them in name order.
+func (g *topologyGroup) nextSpread(p *corev1.Pod, podDomains, nodeDomains *scheduling.Requirement, tb *ties) *scheduling.Requirement {
 	minCount := g.domainMinCount(podDomains)
 	self := g.selects(p)
 	if g.key == corev1.LabelHostname && len(nodeDomains.Values()) == 1 {
@@ -506,13 +510,19 @@ func (g *topologyGroup) nextSpread(p *corev1.Pod, podDomains, nodeDomains *sched
 		}
 		return scheduling.NewRequirement(g.key, corev1.NodeSelectorOpDoesNotExist)
 	}
-	best, bestCount := "", int32(math.MaxInt32)
+	var best []string
+	bestCount := int32(math.MaxInt32)
 	consider := func(d string, count int32) {
 		if self {
 			count++
 		}
-		if count-minCount <= g.maxSkew && count < bestCount {
-			best, bestCount = d, count
+		if count-minCount > g.maxSkew {
+			return
+		}
+		if count < bestCount {
+			best, bestCount = append(best[:0], d), count
+		} else if count == bestCount {
+			best = append(best, d)
 		}
 	}
 	if nodeDomains.Operator() == corev1.NodeSelectorOpIn {
@@ -530,10 +540,10 @@ func (g *topologyGroup) nextSpread(p *corev1.Pod, podDomains, nodeDomains *sched
 			}
 		}
 	}
-	if best == "" {
+	if len(best) == 0 {
 		return scheduling.NewRequirement(g.key, corev1.NodeSelectorOpDoesNotExist)
 	}
-	return scheduling.NewRequirement(g.key, corev1.NodeSelectorOpIn, best)
+	return scheduling.NewRequirement(g.key, corev1.NodeSelectorOpIn, best[tb.choose(len(best))])
 }
 
 func (g *topologyGroup) domainMinCount(domains *scheduling.Requirement) int32 {
@@ -556,7 +566,7 @@ func (g *topologyGroup) domainMinCount(domains *scheduling.Requirement) int32 {
 	return minCount
 }
 
-func (g *topologyGroup) nextAffinity(p *corev1.Pod, podDomains, nodeDomains *scheduling.Requirement) *scheduling.Requirement {
+func (g *topologyGroup) nextAffinity(p *corev1.Pod, podDomains, nodeDomains *scheduling.Requirement, tb *ties) *scheduling.Requirement {
 	options := scheduling.NewRequirement(g.key, corev1.NodeSelectorOpDoesNotExist)
 	if g.key == corev1.LabelHostname && len(nodeDomains.Values()) == 1 {
 		host := nodeDomains.Values()[0]
@@ -584,21 +594,25 @@ func (g *topologyGroup) nextAffinity(p *corev1.Pod, podDomains, nodeDomains *sch
 	if options.Len() != 0 {
 		return options
 	}
-	// No pod the term selects is placed yet: a pod that selects itself may start a domain.
+	// No pod the term selects is placed yet: a pod that selects itself may start a domain, one
+	// of the node's and one of its own, each the first of a map range upstream (random; the
+	// tie-breaker picks in name order here).
 	if g.selects(p) && (len(g.domains) == len(g.empty) || !g.anyCompatible(podDomains)) {
 		both := podDomains.Intersection(nodeDomains)
-		sorted := g.sortedDomains()
-		for _, d := range sorted {
+		var inBoth, inPod []string
+		for _, d := range g.sortedDomains() {
 			if both.Has(d) {
-				options.Insert(d)
-				break
+				inBoth = append(inBoth, d)
+			}
+			if podDomains.Has(d) {
+				inPod = append(inPod, d)
 			}
 		}
-		for _, d := range sorted {
-			if podDomains.Has(d) {
-				options.Insert(d)
-				break
-			}
+		if len(inBoth) > 0 {
+			options.Insert(inBoth[tb.choose(len(inBoth))])
+		}
+		if len(inPod) > 0 {
+			options.Insert(inPod[tb.choose(len(inPod))])
 		}
 	}
 	return options
