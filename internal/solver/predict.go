@@ -25,8 +25,14 @@ const (
 
 // TieRuns bounds the rounds a prediction solves to find Karpenter's other outcomes where it
 // breaks ties at random (Simulation.CostRange): every combination of choices when that takes
-// no more runs, else a seeded sample of that many runs.
+// no more runs, else a seeded sample of that many runs. Large batches get fewer (tieRuns).
 const TieRuns = 16
+
+// tiePodBudget bounds the pods all runs of a prediction place together, so that a large batch
+// with ties costs a few predictions, not TieRuns of them (5,000 pods: 8 runs).
+const tiePodBudget = 40000
+
+func tieRuns(pods int) int { return max(2, min(TieRuns, tiePodBudget/max(pods, 1))) }
 
 // PredictionInput is one provisioning round: pending pods with their full specs (affinity,
 // spread, tolerations, node selectors, requests as Kubernetes computes them, init containers
@@ -101,7 +107,7 @@ func (s *Solver) Predict(in PredictionInput) (*Simulation, error) {
 	}
 	sim := &Simulation{Region: region, Method: MethodKarpenter, TieBreaks: res.Ties}
 	if res.Ties > 0 {
-		set, err := provisioner.Outcomes(pin, res, TieRuns, func(r *provisioner.Result) string { return outcomeOf(r, of).key })
+		set, err := provisioner.Outcomes(pin, res, tieRuns(len(pin.Pods)), func(r *provisioner.Result) string { return outcomeOf(r, of).key })
 		if err != nil {
 			return nil, err
 		}
