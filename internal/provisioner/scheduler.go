@@ -81,6 +81,12 @@ func Solve(in Input) (*Result, error) {
 	for _, t := range s.templates {
 		t.daemonGroups = daemonOverheadGroups(t, daemons)
 		t.foldOrder = daemonFoldOrder(t.daemonGroups, s.ties)
+		t.groupOf = map[*cloudprovider.InstanceType]int{}
+		for i, g := range t.daemonGroups {
+			for _, it := range g.instanceTypes {
+				t.groupOf[it] = i
+			}
+		}
 	}
 	s.topology = newTopology(pools, in.InstanceTypes, pods)
 	s.topology.ties = s.ties
@@ -139,7 +145,7 @@ func (s *scheduler) solve(pods []*corev1.Pod) result {
 		if !ok {
 			break
 		}
-		if err := s.trySchedule(p.DeepCopy()); err != nil {
+		if err := s.trySchedule(p); err != nil {
 			podErrors[p] = err
 			s.topology.update(p)
 			s.updatePodData(p)
@@ -154,11 +160,18 @@ func (s *scheduler) solve(pods []*corev1.Pod) result {
 	return result{nodeClaims: s.newNodeClaims, podErrors: podErrors}
 }
 
+// trySchedule adds the pod, relaxing its preferences one at a time until it fits. Upstream
+// relaxes a copy of the pod; the copy is made here only when there is something to relax
+// (the pod as given is bound when it fits on the first try, the same pod by value).
 func (s *scheduler) trySchedule(p *corev1.Pod) error {
+	copied := false
 	for {
 		err := s.add(p)
 		if err == nil {
 			return nil
+		}
+		if !copied {
+			p, copied = p.DeepCopy(), true
 		}
 		if !s.preferences.relax(p) {
 			return err
