@@ -58,6 +58,8 @@ type Result struct {
 	Ties int
 	// tieArities and tieChoices are, per tie in the order met, its alternatives and the one taken.
 	tieArities, tieChoices []int
+	// round is what the result was solved from, for Outcomes to run again.
+	round *round
 }
 
 // MaxInstanceTypes is how many options the provisioner sends with a NodeClaim

@@ -21,9 +21,6 @@ type template struct {
 	requirements        scheduling.Requirements
 	instanceTypeOptions []*cloudprovider.InstanceType
 	daemonGroups        []daemonGroup
-	// foldOrder is the order in which finalize folds the daemon groups' overheads (upstream's
-	// map order; see daemonFoldOrder).
-	foldOrder []int
 	// groupOf is the index of each option's daemon group.
 	groupOf    map[*cloudprovider.InstanceType]int
 	overhead   map[*cloudprovider.InstanceType]vec
@@ -371,15 +368,16 @@ func (n *nodeClaim) bounds() {
 }
 
 // finalize is FinalizeScheduling: the hostname placeholder goes, and the smallest daemon
-// overhead among the groups that still have an option is added to the requests.
-func (n *nodeClaim) finalize() {
+// overhead among the groups that still have an option is added to the requests, folded in
+// the run's order of the groups (upstream's map order; see daemonFoldOrder).
+func (n *nodeClaim) finalize(foldOrder []int) {
 	delete(n.requirements, corev1.LabelHostname)
 	left := map[*cloudprovider.InstanceType]bool{}
 	for _, it := range n.instanceTypeOptions {
 		left[it] = true
 	}
 	var minOverhead corev1.ResourceList
-	for _, i := range n.template.foldOrder {
+	for _, i := range foldOrder {
 		g := n.daemonGroups[i]
 		has := false
 		for _, it := range g.instanceTypes {

@@ -38,12 +38,36 @@ type scheduler struct {
 	nextHost       int
 	cache          *compatCache
 	ties           *ties
+	// foldOrder is, per template, the order of its daemon groups in this run (daemonFoldOrder).
+	foldOrder map[*template][]int
 }
 
 // Solve runs one provisioning round: Karpenter's scheduler over the pending pods, then the
 // provisioner's truncation of each NodeClaim's options and the Azure provider's launch choice.
 func Solve(in Input) (*Result, error) {
-	pools := make([]*karpv1.NodePool, 0, len(in.NodePools))
+	r, err := prepare(in)
+	if err != nil {
+		return nil, err
+	}
+	return r.run(in.TieBreaks), nil
+}
+
+// round is a provisioning round as far as it does not depend on Karpenter's random
+// tie-breaks: NodePools in order, their templates and daemon groups, the topology domains and
+// the instance-type compatibility memo. Outcomes runs it again with other tie-breaks.
+type round struct {
+	pools          []*karpv1.NodePool
+	pods           []*corev1.Pod
+	templates      []*template
+	limits         map[string]corev1.ResourceList
+	preferences    preferences
+	relaxMinValues bool
+	domains        map[string]domainGroup
+	cache          *compatCache
+}
+
+func prepare(in Input) (*round, error) {
+	r := &round{limits: map[string]corev1.ResourceList{}, relaxMinValues: in.MinValuesBestEffort, cache: newCompatCache(), pods: in.Pods}
 	for _, np := range in.NodePools {
 		if np == nil {
 			return nil, errors.New("nil NodePool")
@@ -51,36 +75,26 @@ func Solve(in Input) (*Result, error) {
 		if np.Spec.Template.Spec.NodeClassRef == nil {
 			return nil, fmt.Errorf("NodePool %q has no nodeClassRef", np.Name)
 		}
-		pools = append(pools, np)
+		r.pools = append(r.pools, np)
 	}
-	orderByWeight(pools)
-	pods := make([]*corev1.Pod, len(in.Pods))
-	copy(pods, in.Pods)
+	orderByWeight(r.pools)
 	daemons := make([]*corev1.Pod, len(in.DaemonSetPods))
 	for i, p := range in.DaemonSetPods {
 		daemons[i] = p.DeepCopy() // daemon compatibility relaxes (mutates) them, as upstream does
 	}
-	s := &scheduler{
-		remaining:      map[string]corev1.ResourceList{},
-		podData:        map[types.UID]*podData{},
-		relaxMinValues: in.MinValuesBestEffort,
-		cache:          newCompatCache(),
-		ties:           &ties{breaker: in.TieBreaks},
-	}
-	for _, np := range pools {
+	for _, np := range r.pools {
 		for _, t := range np.Spec.Template.Spec.Taints {
 			if t.Effect == corev1.TaintEffectPreferNoSchedule {
-				s.preferences.toleratePreferNoSchedule = true
+				r.preferences.toleratePreferNoSchedule = true
 			}
 		}
-		s.remaining[np.Name] = corev1.ResourceList(np.Spec.Limits)
-		if t := newTemplate(np, in.InstanceTypes[np.Name], s.relaxMinValues); t != nil {
-			s.templates = append(s.templates, t)
+		r.limits[np.Name] = corev1.ResourceList(np.Spec.Limits)
+		if t := newTemplate(np, in.InstanceTypes[np.Name], r.relaxMinValues); t != nil {
+			r.templates = append(r.templates, t)
 		}
 	}
-	for _, t := range s.templates {
+	for _, t := range r.templates {
 		t.daemonGroups = daemonOverheadGroups(t, daemons)
-		t.foldOrder = daemonFoldOrder(t.daemonGroups, s.ties)
 		t.groupOf = map[*cloudprovider.InstanceType]int{}
 		for i, g := range t.daemonGroups {
 			for _, it := range g.instanceTypes {
@@ -88,12 +102,38 @@ func Solve(in Input) (*Result, error) {
 			}
 		}
 	}
-	s.topology = newTopology(pools, in.InstanceTypes, pods)
+	r.domains = buildDomainGroups(r.pools, in.InstanceTypes)
+	return r, nil
+}
+
+// run is one Solve of the round with the given tie-breaks.
+func (r *round) run(tb TieBreaker) *Result {
+	s := &scheduler{
+		templates:      r.templates,
+		remaining:      make(map[string]corev1.ResourceList, len(r.limits)),
+		podData:        map[types.UID]*podData{},
+		preferences:    r.preferences,
+		relaxMinValues: r.relaxMinValues,
+		cache:          r.cache,
+		ties:           &ties{breaker: tb},
+		foldOrder:      map[*template][]int{},
+	}
+	for name, l := range r.limits {
+		s.remaining[name] = l
+	}
+	// The daemon groups' order is drawn first: upstream builds them with the scheduler.
+	for _, t := range r.templates {
+		s.foldOrder[t] = daemonFoldOrder(t.daemonGroups, s.ties)
+	}
+	pods := make([]*corev1.Pod, len(r.pods))
+	copy(pods, r.pods)
+	s.topology = newTopology(r.domains, pods)
 	s.topology.ties = s.ties
 	res := s.solve(pods)
 	out := launch(res, s.relaxMinValues)
 	out.Ties, out.tieArities, out.tieChoices = len(s.ties.arities), s.ties.arities, s.ties.choices
-	return out, nil
+	out.round = r
+	return out
 }
 
 // orderByWeight is the provisioner's NodePool order: weight descending, then name descending.
@@ -155,7 +195,7 @@ func (s *scheduler) solve(pods []*corev1.Pod) result {
 		}
 	}
 	for _, n := range s.newNodeClaims {
-		n.finalize()
+		n.finalize(s.foldOrder[n.template])
 	}
 	return result{nodeClaims: s.newNodeClaims, podErrors: podErrors}
 }

@@ -111,12 +111,15 @@ func Outcomes(in Input, first *Result, limit int, key func(*Result) string) (Out
 		return set, nil
 	}
 	seen := map[string]bool{key(first): true}
-	run := func(tb TieBreaker) (*Result, error) {
-		in.TieBreaks = tb
-		r, err := Solve(in)
-		if err != nil {
-			return nil, err
+	rd := first.round
+	if rd == nil {
+		var err error
+		if rd, err = prepare(in); err != nil {
+			return OutcomeSet{}, err
 		}
+	}
+	run := func(tb TieBreaker) (*Result, error) {
+		r := rd.run(tb)
 		set.Runs++
 		if k := key(r); !seen[k] {
 			seen[k] = true

@@ -105,8 +105,8 @@ func (g domainGroup) forEach(p *corev1.Pod, policy corev1.NodeInclusionPolicy, f
 	}
 }
 
-func newTopology(pools []*karpv1.NodePool, its map[string][]*cloudprovider.InstanceType, pods []*corev1.Pod) *topology {
-	t := &topology{domainGroups: buildDomainGroups(pools, its), byKey: map[string]*topologyGroup{}, inverseByKey: map[string]*topologyGroup{}}
+func newTopology(domains map[string]domainGroup, pods []*corev1.Pod) *topology {
+	t := &topology{domainGroups: domains, byKey: map[string]*topologyGroup{}, inverseByKey: map[string]*topologyGroup{}}
 	for _, p := range pods {
 		t.update(p)
 	}
