@@ -26,9 +26,15 @@ func launch(r result, relaxMinValues bool) *Result {
 	out := &Result{PodErrors: r.podErrors}
 	// NodeClaims with the same requirements and requests launch the same way.
 	launches := map[string]*Launch{}
+	// An option's price depends on the requirements only; NodeClaims share them.
+	prices := map[string]map[*cloudprovider.InstanceType]float64{}
 	for _, n := range r.nodeClaims {
 		reqs := n.requirements
-		opts := orderByPrice(n.instanceTypeOptions, reqs)
+		rk := requirementsKey(reqs)
+		if prices[rk] == nil {
+			prices[rk] = map[*cloudprovider.InstanceType]float64{}
+		}
+		opts := orderByPrice(n.instanceTypeOptions, reqs, prices[rk])
 		if len(opts) > MaxInstanceTypes {
 			opts = opts[:MaxInstanceTypes]
 		}
@@ -79,12 +85,15 @@ func launch(r result, relaxMinValues bool) *Result {
 
 // orderByPrice is InstanceTypes.OrderByPrice: by the cheapest available compatible offering.
 // Upstream sorts with sort.Slice; with equal prices its order depends on the input order,
-// which a map iteration made random, so equal-priced options are ordered by name here.
-func orderByPrice(its []*cloudprovider.InstanceType, reqs scheduling.Requirements) []*cloudprovider.InstanceType {
+// which a map iteration made random, so equal-priced options are ordered by name here. price
+// memoises the prices for these requirements.
+func orderByPrice(its []*cloudprovider.InstanceType, reqs scheduling.Requirements, price map[*cloudprovider.InstanceType]float64) []*cloudprovider.InstanceType {
 	out := make([]*cloudprovider.InstanceType, len(its))
 	copy(out, its)
-	price := make(map[*cloudprovider.InstanceType]float64, len(its))
 	for _, it := range its {
+		if _, ok := price[it]; ok {
+			continue
+		}
 		p := math.MaxFloat64
 		for _, of := range it.Offerings {
 			if of.Available && of.Price < p && reqs.IsCompatible(of.Requirements, scheduling.AllowUndefinedWellKnownLabels) {

@@ -32,8 +32,12 @@ type topology struct {
 	inverse      []*topologyGroup
 	inverseByKey map[string]*topologyGroup
 	// selecting caches, per pod, the groups and inverse groups whose selector matches it (a
-	// pod's labels and namespace never change; the cache is dropped when groups are added).
+	// pod's labels and namespace never change; an entry is stale once groups are added), and
+	// byLabels the same per namespace and label set (the pods of a workload share them).
 	selecting map[types.UID]*selection
+	byLabels  map[string]*selection
+	// owned lists, per pod, the groups it owns, in the order of groups.
+	owned map[types.UID][]*topologyGroup
 }
 
 type selection struct {
@@ -43,6 +47,14 @@ type selection struct {
 
 func (t *topology) selectionOf(p *corev1.Pod) *selection {
 	if s, ok := t.selecting[p.UID]; ok && s.nGroups == len(t.groups) && s.nInv == len(t.inverse) {
+		return s
+	}
+	if t.selecting == nil {
+		t.selecting, t.byLabels = map[types.UID]*selection{}, map[string]*selection{}
+	}
+	key := labelsKey(p)
+	if s, ok := t.byLabels[key]; ok && s.nGroups == len(t.groups) && s.nInv == len(t.inverse) {
+		t.selecting[p.UID] = s
 		return s
 	}
 	s := &selection{nGroups: len(t.groups), nInv: len(t.inverse)}
@@ -56,11 +68,27 @@ func (t *topology) selectionOf(p *corev1.Pod) *selection {
 			s.inverse = append(s.inverse, g)
 		}
 	}
-	if t.selecting == nil {
-		t.selecting = map[types.UID]*selection{}
-	}
 	t.selecting[p.UID] = s
+	t.byLabels[key] = s
 	return s
+}
+
+// labelsKey is what a selector of a group sees of a pod: its namespace and labels.
+func labelsKey(p *corev1.Pod) string {
+	keys := make([]string, 0, len(p.Labels))
+	for k := range p.Labels {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var sb strings.Builder
+	sb.WriteString(p.Namespace)
+	for _, k := range keys {
+		sb.WriteByte(0)
+		sb.WriteString(k)
+		sb.WriteByte(1)
+		sb.WriteString(p.Labels[k])
+	}
+	return sb.String()
 }
 
 type topologyType byte
@@ -106,7 +134,7 @@ func (g domainGroup) forEach(p *corev1.Pod, policy corev1.NodeInclusionPolicy, f
 }
 
 func newTopology(domains map[string]domainGroup, pods []*corev1.Pod) *topology {
-	t := &topology{domainGroups: domains, byKey: map[string]*topologyGroup{}, inverseByKey: map[string]*topologyGroup{}}
+	t := &topology{domainGroups: domains, byKey: map[string]*topologyGroup{}, inverseByKey: map[string]*topologyGroup{}, owned: map[types.UID][]*topologyGroup{}}
 	for _, p := range pods {
 		t.update(p)
 	}
@@ -228,9 +256,10 @@ func valueUnion(its []*cloudprovider.InstanceType) map[string][]string {
 
 // update (re)registers the pod's constraints after it is created or relaxed.
 func (t *topology) update(p *corev1.Pod) {
-	for _, g := range t.groups {
+	for _, g := range t.owned[p.UID] {
 		delete(g.owners, p.UID)
 	}
+	var owned []*topologyGroup
 	if hasPodAntiAffinity(p) {
 		for _, term := range p.Spec.Affinity.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution {
 			g := newTopologyGroup(typePodAntiAffinity, term.TopologyKey, p, namespaces(p, term), term.LabelSelector, math.MaxInt32, nil, nil, nil, t.domainGroups[term.TopologyKey])
@@ -247,10 +276,20 @@ func (t *topology) update(p *corev1.Pod) {
 		if existing, ok := t.byKey[g.id]; ok {
 			g = existing
 		} else {
+			g.index = len(t.groups)
 			t.byKey[g.id] = g
 			t.groups = append(t.groups, g)
 		}
-		g.owners[p.UID] = true
+		if !g.owners[p.UID] {
+			g.owners[p.UID] = true
+			owned = append(owned, g)
+		}
+	}
+	sort.Slice(owned, func(i, j int) bool { return owned[i].index < owned[j].index })
+	if len(owned) > 0 {
+		t.owned[p.UID] = owned
+	} else {
+		delete(t.owned, p.UID)
 	}
 }
 
@@ -333,12 +372,7 @@ func (e topologyError) Error() string {
 // matches the pod allows (Topology.AddRequirements).
 func (t *topology) addRequirements(p *corev1.Pod, taints []corev1.Taint, podReqs, nodeReqs scheduling.Requirements) (scheduling.Requirements, error) {
 	out := scheduling.NewRequirements(nodeReqs.Values()...)
-	var matching []*topologyGroup
-	for _, g := range t.groups {
-		if g.owners[p.UID] {
-			matching = append(matching, g)
-		}
-	}
+	matching := slices.Clone(t.owned[p.UID])
 	for _, g := range t.selectionOf(p).inverse {
 		if g.filter.matches(taints, nodeReqs) {
 			matching = append(matching, g)
@@ -365,17 +399,10 @@ func (t *topology) addRequirements(p *corev1.Pod, taints []corev1.Taint, podReqs
 // free reports whether no constraint applies to the pod: it owns no group and no pod's
 // anti-affinity selects it (counts() of those groups has no node filter).
 func (t *topology) free(p *corev1.Pod) bool {
-	for _, g := range t.groups {
-		if g.owners[p.UID] {
-			return false
-		}
+	if len(t.owned[p.UID]) > 0 {
+		return false
 	}
-	for _, g := range t.inverse {
-		if g.selects(p) {
-			return false
-		}
-	}
-	return true
+	return len(t.selectionOf(p).inverse) == 0
 }
 
 // record counts a pod bound to a node with these requirements.
@@ -414,6 +441,7 @@ func (t *topology) register(key, domain string) {
 // topologyGroup is one constraint with its per-domain counts.
 type topologyGroup struct {
 	id         string
+	index      int
 	key        string
 	typ        topologyType
 	maxSkew    int32
