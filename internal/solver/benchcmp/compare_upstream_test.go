@@ -31,7 +31,7 @@ func envInt(name string, def int) int {
 // size, capacity type, pods per workload; zones are not compared: Karpenter picks among equal
 // zones at random). Where Karpenter breaks ties at random (Go map order), the emulation
 // records each tie it meets and re-runs the round with other tie-breaks
-// (provisioner.Outcomes, at most TIE_RUNS runs, default solver.TieRuns): its outcomes are a
+// (provisioner.Outcomes, at most TIE_RUNS runs, default tieLimit): its outcomes are a
 // set, and Karpenter runs UPSTREAM_RUNS times (default 4). A scenario is identical when every
 // Karpenter run is in the emulation's set; its cost difference is, over Karpenter's runs, the
 // largest relative difference from the nearest emulated outcome. With SCENARIOS=DIR it reads
@@ -79,10 +79,9 @@ func TestCompareUpstream(t *testing.T) {
 	var oursTime, upTime time.Duration
 	pods := 0
 	runs := envInt("UPSTREAM_RUNS", 4)
-	limit := envInt("TIE_RUNS", solver.TieRuns)
 	for _, sc := range scenarios {
 		start := time.Now()
-		ours, ties, exhaustive, err := emulatedOutcomes(sc, limit)
+		ours, ties, exhaustive, err := emulatedOutcomes(sc, envInt("TIE_RUNS", tieLimit(len(sc.pods))))
 		oursTime += time.Since(start)
 		if err != nil {
 			t.Errorf("%s: emulation: %v", sc.name, err)
@@ -188,6 +187,11 @@ func TestCompareUpstream(t *testing.T) {
 		t.Errorf("fidelity below target: %d scenarios differ where the emulation met no random tie", deterministicDiffer)
 	}
 }
+
+// tieLimit is the comparator's default bound on the emulation's runs per scenario: more than
+// a prediction's (solver.TieRuns) on small scenarios, where Karpenter's few outcomes are worth
+// finding all of (64 runs up to 156 pods, down to solver.TieRuns from 625 pods).
+func tieLimit(pods int) int { return max(solver.TieRuns, min(64, 10000/max(pods, 1))) }
 
 // randomChoice says why Karpenter's outcome may depend on the order it iterates a Go map in
 // (random by design): "zone ties" (see zoneRandom), or "daemon overhead order": a pool whose
