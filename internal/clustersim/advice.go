@@ -146,6 +146,7 @@ func AdvisePrediction(s *solver.Solver, pin solver.PredictionInput, karpenter, o
 		edited := pin
 		edited.Pools = slices.Clone(pin.Pools)
 		edited.Pools[c.index] = solver.SimPool{Pool: solver.NewPool(c.nodePool), NodeClass: pin.Pools[c.index].NodeClass}
+		edited.NoTieRange = true // a trial compares decisions; the range is the prediction's
 		sim, err := s.Predict(edited)
 		if err != nil {
 			return nil, err

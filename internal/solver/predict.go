@@ -45,6 +45,9 @@ type PredictionInput struct {
 	// WorkloadOf, when set, names the workload a pod belongs to in the result (e.g. the
 	// Deployment that owns it); by default pods are grouped as WorkloadsFromPods groups them.
 	WorkloadOf func(*corev1.Pod) string
+	// NoTieRange skips the re-runs with Karpenter's other tie-breaks (CostRange stays nil;
+	// TieBreaks is still counted): for callers that need the decision only.
+	NoTieRange bool
 }
 
 // Predict returns what Karpenter on AKS would launch for the pods (Method "karpenter"): one
@@ -106,7 +109,7 @@ func (s *Solver) Predict(in PredictionInput) (*Simulation, error) {
 		return nil, err
 	}
 	sim := &Simulation{Region: region, Method: MethodKarpenter, TieBreaks: res.Ties}
-	if res.Ties > 0 {
+	if res.Ties > 0 && !in.NoTieRange {
 		set, err := provisioner.Outcomes(pin, res, tieRuns(len(pin.Pods)), func(r *provisioner.Result) string { return outcomeOf(r, of).key })
 		if err != nil {
 			return nil, err

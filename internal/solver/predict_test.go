@@ -107,6 +107,13 @@ func TestPredictReportsKarpentersRandomTies(t *testing.T) {
 	if got.TieBreaks != 1 || r == nil || !r.Exhaustive || r.Runs < 3 || r.Outcomes < 1 || r.Min > got.HourlyCost || r.Max < got.HourlyCost || r.MinNodes != 1 || r.MaxNodes != 1 {
 		t.Fatalf("tie breaks %d, range %+v, cost %.4f: want 1 tie, every zone run, the cost within the range", got.TieBreaks, r, got.HourlyCost)
 	}
+	bare, err := testSolver.Predict(PredictionInput{Region: "eastus", Pools: []SimPool{testPool("general", 0, nil, nil, onDemandOnly)}, Pods: Pods([]Workload{w}), NoTieRange: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bare.TieBreaks != 1 || bare.CostRange != nil || bare.HourlyCost != got.HourlyCost {
+		t.Fatalf("NoTieRange: tie breaks %d, range %+v, cost %.4f; want the tie counted, no range, the same decision", bare.TieBreaks, bare.CostRange, bare.HourlyCost)
+	}
 	plain, err := testSolver.Predict(PredictionInput{Region: "eastus", Pools: []SimPool{testPool("general", 0, nil, nil, onDemandOnly)}, Pods: Pods([]Workload{pods("web", 1, "1", "1Gi")})})
 	if err != nil {
 		t.Fatal(err)
