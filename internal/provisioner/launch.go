@@ -26,8 +26,11 @@ func launch(r result, relaxMinValues bool) *Result {
 	out := &Result{PodErrors: r.podErrors}
 	// NodeClaims with the same requirements and requests launch the same way.
 	launches := map[string]*Launch{}
-	// An option's price depends on the requirements only; NodeClaims share them.
+	// An option's price depends on the requirements only; NodeClaims share them. So does
+	// whether the provider's resolve filter admits it, but for its instance-type list (see
+	// resolvable).
 	prices := map[string]map[*cloudprovider.InstanceType]float64{}
+	resolvable := map[string]map[*cloudprovider.InstanceType]bool{}
 	for _, n := range r.nodeClaims {
 		reqs := n.requirements
 		rk := requirementsKey(reqs)
@@ -74,7 +77,17 @@ func launch(r result, relaxMinValues bool) *Result {
 		key := requirementsKey(final) + "\x02" + resources.String(n.requests)
 		l, ok := launches[key]
 		if !ok {
-			l = allocate(opts, final, n.requests)
+			without := make(scheduling.Requirements, len(final))
+			for k, r := range final {
+				if k != corev1.LabelInstanceTypeStable {
+					without[k] = r
+				}
+			}
+			rk := requirementsKey(without)
+			if resolvable[rk] == nil {
+				resolvable[rk] = map[*cloudprovider.InstanceType]bool{}
+			}
+			l = allocate(opts, final, n.requests, resolvable[rk])
 			launches[key] = l
 		}
 		nc.Launch = l
@@ -114,12 +127,18 @@ func orderByPrice(its []*cloudprovider.InstanceType, reqs scheduling.Requirement
 // allocate is the Azure provider's Create up to the launch: resolveInstanceTypes (the pool's
 // instance types compatible with the NodeClaim, with an available compatible offering, whose
 // allocatable holds its requests), then the default allocation strategy's ranking.
-func allocate(its []*cloudprovider.InstanceType, reqs scheduling.Requirements, requests corev1.ResourceList) *Launch {
+// resolvable memoises the first two conditions for requirements equal to reqs but for the
+// instance-type list: every option is on that list and passed the NodeClaim's own instance-type
+// requirement, and offerings carry no instance-type label, so the list never decides them.
+func allocate(its []*cloudprovider.InstanceType, reqs scheduling.Requirements, requests corev1.ResourceList, resolvable map[*cloudprovider.InstanceType]bool) *Launch {
 	var candidates []*cloudprovider.InstanceType
 	for _, it := range its {
-		if reqs.Compatible(it.Requirements, allowUndefinedWellKnownAndRestricted) == nil &&
-			len(it.Offerings.Compatible(reqs).Available()) > 0 &&
-			resources.Fits(requests, it.Allocatable()) {
+		ok, known := resolvable[it]
+		if !known {
+			ok = reqs.Compatible(it.Requirements, allowUndefinedWellKnownAndRestricted) == nil && len(it.Offerings.Compatible(reqs).Available()) > 0
+			resolvable[it] = ok
+		}
+		if ok && resources.Fits(requests, it.Allocatable()) {
 			candidates = append(candidates, it)
 		}
 	}
