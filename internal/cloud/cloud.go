@@ -69,7 +69,11 @@ type Launcher interface {
 	// requests as the provider's Create does, and ranks the offerings by its allocation
 	// strategy. It returns the instance type launched and every offering ranked equal to the
 	// best (the provider picks one of them at random), or nil when nothing can launch.
-	Launch(options []*cloudprovider.InstanceType, reqs scheduling.Requirements, requests corev1.ResourceList) (*cloudprovider.InstanceType, []*cloudprovider.Offering)
+	// resolvable, when not nil, memoises per instance type whether it is compatible with reqs
+	// and has an available compatible offering: the caller passes the same map only for
+	// requirements equal but for the instance-type label (every option passed that label
+	// already, and offerings carry none, so it never decides them).
+	Launch(options []*cloudprovider.InstanceType, reqs scheduling.Requirements, requests corev1.ResourceList, resolvable map[*cloudprovider.InstanceType]bool) (*cloudprovider.InstanceType, []*cloudprovider.Offering)
 	// Rank orders instance types with offerings already known to be allowed as the allocation
 	// strategy ranks them: best first, each one's offerings best first. The analysis reports
 	// the first as the offering Karpenter launches.

@@ -147,6 +147,7 @@ func AdvisePrediction(s *solver.Solver, pin PredictionInput, karpenter, optimal 
 		edited := pin
 		edited.Pools = slices.Clone(pin.Pools)
 		edited.Pools[c.index] = simmodel.SimPool{Pool: solver.NewPool(c.nodePool), NodeClass: pin.Pools[c.index].NodeClass}
+		edited.NoTieRange = true // a trial compares decisions; the range is the prediction's
 		sim, err := Predict(s, edited)
 		if err != nil {
 			return nil, err

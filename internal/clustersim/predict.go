@@ -3,6 +3,7 @@ package clustersim
 import (
 	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 
@@ -17,6 +18,17 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 )
 
+// TieRuns bounds the rounds a prediction solves to find Karpenter's other outcomes where it
+// breaks ties at random (Simulation.CostRange): every combination of choices when that takes
+// no more runs, else a seeded sample of that many runs. Large batches get fewer (tieRuns).
+const TieRuns = 16
+
+// tiePodBudget bounds the pods all runs of a prediction place together, so that a large batch
+// with ties costs a few predictions, not TieRuns of them (5,000 pods: 8 runs).
+const tiePodBudget = 40000
+
+func tieRuns(pods int) int { return max(2, min(TieRuns, tiePodBudget/max(pods, 1))) }
+
 // PredictionInput is one provisioning round: pending pods with their full specs (affinity,
 // spread, tolerations, node selectors, requests as Kubernetes computes them, init containers
 // and overhead included), the NodePools with their node classes, and one pod per DaemonSet.
@@ -28,13 +40,18 @@ type PredictionInput struct {
 	// WorkloadOf, when set, names the workload a pod belongs to in the result (e.g. the
 	// Deployment that owns it); by default pods are grouped as WorkloadsFromPods groups them.
 	WorkloadOf func(*corev1.Pod) string
+	// NoTieRange skips the re-runs with Karpenter's other tie-breaks (CostRange stays nil;
+	// TieBreaks is still counted): for callers that need the decision only.
+	NoTieRange bool
 }
 
 // Predict returns what Karpenter on AKS would launch for the pods (Method "karpenter"): one
 // SimNode per NodeClaim, with the size, capacity type and zone the Azure provider picks and
 // the pods per workload (workloads as WorkloadsFromPods groups them), and the pods Karpenter
 // would leave pending with its reason. Where Karpenter breaks a tie at random (equal zones of
-// a topology spread, equal offerings at launch), the first by name is reported. LowerBound and
+// a topology spread, the order of daemon overhead groups; equal offerings at launch), the
+// first by name is reported, and TieBreaks and CostRange say how many such ties there were and
+// what Karpenter's other outcomes cost (the round re-run with other tie-breaks). LowerBound and
 // BoundGroups are left empty: they belong to the optimum (Simulate). The cluster is taken as
 // empty (no existing nodes, no running pods a spread or affinity would count), and volume
 // topology (the zones of a pod's PersistentVolumes) is not known offline, so it is not applied.
@@ -87,7 +104,14 @@ func Predict(s *solver.Solver, in PredictionInput) (*simmodel.Simulation, error)
 	if err != nil {
 		return nil, err
 	}
-	sim := &simmodel.Simulation{Region: region, Method: simmodel.MethodKarpenter}
+	sim := &simmodel.Simulation{Region: region, Method: simmodel.MethodKarpenter, TieBreaks: res.Ties}
+	if res.Ties > 0 && !in.NoTieRange {
+		set, err := provisioner.Outcomes(pin, res, tieRuns(len(pin.Pods)), func(r *provisioner.Result) string { return outcomeOf(r, of).key })
+		if err != nil {
+			return nil, err
+		}
+		sim.CostRange = costRange(set, of)
+	}
 	var reqCPU, reqMem, allocCPU, allocMem float64
 	for _, nc := range res.NodeClaims {
 		if nc.Launch == nil {
@@ -124,6 +148,48 @@ func Predict(s *solver.Solver, in PredictionInput) (*simmodel.Simulation, error)
 	}
 	sim.Unschedulable = pendingByWorkload(res.PodErrors, of, workloads)
 	return sim, nil
+}
+
+// outcome is what a provisioning decision comes to: its hourly cost, nodes and pending pods,
+// and a key that identifies it (per NodeClaim: pool, size, capacity type, price and pods per
+// workload).
+type outcome struct {
+	cost           float64
+	nodes, pending int
+	key            string
+}
+
+func outcomeOf(r *provisioner.Result, of map[*corev1.Pod]int) outcome {
+	o := outcome{pending: len(r.PodErrors)}
+	claims := make([]string, 0, len(r.NodeClaims))
+	for _, nc := range r.NodeClaims {
+		if nc.Launch == nil {
+			o.pending += len(nc.Pods)
+			continue
+		}
+		o.cost += nc.Launch.Offering.Price
+		o.nodes++
+		counts := map[int]int{}
+		for _, p := range nc.Pods {
+			counts[of[p]]++
+		}
+		claims = append(claims, fmt.Sprintf("%s/%s/%s/%g %v", nc.NodePool, nc.Launch.InstanceType.Name, nc.Launch.Offering.CapacityType(), nc.Launch.Offering.Price, counts))
+	}
+	sort.Strings(claims)
+	o.key = strings.Join(claims, "\n") + fmt.Sprintf("\npending %d", o.pending)
+	return o
+}
+
+func costRange(set provisioner.OutcomeSet, of map[*corev1.Pod]int) *simmodel.CostRange {
+	cr := &simmodel.CostRange{Min: math.Inf(1), Max: math.Inf(-1), MinNodes: math.MaxInt, MinPending: math.MaxInt,
+		Outcomes: len(set.Results), Runs: set.Runs, Exhaustive: set.Exhaustive}
+	for _, r := range set.Results {
+		o := outcomeOf(r, of)
+		cr.Min, cr.Max = math.Min(cr.Min, o.cost), math.Max(cr.Max, o.cost)
+		cr.MinNodes, cr.MaxNodes = min(cr.MinNodes, o.nodes), max(cr.MaxNodes, o.nodes)
+		cr.MinPending, cr.MaxPending = min(cr.MinPending, o.pending), max(cr.MaxPending, o.pending)
+	}
+	return cr
 }
 
 // namedGroups groups pods by the workload name the caller gives each, in first-seen order.

@@ -94,3 +94,33 @@ func TestPredictRejectsNilPods(t *testing.T) {
 		t.Fatal("unknown region accepted")
 	}
 }
+
+// In eastus a zone spread's first pod finds every zone at count 0, and Karpenter takes one at
+// random: the prediction counts the tie and reports the range over every choice. Without a
+// spread (or in a region with one placement) there is no tie and no range.
+func TestPredictReportsKarpentersRandomTies(t *testing.T) {
+	w := pods("web", 1, "1", "1Gi")
+	w.ZoneSpread = 1
+	got, err := Predict(testSolver, PredictionInput{Region: "eastus", Pools: []simmodel.SimPool{testPool("general", 0, nil, nil, onDemandReq)}, Pods: simmodel.Pods([]simmodel.Workload{w})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := got.CostRange
+	if got.TieBreaks != 1 || r == nil || !r.Exhaustive || r.Runs < 3 || r.Outcomes < 1 || r.Min > got.HourlyCost || r.Max < got.HourlyCost || r.MinNodes != 1 || r.MaxNodes != 1 {
+		t.Fatalf("tie breaks %d, range %+v, cost %.4f: want 1 tie, every zone run, the cost within the range", got.TieBreaks, r, got.HourlyCost)
+	}
+	bare, err := Predict(testSolver, PredictionInput{Region: "eastus", Pools: []simmodel.SimPool{testPool("general", 0, nil, nil, onDemandReq)}, Pods: simmodel.Pods([]simmodel.Workload{w}), NoTieRange: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bare.TieBreaks != 1 || bare.CostRange != nil || bare.HourlyCost != got.HourlyCost {
+		t.Fatalf("NoTieRange: tie breaks %d, range %+v, cost %.4f; want the tie counted, no range, the same decision", bare.TieBreaks, bare.CostRange, bare.HourlyCost)
+	}
+	plain, err := Predict(testSolver, PredictionInput{Region: "eastus", Pools: []simmodel.SimPool{testPool("general", 0, nil, nil, onDemandReq)}, Pods: simmodel.Pods([]simmodel.Workload{pods("web", 1, "1", "1Gi")})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain.TieBreaks != 0 || plain.CostRange != nil {
+		t.Fatalf("no spread: tie breaks %d, range %+v; want none", plain.TieBreaks, plain.CostRange)
+	}
+}

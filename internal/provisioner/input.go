@@ -24,6 +24,9 @@ type Input struct {
 	// MinValuesBestEffort is Karpenter's --min-values-policy=BestEffort (the default, Strict,
 	// drops a NodeClaim whose options cannot meet minValues).
 	MinValuesBestEffort bool
+	// TieBreaks resolves the ties Karpenter breaks at random (see TieBreaker); nil takes the
+	// first alternative (FirstTie).
+	TieBreaks TieBreaker
 }
 
 // NodeClaim is one NodeClaim Karpenter would create.
@@ -57,6 +60,12 @@ type Result struct {
 	NodeClaims []*NodeClaim
 	// PodErrors holds, per pod that would stay pending, Karpenter's reason.
 	PodErrors map[*corev1.Pod]error
+	// Ties is how many ties the round met that Karpenter breaks at random (see TieBreaker).
+	Ties int
+	// tieArities and tieChoices are, per tie in the order met, its alternatives and the one taken.
+	tieArities, tieChoices []int
+	// round is what the result was solved from, for Outcomes to run again.
+	round *round
 }
 
 // MaxInstanceTypes is how many options the provisioner sends with a NodeClaim

@@ -25,9 +25,18 @@ func launch(r result, launchers map[string]cloud.Launcher, relaxMinValues bool) 
 	out := &Result{PodErrors: r.podErrors}
 	// NodeClaims with the same requirements and requests launch the same way.
 	launches := map[string]*Launch{}
+	// An option's price depends on the requirements only; NodeClaims share them. So does
+	// whether the provider's resolve filter admits it, but for its instance-type list (see
+	// resolvable).
+	prices := map[string]map[*cloudprovider.InstanceType]float64{}
+	resolvable := map[string]map[*cloudprovider.InstanceType]bool{}
 	for _, n := range r.nodeClaims {
 		reqs := n.requirements
-		opts := orderByPrice(n.instanceTypeOptions, reqs)
+		rk := requirementsKey(reqs)
+		if prices[rk] == nil {
+			prices[rk] = map[*cloudprovider.InstanceType]float64{}
+		}
+		opts := orderByPrice(n.instanceTypeOptions, reqs, prices[rk])
 		if len(opts) > MaxInstanceTypes {
 			opts = opts[:MaxInstanceTypes]
 		}
@@ -67,7 +76,17 @@ func launch(r result, launchers map[string]cloud.Launcher, relaxMinValues bool) 
 		key := requirementsKey(final) + "\x02" + resources.String(n.requests)
 		l, ok := launches[key]
 		if !ok {
-			l = allocate(launchers[n.template.nodePool.Name], opts, final, n.requests)
+			without := make(scheduling.Requirements, len(final))
+			for k, r := range final {
+				if k != corev1.LabelInstanceTypeStable {
+					without[k] = r
+				}
+			}
+			rk := n.template.nodePool.Name + "\x00" + requirementsKey(without)
+			if resolvable[rk] == nil {
+				resolvable[rk] = map[*cloudprovider.InstanceType]bool{}
+			}
+			l = allocate(launchers[n.template.nodePool.Name], opts, final, n.requests, resolvable[rk])
 			launches[key] = l
 		}
 		nc.Launch = l
@@ -78,12 +97,15 @@ func launch(r result, launchers map[string]cloud.Launcher, relaxMinValues bool) 
 
 // orderByPrice is InstanceTypes.OrderByPrice: by the cheapest available compatible offering.
 // Upstream sorts with sort.Slice; with equal prices its order depends on the input order,
-// which a map iteration made random, so equal-priced options are ordered by name here.
-func orderByPrice(its []*cloudprovider.InstanceType, reqs scheduling.Requirements) []*cloudprovider.InstanceType {
+// which a map iteration made random, so equal-priced options are ordered by name here. price
+// memoises the prices for these requirements.
+func orderByPrice(its []*cloudprovider.InstanceType, reqs scheduling.Requirements, price map[*cloudprovider.InstanceType]float64) []*cloudprovider.InstanceType {
 	out := make([]*cloudprovider.InstanceType, len(its))
 	copy(out, its)
-	price := make(map[*cloudprovider.InstanceType]float64, len(its))
 	for _, it := range its {
+		if _, ok := price[it]; ok {
+			continue
+		}
 		p := math.MaxFloat64
 		for _, of := range it.Offerings {
 			if of.Available && of.Price < p && reqs.IsCompatible(of.Requirements, scheduling.AllowUndefinedWellKnownLabels) {
@@ -102,12 +124,14 @@ func orderByPrice(its []*cloudprovider.InstanceType, reqs scheduling.Requirement
 }
 
 // allocate is the cloud provider's launch choice for a NodeClaim (cloud.Launcher: on Azure,
-// resolveInstanceTypes and its default allocation strategy's ranking).
-func allocate(c cloud.Launcher, its []*cloudprovider.InstanceType, reqs scheduling.Requirements, requests corev1.ResourceList) *Launch {
+// resolveInstanceTypes and its default allocation strategy's ranking). resolvable memoises the
+// provider's resolve filter for requirements equal to reqs but for the instance-type list (see
+// cloud.Launcher).
+func allocate(c cloud.Launcher, its []*cloudprovider.InstanceType, reqs scheduling.Requirements, requests corev1.ResourceList, resolvable map[*cloudprovider.InstanceType]bool) *Launch {
 	if c == nil {
 		return nil
 	}
-	best, tied := c.Launch(its, reqs, requests)
+	best, tied := c.Launch(its, reqs, requests, resolvable)
 	if best == nil || len(tied) == 0 {
 		return nil
 	}

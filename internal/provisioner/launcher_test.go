@@ -17,7 +17,7 @@ import (
 // pool's launcher and not from a built-in choice.
 type lastOption struct{ calls int }
 
-func (l *lastOption) Launch(options []*cloudprovider.InstanceType, reqs scheduling.Requirements, _ corev1.ResourceList) (*cloudprovider.InstanceType, []*cloudprovider.Offering) {
+func (l *lastOption) Launch(options []*cloudprovider.InstanceType, reqs scheduling.Requirements, _ corev1.ResourceList, _ map[*cloudprovider.InstanceType]bool) (*cloudprovider.InstanceType, []*cloudprovider.Offering) {
 	l.calls++
 	for i := len(options) - 1; i >= 0; i-- {
 		if offs := options[i].Offerings.Available().Compatible(reqs); len(offs) > 0 {

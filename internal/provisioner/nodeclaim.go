@@ -21,8 +21,10 @@ type template struct {
 	requirements        scheduling.Requirements
 	instanceTypeOptions []*cloudprovider.InstanceType
 	daemonGroups        []daemonGroup
-	overhead            map[*cloudprovider.InstanceType]vec
-	overheadOK          bool
+	// groupOf is the index of each option's daemon group.
+	groupOf    map[*cloudprovider.InstanceType]int
+	overhead   map[*cloudprovider.InstanceType]vec
+	overheadOK bool
 }
 
 // newTemplate builds a NodePool's template and pre-filters its instance types by the pool's
@@ -43,7 +45,7 @@ func newTemplate(np *karpv1.NodePool, its []*cloudprovider.InstanceType, relaxMi
 	reqs.Add(scheduling.NewRequirement(karpv1.NodeInitializedLabelKey, corev1.NodeSelectorOpIn, "true"))
 	t := &template{nodePool: np, taints: nc.Spec.Taints, requirements: reqs}
 	all := []daemonGroup{{instanceTypes: its, hostPorts: scheduling.NewHostPortUsage()}}
-	opts, _, err := filterInstanceTypes(newCompatCache(), its, reqs, &corev1.Pod{}, corev1.ResourceList{}, all, corev1.ResourceList{}, relaxMinValues)
+	opts, _, err := filterInstanceTypes(newCompatCache(), its, reqs, &corev1.Pod{}, corev1.ResourceList{}, all, nil, corev1.ResourceList{}, relaxMinValues)
 	if err != nil || len(opts) == 0 {
 		return nil
 	}
@@ -115,6 +117,31 @@ func daemonOverheadGroups(t *template, daemons []*corev1.Pod) []daemonGroup {
 		for _, it := range out[i].instanceTypes {
 			out[i].members[it] = true
 		}
+	}
+	return out
+}
+
+// daemonFoldOrder is the order of the template's daemon groups in upstream's fold of their
+// overheads. Upstream's groups come in map order (random); the order decides the result only
+// when a group has no DaemonSet pod (its empty overhead empties the fold), and then it is a
+// random permutation, drawn from the tie-breaker (key order when it takes the first each time).
+func daemonFoldOrder(groups []daemonGroup, t *ties) []int {
+	order := make([]int, len(groups))
+	for i := range order {
+		order[i] = i
+	}
+	empty := false
+	for _, g := range groups {
+		empty = empty || len(g.overhead) == 0
+	}
+	if !empty || len(groups) < 2 {
+		return order
+	}
+	out := make([]int, 0, len(groups))
+	for len(order) > 0 {
+		c := t.choose(len(order))
+		out = append(out, order[c])
+		order = append(order[:c], order[c+1:]...)
 	}
 	return out
 }
@@ -233,7 +260,7 @@ func (n *nodeClaim) canAdd(p *corev1.Pod, pd *podData, relaxMinValues bool) (can
 	}
 	reqs.Add(topo.Values()...)
 	total := resources.Merge(n.requests, pd.requests)
-	remaining, unsatisfiable, err := filterInstanceTypes(n.cache, n.instanceTypeOptions, reqs, p, pd.requests, n.daemonGroups, total, relaxMinValues)
+	remaining, unsatisfiable, err := filterInstanceTypes(n.cache, n.instanceTypeOptions, reqs, p, pd.requests, n.daemonGroups, n.template.groupOf, total, relaxMinValues)
 	if relaxMinValues {
 		for key, mv := range unsatisfiable {
 			v := mv
@@ -261,7 +288,7 @@ func (n *nodeClaim) addPlain(p *corev1.Pod, pd *podData, relaxMinValues bool) (c
 		}
 	}
 	total := resources.Merge(n.requests, pd.requests)
-	remaining, _, err := filterInstanceTypes(n.cache, n.instanceTypeOptions, n.requirements, p, pd.requests, n.daemonGroups, total, relaxMinValues)
+	remaining, _, err := filterInstanceTypes(n.cache, n.instanceTypeOptions, n.requirements, p, pd.requests, n.daemonGroups, n.template.groupOf, total, relaxMinValues)
 	if err != nil {
 		return candidate{}, err
 	}
@@ -341,15 +368,17 @@ func (n *nodeClaim) bounds() {
 }
 
 // finalize is FinalizeScheduling: the hostname placeholder goes, and the smallest daemon
-// overhead among the groups that still have an option is added to the requests.
-func (n *nodeClaim) finalize() {
+// overhead among the groups that still have an option is added to the requests, folded in
+// the run's order of the groups (upstream's map order; see daemonFoldOrder).
+func (n *nodeClaim) finalize(foldOrder []int) {
 	delete(n.requirements, corev1.LabelHostname)
 	left := map[*cloudprovider.InstanceType]bool{}
 	for _, it := range n.instanceTypeOptions {
 		left[it] = true
 	}
 	var minOverhead corev1.ResourceList
-	for _, g := range n.daemonGroups {
+	for _, i := range foldOrder {
+		g := n.daemonGroups[i]
 		has := false
 		for _, it := range g.instanceTypes {
 			if left[it] {
@@ -404,37 +433,58 @@ func (e *filterError) Error() string {
 // filterInstanceTypes is filterInstanceTypesByRequirements: the options compatible with the
 // requirements that fit the requests plus their group's daemon overhead with a compatible
 // offering, then minValues.
-func filterInstanceTypes(cache *compatCache, its []*cloudprovider.InstanceType, reqs scheduling.Requirements, p *corev1.Pod, podRequests corev1.ResourceList, groups []daemonGroup, total corev1.ResourceList, relaxMinValues bool) (cloudprovider.InstanceTypes, map[string]int, error) {
+func filterInstanceTypes(cache *compatCache, its []*cloudprovider.InstanceType, reqs scheduling.Requirements, p *corev1.Pod, podRequests corev1.ResourceList, groups []daemonGroup, groupOf map[*cloudprovider.InstanceType]int, total corev1.ResourceList, relaxMinValues bool) (cloudprovider.InstanceTypes, map[string]int, error) {
 	ferr := &filterError{requirements: reqs, requests: podRequests}
 	memo := cache.forReqs(reqs)
-	eligible := make(map[*cloudprovider.InstanceType]bool, len(its))
-	for _, it := range its {
-		eligible[it] = true
-	}
 	ports := scheduling.GetHostPorts(p)
+	// Upstream walks the groups and, in each, its instance types that are options; the options
+	// are walked here, each looked up in its group (groupOf; nil: all in groups[0]), with the
+	// group's requests and host-port verdict computed once. Only the set of options matters
+	// downstream, not their order.
+	type groupState struct {
+		seen, conflict bool
+		req            corev1.ResourceList
+		rv             vec
+		rvOK           bool
+	}
+	var small [4]groupState
+	states := small[:0]
+	if len(groups) <= len(small) {
+		states = small[:len(groups)]
+	} else {
+		states = make([]groupState, len(groups))
+	}
 	var remaining cloudprovider.InstanceTypes
-	for _, g := range groups {
-		if g.hostPorts.Conflicts(p, ports) != nil {
-			continue
-		}
-		req := total
-		if len(g.overhead) != 0 {
-			req = resources.Merge(total, g.overhead)
-		}
-		rv, rvOK := toVec(req)
-		for _, it := range g.instanceTypes {
-			if !eligible[it] {
+	for _, it := range its {
+		gi := 0
+		if groupOf != nil {
+			var ok bool
+			if gi, ok = groupOf[it]; !ok {
 				continue
 			}
-			c := compatOf(memo, it, reqs)
-			compat := c.compatible
-			fit, offering := c.fits(req, rv, rvOK)
-			ferr.requirementsMet = ferr.requirementsMet || compat
-			ferr.fits = ferr.fits || fit
-			ferr.hasOffering = ferr.hasOffering || offering
-			if compat && fit && offering {
-				remaining = append(remaining, it)
+		}
+		st := &states[gi]
+		if !st.seen {
+			g := &groups[gi]
+			st.seen = true
+			st.conflict = g.hostPorts.Conflicts(p, ports) != nil
+			st.req = total
+			if len(g.overhead) != 0 {
+				st.req = resources.Merge(total, g.overhead)
 			}
+			st.rv, st.rvOK = toVec(st.req)
+		}
+		if st.conflict {
+			continue
+		}
+		c := compatOf(memo, it, reqs)
+		compat := c.compatible
+		fit, offering := c.fits(st.req, st.rv, st.rvOK)
+		ferr.requirementsMet = ferr.requirementsMet || compat
+		ferr.fits = ferr.fits || fit
+		ferr.hasOffering = ferr.hasOffering || offering
+		if compat && fit && offering {
+			remaining = append(remaining, it)
 		}
 	}
 	var unsatisfiable map[string]int

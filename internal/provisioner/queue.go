@@ -17,21 +17,45 @@ type queue struct {
 
 func newQueue(pods []*corev1.Pod, data map[types.UID]*podData) *queue {
 	// sort.Slice with Karpenter's comparator on the batch in its given order: the result,
-	// ties included, is the one Karpenter's queue starts with.
-	sort.Slice(pods, func(i, j int) bool {
-		l, r := pods[i], pods[j]
-		lr, rr := data[l.UID].requests, data[r.UID].requests
-		if c := resources.Cmp(lr[corev1.ResourceCPU], rr[corev1.ResourceCPU]); c != 0 {
+	// ties included, is the one Karpenter's queue starts with. The pods are sorted with their
+	// requests beside them (the same comparisons give the same permutation); cpu and memory
+	// compare as integers when both are whole milli-units.
+	type entry struct {
+		pod *corev1.Pod
+		pd  *podData
+	}
+	es := make([]entry, len(pods))
+	for i, p := range pods {
+		es[i] = entry{p, data[p.UID]}
+	}
+	cmp := func(l, r *podData, i int, name corev1.ResourceName) int {
+		if l.requestsOK && r.requestsOK {
+			switch a, b := l.requestsV[i], r.requestsV[i]; {
+			case a < b:
+				return -1
+			case a > b:
+				return 1
+			}
+			return 0
+		}
+		return resources.Cmp(l.requests[name], r.requests[name])
+	}
+	sort.Slice(es, func(i, j int) bool {
+		l, r := es[i], es[j]
+		if c := cmp(l.pd, r.pd, 0, corev1.ResourceCPU); c != 0 {
 			return c > 0
 		}
-		if c := resources.Cmp(lr[corev1.ResourceMemory], rr[corev1.ResourceMemory]); c != 0 {
+		if c := cmp(l.pd, r.pd, 1, corev1.ResourceMemory); c != 0 {
 			return c > 0
 		}
-		if l.CreationTimestamp != r.CreationTimestamp {
-			return l.CreationTimestamp.Before(&r.CreationTimestamp)
+		if l.pod.CreationTimestamp != r.pod.CreationTimestamp {
+			return l.pod.CreationTimestamp.Before(&r.pod.CreationTimestamp)
 		}
-		return l.UID < r.UID
+		return l.pod.UID < r.pod.UID
 	})
+	for i, e := range es {
+		pods[i] = e.pod
+	}
 	return &queue{pods: pods, lastLen: map[types.UID]int{}}
 }
 

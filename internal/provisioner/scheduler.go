@@ -11,6 +11,8 @@ import (
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 	"sigs.k8s.io/karpenter/pkg/scheduling"
 	"sigs.k8s.io/karpenter/pkg/utils/resources"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
 )
 
 // podData is what the scheduler caches per pod (scheduling.PodData upstream).
@@ -37,12 +39,38 @@ type scheduler struct {
 	relaxMinValues bool
 	nextHost       int
 	cache          *compatCache
+	ties           *ties
+	// foldOrder is, per template, the order of its daemon groups in this run (daemonFoldOrder).
+	foldOrder map[*template][]int
 }
 
 // Solve runs one provisioning round: Karpenter's scheduler over the pending pods, then the
 // provisioner's truncation of each NodeClaim's options and the Azure provider's launch choice.
 func Solve(in Input) (*Result, error) {
-	pools := make([]*karpv1.NodePool, 0, len(in.NodePools))
+	r, err := prepare(in)
+	if err != nil {
+		return nil, err
+	}
+	return r.run(in.TieBreaks), nil
+}
+
+// round is a provisioning round as far as it does not depend on Karpenter's random
+// tie-breaks: NodePools in order, their templates and daemon groups, the topology domains and
+// the instance-type compatibility memo. Outcomes runs it again with other tie-breaks.
+type round struct {
+	pools          []*karpv1.NodePool
+	pods           []*corev1.Pod
+	templates      []*template
+	limits         map[string]corev1.ResourceList
+	preferences    preferences
+	relaxMinValues bool
+	domains        map[string]domainGroup
+	cache          *compatCache
+	launchers      map[string]cloud.Launcher
+}
+
+func prepare(in Input) (*round, error) {
+	r := &round{limits: map[string]corev1.ResourceList{}, relaxMinValues: in.MinValuesBestEffort, cache: newCompatCache(), pods: in.Pods, launchers: in.Launchers}
 	for _, np := range in.NodePools {
 		if np == nil {
 			return nil, errors.New("nil NodePool")
@@ -50,38 +78,65 @@ func Solve(in Input) (*Result, error) {
 		if np.Spec.Template.Spec.NodeClassRef == nil {
 			return nil, fmt.Errorf("NodePool %q has no nodeClassRef", np.Name)
 		}
-		pools = append(pools, np)
+		r.pools = append(r.pools, np)
 	}
-	orderByWeight(pools)
-	pods := make([]*corev1.Pod, len(in.Pods))
-	copy(pods, in.Pods)
+	orderByWeight(r.pools)
 	daemons := make([]*corev1.Pod, len(in.DaemonSetPods))
 	for i, p := range in.DaemonSetPods {
 		daemons[i] = p.DeepCopy() // daemon compatibility relaxes (mutates) them, as upstream does
 	}
-	s := &scheduler{
-		remaining:      map[string]corev1.ResourceList{},
-		podData:        map[types.UID]*podData{},
-		relaxMinValues: in.MinValuesBestEffort,
-		cache:          newCompatCache(),
-	}
-	for _, np := range pools {
+	for _, np := range r.pools {
 		for _, t := range np.Spec.Template.Spec.Taints {
 			if t.Effect == corev1.TaintEffectPreferNoSchedule {
-				s.preferences.toleratePreferNoSchedule = true
+				r.preferences.toleratePreferNoSchedule = true
 			}
 		}
-		s.remaining[np.Name] = corev1.ResourceList(np.Spec.Limits)
-		if t := newTemplate(np, in.InstanceTypes[np.Name], s.relaxMinValues); t != nil {
-			s.templates = append(s.templates, t)
+		r.limits[np.Name] = corev1.ResourceList(np.Spec.Limits)
+		if t := newTemplate(np, in.InstanceTypes[np.Name], r.relaxMinValues); t != nil {
+			r.templates = append(r.templates, t)
 		}
 	}
-	for _, t := range s.templates {
+	for _, t := range r.templates {
 		t.daemonGroups = daemonOverheadGroups(t, daemons)
+		t.groupOf = map[*cloudprovider.InstanceType]int{}
+		for i, g := range t.daemonGroups {
+			for _, it := range g.instanceTypes {
+				t.groupOf[it] = i
+			}
+		}
 	}
-	s.topology = newTopology(pools, in.InstanceTypes, pods)
+	r.domains = buildDomainGroups(r.pools, in.InstanceTypes)
+	return r, nil
+}
+
+// run is one Solve of the round with the given tie-breaks.
+func (r *round) run(tb TieBreaker) *Result {
+	s := &scheduler{
+		templates:      r.templates,
+		remaining:      make(map[string]corev1.ResourceList, len(r.limits)),
+		podData:        map[types.UID]*podData{},
+		preferences:    r.preferences,
+		relaxMinValues: r.relaxMinValues,
+		cache:          r.cache,
+		ties:           &ties{breaker: tb},
+		foldOrder:      map[*template][]int{},
+	}
+	for name, l := range r.limits {
+		s.remaining[name] = l
+	}
+	// The daemon groups' order is drawn first: upstream builds them with the scheduler.
+	for _, t := range r.templates {
+		s.foldOrder[t] = daemonFoldOrder(t.daemonGroups, s.ties)
+	}
+	pods := make([]*corev1.Pod, len(r.pods))
+	copy(pods, r.pods)
+	s.topology = newTopology(r.domains, pods)
+	s.topology.ties = s.ties
 	res := s.solve(pods)
-	return launch(res, in.Launchers, s.relaxMinValues), nil
+	out := launch(res, r.launchers, s.relaxMinValues)
+	out.Ties, out.tieArities, out.tieChoices = len(s.ties.arities), s.ties.arities, s.ties.choices
+	out.round = r
+	return out
 }
 
 // orderByWeight is the provisioner's NodePool order: weight descending, then name descending.
@@ -133,7 +188,7 @@ func (s *scheduler) solve(pods []*corev1.Pod) result {
 		if !ok {
 			break
 		}
-		if err := s.trySchedule(p.DeepCopy()); err != nil {
+		if err := s.trySchedule(p); err != nil {
 			podErrors[p] = err
 			s.topology.update(p)
 			s.updatePodData(p)
@@ -143,16 +198,23 @@ func (s *scheduler) solve(pods []*corev1.Pod) result {
 		}
 	}
 	for _, n := range s.newNodeClaims {
-		n.finalize()
+		n.finalize(s.foldOrder[n.template])
 	}
 	return result{nodeClaims: s.newNodeClaims, podErrors: podErrors}
 }
 
+// trySchedule adds the pod, relaxing its preferences one at a time until it fits. Upstream
+// relaxes a copy of the pod; the copy is made here only when there is something to relax
+// (the pod as given is bound when it fits on the first try, the same pod by value).
 func (s *scheduler) trySchedule(p *corev1.Pod) error {
+	copied := false
 	for {
 		err := s.add(p)
 		if err == nil {
 			return nil
+		}
+		if !copied {
+			p, copied = p.DeepCopy(), true
 		}
 		if !s.preferences.relax(p) {
 			return err

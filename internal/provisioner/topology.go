@@ -23,16 +23,21 @@ import (
 // that carry it, counting the pods it selects per domain. The batch starts on an empty
 // cluster (no running pods, no existing nodes), so groups start with every domain a NodePool
 // can offer at zero. Where Karpenter iterates a map and takes the first of equal domains (a
-// random pick), the emulation takes the first by name.
+// random pick), the emulation asks its tie-breaker, which by default takes the first by name.
 type topology struct {
+	ties         *ties
 	domainGroups map[string]domainGroup
 	groups       []*topologyGroup
 	byKey        map[string]*topologyGroup
 	inverse      []*topologyGroup
 	inverseByKey map[string]*topologyGroup
 	// selecting caches, per pod, the groups and inverse groups whose selector matches it (a
-	// pod's labels and namespace never change; the cache is dropped when groups are added).
+	// pod's labels and namespace never change; an entry is stale once groups are added), and
+	// byLabels the same per namespace and label set (the pods of a workload share them).
 	selecting map[types.UID]*selection
+	byLabels  map[string]*selection
+	// owned lists, per pod, the groups it owns, in the order of groups.
+	owned map[types.UID][]*topologyGroup
 }
 
 type selection struct {
@@ -42,6 +47,14 @@ type selection struct {
 
 func (t *topology) selectionOf(p *corev1.Pod) *selection {
 	if s, ok := t.selecting[p.UID]; ok && s.nGroups == len(t.groups) && s.nInv == len(t.inverse) {
+		return s
+	}
+	if t.selecting == nil {
+		t.selecting, t.byLabels = map[types.UID]*selection{}, map[string]*selection{}
+	}
+	key := labelsKey(p)
+	if s, ok := t.byLabels[key]; ok && s.nGroups == len(t.groups) && s.nInv == len(t.inverse) {
+		t.selecting[p.UID] = s
 		return s
 	}
 	s := &selection{nGroups: len(t.groups), nInv: len(t.inverse)}
@@ -55,11 +68,27 @@ func (t *topology) selectionOf(p *corev1.Pod) *selection {
 			s.inverse = append(s.inverse, g)
 		}
 	}
-	if t.selecting == nil {
-		t.selecting = map[types.UID]*selection{}
-	}
 	t.selecting[p.UID] = s
+	t.byLabels[key] = s
 	return s
+}
+
+// labelsKey is what a selector of a group sees of a pod: its namespace and labels.
+func labelsKey(p *corev1.Pod) string {
+	keys := make([]string, 0, len(p.Labels))
+	for k := range p.Labels {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var sb strings.Builder
+	sb.WriteString(p.Namespace)
+	for _, k := range keys {
+		sb.WriteByte(0)
+		sb.WriteString(k)
+		sb.WriteByte(1)
+		sb.WriteString(p.Labels[k])
+	}
+	return sb.String()
 }
 
 type topologyType byte
@@ -104,8 +133,8 @@ func (g domainGroup) forEach(p *corev1.Pod, policy corev1.NodeInclusionPolicy, f
 	}
 }
 
-func newTopology(pools []*karpv1.NodePool, its map[string][]*cloudprovider.InstanceType, pods []*corev1.Pod) *topology {
-	t := &topology{domainGroups: buildDomainGroups(pools, its), byKey: map[string]*topologyGroup{}, inverseByKey: map[string]*topologyGroup{}}
+func newTopology(domains map[string]domainGroup, pods []*corev1.Pod) *topology {
+	t := &topology{domainGroups: domains, byKey: map[string]*topologyGroup{}, inverseByKey: map[string]*topologyGroup{}, owned: map[types.UID][]*topologyGroup{}}
 	for _, p := range pods {
 		t.update(p)
 	}
@@ -227,9 +256,10 @@ func valueUnion(its []*cloudprovider.InstanceType) map[string][]string {
 
 // update (re)registers the pod's constraints after it is created or relaxed.
 func (t *topology) update(p *corev1.Pod) {
-	for _, g := range t.groups {
+	for _, g := range t.owned[p.UID] {
 		delete(g.owners, p.UID)
 	}
+	var owned []*topologyGroup
 	if hasPodAntiAffinity(p) {
 		for _, term := range p.Spec.Affinity.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution {
 			g := newTopologyGroup(typePodAntiAffinity, term.TopologyKey, p, namespaces(p, term), term.LabelSelector, math.MaxInt32, nil, nil, nil, t.domainGroups[term.TopologyKey])
@@ -246,10 +276,20 @@ func (t *topology) update(p *corev1.Pod) {
 		if existing, ok := t.byKey[g.id]; ok {
 			g = existing
 		} else {
+			g.index = len(t.groups)
 			t.byKey[g.id] = g
 			t.groups = append(t.groups, g)
 		}
-		g.owners[p.UID] = true
+		if !g.owners[p.UID] {
+			g.owners[p.UID] = true
+			owned = append(owned, g)
+		}
+	}
+	sort.Slice(owned, func(i, j int) bool { return owned[i].index < owned[j].index })
+	if len(owned) > 0 {
+		t.owned[p.UID] = owned
+	} else {
+		delete(t.owned, p.UID)
 	}
 }
 
@@ -332,12 +372,7 @@ func (e topologyError) Error() string {
 // matches the pod allows (Topology.AddRequirements).
 func (t *topology) addRequirements(p *corev1.Pod, taints []corev1.Taint, podReqs, nodeReqs scheduling.Requirements) (scheduling.Requirements, error) {
 	out := scheduling.NewRequirements(nodeReqs.Values()...)
-	var matching []*topologyGroup
-	for _, g := range t.groups {
-		if g.owners[p.UID] {
-			matching = append(matching, g)
-		}
-	}
+	matching := slices.Clone(t.owned[p.UID])
 	for _, g := range t.selectionOf(p).inverse {
 		if g.filter.matches(taints, nodeReqs) {
 			matching = append(matching, g)
@@ -352,7 +387,7 @@ func (t *topology) addRequirements(p *corev1.Pod, taints []corev1.Taint, podReqs
 		if nodeReqs.Has(g.key) {
 			nodeDomains = nodeReqs.Get(g.key)
 		}
-		domains := g.next(p, podDomains, nodeDomains)
+		domains := g.next(p, podDomains, nodeDomains, t.ties)
 		if domains.Len() == 0 {
 			return nil, topologyError{group: g, podDomains: podDomains, nodeDomains: nodeDomains}
 		}
@@ -364,17 +399,10 @@ func (t *topology) addRequirements(p *corev1.Pod, taints []corev1.Taint, podReqs
 // free reports whether no constraint applies to the pod: it owns no group and no pod's
 // anti-affinity selects it (counts() of those groups has no node filter).
 func (t *topology) free(p *corev1.Pod) bool {
-	for _, g := range t.groups {
-		if g.owners[p.UID] {
-			return false
-		}
+	if len(t.owned[p.UID]) > 0 {
+		return false
 	}
-	for _, g := range t.inverse {
-		if g.selects(p) {
-			return false
-		}
-	}
-	return true
+	return len(t.selectionOf(p).inverse) == 0
 }
 
 // record counts a pod bound to a node with these requirements.
@@ -413,6 +441,7 @@ func (t *topology) register(key, domain string) {
 // topologyGroup is one constraint with its per-domain counts.
 type topologyGroup struct {
 	id         string
+	index      int
 	key        string
 	typ        topologyType
 	maxSkew    int32
@@ -481,18 +510,21 @@ func (g *topologyGroup) sortedDomains() []string {
 	return out
 }
 
-func (g *topologyGroup) next(p *corev1.Pod, podDomains, nodeDomains *scheduling.Requirement) *scheduling.Requirement {
+func (g *topologyGroup) next(p *corev1.Pod, podDomains, nodeDomains *scheduling.Requirement, tb *ties) *scheduling.Requirement {
 	switch g.typ {
 	case typeSpread:
-		return g.nextSpread(p, podDomains, nodeDomains)
+		return g.nextSpread(p, podDomains, nodeDomains, tb)
 	case typePodAffinity:
-		return g.nextAffinity(p, podDomains, nodeDomains)
+		return g.nextAffinity(p, podDomains, nodeDomains, tb)
 	default:
 		return g.nextAntiAffinity(podDomains, nodeDomains)
 	}
 }
 
-func (g *topologyGroup) nextSpread(p *corev1.Pod, podDomains, nodeDomains *scheduling.Requirement) *scheduling.Requirement {
+// nextSpread is nextDomainTopologySpread: the domain with the lowest count within the skew.
+// Upstream takes the first such domain in map (or unsorted set) order: among several at the
+// lowest count, a random one; here the tie-breaker picks among them in name order.
+func (g *topologyGroup) nextSpread(p *corev1.Pod, podDomains, nodeDomains *scheduling.Requirement, tb *ties) *scheduling.Requirement {
 	minCount := g.domainMinCount(podDomains)
 	self := g.selects(p)
 	if g.key == corev1.LabelHostname && len(nodeDomains.Values()) == 1 {
@@ -506,13 +538,19 @@ func (g *topologyGroup) nextSpread(p *corev1.Pod, podDomains, nodeDomains *sched
 		}
 		return scheduling.NewRequirement(g.key, corev1.NodeSelectorOpDoesNotExist)
 	}
-	best, bestCount := "", int32(math.MaxInt32)
+	var best []string
+	bestCount := int32(math.MaxInt32)
 	consider := func(d string, count int32) {
 		if self {
 			count++
 		}
-		if count-minCount <= g.maxSkew && count < bestCount {
-			best, bestCount = d, count
+		if count-minCount > g.maxSkew {
+			return
+		}
+		if count < bestCount {
+			best, bestCount = append(best[:0], d), count
+		} else if count == bestCount {
+			best = append(best, d)
 		}
 	}
 	if nodeDomains.Operator() == corev1.NodeSelectorOpIn {
@@ -530,10 +568,10 @@ func (g *topologyGroup) nextSpread(p *corev1.Pod, podDomains, nodeDomains *sched
 			}
 		}
 	}
-	if best == "" {
+	if len(best) == 0 {
 		return scheduling.NewRequirement(g.key, corev1.NodeSelectorOpDoesNotExist)
 	}
-	return scheduling.NewRequirement(g.key, corev1.NodeSelectorOpIn, best)
+	return scheduling.NewRequirement(g.key, corev1.NodeSelectorOpIn, best[tb.choose(len(best))])
 }
 
 func (g *topologyGroup) domainMinCount(domains *scheduling.Requirement) int32 {
@@ -556,7 +594,7 @@ func (g *topologyGroup) domainMinCount(domains *scheduling.Requirement) int32 {
 	return minCount
 }
 
-func (g *topologyGroup) nextAffinity(p *corev1.Pod, podDomains, nodeDomains *scheduling.Requirement) *scheduling.Requirement {
+func (g *topologyGroup) nextAffinity(p *corev1.Pod, podDomains, nodeDomains *scheduling.Requirement, tb *ties) *scheduling.Requirement {
 	options := scheduling.NewRequirement(g.key, corev1.NodeSelectorOpDoesNotExist)
 	if g.key == corev1.LabelHostname && len(nodeDomains.Values()) == 1 {
 		host := nodeDomains.Values()[0]
@@ -584,21 +622,25 @@ func (g *topologyGroup) nextAffinity(p *corev1.Pod, podDomains, nodeDomains *sch
 	if options.Len() != 0 {
 		return options
 	}
-	// No pod the term selects is placed yet: a pod that selects itself may start a domain.
+	// No pod the term selects is placed yet: a pod that selects itself may start a domain, one
+	// of the node's and one of its own, each the first of a map range upstream (random; the
+	// tie-breaker picks in name order here).
 	if g.selects(p) && (len(g.domains) == len(g.empty) || !g.anyCompatible(podDomains)) {
 		both := podDomains.Intersection(nodeDomains)
-		sorted := g.sortedDomains()
-		for _, d := range sorted {
+		var inBoth, inPod []string
+		for _, d := range g.sortedDomains() {
 			if both.Has(d) {
-				options.Insert(d)
-				break
+				inBoth = append(inBoth, d)
+			}
+			if podDomains.Has(d) {
+				inPod = append(inPod, d)
 			}
 		}
-		for _, d := range sorted {
-			if podDomains.Has(d) {
-				options.Insert(d)
-				break
-			}
+		if len(inBoth) > 0 {
+			options.Insert(inBoth[tb.choose(len(inBoth))])
+		}
+		if len(inPod) > 0 {
+			options.Insert(inPod[tb.choose(len(inPod))])
 		}
 	}
 	return options

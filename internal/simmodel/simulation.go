@@ -61,6 +61,32 @@ type Simulation struct {
 	ScheduledPods  int             `json:"scheduled_pods"`
 	Unschedulable  []Unschedulable `json:"unschedulable,omitempty"`
 	PriceEstimated bool            `json:"price_estimated"`
+	// TieBreaks (MethodKarpenter) is how many ties the prediction met that Karpenter breaks at
+	// random (it takes the first of equal alternatives in Go map order): equally loaded zones of
+	// a topology spread, the domain a pod affinity starts, the order of a pool's daemon overhead
+	// groups. The Nodes are the outcome of the emulation's tie-breaks (first by name, groups by
+	// key); CostRange is over the other outcomes tried.
+	TieBreaks int `json:"tie_breaks,omitempty"`
+	// CostRange (MethodKarpenter, set when TieBreaks > 0) is the range of Karpenter's outcomes
+	// over the tie-breaks tried.
+	CostRange *CostRange `json:"cost_range,omitempty"`
+}
+
+// CostRange is the range of hourly cost, node count and pending pods over the distinct
+// outcomes of Karpenter's random tie-breaks that a prediction tried: every combination when
+// Exhaustive, else a seeded sample (at most TieRuns runs in all), so a bound of what Karpenter
+// can do only when Exhaustive.
+type CostRange struct {
+	Min        float64 `json:"min"`
+	Max        float64 `json:"max"`
+	MinNodes   int     `json:"min_nodes"`
+	MaxNodes   int     `json:"max_nodes"`
+	MinPending int     `json:"min_pending"`
+	MaxPending int     `json:"max_pending"`
+	// Outcomes is how many distinct outcomes were found, Runs how many runs it took.
+	Outcomes   int  `json:"outcomes"`
+	Runs       int  `json:"runs"`
+	Exhaustive bool `json:"exhaustive"`
 }
 
 // SimNode is one new node.

@@ -36,10 +36,16 @@ v1.14 scheduler and the Azure provider's launch choice decides), optimal (the ch
 solver finds; a lower bound no packing can beat is reported with it), both. With both, when
 Karpenter's cost exceeds the optimum by more than 10 %, a few NodePool edits are tried with
 Karpenter's decision and the cheapest that keeps every pod schedulable is advised (KRP118).
+Where Karpenter breaks ties at random (equally loaded zones of a topology spread, the order of
+daemon overhead groups), the nodes shown break each tie by name, and the karpenter figures add
+how many ties there were and the cost range of Karpenter's outcomes over at most 16 re-runs with
+other tie-breaks (every combination when that is few enough, else a seeded sample).
 
 JSON (--format json): {"version":1, "mode", "karpenter": {"nodes":[{"cluster","pool",
 "instanceType","capacityType","zone","pods","workloads","hourlyPrice"}], "hourlyCost",
-"unschedulable":[{"cluster","workload","count","reason"}]}, "optimal": {same}, "lowerBound",
+"unschedulable":[{"cluster","workload","count","reason"}], "tieBreaks", "hourlyCostRange":
+{"min","max","minNodes","maxNodes","minPending","maxPending","outcomes","runs","exhaustive"}},
+"optimal": {same}, "lowerBound",
 "clusters":[{"name","region","karpenter","optimal","lowerBound","pools","workloads",
 "assumptions","skipped","advice"}], "findings":[...]}; advice (mode both, when given):
 {"edit":{"pool","requirement","replaces","remove","assumesInterruptible"},"hourlyCost",

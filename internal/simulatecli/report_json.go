@@ -49,6 +49,22 @@ type jsonSim struct {
 	ScheduledPods  int                   `json:"scheduledPods"`
 	Unschedulable  []jsonUnschedulable   `json:"unschedulable"`
 	PriceEstimated bool                  `json:"priceEstimated"`
+	// TieBreaks and HourlyCostRange (karpenter): the ties Karpenter breaks at random and the
+	// range of its outcomes over the tie-breaks tried (simmodel.CostRange); absent when none.
+	TieBreaks       int            `json:"tieBreaks,omitempty"`
+	HourlyCostRange *jsonCostRange `json:"hourlyCostRange,omitempty"`
+}
+
+type jsonCostRange struct {
+	Min        float64 `json:"min"`
+	Max        float64 `json:"max"`
+	MinNodes   int     `json:"minNodes"`
+	MaxNodes   int     `json:"maxNodes"`
+	MinPending int     `json:"minPending"`
+	MaxPending int     `json:"maxPending"`
+	Outcomes   int     `json:"outcomes"`
+	Runs       int     `json:"runs"`
+	Exhaustive bool    `json:"exhaustive"`
 }
 
 type jsonNode struct {
@@ -75,7 +91,11 @@ func toJSONSim(cluster string, sim *simmodel.Simulation, pools []string) *jsonSi
 	}
 	out := &jsonSim{Nodes: []jsonNode{}, Unschedulable: []jsonUnschedulable{}, HourlyCost: sim.HourlyCost,
 		MonthlyCost: clustersim.Round(sim.HourlyCost * solver.HoursPerMonth), PoolCosts: clustersim.PoolCosts(sim, pools),
-		ScheduledPods: sim.ScheduledPods, PriceEstimated: sim.PriceEstimated}
+		ScheduledPods: sim.ScheduledPods, PriceEstimated: sim.PriceEstimated, TieBreaks: sim.TieBreaks}
+	if r := sim.CostRange; r != nil {
+		out.HourlyCostRange = &jsonCostRange{Min: clustersim.Round(r.Min), Max: clustersim.Round(r.Max), MinNodes: r.MinNodes, MaxNodes: r.MaxNodes,
+			MinPending: r.MinPending, MaxPending: r.MaxPending, Outcomes: r.Outcomes, Runs: r.Runs, Exhaustive: r.Exhaustive}
+	}
 	for _, n := range sim.Nodes {
 		jn := jsonNode{Cluster: cluster, Pool: n.Pool, InstanceType: n.SKU, CapacityType: n.CapacityType, Zone: n.Zone, Workloads: map[string]int{}, HourlyPrice: n.HourlyPrice}
 		for _, p := range n.Pods {
@@ -95,8 +115,12 @@ func add(a, b *jsonSim) *jsonSim {
 	if b == nil {
 		return a
 	}
+	var r *jsonCostRange
 	if a == nil {
 		a = &jsonSim{Nodes: []jsonNode{}, Unschedulable: []jsonUnschedulable{}, PoolCosts: []clustersim.PoolCost{}}
+		r = b.HourlyCostRange
+	} else {
+		r = addRanges(a, b)
 	}
 	a.Nodes = append(a.Nodes, b.Nodes...)
 	a.Unschedulable = append(a.Unschedulable, b.Unschedulable...)
@@ -105,7 +129,30 @@ func add(a, b *jsonSim) *jsonSim {
 	a.ScheduledPods += b.ScheduledPods
 	a.PriceEstimated = a.PriceEstimated || b.PriceEstimated
 	a.PoolCosts = append(a.PoolCosts, b.PoolCosts...)
+	a.HourlyCostRange = r
+	a.TieBreaks += b.TieBreaks
 	return a
+}
+
+// addRanges is the range of the sum of two clusters' outcomes (they decide independently): a
+// cluster without ties contributes its one outcome. Called before b is added to a.
+func addRanges(a, b *jsonSim) *jsonCostRange {
+	if a.HourlyCostRange == nil && b.HourlyCostRange == nil {
+		return nil
+	}
+	of := func(s *jsonSim) jsonCostRange {
+		if s.HourlyCostRange != nil {
+			return *s.HourlyCostRange
+		}
+		pending := 0
+		for _, u := range s.Unschedulable {
+			pending += u.Count
+		}
+		return jsonCostRange{Min: s.HourlyCost, Max: s.HourlyCost, MinNodes: len(s.Nodes), MaxNodes: len(s.Nodes), MinPending: pending, MaxPending: pending, Outcomes: 1, Runs: 1, Exhaustive: true}
+	}
+	x, y := of(a), of(b)
+	return &jsonCostRange{Min: clustersim.Round(x.Min + y.Min), Max: clustersim.Round(x.Max + y.Max), MinNodes: x.MinNodes + y.MinNodes, MaxNodes: x.MaxNodes + y.MaxNodes,
+		MinPending: x.MinPending + y.MinPending, MaxPending: x.MaxPending + y.MaxPending, Outcomes: x.Outcomes * y.Outcomes, Runs: x.Runs + y.Runs, Exhaustive: x.Exhaustive && y.Exhaustive}
 }
 
 // WriteJSON renders the report for programs (layout in the command's --help and README).

@@ -29,6 +29,9 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 	for _, c := range r.Clusters {
 		for _, m := range modes(c.Result) {
 			fmt.Fprintf(&b, "\n<details><summary>%s, %s: %d nodes, $%.4f/h</summary>\n\n", md(label(c.Name)), m.name, len(m.sim.Nodes), m.sim.HourlyCost)
+			if t := tieText(m.sim); t != "" {
+				fmt.Fprintf(&b, "%s.\n\n", md(t))
+			}
 			b.WriteString("| NodePool | Instance type | Capacity | Zone | Nodes | Pods | $/hour |\n|---|---|---|---|---:|---:|---:|\n")
 			for _, t := range tables(m.sim, c.Result.Pools) {
 				for _, row := range t.Rows {

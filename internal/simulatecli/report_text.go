@@ -35,6 +35,9 @@ func WriteText(w io.Writer, r *Report) error {
 			}
 			fmt.Fprintf(&b, "\n  %s: %d nodes, $%.4f/h ($%.0f/month)%s\n", modeTitle(m.name), len(m.sim.Nodes), m.sim.HourlyCost,
 				m.sim.HourlyCost*solver.HoursPerMonth, estimated(m.sim.PriceEstimated))
+			if t := tieText(m.sim); t != "" {
+				fmt.Fprintf(&b, "  %s\n", t)
+			}
 			for _, t := range tables(m.sim, c.Result.Pools) {
 				fmt.Fprintf(&b, "\n  NodePool %s: $%.4f/h\n", t.Pool, clustersim.Round(t.Cost))
 				if len(t.Rows) == 0 {

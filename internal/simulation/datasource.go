@@ -155,6 +155,27 @@ func (d *dataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 					"saving_percent":        cnum("The saving in per cent of Karpenter's cost without the edit."),
 				},
 			},
+			"tie_breaks": schema.Int64Attribute{Computed: true, MarkdownDescription: "Method `karpenter`: how many ties Karpenter breaks at random in this " +
+				"decision (it takes the first of equal alternatives in Go map order: equally loaded zones of a topology spread, the domain a pod " +
+				"affinity starts, the order of a pool's daemon overhead groups). The top-level nodes break each tie by name; " +
+				"`hourly_cost_range` is over Karpenter's other outcomes. Null for method `optimal`."},
+			"hourly_cost_range": schema.SingleNestedAttribute{
+				Computed: true,
+				MarkdownDescription: "Method `karpenter`, when `tie_breaks` > 0: \"Karpenter breaks N ties randomly; its cost ranges $min–$max/h\": the " +
+					fmt.Sprintf("range over the distinct outcomes of at most %d re-runs of the decision with other tie-breaks (every combination of ", clustersim.TieRuns) +
+					"choices when that is few enough, `exhaustive`; else a seeded sample, so Karpenter may land outside it). Null otherwise.",
+				Attributes: map[string]schema.Attribute{
+					"min":         cnum("Lowest hourly cost in USD."),
+					"max":         cnum("Highest hourly cost in USD."),
+					"min_nodes":   schema.Int64Attribute{Computed: true, MarkdownDescription: "Fewest nodes."},
+					"max_nodes":   schema.Int64Attribute{Computed: true, MarkdownDescription: "Most nodes."},
+					"min_pending": schema.Int64Attribute{Computed: true, MarkdownDescription: "Fewest pods left pending."},
+					"max_pending": schema.Int64Attribute{Computed: true, MarkdownDescription: "Most pods left pending."},
+					"outcomes":    schema.Int64Attribute{Computed: true, MarkdownDescription: "Distinct outcomes found."},
+					"runs":        schema.Int64Attribute{Computed: true, MarkdownDescription: "Runs of the decision it took."},
+					"exhaustive":  schema.BoolAttribute{Computed: true, MarkdownDescription: "True when every combination of choices was run."},
+				},
+			},
 			"cpu_utilisation":    cnum("Requested ÷ allocatable CPU over all nodes."),
 			"memory_utilisation": cnum("Requested ÷ allocatable memory over all nodes."),
 			"scheduled_pods":     schema.Int64Attribute{Computed: true, MarkdownDescription: "Pods placed on nodes."},
@@ -211,6 +232,20 @@ type model struct {
 	PriceEstimated    types.Bool          `tfsdk:"price_estimated"`
 	Nodes             []nodeModel         `tfsdk:"nodes"`
 	Unschedulable     []unschedulableItem `tfsdk:"unschedulable"`
+	TieBreaks         types.Int64         `tfsdk:"tie_breaks"`
+	HourlyCostRange   *costRangeModel     `tfsdk:"hourly_cost_range"`
+}
+
+type costRangeModel struct {
+	Min        types.Float64 `tfsdk:"min"`
+	Max        types.Float64 `tfsdk:"max"`
+	MinNodes   types.Int64   `tfsdk:"min_nodes"`
+	MaxNodes   types.Int64   `tfsdk:"max_nodes"`
+	MinPending types.Int64   `tfsdk:"min_pending"`
+	MaxPending types.Int64   `tfsdk:"max_pending"`
+	Outcomes   types.Int64   `tfsdk:"outcomes"`
+	Runs       types.Int64   `tfsdk:"runs"`
+	Exhaustive types.Bool    `tfsdk:"exhaustive"`
 }
 
 type adviceModel struct {
@@ -468,6 +503,16 @@ func fill(m *model, sim *simmodel.Simulation) {
 		m.Unschedulable = append(m.Unschedulable, unschedulableItem{Workload: u.Workload, Count: int64(u.Count), Reason: u.Reason})
 	}
 	sort.SliceStable(m.Unschedulable, func(i, j int) bool { return m.Unschedulable[i].Workload < m.Unschedulable[j].Workload })
+	m.TieBreaks, m.HourlyCostRange = types.Int64Null(), nil
+	if sim.Method == simmodel.MethodKarpenter {
+		m.TieBreaks = types.Int64Value(int64(sim.TieBreaks))
+	}
+	if r := sim.CostRange; r != nil {
+		m.HourlyCostRange = &costRangeModel{Min: types.Float64Value(r.Min), Max: types.Float64Value(r.Max),
+			MinNodes: types.Int64Value(int64(r.MinNodes)), MaxNodes: types.Int64Value(int64(r.MaxNodes)),
+			MinPending: types.Int64Value(int64(r.MinPending)), MaxPending: types.Int64Value(int64(r.MaxPending)),
+			Outcomes: types.Int64Value(int64(r.Outcomes)), Runs: types.Int64Value(int64(r.Runs)), Exhaustive: types.BoolValue(r.Exhaustive)}
+	}
 }
 
 func nodes(sim *simmodel.Simulation) []nodeModel {

@@ -103,7 +103,7 @@ func (exampleCloud) InstanceTypes(region string, nc cloud.NodeClass) []*cloud.In
 }
 
 // Launch takes the cheapest offering of the first option: enough for a fake.
-func (exampleCloud) Launch(options []*cloudprovider.InstanceType, reqs scheduling.Requirements, _ corev1.ResourceList) (*cloudprovider.InstanceType, []*cloudprovider.Offering) {
+func (exampleCloud) Launch(options []*cloudprovider.InstanceType, reqs scheduling.Requirements, _ corev1.ResourceList, _ map[*cloudprovider.InstanceType]bool) (*cloudprovider.InstanceType, []*cloudprovider.Offering) {
 	for _, it := range options {
 		if of := it.Offerings.Available().Compatible(reqs); len(of) > 0 {
 			return it, []*cloudprovider.Offering{of.Cheapest()}

@@ -23,12 +23,17 @@ import (
 // before on-demand, then zonal before regional). The ranking shuffles offerings before its
 // stable sort, so every offering ranked equal to the first is a possible launch; they are
 // returned ordered by zone.
-func (c *Cloud) Launch(options []*cloudprovider.InstanceType, reqs scheduling.Requirements, requests corev1.ResourceList) (*cloudprovider.InstanceType, []*cloudprovider.Offering) {
+func (c *Cloud) Launch(options []*cloudprovider.InstanceType, reqs scheduling.Requirements, requests corev1.ResourceList, resolvable map[*cloudprovider.InstanceType]bool) (*cloudprovider.InstanceType, []*cloudprovider.Offering) {
 	var candidates []*cloudprovider.InstanceType
 	for _, it := range options {
-		if reqs.Compatible(it.Requirements, allowUndefinedWellKnownAndRestricted) == nil &&
-			len(it.Offerings.Compatible(reqs).Available()) > 0 &&
-			resources.Fits(requests, it.Allocatable()) {
+		ok, known := resolvable[it]
+		if !known {
+			ok = reqs.Compatible(it.Requirements, allowUndefinedWellKnownAndRestricted) == nil && len(it.Offerings.Compatible(reqs).Available()) > 0
+			if resolvable != nil {
+				resolvable[it] = ok
+			}
+		}
+		if ok && resources.Fits(requests, it.Allocatable()) {
 			candidates = append(candidates, it)
 		}
 	}

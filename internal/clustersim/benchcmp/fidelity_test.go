@@ -148,10 +148,37 @@ func upstreamDecision(sc scenario) (decision, error) {
 
 // emulatedDecision is the emulation's outcome on the same scenario.
 func emulatedDecision(sc scenario) (decision, error) {
-	res, err := provisioner.Solve(provisioner.Input{NodePools: sc.pools, InstanceTypes: sc.its, Launchers: azureLaunchers(sc.pools), Pods: sc.pods, DaemonSetPods: sc.daemons, MinValuesBestEffort: sc.bestEffort})
+	res, err := provisioner.Solve(emulationInput(sc))
 	if err != nil {
 		return decision{}, err
 	}
+	return decisionOf(res), nil
+}
+
+func emulationInput(sc scenario) provisioner.Input {
+	return provisioner.Input{NodePools: sc.pools, InstanceTypes: sc.its, Launchers: azureLaunchers(sc.pools), Pods: sc.pods, DaemonSetPods: sc.daemons, MinValuesBestEffort: sc.bestEffort}
+}
+
+// emulatedOutcomes is the emulation's outcome with its own tie-breaks first, then the other
+// outcomes its tie-breaks can give (provisioner.Outcomes, at most limit runs); ties is how
+// many ties the first run met.
+func emulatedOutcomes(sc scenario, limit int) (out []decision, ties int, exhaustive bool, err error) {
+	in := emulationInput(sc)
+	first, err := provisioner.Solve(in)
+	if err != nil {
+		return nil, 0, false, err
+	}
+	set, err := provisioner.Outcomes(in, first, limit, func(r *provisioner.Result) string { return decisionOf(r).signature() })
+	if err != nil {
+		return nil, 0, false, err
+	}
+	for _, r := range set.Results {
+		out = append(out, decisionOf(r))
+	}
+	return out, first.Ties, set.Exhaustive, nil
+}
+
+func decisionOf(res *provisioner.Result) decision {
 	d := decision{unschedulable: len(res.PodErrors)}
 	for _, nc := range res.NodeClaims {
 		if nc.Launch == nil {
@@ -161,7 +188,7 @@ func emulatedDecision(sc scenario) (decision, error) {
 		d.claims = append(d.claims, newLaunched(nc.NodePool, nc.Launch.InstanceType.Name, nc.Launch.Offering.CapacityType(), nc.Launch.Offering.Price, nc.Pods))
 	}
 	d.finish()
-	return d, nil
+	return d
 }
 
 // signature identifies an outcome.

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"text/tabwriter"
 	"time"
@@ -22,6 +23,7 @@ type predictRow struct {
 	pods                 int
 	ours, upstream       decision
 	oursNs, upstreamNs   time.Duration
+	oursCPU, upCPU       time.Duration
 	oursBytes, upBytes   uint64
 	oursAllocs, upAllocs uint64
 	oursHeap             uint64
@@ -59,15 +61,15 @@ func BenchmarkPredictVsUpstream(b *testing.B) {
 				sc.its[np.Name] = its
 			}
 			b.Run(fmt.Sprintf("%s/pods=%d/predict", prof.name, n), func(b *testing.B) {
-				d, bytes, allocs, heap := measureDecision(b, sc, emulatedDecision)
+				d, bytes, allocs, heap, cpu := measureDecision(b, sc, emulatedDecision)
 				notePredict(prof.name, n, func(r *predictRow) {
-					r.ours, r.oursNs, r.oursBytes, r.oursAllocs, r.oursHeap = d, b.Elapsed()/time.Duration(b.N), bytes, allocs, heap
+					r.ours, r.oursNs, r.oursBytes, r.oursAllocs, r.oursHeap, r.oursCPU = d, b.Elapsed()/time.Duration(b.N), bytes, allocs, heap, cpu
 				})
 			})
 			b.Run(fmt.Sprintf("%s/pods=%d/upstream", prof.name, n), func(b *testing.B) {
-				d, bytes, allocs, _ := measureDecision(b, sc, upstreamDecision)
+				d, bytes, allocs, _, cpu := measureDecision(b, sc, upstreamDecision)
 				notePredict(prof.name, n, func(r *predictRow) {
-					r.upstream, r.upstreamNs, r.upBytes, r.upAllocs = d, b.Elapsed()/time.Duration(b.N), bytes, allocs
+					r.upstream, r.upstreamNs, r.upBytes, r.upAllocs, r.upCPU = d, b.Elapsed()/time.Duration(b.N), bytes, allocs, cpu
 				})
 			})
 		}
@@ -75,11 +77,14 @@ func BenchmarkPredictVsUpstream(b *testing.B) {
 }
 
 // measureDecision runs decide in the benchmark loop and returns its last decision, the bytes
-// and allocations per run, and the heap in use after the loop.
-func measureDecision(b *testing.B, sc scenario, decide func(scenario) (decision, error)) (d decision, bytes, allocs, heap uint64) {
+// and allocations per run, the heap in use after the loop, and the process CPU time per run
+// (user and system, garbage collection included): on a shared machine the wall time measures
+// the load as much as the work.
+func measureDecision(b *testing.B, sc scenario, decide func(scenario) (decision, error)) (d decision, bytes, allocs, heap uint64, cpu time.Duration) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
+	cpuBefore := processCPU()
 	b.ReportAllocs()
 	for b.Loop() {
 		var err error
@@ -87,11 +92,22 @@ func measureDecision(b *testing.B, sc scenario, decide func(scenario) (decision,
 			b.Fatal(err)
 		}
 	}
+	cpu = (processCPU() - cpuBefore) / time.Duration(b.N)
 	runtime.ReadMemStats(&after)
 	b.ReportMetric(d.cost, "$/h")
 	b.ReportMetric(float64(len(d.claims)), "nodeclaims")
+	b.ReportMetric(float64(cpu.Microseconds())/1000, "cpu-ms/op")
 	n := uint64(b.N)
-	return d, (after.TotalAlloc - before.TotalAlloc) / n, (after.Mallocs - before.Mallocs) / n, after.HeapInuse
+	return d, (after.TotalAlloc - before.TotalAlloc) / n, (after.Mallocs - before.Mallocs) / n, after.HeapInuse, cpu
+}
+
+// processCPU is the process's user and system CPU time so far.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // printPredictTable writes BenchmarkPredictVsUpstream's side-by-side table.
@@ -109,15 +125,16 @@ func printPredictTable() {
 	}
 	sort.Strings(keys)
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "profile\tpods\tidentical\tnodeclaims\t$/h predicted\t$/h Karpenter\tpredict ms\tKarpenter ms\tspeed-up\tpredict MB/op\tKarpenter MB/op\t")
+	fmt.Fprintln(tw, "profile\tpods\tidentical\tnodeclaims\t$/h predicted\t$/h Karpenter\tpredict ms\tKarpenter ms\tspeed-up\tpredict CPU ms\tKarpenter CPU ms\tCPU speed-up\tpredict MB/op\tKarpenter MB/op\t")
 	for _, k := range keys {
 		r := predictRows[k]
 		same := "yes"
 		if d := compareDecisions(r.ours, r.upstream); d != "" {
 			same = "no: " + d
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%.4f\t%.4f\t%.1f\t%.1f\t%.0fx\t%.1f\t%.1f\t\n", r.profile, r.pods, same, len(r.ours.claims),
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%.4f\t%.4f\t%.1f\t%.1f\t%.0fx\t%.1f\t%.1f\t%.0fx\t%.1f\t%.1f\t\n", r.profile, r.pods, same, len(r.ours.claims),
 			r.ours.cost, r.upstream.cost, float64(r.oursNs)/1e6, float64(r.upstreamNs)/1e6, float64(r.upstreamNs)/float64(r.oursNs),
+			float64(r.oursCPU)/1e6, float64(r.upCPU)/1e6, float64(r.upCPU)/float64(max(r.oursCPU, 1)),
 			float64(r.oursBytes)/(1<<20), float64(r.upBytes)/(1<<20))
 	}
 	tw.Flush()
