@@ -9,9 +9,9 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/simulate"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/provider"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/review"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulatecli"
 )
 
 // version is set at build time: -ldflags "-X main.version=1.2.3".
@@ -28,7 +28,7 @@ func main() {
 		return
 	}
 	if len(os.Args) > 1 && os.Args[1] == "simulate" {
-		os.Exit(simulatecli.Main(context.Background(), os.Args[2:], os.Stdin, os.Stdout, os.Stderr, version))
+		os.Exit(simulate.Main(context.Background(), os.Args[2:], os.Stdin, os.Stdout, os.Stderr, version))
 	}
 	var debug bool
 	flag.BoolVar(&debug, "debug", false, "run the provider with support for debuggers like delve")

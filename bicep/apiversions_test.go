@@ -10,7 +10,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/azure"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clients/azure"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
 )

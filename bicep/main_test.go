@@ -3,7 +3,7 @@ package bicep
 import (
 	"testing"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/testenv"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/testsupport/testenv"
 )
 
 // TestMain starts the local kube-apiserver with the Karpenter CRDs for the object tests; the

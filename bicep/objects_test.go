@@ -12,11 +12,11 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/yaml"
 
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
 	manifests "github.com/karpenter-iac/terraform-provider-karpenter/internal/manifest"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/review"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/testenv"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/testsupport/testenv"
 )
 
 const poolsDir = "examples/pools"

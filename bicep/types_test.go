@@ -11,10 +11,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/aksnodeclass"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/bicepgen"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdresource"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/nodepool"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/resources/aksnodeclass"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/resources/crdresource"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/resources/nodepool"
 )
 
 // The committed types are exactly what the generator makes from the provider's schema now: a

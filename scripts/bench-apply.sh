@@ -21,7 +21,7 @@ trap cleanup EXIT
 bins=$("$root/scripts/testbins.sh")
 tf=$("$root/scripts/terraform.sh")
 go build -o "$work/bin/terraform-provider-karpenter" "$root"
-go build -o "$work/localcluster" "$root/internal/testenv/localcluster"
+go build -o "$work/localcluster" "$root/internal/testsupport/testenv/localcluster"
 # A private copy of the binaries: `make test` elsewhere on the machine ends with
 # pkill -f "$bins/", which would stop this control plane in the middle of a run.
 mkdir -p "$work/testbins" && cp "$bins/kube-apiserver" "$bins/etcd" "$work/testbins/"

@@ -20,7 +20,7 @@ bins=$(scripts/testbins.sh)
 tf=$(scripts/terraform.sh)
 
 step "Starting the local API server with the Karpenter CRDs"
-go build -o "$work/localcluster" ./internal/testenv/localcluster
+go build -o "$work/localcluster" ./internal/testsupport/testenv/localcluster
 KUBEBUILDER_ASSETS="$bins" "$work/localcluster" -write-kubeconfig "$work/kubeconfig" > "$work/cluster.log" 2>&1 &
 cluster_pid=$!
 for _ in $(seq 1 120); do

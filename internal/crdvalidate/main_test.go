@@ -3,7 +3,7 @@ package crdvalidate
 import (
 	"testing"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/testenv"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/testsupport/testenv"
 )
 
 // The parity tests judge every object both offline and by the real API server of the local

@@ -19,7 +19,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crds"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/testenv"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/testsupport/testenv"
 )
 
 // The parity test: every object of the table is judged offline by this package and by the

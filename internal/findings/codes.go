@@ -15,7 +15,7 @@ const (
 	OtherCloud         Code = "KRP011"
 	InputNotRead       Code = "KRP012"
 
-	// Provisioning checks of the solver (internal/solver), run against the SKU catalog.
+	// Provisioning checks of the solver (internal/analysis), run against the SKU catalog.
 	NoInstanceType       Code = "KRP101"
 	FewInstanceTypes     Code = "KRP102"
 	MinValuesUnmet       Code = "KRP103"

@@ -1,6 +1,6 @@
 package findings
 
-// Disruption and lifecycle checks of one NodePool (internal/solver/disruption*.go): what its
+// Disruption and lifecycle checks of one NodePool (internal/analysis/disruption*.go): what its
 // budgets, expiry and annotations let Karpenter do to its nodes, and which of its fields the
 // target Karpenter does not run; and updates whose effect on running nodes only the prior state
 // shows (KRP409, KRP410). Kept in their own list so that other groups can grow without

@@ -2,7 +2,7 @@ package findings
 
 // Disruption checks that need the workloads (review --workloads, simulate): what a pool's
 // disruption settings do to the pods Karpenter's prediction places on it
-// (internal/clustersim/disruption.go).
+// (internal/simulation/disruption.go).
 const (
 	ExpiryBlockedByPDB          Code = "KRP411"
 	SingleReplicaConsolidated   Code = "KRP412"

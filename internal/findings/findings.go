@@ -6,7 +6,7 @@
 //
 // Codes are never reused or renumbered. They are grouped by what raises them:
 // KRP0xx input and API-server checks, KRP1xx provisioning checks of one NodePool against the
-// SKU catalog (internal/solver), KRP2xx checks across the objects of one cluster, KRP3xx
+// SKU catalog (internal/analysis), KRP2xx checks across the objects of one cluster, KRP3xx
 // workloads read from manifests (internal/workload), KRP4xx disruption and lifecycle checks of
 // one NodePool (codes_disruption.go).
 package findings

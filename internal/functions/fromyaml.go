@@ -14,9 +14,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdresource"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/manifest"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/resources/crdresource"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/tfcrd"
 )
 

@@ -12,11 +12,11 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/acctest"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/testsupport/acctest"
 )
 
 // A file that review accepts is accepted by nodepool_from_yaml and aksnodeclass_from_yaml
-// (issue 20): the stream review reads in TestReviewReadsSeparators (internal/review), with a
+// (issue 20): the stream review reads in TestReviewReadsSeparators (internal/cli/review), with a
 // --- # comment separator, a leading ---, a comment-only document and a ... end, as written,
 // with CRLF and with a byte order mark. Before the functions read streams with
 // internal/manifest, the --- # comment line did not separate documents and the NodePool after

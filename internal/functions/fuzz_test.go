@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/nodepool"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/resources/nodepool"
 )
 
 // The manifest reader of nodepool_from_yaml and aksnodeclass_from_yaml: any text gives the one

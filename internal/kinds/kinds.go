@@ -4,7 +4,7 @@
 // once from the CRD the build pins (internal/crds).
 //
 // It is framework-free, so that the review, the Bicep generator and the simulation reach a
-// kind without reaching the Terraform resources; the resources (internal/crdresource and the
+// kind without reaching the Terraform resources; the resources (internal/resources/crdresource and the
 // packages configuring it) refer to an entry of this package for everything that is not
 // Terraform. A cloud provider's node class is one more entry: declare it in a file of its own
 // and list it in All.

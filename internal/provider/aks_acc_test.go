@@ -24,11 +24,11 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/acctest"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/azure"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kube"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clients/azure"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clients/kube"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/provider"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/testenv"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/testsupport/acctest"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/testsupport/testenv"
 )
 
 const (

@@ -16,11 +16,11 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/azure"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clients/azure"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clients/kube"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kube"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/providerdata"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 )
 
 // The blocks and collections are framework values, not Go structs and slices, because any
@@ -45,10 +45,10 @@ func (c providerModel) checks(ctx context.Context, diags *diag.Diagnostics) prov
 		return providerdata.Checks{Unknown: unknown}
 	}
 	diags.Append(c.Checks.As(ctx, &m, basetypes.ObjectAsOptions{UnhandledUnknownAsEmpty: true})...)
-	target, err := solver.ParseTarget(m.KarpenterVersion.ValueString(), m.FeatureGates.ValueString())
+	target, err := analysis.ParseTarget(m.KarpenterVersion.ValueString(), m.FeatureGates.ValueString())
 	if err != nil {
 		name := "feature_gates"
-		if _, verr := solver.ParseTarget(m.KarpenterVersion.ValueString(), ""); verr != nil {
+		if _, verr := analysis.ParseTarget(m.KarpenterVersion.ValueString(), ""); verr != nil {
 			name = "karpenter_version"
 		}
 		diags.AddAttributeError(path.Root("checks").AtName(name), "Invalid checks."+name, err.Error())
@@ -79,7 +79,7 @@ type checksModel struct {
 	Strict      types.Bool   `tfsdk:"strict"`
 	Suppress    types.Set    `tfsdk:"suppress"`
 	CatalogPath types.String `tfsdk:"catalog_path"`
-	// The Karpenter the cluster runs (internal/solver Target).
+	// The Karpenter the cluster runs (internal/analysis Target).
 	KarpenterVersion types.String `tfsdk:"karpenter_version"`
 	FeatureGates     types.String `tfsdk:"feature_gates"`
 }

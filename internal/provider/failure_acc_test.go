@@ -8,8 +8,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/acctest"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/testenv"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/testsupport/acctest"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/testsupport/testenv"
 )
 
 // An API server that does not answer reads as unreachable, not as a rejected NodePool, and

@@ -3,7 +3,7 @@ package provider_test
 import (
 	"testing"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/testenv"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/testsupport/testenv"
 )
 
 // entraToken is the token the Azure SDK's fake credential (azfake.TokenCredential) issues;

@@ -18,16 +18,16 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"k8s.io/client-go/tools/clientcmd"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/aksnodeclass"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/azure"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clients/azure"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clients/kube"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/datasources/instancetypes"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/datasources/provisioningsimulation"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/functions"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/instancetypes"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kube"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/nap"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/nodepool"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/provider/connect"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/providerdata"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/resources/aksnodeclass"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/resources/nap"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/resources/nodepool"
 )
 
 // Provider is the karpenter provider.
@@ -82,7 +82,7 @@ func (p *Provider) Functions(context.Context) []func() function.Function {
 }
 
 func (p *Provider) DataSources(context.Context) []func() datasource.DataSource {
-	return []func() datasource.DataSource{instancetypes.New, simulation.New}
+	return []func() datasource.DataSource{instancetypes.New, provisioningsimulation.New}
 }
 
 // Configure reads the settings but connects nowhere: clients are created on first use.

@@ -12,9 +12,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdresource"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kube"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clients/kube"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/resources/crdresource"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/validators"
 )
 
@@ -40,7 +40,7 @@ func providerSchema() schema.Schema {
 							"`karpenter_nodepool` (which adds its own `checks.suppress`), `karpenter_aksnodeclass`, `karpenter_aks_node_auto_provisioning` and the `workloads_yaml` of `karpenter_provisioning_simulation`. " +
 							"A pool's `analysis.findings` still lists them."},
 					"karpenter_version": schema.StringAttribute{Optional: true, MarkdownDescription: "Karpenter release the cluster runs (e.g. `1.13.1`; for Node Auto Provisioning, the version AKS runs). " +
-						"Fields this release does not act on (`consolidationPolicy: Balanced`, the `Gte`/`Lte` operators) are reported as KRP408. Default: the release the provider's CRDs come from (" + solver.PinnedKarpenterVersion + ")."},
+						"Fields this release does not act on (`consolidationPolicy: Balanced`, the `Gte`/`Lte` operators) are reported as KRP408. Default: the release the provider's CRDs come from (" + analysis.PinnedKarpenterVersion + ")."},
 					"feature_gates": schema.StringAttribute{Optional: true, MarkdownDescription: "Karpenter feature gates the cluster runs with, in Karpenter's `FEATURE_GATES` syntax (e.g. `StaticCapacity=true`). " +
 						"Default: those of the Azure provider's chart, every alpha gate off, so that `spec.replicas` (StaticCapacity) is reported as KRP408."},
 					"catalog_path": schema.StringAttribute{Optional: true, MarkdownDescription: "JSON file that overrides or extends the embedded SKU catalog: new sizes, negotiated or live on-demand and spot prices (with their source), a fresher snapshot. Format: see the prices guide."},

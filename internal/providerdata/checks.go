@@ -4,9 +4,9 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 )
 
 // Checks are the provider-wide settings of the plan-time provisioning checks.
@@ -22,7 +22,7 @@ type Checks struct {
 	// the plan Terraform makes during apply sees their values.
 	Unknown []string
 	// Target is the Karpenter the cluster runs, for the checks of fields it ignores.
-	Target solver.Target
+	Target analysis.Target
 	// Suppress are the codes no resource of this provider reports as a diagnostic
 	// (checks.suppress of the provider block); a NodePool adds its own.
 	Suppress []findings.Code
@@ -45,19 +45,19 @@ func (c Checks) Shown(f findings.Finding, objectSuppress []findings.Code) (findi
 // lazySolver is the solver over the catalog, loaded on the first plan that needs it.
 type lazySolver struct {
 	once   sync.Once
-	solver *solver.Solver
+	solver *analysis.Solver
 	err    error
 }
 
 // Solver returns the solver over the (possibly overridden) catalog, loaded on first use.
-func (d *Data) Solver() (*solver.Solver, error) {
+func (d *Data) Solver() (*analysis.Solver, error) {
 	d.solver.once.Do(func() {
 		cat, err := catalog.Load(d.Checks.CatalogPath)
 		if err != nil {
 			d.solver.err = err
 			return
 		}
-		d.solver.solver = solver.New(cat)
+		d.solver.solver = analysis.New(cat)
 	})
 	return d.solver.solver, d.solver.err
 }

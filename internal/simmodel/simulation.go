@@ -3,12 +3,12 @@ package simmodel
 import (
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/solver"
 )
 
 // SimulationInput describes pending pods and the NodePools that may launch nodes for them:
-// the optimum's input (internal/optimal.Simulate).
+// the optimum's input (internal/simulation/optimal.Simulate).
 type SimulationInput struct {
 	// Region is where nodes are launched; it must be in the catalog.
 	Region    string
@@ -28,15 +28,15 @@ type SimulationInput struct {
 
 // SimPool is a NodePool with the settings of the AKSNodeClass it references.
 type SimPool struct {
-	Pool      *solver.Pool
+	Pool      *analysis.Pool
 	NodeClass aks.NodeClass
 }
 
 // Methods label a Simulation's numbers.
 const (
-	// MethodKarpenter is Karpenter's own decision, as internal/provisioner emulates it.
+	// MethodKarpenter is Karpenter's own decision, as internal/simulation/karpenter emulates it.
 	MethodKarpenter = "karpenter"
-	// MethodOptimal is the cheapest packing internal/optimal finds, with its lower bound.
+	// MethodOptimal is the cheapest packing internal/simulation/optimal finds, with its lower bound.
 	MethodOptimal = "optimal"
 )
 

@@ -1,60 +1,67 @@
-package simulation_test
+package simulation
 
 import (
-	"fmt"
-	"os"
+	"strings"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/acctest"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 )
 
-// The wide pool of examples/simulate/wide through the data source: in mode both, `advice` is
-// the sku-cpu cap with Karpenter's cost after it, the numbers simulate and the guide show
-// (internal/simulatecli's TestAdviceWidePool pins them); in mode karpenter, which has no
-// optimum to compare with, there is no advice.
-func TestAccSimulationAdviceWidePool(t *testing.T) {
-	read := func(name string) string {
-		b, err := os.ReadFile("../../examples/simulate/wide/" + name)
+// The edits tried per pool: caps below the pool's own sku-cpu cap (replacing it), spot for an
+// on-demand-only pool, the sku-family restriction removed; never more than MaxAdviceRuns over
+// all pools, and the pool the edit names is the one edited.
+func TestAdviceCandidates(t *testing.T) {
+	capped := pool(t, "")
+	reqs := capped["spec"].(map[string]any)["template"].(map[string]any)["spec"].(map[string]any)
+	reqs["requirements"] = append(reqs["requirements"].([]any), map[string]any{"key": skuCPUKey, "operator": "Lt", "values": []any{"33"}})
+	p, err := analysis.PoolFromObject(capped)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range candidates([]simmodel.SimPool{{Pool: p}}) {
+		got = append(got, c.edit.YAML())
+		n := 0
+		for _, r := range c.nodePool.Spec.Template.Spec.Requirements {
+			if r.Key == skuCPUKey && r.Operator == "Lt" {
+				n++
+			}
+		}
+		if c.edit.Requirement.Key == skuCPUKey && (n != 1 || !c.edit.Replaces) {
+			t.Errorf("%s: %d sku-cpu Lt requirements, replaces %v: the cap must replace the pool's", c.edit.YAML(), n, c.edit.Replaces)
+		}
+	}
+	want := []string{
+		`- {key: karpenter.azure.com/sku-cpu, operator: Lt, values: ["9"]}`,
+		`- {key: karpenter.azure.com/sku-cpu, operator: Lt, values: ["17"]}`,
+		`- {key: karpenter.sh/capacity-type, operator: In, values: ["spot", "on-demand"]}`,
+		`- {key: karpenter.azure.com/sku-family, operator: In, values: ["D"]}`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("candidates:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if len(p.Spec.Template.Spec.Requirements) != 3 {
+		t.Errorf("the pool itself was edited: %+v", p.Spec.Template.Spec.Requirements)
+	}
+
+	var many []simmodel.SimPool
+	for range 5 {
+		q, err := analysis.PoolFromObject(pool(t, ""))
 		if err != nil {
 			t.Fatal(err)
 		}
-		return string(b)
+		many = append(many, simmodel.SimPool{Pool: q})
 	}
-	cfg := func(mode string) string {
-		return fmt.Sprintf(`
-data "karpenter_provisioning_simulation" "s" {
-  region         = "westeurope"
-  mode           = %q
-  nodepools      = [%q]
-  aksnodeclasses = [%q]
-  workloads_yaml = [%q]
-}
-`, mode, read("nodepool.yaml"), read("nodeclass.yaml"), read("workloads.yaml"))
+	for i := range many {
+		many[i].Pool.Name = string(rune('a' + i))
 	}
-	addr := "data.karpenter_provisioning_simulation.s"
-	resource.UnitTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.Factories(),
-		Steps: []resource.TestStep{
-			{Config: cfg("both"), Check: resource.ComposeAggregateTestCheckFunc(
-				resource.TestCheckResourceAttr(addr, "method", "karpenter"),
-				resource.TestCheckResourceAttr(addr, "hourly_cost", "198.68036"),
-				resource.TestCheckResourceAttr(addr, "optimal.hourly_cost", "38.026"),
-				resource.TestCheckResourceAttr(addr, "advice.pool", "general"),
-				resource.TestCheckResourceAttr(addr, "advice.key", "karpenter.azure.com/sku-cpu"),
-				resource.TestCheckResourceAttr(addr, "advice.operator", "Lt"),
-				resource.TestCheckResourceAttr(addr, "advice.values.#", "1"),
-				resource.TestCheckResourceAttr(addr, "advice.values.0", "65"),
-				resource.TestCheckResourceAttr(addr, "advice.remove", "false"),
-				resource.TestCheckResourceAttr(addr, "advice.assumes_interruptible", "false"),
-				resource.TestCheckResourceAttr(addr, "advice.hourly_cost", "45.809"),
-				resource.TestCheckResourceAttr(addr, "advice.saving", "152.87136"),
-			)},
-			{Config: cfg("karpenter"), Check: resource.ComposeAggregateTestCheckFunc(
-				resource.TestCheckResourceAttr(addr, "hourly_cost", "198.68036"),
-				resource.TestCheckNoResourceAttr(addr, "advice.hourly_cost"),
-			)},
-		},
-	})
+	cs := candidates(many)
+	tried := map[string]bool{}
+	for _, c := range cs {
+		tried[c.edit.Pool] = true
+	}
+	if len(cs) != MaxAdviceRuns || len(tried) != len(many) {
+		t.Errorf("%d candidates over %d of 5 pools, want the bound %d over all", len(cs), len(tried), MaxAdviceRuns)
+	}
 }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/azure"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clients/azure"
 )
 
 // AKSClusterID checks at plan time that a value is an AKS managed cluster resource ID, so that

@@ -6,7 +6,7 @@
 // sidecar containers, overhead), with the overhead and scheduling of the pod's RuntimeClass as
 // the API server's admission sets them.
 //
-// It reads documents that a caller has already split and parsed (internal/review reads files,
+// It reads documents that a caller has already split and parsed (internal/cli/review reads files,
 // directories, Kustomize overlays and Helm output); it knows nothing of Terraform. Problems are
 // findings with a code from internal/findings and the line of the field concerned, never a
 // panic: a document that is not a valid object of its kind is reported and skipped, the rest

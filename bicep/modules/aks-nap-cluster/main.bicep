@@ -91,7 +91,7 @@ var customSubnet = !empty(vnetSubnetResourceId)
 var networkContributorScopes = union(customSubnet ? [vnetSubnetResourceId] : [], additionalNodeSubnetResourceIds)
 
 // The API version is the one the provider uses for managed cluster writes
-// (NodeProvisioningAPIVersion in internal/azure): the Go SDK's own 2025-02-01 has no
+// (NodeProvisioningAPIVersion in internal/clients/azure): the Go SDK's own 2025-02-01 has no
 // nodeProvisioningProfile. A Go test keeps the two equal.
 resource cluster 'Microsoft.ContainerService/managedClusters@2025-05-01' = {
   name: name

@@ -13,7 +13,7 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/util/flowcontrol"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kube"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clients/kube"
 )
 
 // Clients are the lazily created connections of one provider instance, shared by all its

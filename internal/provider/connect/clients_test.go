@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kube"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clients/kube"
 )
 
 // All resources of a provider configuration share one client, and so one rate limit: a

@@ -14,7 +14,7 @@ import (
 // AKSNodeClass → NodePool holds by construction: a resource reads only the stages before it.
 // Tests (which may play any stage) are exempt.
 func TestEachStageBelongsToOneResource(t *testing.T) {
-	owner := map[string]string{"NAP": "internal/nap", "NodeClasses": "internal/aksnodeclass", "NodePools": "internal/nodepool"}
+	owner := map[string]string{"NAP": "internal/resources/nap", "NodeClasses": "internal/resources/aksnodeclass", "NodePools": "internal/resources/nodepool"}
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,160 @@
+package analysis
+
+import (
+	"math"
+
+	corev1 "k8s.io/api/core/v1"
+	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
+	"sigs.k8s.io/karpenter/pkg/cloudprovider"
+	"sigs.k8s.io/karpenter/pkg/utils/resources"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
+)
+
+// CapacityChoice is the cheapest offering of one capacity type the pool allows.
+type CapacityChoice struct {
+	SKU            string  `json:"sku"`
+	Region         string  `json:"region,omitempty"`
+	HourlyPrice    float64 `json:"hourly_price"`
+	PriceSource    string  `json:"price_source"`
+	PriceEstimated bool    `json:"price_estimated"`
+	// MonthlyCostAtLimits: see Summary.MonthlyCostAtLimits, with this capacity
+	// type's prices only; nil when no limit binds.
+	MonthlyCostAtLimits *float64 `json:"monthly_cost_at_limits,omitempty"`
+}
+
+// launchChoice returns the candidate and offering Karpenter would launch among cands, ranked
+// by the pool's cloud (cloud.Launcher.Rank: on Azure the provider's own allocation stage,
+// pkg/providers/allocationstrategy/stages/offering_rank.go in karpenter-provider-azure
+// v1.14.2: the lowest price, then spot before on-demand, then zonal before regional, then the
+// size name). Ties between zones are shuffled upstream; no field reported here depends on the
+// zone. keep selects the offerings to consider (nil: all).
+//
+// Price is the ranking's first key, so only the offerings at the lowest price can win: the
+// others are left out before ranking (the same choice, without ranking hundreds of sizes).
+func (a *Analysis) launchChoice(cands []Candidate, keep func(*cloudprovider.Offering) bool) (Candidate, *cloudprovider.Offering, bool) {
+	lowest := math.Inf(1)
+	for _, c := range cands {
+		for _, of := range c.Offerings {
+			if (keep == nil || keep(of)) && of.Price < lowest {
+				lowest = of.Price
+			}
+		}
+	}
+	var ios []cloud.InstanceOfferings
+	owner := map[*cloudprovider.InstanceType]int{}
+	for i, c := range cands {
+		var offs cloudprovider.Offerings
+		for _, of := range c.Offerings {
+			if (keep == nil || keep(of)) && of.Price == lowest {
+				offs = append(offs, of)
+			}
+		}
+		if len(offs) == 0 {
+			continue
+		}
+		owner[c.InstanceType.InstanceType] = i
+		ios = append(ios, cloud.InstanceOfferings{InstanceType: c.InstanceType.InstanceType, Offerings: offs})
+	}
+	if len(ios) == 0 {
+		return Candidate{}, nil, false
+	}
+	best := a.cloud.Rank(ios)[0]
+	return cands[owner[best.InstanceType]], best.Offerings[0], true
+}
+
+// priceOf returns the instance type's price record for an offering's capacity type.
+func priceOf(it *cloud.InstanceType, of *cloudprovider.Offering) cloud.Price { return it.PriceOf(of) }
+
+func capacityIs(ct string) func(*cloudprovider.Offering) bool {
+	return func(of *cloudprovider.Offering) bool { return of.CapacityType() == ct }
+}
+
+// nodesWithinLimits is how many nodes of capacity the limits admit, counting
+// every limited resource the node has (Karpenter's filterByRemainingResources
+// compares each; "nodes" counts one per node, as its state does), as a
+// fraction; +Inf when no limit applies to the node.
+func nodesWithinLimits(capacity, limits corev1.ResourceList) float64 {
+	n := math.Inf(1)
+	for name, limit := range limits {
+		if name == resources.Node {
+			n = math.Min(n, limit.AsApproximateFloat64())
+			continue
+		}
+		c, ok := capacity[name]
+		if !ok || c.IsZero() {
+			continue
+		}
+		n = math.Min(n, limit.AsApproximateFloat64()/c.AsApproximateFloat64())
+	}
+	return n
+}
+
+// costAtLimits is the cheapest monthly cost of a pool filled up to its limits:
+// over the candidates some limit binds and that fit at least one node, the
+// least of hourly price × the nodes the binding limit admits × 730 h. Sizes no
+// limit binds do not bound the pool's cost, and sizes the limits cannot hold
+// one of never run, so neither counts; nil when no candidate is left, which
+// means "unbounded or never launched", not "free".
+func costAtLimits(cands []Candidate, limits corev1.ResourceList, keep func(*cloudprovider.Offering) bool) *float64 {
+	if len(limits) == 0 {
+		return nil
+	}
+	best := math.Inf(1)
+	for _, c := range cands {
+		n := nodesWithinLimits(c.InstanceType.Capacity, limits)
+		if math.IsInf(n, 1) || n < 1 {
+			continue
+		}
+		price := math.Inf(1)
+		for _, of := range c.Offerings {
+			// A penalty price is not a cost.
+			if (keep == nil || keep(of)) && !c.InstanceType.PriceOf(of).Penalty() {
+				price = math.Min(price, of.Price)
+			}
+		}
+		if math.IsInf(price, 1) {
+			continue
+		}
+		best = math.Min(best, price*n*HoursPerMonth)
+	}
+	if math.IsInf(best, 1) {
+		return nil
+	}
+	v := round(best)
+	return &v
+}
+
+// summariseCost fills the launch choice, the cheapest offering per capacity
+// type and the costs at the limits.
+func (a *Analysis) summariseCost(p *Pool) {
+	c, of, ok := a.launchChoice(a.Admissible, nil)
+	if !ok {
+		return
+	}
+	price := priceOf(c.InstanceType, of)
+	a.Summary.CheapestSKU = c.InstanceType.Name
+	a.Summary.CheapestRegion = c.Region
+	a.Summary.CheapestCapacity = of.CapacityType()
+	a.Summary.CheapestHourlyPrice = RoundPrice(of.Price)
+	a.Summary.PriceEstimated = price.Estimated()
+	a.Summary.PriceSource = price.Source
+	limits := corev1.ResourceList(p.Spec.Limits)
+	a.Summary.MonthlyCostAtLimits = costAtLimits(a.Admissible, limits, nil)
+	for _, ct := range []string{karpv1.CapacityTypeSpot, karpv1.CapacityTypeOnDemand} {
+		keep := capacityIs(ct)
+		c, of, ok := a.launchChoice(a.Admissible, keep)
+		if !ok {
+			continue
+		}
+		price := priceOf(c.InstanceType, of)
+		if a.Summary.CapacityTypes == nil {
+			a.Summary.CapacityTypes = map[string]CapacityChoice{}
+		}
+		a.Summary.CapacityTypes[ct] = CapacityChoice{
+			SKU: c.InstanceType.Name, Region: c.Region, HourlyPrice: RoundPrice(of.Price),
+			PriceSource: price.Source, PriceEstimated: price.Estimated(),
+			MonthlyCostAtLimits: costAtLimits(a.Admissible, limits, keep),
+		}
+	}
+}

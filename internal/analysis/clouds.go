@@ -1,0 +1,36 @@
+package analysis
+
+import (
+	"slices"
+	"sync"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
+)
+
+// builtinClouds are the clouds every solver serves, Azure first (it serves NodePools that
+// name no node-class group). Adding a cloud is its package plus one line here.
+func builtinClouds(azure *catalog.Catalog) []cloud.Cloud {
+	return []cloud.Cloud{
+		aks.NewCloud(azure),
+	}
+}
+
+// New returns a solver over the built-in clouds, Azure's over the given SKU catalog
+// (catalog.Default() for the embedded one).
+func New(azure *catalog.Catalog) *Solver { return NewWithClouds(builtinClouds(azure)...) }
+
+// builtin is the built-in clouds over their embedded catalogs, for what needs no catalog
+// (label domains and keys); catalogs are decoded only if a derivation asks for them.
+var builtin = sync.OnceValue(func() *cloud.Registry { return cloud.NewRegistry(builtinClouds(nil)...) })
+
+// KnownRegions lists the regions some built-in cloud's embedded catalog knows, sorted.
+func KnownRegions() []string {
+	var out []string
+	for _, c := range builtin().All() {
+		out = append(out, c.Regions()...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}

@@ -1,0 +1,105 @@
+package analysis
+
+import (
+	"fmt"
+	"math"
+
+	corev1 "k8s.io/api/core/v1"
+	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
+	"sigs.k8s.io/karpenter/pkg/cloudprovider"
+	"sigs.k8s.io/karpenter/pkg/scheduling"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
+)
+
+// allowsOnlyOnDemand reports whether the pool's requirements exclude spot but allow on-demand.
+func allowsOnlyOnDemand(p *Pool) bool {
+	if !p.Requirements.Has(karpv1.CapacityTypeLabelKey) {
+		return false
+	}
+	ct := p.Requirements.Get(karpv1.CapacityTypeLabelKey)
+	return ct.Has(karpv1.CapacityTypeOnDemand) && !ct.Has(karpv1.CapacityTypeSpot)
+}
+
+// runsSystemPods reports whether the pool is for system add-ons: a CriticalAddonsOnly taint (as
+// NAP's own system-surge pool carries) or the AKS system mode label. AKS does not run system
+// pools on spot ("System node pools can't be spot"), and evicting critical add-ons is no saving.
+func runsSystemPods(p *Pool) bool {
+	for _, t := range p.Spec.Template.Spec.Taints {
+		if t.Key == "CriticalAddonsOnly" {
+			return true
+		}
+	}
+	return p.Spec.Template.ObjectMeta.Labels["kubernetes.azure.com/mode"] == "system"
+}
+
+// checkSpotSavings notes what an on-demand-only pool would cost as a spot pool
+// with on-demand fallback over the same sizes: spot added to its capacity-type
+// requirement, everything else unchanged. Pods are not known at plan time, so
+// the note states its assumption that they may be interrupted.
+func checkSpotSavings(p *Pool, a *Analysis) {
+	if !allowsOnlyOnDemand(p) || p.Spec.Replicas != nil || len(a.Admissible) == 0 ||
+		p.Spec.Template.ObjectMeta.Annotations[karpv1.DoNotDisruptAnnotationKey] == "true" || runsSystemPods(p) {
+		return
+	}
+	reqs := withoutKey(p.Requirements, karpv1.CapacityTypeLabelKey)
+	reqs.Add(scheduling.NewRequirement(karpv1.CapacityTypeLabelKey, corev1.NodeSelectorOpIn, karpv1.CapacityTypeSpot, karpv1.CapacityTypeOnDemand))
+	var withSpot []Candidate
+	for _, c := range a.Admissible {
+		var offs cloudprovider.Offerings
+		for _, of := range c.InstanceType.Offerings.Available() {
+			if reqs.IsCompatible(of.Requirements, scheduling.AllowUndefinedWellKnownLabels) {
+				offs = append(offs, of)
+			}
+		}
+		withSpot = append(withSpot, Candidate{Region: c.Region, InstanceType: c.InstanceType, Offerings: offs})
+	}
+	c, of, ok := a.launchChoice(withSpot, nil)
+	if !ok || of.CapacityType() != karpv1.CapacityTypeSpot || of.Price >= a.Summary.CheapestHourlyPrice {
+		return
+	}
+	price := priceOf(c.InstanceType, of)
+	msg := fmt.Sprintf("the pool allows only on-demand capacity; with spot allowed too (on-demand as the fallback), Karpenter would launch %s as spot at $%s/h (%s) instead of %s at $%s/h (%s), %.0f %% less",
+		c.InstanceType.Name, fmtPrice(of.Price), price.Source, a.Summary.CheapestSKU, fmtPrice(a.Summary.CheapestHourlyPrice), a.Summary.PriceSource,
+		100*(1-of.Price/a.Summary.CheapestHourlyPrice))
+	limits := corev1.ResourceList(p.Spec.Limits)
+	if now, spot := a.Summary.MonthlyCostAtLimits, costAtLimits(withSpot, limits, capacityIs(karpv1.CapacityTypeSpot)); now != nil && spot != nil {
+		msg += fmt.Sprintf("; at the limits $%.0f instead of $%.0f a month", *spot, *now)
+	}
+	msg += ". This assumes the pool's pods may be interrupted: none carries karpenter.sh/do-not-disrupt, their disruption budgets allow eviction, and they tolerate any taint a spot pool would carry; spot VMs can be evicted at 30 seconds' notice"
+	a.add(findings.Finding{Code: findings.SpotSavings, Path: requirementPath(capacityTypeIndex(p), "values"), Message: msg,
+		Fix: "if the workloads tolerate interruption, add \"spot\" to the karpenter.sh/capacity-type values, or add a higher-weight spot pool with this pool as its fallback"})
+}
+
+func capacityTypeIndex(p *Pool) int {
+	for i, r := range p.Spec.Template.Spec.Requirements {
+		if r.Key == karpv1.CapacityTypeLabelKey {
+			return i
+		}
+	}
+	return 0
+}
+
+// fmtPrice renders an hourly price with the precision it has (list prices
+// have up to six decimals).
+func fmtPrice(f float64) string {
+	return fmt.Sprintf("%g", math.Round(f*1e6)/1e6)
+}
+
+// SpotServed reports whether another of the pools allows spot capacity for pods
+// that p accepts (requirements that intersect apart from capacity type), so
+// that p already is, or can be, the on-demand fallback of a spot pool.
+func SpotServed(p *Pool, pools []*Pool) bool {
+	for _, q := range pools {
+		if q == p || q.Spec.Replicas != nil {
+			continue
+		}
+		if q.Requirements.Has(karpv1.CapacityTypeLabelKey) && !q.Requirements.Get(karpv1.CapacityTypeLabelKey).Has(karpv1.CapacityTypeSpot) {
+			continue
+		}
+		if without(q.Requirements).Intersects(without(p.Requirements)) == nil {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,40 @@
+package review
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// review --workloads on the wide on-demand pool of examples/simulate/wide: Karpenter's cost is
+// far above the optimum, and the advice (KRP118) is a note on the pool's requirements with the
+// requirement to add and Karpenter's cost with it (the numbers the simulate test pins).
+func TestReviewWorkloadsAdvice(t *testing.T) {
+	t.Chdir("../../../examples/simulate/wide")
+	r := run(t, "", "--format", "json", "--region", "westeurope", "--workloads", "workloads.yaml", "nodeclass.yaml", "nodepool.yaml")
+	var out struct {
+		Findings []Finding `json:"findings"`
+		Costs    []struct {
+			Advice *struct {
+				HourlyCost float64 `json:"hourlyCost"`
+			} `json:"advice"`
+		} `json:"costs"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+		t.Fatalf("%v: %s %s", err, r.stdout, r.stderr)
+	}
+	var got []Finding
+	for _, f := range out.Findings {
+		if f.Code == "KRP118" {
+			got = append(got, f)
+		}
+	}
+	if len(got) != 1 || got[0].File != "nodepool.yaml" || got[0].Line != 13 || got[0].Object != "NodePool/general" ||
+		!strings.Contains(got[0].Message, "$198.68/h") || !strings.Contains(got[0].Message, "$45.81/h") ||
+		!strings.Contains(got[0].Fix, `{key: karpenter.azure.com/sku-cpu, operator: Lt, values: ["65"]}`) {
+		t.Fatalf("KRP118 findings = %+v", got)
+	}
+	if len(out.Costs) != 1 || out.Costs[0].Advice == nil || out.Costs[0].Advice.HourlyCost != 45.809 {
+		t.Errorf("costs = %+v", out.Costs)
+	}
+}

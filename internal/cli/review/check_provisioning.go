@@ -1,0 +1,205 @@
+package review
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
+)
+
+// provisioning runs the solver once per NodePool and shares the result between the check and
+// the summary, which both need it.
+type provisioning struct {
+	once   sync.Once
+	solver *analysis.Solver
+
+	mu       sync.Mutex
+	analyses map[*Object]*analysis.Analysis
+}
+
+var shared = &provisioning{analyses: map[*Object]*analysis.Analysis{}}
+
+type provisioningKey struct{}
+
+// withProvisioning gives a review its own store of analyses, dropped with the review (the
+// solver and its catalog are shared): a long-running process that reviews again and again
+// does not keep every pool it ever saw.
+func withProvisioning(ctx context.Context) context.Context {
+	return context.WithValue(ctx, provisioningKey{}, &provisioning{analyses: map[*Object]*analysis.Analysis{}})
+}
+
+func provisioningOf(ctx context.Context) *provisioning {
+	if p, ok := ctx.Value(provisioningKey{}).(*provisioning); ok {
+		return p
+	}
+	return shared
+}
+
+// analyse returns the pool's analysis, or nil when the pool cannot be analysed (values unknown
+// until apply, or a shape the schema check already rejects). Only the findings and the
+// summary are kept: the admissible candidates (about 100 KB a pool) are not needed after.
+func (p *provisioning) analyse(c *Cluster, pool *Object) *analysis.Analysis {
+	shared.once.Do(func() { shared.solver = analysis.New(catalog.Default()) })
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if a, ok := p.analyses[pool]; ok {
+		return a
+	}
+	var a *analysis.Analysis
+	// Only objects the API server would accept are analysed: for the others KRP001 says what
+	// to fix first, and provisioning findings about a rejected object would be noise. The
+	// namespace of a cluster-scoped object is ignored by the API server, and so here (KRP009).
+	// A pool of another cloud's Karpenter is not judged against Azure's catalog (KRP011).
+	if _, foreign := otherCloud(pool); foreign {
+		p.analyses[pool] = nil
+		return nil
+	}
+	if known, unknown := crdtree.StripUnknown(withoutNamespace(pool.Body)); len(unknown) == 0 && len(crdvalidate.MustFor(kinds.NodePool.GVK).Validate(context.Background(), known)) == 0 {
+		// The API server's defaults first, as the provider's plan has them: an absent
+		// expireAfter is 720h, not Never.
+		crdvalidate.MustFor(kinds.NodePool.GVK).Default(known)
+		if sp, err := analysis.PoolFromObject(known); err == nil {
+			nc, assumed := nodeClassOf(c, pool)
+			full := shared.solver.Analyze(sp, analysis.Options{Region: c.Region, NodeClass: nc, NodeClassAssumed: assumed, Target: c.Target})
+			a = &analysis.Analysis{Findings: full.Findings, Summary: full.Summary}
+		}
+	}
+	p.analyses[pool] = a
+	return a
+}
+
+// nodeClassOf returns the settings of the AKSNodeClass the pool references when it is part of
+// the input; otherwise the defaults, and that they were assumed.
+func nodeClassOf(c *Cluster, pool *Object) (aks.NodeClass, bool) {
+	name := pool.String("spec", "template", "spec", "nodeClassRef", "name")
+	for _, nc := range c.NodeClasses {
+		if nc.Name != name {
+			continue
+		}
+		known, _ := crdtree.StripUnknown(nc.Body)
+		if s, err := analysis.NodeClassFromObject(known); err == nil {
+			return s, false
+		}
+	}
+	return aks.NodeClass{}, true
+}
+
+// CheckProvisioning reports what the solver finds for each NodePool against the embedded SKU
+// catalog in the cluster's region: the same findings, codes and messages as the provider's
+// plan-time checks.
+func CheckProvisioning(ctx context.Context, c *Cluster) []Finding {
+	var out []Finding
+	var pools []*analysis.Pool
+	byName := map[string]*Object{}
+	var all []*analysis.Pool
+	for _, p := range c.NodePools {
+		if known, unknown := crdtree.StripUnknown(p.Body); len(unknown) == 0 {
+			if sp, err := analysis.PoolFromObject(known); err == nil {
+				all = append(all, sp)
+			}
+		}
+	}
+	for _, p := range c.NodePools {
+		if _, foreign := otherCloud(p); foreign {
+			continue
+		}
+		a := provisioningOf(ctx).analyse(c, p)
+		if a == nil {
+			continue
+		}
+		for _, f := range a.Findings {
+			if f.Code == findings.NodeClassAssumed {
+				continue // KRP201 reports a missing node class; the summary says when defaults were assumed
+			}
+			if f.Code == findings.SpotSavings && spotServed(p, all) {
+				continue // a spot pool of the cluster can take these pods: this pool is its fallback
+			}
+			f.Fix += "."
+			out = append(out, p.Located(f))
+		}
+		if known, unknown := crdtree.StripUnknown(withoutNamespace(p.Body)); len(unknown) == 0 {
+			if sp, err := analysis.PoolFromObject(known); err == nil {
+				pools = append(pools, sp)
+				byName[sp.Name] = p
+			}
+		}
+	}
+	for _, f := range analysis.ClusterFindings(pools) {
+		if p := byName[strings.TrimPrefix(f.Object, analysis.PoolObject(""))]; p != nil {
+			f.Fix += "."
+			out = append(out, p.Located(f))
+		}
+	}
+	return out
+}
+
+// spotServed reports whether another pool of the cluster allows spot for pods the pool accepts.
+func spotServed(p *Object, pools []*analysis.Pool) bool {
+	for _, sp := range pools {
+		if sp.Name == p.Name {
+			return analysis.SpotServed(sp, pools)
+		}
+	}
+	return false
+}
+
+// priceFact renders an hourly price with its provenance.
+func priceFact(price float64, source string) string {
+	return fmt.Sprintf("$%s/h (%s)", strconv.FormatFloat(price, 'f', -1, 64), source)
+}
+
+// ProvisioningFacts adds the solver's summary of a pool to the review's summary.
+func ProvisioningFacts(ctx context.Context, c *Cluster, pool *Object) []Fact {
+	a := provisioningOf(ctx).analyse(c, pool)
+	if a == nil {
+		return nil
+	}
+	s := a.Summary
+	out := []Fact{{"checked against", s.Scope}, {"admissible SKUs", fmt.Sprint(s.AdmissibleSKUs)}}
+	if _, assumed := nodeClassOf(c, pool); assumed {
+		v := "defaults assumed (not in the input)"
+		if pool.String("spec", "template", "spec", "nodeClassRef", "name") == NAPNodeClass && !c.SelfHosted {
+			v = "defaults assumed (the default class AKS Node Auto Provisioning creates)"
+		}
+		out = append(out, Fact{"node class settings", v})
+	}
+	if s.AdmissibleSKUs == 0 {
+		return out
+	}
+	out = append(out, Fact{"cheapest", fmt.Sprintf("%s, %s, %s", s.CheapestSKU, s.CheapestCapacity, priceFact(s.CheapestHourlyPrice, s.PriceSource))})
+	if len(s.CapacityTypes) > 1 {
+		out = append(out, Fact{"Karpenter launches", s.CheapestCapacity + " (the Azure provider ranks offerings by price, then spot before on-demand)"})
+	}
+	// Both sides of a pool that allows both capacity types, so that the spot
+	// price and the on-demand fallback's are visible together.
+	for _, ct := range []string{"spot", "on-demand"} {
+		if c, ok := s.CapacityTypes[ct]; ok && len(s.CapacityTypes) > 1 {
+			out = append(out, Fact{"cheapest " + ct, fmt.Sprintf("%s, %s", c.SKU, priceFact(c.HourlyPrice, c.PriceSource))})
+		}
+	}
+	out = append(out, Fact{"largest node", fmt.Sprintf("%s (%d vCPU, %.0f GiB)", s.LargestSKU, s.LargestVCPU, s.LargestMemoryGiB)})
+	// No fact at all when no limit binds: a cost the pool cannot have must not read as one.
+	if s.MonthlyCostAtLimits != nil {
+		v := fmt.Sprintf("$%.0f", *s.MonthlyCostAtLimits)
+		if len(s.CapacityTypes) > 1 {
+			var parts []string
+			for _, ct := range []string{"spot", "on-demand"} {
+				if c := s.CapacityTypes[ct]; c.MonthlyCostAtLimits != nil {
+					parts = append(parts, fmt.Sprintf("%s $%.0f", ct, *c.MonthlyCostAtLimits))
+				}
+			}
+			v += " (" + strings.Join(parts, ", ") + ")"
+		}
+		out = append(out, Fact{"monthly cost at the limits", v})
+	}
+	return out
+}

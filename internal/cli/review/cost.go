@@ -1,0 +1,286 @@
+package review
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/workload"
+)
+
+// ClusterCost is what a cluster's workloads are predicted to cost on its NodePools
+// (review --workloads), and with --baseline what they cost before the change.
+type ClusterCost struct {
+	Cluster string `json:"cluster"`
+	Region  string `json:"region,omitempty"`
+	// Method is how the nodes were chosen: "karpenter" (Karpenter's scheduler) or "optimal"
+	// (the cheapest packing the solver finds), see the simulate command.
+	Method     string  `json:"method"`
+	HourlyCost float64 `json:"hourlyCost"`
+	// OptimalHourlyCost is the cheapest packing of the same pods on the same pools, and
+	// LowerBound a proven bound below any packing: their gap to HourlyCost is what the
+	// NodePool design costs.
+	OptimalHourlyCost float64    `json:"optimalHourlyCost"`
+	LowerBound        float64    `json:"lowerBound"`
+	Pools             []PoolCost `json:"pools"`
+	// Unschedulable counts the pods no pool can take.
+	Unschedulable int `json:"unschedulable"`
+	// Baseline is the same for the baseline checkout; nil without --baseline or when the
+	// baseline has no such cluster.
+	BaselineHourlyCost *float64 `json:"baselineHourlyCost,omitempty"`
+	BaselineMethod     string   `json:"baselineMethod,omitempty"`
+	// Note says why there is no cost or what was assumed.
+	Notes []string `json:"notes,omitempty"`
+	// Advice is the cheapest NodePool edit verified with Karpenter's decision when its cost
+	// exceeds the optimum by more than 10 % (KRP118).
+	Advice *simulation.Advice `json:"advice,omitempty"`
+	// findings are the disruption checks of the workloads on the pools (KRP411–KRP414); they
+	// join the report's findings.
+	findings []Finding
+}
+
+// PoolCost is one NodePool's part, with the baseline's when there is one.
+type PoolCost struct {
+	Pool               string   `json:"pool"`
+	Nodes              int      `json:"nodes"`
+	HourlyCost         float64  `json:"hourlyCost"`
+	BaselineNodes      *int     `json:"baselineNodes,omitempty"`
+	BaselineHourlyCost *float64 `json:"baselineHourlyCost,omitempty"`
+	// Delta is HourlyCost − BaselineHourlyCost (a pool only one side has counts as 0 there).
+	Delta *float64 `json:"delta,omitempty"`
+}
+
+// CostOptions ask a review for predicted costs.
+type CostOptions struct {
+	// Workloads are paths read for workloads (as review reads paths; "-" is standard input).
+	Workloads []string
+	// Baseline is a second checkout: the review's and the workloads' relative paths are read
+	// below it as well, and the costs compared.
+	Baseline string
+	// HPAMaxReplicas counts workloads an HPA scales at its maxReplicas.
+	HPAMaxReplicas bool
+}
+
+// visited is what Review's Visit hands out, kept for the costs.
+type visited struct {
+	clusters []*Cluster
+	docs     map[string][]workload.Document
+}
+
+func (v *visited) visit(c *Cluster, docs []workload.Document) {
+	v.clusters = append(v.clusters, c)
+	if v.docs == nil {
+		v.docs = map[string][]workload.Document{}
+	}
+	v.docs[c.Name] = append(v.docs[c.Name], docs...)
+}
+
+var costSolver = sync.OnceValue(func() *analysis.Solver { return analysis.New(catalog.Default()) })
+
+// ReviewWithCosts runs the review and adds the predicted cost of each cluster: its pools with
+// the workloads of its own inputs and of co.Workloads (those the config maps to the cluster,
+// else those of the default cluster). Workload findings join the report's.
+func ReviewWithCosts(ctx context.Context, opts Options, co CostOptions) (*Report, error) {
+	if co.Baseline != "" && slices.Contains(opts.Paths, "-") {
+		return nil, &inputError{errors.New("--baseline needs paths, not standard input, for what is reviewed")}
+	}
+	if slices.Contains(opts.Paths, "-") && slices.Contains(co.Workloads, "-") {
+		return nil, &inputError{errors.New(`standard input ("-") can be read only once`)}
+	}
+	head := &visited{}
+	opts.Visit = head.visit
+	rep, err := Review(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	wl, wlFindings, err := readWorkloadDocs(ctx, opts, co.Workloads, opts.Stdin)
+	if err != nil {
+		return nil, err
+	}
+	var base *visited
+	var baseWl map[string][]workload.Document
+	if co.Baseline != "" {
+		if !isDir(co.Baseline) {
+			return nil, &inputError{fmt.Errorf("--baseline %s is not a directory", co.Baseline)}
+		}
+		bopts := opts
+		bopts.Paths, bopts.Checks, bopts.Facts = underBaseline(co.Baseline, pathsOrDot(opts.Paths)), []Check{}, []FactFunc{}
+		if opts.ConfigPath != "" {
+			bopts.ConfigPath = underBaseline(co.Baseline, []string{opts.ConfigPath})[0]
+		}
+		base = &visited{}
+		bopts.Visit = base.visit
+		if _, err := Review(ctx, bopts); err != nil {
+			return nil, fmt.Errorf("baseline: %w", err)
+		}
+		baseWl = wl // workloads from standard input are the same on both sides
+		if !slices.Contains(co.Workloads, "-") {
+			if baseWl, _, err = readWorkloadDocs(ctx, bopts, underBaseline(co.Baseline, co.Workloads), nil); err != nil {
+				return nil, fmt.Errorf("baseline: %w", err)
+			}
+		}
+	}
+	rep.Findings = append(rep.Findings, wlFindings...)
+	for _, c := range head.clusters {
+		set := workload.Read(docsFor(c.Name, head.docs, wl), workload.Options{HPAMaxReplicas: co.HPAMaxReplicas})
+		cc := clusterCost(ctx, c, set, true) // names the pools in the reader's KRP302 findings
+		for _, f := range append(WorkloadFindings(set.Findings), cc.findings...) {
+			f.Cluster = c.Name
+			rep.Findings = append(rep.Findings, f)
+		}
+		if cc.Advice != nil {
+			rep.Findings = append(rep.Findings, AdviceFinding(c, cc.Advice))
+		}
+		if base != nil {
+			i := slices.IndexFunc(base.clusters, func(b *Cluster) bool { return b.Name == c.Name })
+			if i < 0 {
+				cc.Notes = append(cc.Notes, "the baseline has no cluster of this name")
+			} else {
+				b := base.clusters[i]
+				bc := clusterCost(ctx, b, workload.Read(docsFor(b.Name, base.docs, baseWl), workload.Options{HPAMaxReplicas: co.HPAMaxReplicas}), false)
+				compare(&cc, bc)
+			}
+		}
+		rep.Costs = append(rep.Costs, cc)
+	}
+	// Workloads the config maps to a cluster the review has no inputs for are not silently dropped.
+	for name := range wl {
+		if name != "" && !slices.ContainsFunc(head.clusters, func(c *Cluster) bool { return c.Name == name }) {
+			rep.Costs = append(rep.Costs, ClusterCost{Cluster: name, Pools: []PoolCost{},
+				Notes: []string{"no cost: the config maps workloads to this cluster, but none of the reviewed paths holds its NodePools"}})
+		}
+	}
+	slices.SortStableFunc(rep.Costs[len(head.clusters):], func(a, b ClusterCost) int { return strings.Compare(a.Cluster, b.Cluster) })
+	// The workload findings get the suppressions and --strict the review's own got.
+	var suppressed []Finding
+	if rep.Findings, suppressed, err = Finish(rep.Findings, opts); err != nil {
+		return nil, err
+	}
+	rep.Suppressed += len(suppressed)
+	rep.SuppressedFindings = append(rep.SuppressedFindings, suppressed...)
+	return rep, nil
+}
+
+// readWorkloadDocs reads the workload paths as the review reads inputs, by cluster.
+func readWorkloadDocs(ctx context.Context, opts Options, paths []string, stdin io.Reader) (map[string][]workload.Document, []Finding, error) {
+	if len(paths) == 0 {
+		return nil, nil, nil
+	}
+	v := &visited{}
+	r, err := Review(ctx, Options{Paths: paths, Stdin: stdin, ConfigPath: opts.ConfigPath, Region: opts.Region,
+		Checks: []Check{}, Facts: []FactFunc{}, Visit: v.visit})
+	if err != nil {
+		return nil, nil, err
+	}
+	return v.docs, r.Findings, nil
+}
+
+// docsFor is a cluster's documents: its own inputs', and the workloads the config maps to it,
+// else the default cluster's.
+// A document both sets hold (--workloads naming a path that is also reviewed) counts once.
+func docsFor(name string, own, wl map[string][]workload.Document) []workload.Document {
+	ws, ok := wl[name]
+	if !ok {
+		ws = wl[""]
+	}
+	type at struct {
+		file string
+		line int
+	}
+	seen := map[at]bool{}
+	var docs []workload.Document
+	for _, d := range append(slices.Clone(own[name]), ws...) {
+		if k := (at{d.File, d.Line}); !seen[k] {
+			seen[k] = true
+			docs = append(docs, d)
+		}
+	}
+	return docs
+}
+
+// clusterCost simulates a cluster: with Karpenter's scheduler where the build has it, else
+// the optimal packing, and the method says which; with advise, the NodePool edit advised.
+func clusterCost(ctx context.Context, c *Cluster, set *workload.Set, advise bool) ClusterCost {
+	cc := ClusterCost{Cluster: c.Name, Region: c.Region, Pools: []PoolCost{}}
+	if c.Region == "" {
+		cc.Notes = append(cc.Notes, "no cost: the cluster has no region (--region or region in .karpenter-review.yaml)")
+		return cc
+	}
+	in := simulation.Input{Region: c.Region, Pods: set.Pods, DaemonSets: set.DaemonSets}
+	for _, p := range c.NodePools {
+		known, unknown := crdtree.StripUnknown(p.Body)
+		if len(unknown) > 0 {
+			cc.Notes = append(cc.Notes, p.Label()+" is left out: values known only after apply")
+			continue
+		}
+		in.NodePools = append(in.NodePools, known)
+	}
+	for _, nc := range c.NodeClasses {
+		known, _ := crdtree.StripUnknown(nc.Body)
+		in.NodeClasses = append(in.NodeClasses, known)
+	}
+	cc.Method = simulation.Karpenter
+	res, err := simulation.Simulate(ctx, costSolver(), in, simulation.Both)
+	if err != nil {
+		cc.Notes = append(cc.Notes, "no cost: "+err.Error())
+		return cc
+	}
+	if advise {
+		if cc.Advice, err = simulation.Advise(costSolver(), in, res); err != nil {
+			cc.Notes = append(cc.Notes, "no advice: "+err.Error())
+		}
+	}
+	_, sim := res.Primary()
+	cc.findings = WorkloadFindings(simulation.DisruptionFindings(set, res))
+	simulation.NamePoolsOfRequestless(set, res)
+	cc.HourlyCost, cc.OptimalHourlyCost, cc.LowerBound = sim.HourlyCost, res.Optimal.HourlyCost, res.LowerBound()
+	for _, u := range sim.Unschedulable {
+		cc.Unschedulable += u.Count
+	}
+	for _, p := range simulation.PoolCosts(sim, res.Pools) {
+		cc.Pools = append(cc.Pools, PoolCost{Pool: p.Pool, Nodes: p.Nodes, HourlyCost: p.HourlyCost})
+	}
+	cc.Notes = append(cc.Notes, res.Skipped...)
+	cc.Notes = append(cc.Notes, set.Assumptions...)
+	cc.Notes = append(cc.Notes, res.Assumptions...)
+	return cc
+}
+
+// compare records the baseline's cost beside the head's, pool by pool.
+func compare(cc *ClusterCost, base ClusterCost) {
+	if base.Method == "" {
+		cc.Notes = append(cc.Notes, "the baseline could not be simulated: "+strings.Join(base.Notes, "; "))
+		return
+	}
+	total := base.HourlyCost
+	cc.BaselineHourlyCost, cc.BaselineMethod = &total, base.Method
+	for _, bp := range base.Pools {
+		if !slices.ContainsFunc(cc.Pools, func(p PoolCost) bool { return p.Pool == bp.Pool }) {
+			cc.Pools = append(cc.Pools, PoolCost{Pool: bp.Pool})
+		}
+	}
+	for i := range cc.Pools {
+		p := &cc.Pools[i]
+		n, cost := 0, 0.0
+		if j := slices.IndexFunc(base.Pools, func(b PoolCost) bool { return b.Pool == p.Pool }); j >= 0 {
+			n, cost = base.Pools[j].Nodes, base.Pools[j].HourlyCost
+		}
+		d := simulation.Round(p.HourlyCost - cost)
+		p.BaselineNodes, p.BaselineHourlyCost, p.Delta = &n, &cost, &d
+	}
+}
+
+func pathsOrDot(p []string) []string {
+	if len(p) == 0 {
+		return []string{"."}
+	}
+	return p
+}

@@ -1,0 +1,168 @@
+// Package simulate is the simulate command: it reads NodePools, AKSNodeClasses and
+// workloads as the review command reads its inputs (files, directories, Kustomize overlays,
+// Helm output on standard input, Terraform plans for the pools), simulates each cluster with
+// internal/simulation and reports the nodes and what they cost, for a person (text), a
+// pull request (markdown) or a program (json).
+package simulate
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation"
+)
+
+const usageHead = `Usage: terraform-provider-karpenter simulate [flags] [paths...|-]
+
+Simulates, offline, the nodes Karpenter on AKS would launch for the workloads in the input and
+what they cost per hour, from the embedded SKU catalog. Paths are read as the review command
+reads them: Kubernetes YAML or JSON files, directories (recursively), kustomizations and
+Terraform plans (terraform show -json plan.out > plan.json) for the NodePools; "-" reads
+standard input, e.g.
+  helm template web ./chart | terraform-provider-karpenter simulate --region westeurope pools/ -
+Workloads are Deployments, ReplicaSets, StatefulSets, ReplicationControllers, Jobs, CronJobs
+(one run), Pods and DaemonSets, with replicas as written (--hpa-max: an HPA's maxReplicas).
+A .karpenter-review.yaml maps paths to clusters with their region, as for review.
+
+Modes: karpenter (default: what Karpenter's scheduler would launch, as the emulation of its
+v1.14 scheduler and the Azure provider's launch choice decides), optimal (the cheapest packing the
+solver finds; a lower bound no packing can beat is reported with it), both. With both, when
+Karpenter's cost exceeds the optimum by more than 10 %, a few NodePool edits are tried with
+Karpenter's decision and the cheapest that keeps every pod schedulable is advised (KRP118).
+Where Karpenter breaks ties at random (equally loaded zones of a topology spread, the order of
+daemon overhead groups), the nodes shown break each tie by name, and the karpenter figures add
+how many ties there were and the cost range of Karpenter's outcomes over at most 16 re-runs with
+other tie-breaks (every combination when that is few enough, else a seeded sample).
+
+JSON (--format json): {"version":1, "mode", "karpenter": {"nodes":[{"cluster","pool",
+"instanceType","capacityType","zone","pods","workloads","hourlyPrice"}], "hourlyCost",
+"unschedulable":[{"cluster","workload","count","reason"}], "tieBreaks", "hourlyCostRange":
+{"min","max","minNodes","maxNodes","minPending","maxPending","outcomes","runs","exhaustive"}},
+"optimal": {same}, "lowerBound",
+"clusters":[{"name","region","karpenter","optimal","lowerBound","pools","workloads",
+"assumptions","skipped","advice"}], "findings":[...]}; advice (mode both, when given):
+{"edit":{"pool","requirement","replaces","remove","assumesInterruptible"},"hourlyCost",
+"karpenterHourlyCost","optimalHourlyCost","lowerBound","saving","savingPercent","spot","trials"}; a mode not run is null. Costs are USD per hour.
+
+Flags:
+`
+
+const usageTail = `
+Exit codes: 0 when no finding reaches --fail-on, 1 when one does, 2 for usage errors, an input
+that cannot be read at all, or a cluster without a region.
+`
+
+// Exit codes, as the review command's.
+const (
+	ExitClean    = review.ExitClean
+	ExitFindings = review.ExitFindings
+	ExitUsage    = review.ExitUsage
+)
+
+type options struct {
+	region, mode, format, output, failOn, config string
+	hpaMax, strict                               bool
+	suppress                                     []findings.Code
+	helm                                         review.HelmOptions
+	paths                                        []string
+}
+
+// Main runs the simulate command with the arguments after "simulate" and returns the exit code.
+func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, version string) int {
+	o, err := parseFlags(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return ExitClean
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "simulate: %v\nRun 'terraform-provider-karpenter simulate -h' for usage.\n", err)
+		return ExitUsage
+	}
+	rep, err := Simulate(ctx, Options{Paths: o.paths, Stdin: stdin, ConfigPath: o.config, Region: o.region, Mode: o.mode, HPAMaxReplicas: o.hpaMax, Suppress: o.suppress, Strict: o.strict, Helm: o.helm})
+	if err != nil {
+		fmt.Fprintf(stderr, "simulate: %s\n", review.EscapeText(err.Error()))
+		return ExitUsage
+	}
+	err = review.WriteOutput(stdout, o.output, func(out io.Writer) error {
+		switch o.format {
+		case "json":
+			return WriteJSON(out, rep, version)
+		case "markdown":
+			return WriteMarkdown(out, rep)
+		}
+		return WriteText(out, rep)
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "simulate: writing the report: %s\n", review.EscapeText(err.Error()))
+		return ExitUsage
+	}
+	threshold, _ := findings.ParseSeverity(o.failOn)
+	if slices.ContainsFunc(rep.Findings, func(f review.Finding) bool { return f.Severity() >= threshold }) {
+		return ExitFindings
+	}
+	return ExitClean
+}
+
+func parseFlags(args []string, stderr io.Writer) (*options, error) {
+	o := &options{}
+	fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&o.region, "region", "", "Azure region of clusters whose config file or plan names none (e.g. westeurope)")
+	fs.StringVar(&o.mode, "mode", simulation.Karpenter, "karpenter, optimal or both")
+	fs.StringVar(&o.format, "format", "text", "report format: text, json or markdown")
+	fs.StringVar(&o.output, "output", "", "write the report to this file instead of standard output")
+	fs.StringVar(&o.failOn, "fail-on", "error", "exit with 1 when a finding of this severity or higher remains: warning or error")
+	fs.StringVar(&o.config, "config", "", "config file (default: .karpenter-review.yaml upward from the first path)")
+	fs.BoolVar(&o.hpaMax, "hpa-max", false, "count workloads an HPA scales at its maxReplicas (the cost at peak)")
+	fs.Func("suppress", "drop findings of these codes, e.g. KRP302 or KRP302,KRP412 (repeatable; the config file's suppress lists apply too)", func(s string) error {
+		codes, err := findings.ParseCodes(s)
+		o.suppress = append(o.suppress, codes...)
+		return err
+	})
+	fs.BoolVar(&o.strict, "strict", false, "report warnings as errors")
+	fs.Func("helm-values", "values file for the Helm charts met (directories with a Chart.yaml), as helm template -f (repeatable; later files win)", func(s string) error {
+		o.helm.ValuesFiles = append(o.helm.ValuesFiles, s)
+		return nil
+	})
+	fs.BoolVar(&o.helm.Off, "no-helm", false, "do not render Helm charts: read their files as they are, as for review --no-helm")
+	fs.Func("helm-set", "value for the Helm charts met, as helm template --set (repeatable; applied after --helm-values)", func(s string) error {
+		o.helm.Set = append(o.helm.Set, s)
+		return nil
+	})
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usageHead)
+		fs.PrintDefaults()
+		fmt.Fprint(stderr, usageTail)
+	}
+	var err error
+	if o.paths, err = review.ParseInterspersed(fs, args); err != nil { // flags may follow paths, as for review
+		return nil, err
+	}
+	if !slices.Contains(simulation.Modes, o.mode) {
+		return nil, fmt.Errorf("unknown --mode %q (want %s)", o.mode, strings.Join(simulation.Modes, ", "))
+	}
+	switch o.format {
+	case "text", "json", "markdown":
+	default:
+		return nil, fmt.Errorf("unknown --format %q (want text, json or markdown)", o.format)
+	}
+	if o.failOn != "warning" && o.failOn != "error" {
+		return nil, fmt.Errorf("unknown --fail-on %q (want warning or error)", o.failOn)
+	}
+	stdins := 0
+	for _, p := range o.paths {
+		if p == "-" {
+			stdins++
+		}
+	}
+	if stdins > 1 {
+		return nil, errors.New(`standard input ("-") can be read only once`)
+	}
+	return o, nil
+}

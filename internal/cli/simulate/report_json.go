@@ -1,0 +1,192 @@
+package simulate
+
+import (
+	"encoding/json"
+	"io"
+	"sort"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation"
+)
+
+// JSONVersion is the version of the JSON layout; it changes only incompatibly.
+const JSONVersion = 1
+
+type jsonReport struct {
+	Version int    `json:"version"`
+	Tool    string `json:"tool"`
+	Mode    string `json:"mode"`
+	// Karpenter and Optimal sum over the clusters; nil when the mode did not run.
+	Karpenter  *jsonSim         `json:"karpenter"`
+	Optimal    *jsonSim         `json:"optimal"`
+	LowerBound float64          `json:"lowerBound"`
+	Clusters   []jsonCluster    `json:"clusters"`
+	Findings   []review.Finding `json:"findings"`
+	Skipped    []review.Skipped `json:"skipped,omitempty"`
+}
+
+type jsonCluster struct {
+	Name        string            `json:"name"`
+	Region      string            `json:"region"`
+	Karpenter   *jsonSim          `json:"karpenter"`
+	Optimal     *jsonSim          `json:"optimal"`
+	LowerBound  float64           `json:"lowerBound"`
+	Pools       []string          `json:"pools"`
+	Workloads   []WorkloadSummary `json:"workloads"`
+	Assumptions []string          `json:"assumptions"`
+	Skipped     []string          `json:"skipped"`
+	// Advice: the cheapest NodePool edit verified with Karpenter's decision (KRP118).
+	Advice *simulation.Advice `json:"advice,omitempty"`
+}
+
+type jsonSim struct {
+	Nodes          []jsonNode            `json:"nodes"`
+	HourlyCost     float64               `json:"hourlyCost"`
+	MonthlyCost    float64               `json:"monthlyCost"`
+	PoolCosts      []simulation.PoolCost `json:"poolCosts"`
+	ScheduledPods  int                   `json:"scheduledPods"`
+	Unschedulable  []jsonUnschedulable   `json:"unschedulable"`
+	PriceEstimated bool                  `json:"priceEstimated"`
+	// TieBreaks and HourlyCostRange (karpenter): the ties Karpenter breaks at random and the
+	// range of its outcomes over the tie-breaks tried (simmodel.CostRange); absent when none.
+	TieBreaks       int            `json:"tieBreaks,omitempty"`
+	HourlyCostRange *jsonCostRange `json:"hourlyCostRange,omitempty"`
+}
+
+type jsonCostRange struct {
+	Min        float64 `json:"min"`
+	Max        float64 `json:"max"`
+	MinNodes   int     `json:"minNodes"`
+	MaxNodes   int     `json:"maxNodes"`
+	MinPending int     `json:"minPending"`
+	MaxPending int     `json:"maxPending"`
+	Outcomes   int     `json:"outcomes"`
+	Runs       int     `json:"runs"`
+	Exhaustive bool    `json:"exhaustive"`
+}
+
+type jsonNode struct {
+	Cluster      string         `json:"cluster"`
+	Pool         string         `json:"pool"`
+	InstanceType string         `json:"instanceType"`
+	CapacityType string         `json:"capacityType"`
+	Zone         string         `json:"zone"`
+	Pods         int            `json:"pods"`
+	Workloads    map[string]int `json:"workloads"`
+	HourlyPrice  float64        `json:"hourlyPrice"`
+}
+
+type jsonUnschedulable struct {
+	Cluster  string `json:"cluster"`
+	Workload string `json:"workload"`
+	Count    int    `json:"count"`
+	Reason   string `json:"reason"`
+}
+
+func toJSONSim(cluster string, sim *simmodel.Simulation, pools []string) *jsonSim {
+	if sim == nil {
+		return nil
+	}
+	out := &jsonSim{Nodes: []jsonNode{}, Unschedulable: []jsonUnschedulable{}, HourlyCost: sim.HourlyCost,
+		MonthlyCost: simulation.Round(sim.HourlyCost * analysis.HoursPerMonth), PoolCosts: simulation.PoolCosts(sim, pools),
+		ScheduledPods: sim.ScheduledPods, PriceEstimated: sim.PriceEstimated, TieBreaks: sim.TieBreaks}
+	if r := sim.CostRange; r != nil {
+		out.HourlyCostRange = &jsonCostRange{Min: simulation.Round(r.Min), Max: simulation.Round(r.Max), MinNodes: r.MinNodes, MaxNodes: r.MaxNodes,
+			MinPending: r.MinPending, MaxPending: r.MaxPending, Outcomes: r.Outcomes, Runs: r.Runs, Exhaustive: r.Exhaustive}
+	}
+	for _, n := range sim.Nodes {
+		jn := jsonNode{Cluster: cluster, Pool: n.Pool, InstanceType: n.SKU, CapacityType: n.CapacityType, Zone: n.Zone, Workloads: map[string]int{}, HourlyPrice: n.HourlyPrice}
+		for _, p := range n.Pods {
+			jn.Pods += p.Count
+			jn.Workloads[p.Workload] += p.Count
+		}
+		out.Nodes = append(out.Nodes, jn)
+	}
+	for _, u := range sim.Unschedulable {
+		out.Unschedulable = append(out.Unschedulable, jsonUnschedulable{Cluster: cluster, Workload: u.Workload, Count: u.Count, Reason: u.Reason})
+	}
+	return out
+}
+
+// add sums b into a (nil stays nil only when both are).
+func add(a, b *jsonSim) *jsonSim {
+	if b == nil {
+		return a
+	}
+	var r *jsonCostRange
+	if a == nil {
+		a = &jsonSim{Nodes: []jsonNode{}, Unschedulable: []jsonUnschedulable{}, PoolCosts: []simulation.PoolCost{}}
+		r = b.HourlyCostRange
+	} else {
+		r = addRanges(a, b)
+	}
+	a.Nodes = append(a.Nodes, b.Nodes...)
+	a.Unschedulable = append(a.Unschedulable, b.Unschedulable...)
+	a.HourlyCost = simulation.Round(a.HourlyCost + b.HourlyCost)
+	a.MonthlyCost = simulation.Round(a.MonthlyCost + b.MonthlyCost)
+	a.ScheduledPods += b.ScheduledPods
+	a.PriceEstimated = a.PriceEstimated || b.PriceEstimated
+	a.PoolCosts = append(a.PoolCosts, b.PoolCosts...)
+	a.HourlyCostRange = r
+	a.TieBreaks += b.TieBreaks
+	return a
+}
+
+// addRanges is the range of the sum of two clusters' outcomes (they decide independently): a
+// cluster without ties contributes its one outcome. Called before b is added to a.
+func addRanges(a, b *jsonSim) *jsonCostRange {
+	if a.HourlyCostRange == nil && b.HourlyCostRange == nil {
+		return nil
+	}
+	of := func(s *jsonSim) jsonCostRange {
+		if s.HourlyCostRange != nil {
+			return *s.HourlyCostRange
+		}
+		pending := 0
+		for _, u := range s.Unschedulable {
+			pending += u.Count
+		}
+		return jsonCostRange{Min: s.HourlyCost, Max: s.HourlyCost, MinNodes: len(s.Nodes), MaxNodes: len(s.Nodes), MinPending: pending, MaxPending: pending, Outcomes: 1, Runs: 1, Exhaustive: true}
+	}
+	x, y := of(a), of(b)
+	return &jsonCostRange{Min: simulation.Round(x.Min + y.Min), Max: simulation.Round(x.Max + y.Max), MinNodes: x.MinNodes + y.MinNodes, MaxNodes: x.MaxNodes + y.MaxNodes,
+		MinPending: x.MinPending + y.MinPending, MaxPending: x.MaxPending + y.MaxPending, Outcomes: x.Outcomes * y.Outcomes, Runs: x.Runs + y.Runs, Exhaustive: x.Exhaustive && y.Exhaustive}
+}
+
+// WriteJSON renders the report for programs (layout in the command's --help and README).
+func WriteJSON(w io.Writer, r *Report, toolVersion string) error {
+	out := jsonReport{Version: JSONVersion, Tool: "terraform-provider-karpenter simulate " + toolVersion, Mode: r.Mode,
+		Clusters: []jsonCluster{}, Findings: r.Findings, Skipped: r.Skipped}
+	if out.Findings == nil {
+		out.Findings = []review.Finding{}
+	}
+	for _, c := range r.Clusters {
+		res := c.Result
+		jc := jsonCluster{Name: c.Name, Region: c.Region, Karpenter: toJSONSim(c.Name, res.Karpenter, res.Pools),
+			Optimal: toJSONSim(c.Name, res.Optimal, res.Pools), LowerBound: res.LowerBound(), Pools: nonNil(res.Pools),
+			Workloads: c.Workloads, Assumptions: nonNil(res.Assumptions), Skipped: nonNil(res.Skipped), Advice: c.Advice}
+		if jc.Workloads == nil {
+			jc.Workloads = []WorkloadSummary{}
+		}
+		out.Karpenter, out.Optimal = add(out.Karpenter, jc.Karpenter), add(out.Optimal, jc.Optimal)
+		out.LowerBound = simulation.Round(out.LowerBound + jc.LowerBound)
+		out.Clusters = append(out.Clusters, jc)
+	}
+	for _, s := range []*jsonSim{out.Karpenter, out.Optimal} {
+		if s != nil {
+			sort.SliceStable(s.Unschedulable, func(i, j int) bool { return s.Unschedulable[i].Cluster < s.Unschedulable[j].Cluster })
+		}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

@@ -1,0 +1,89 @@
+package simulate
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation"
+)
+
+// WriteMarkdown renders the report for a pull-request comment: a summary table of the
+// clusters, then per cluster a table of the nodes per pool, and the findings.
+func WriteMarkdown(w io.Writer, r *Report) error {
+	var b strings.Builder
+	b.WriteString("### Karpenter simulation\n\n")
+	b.WriteString("| Cluster | Region | Mode | Nodes | $/hour | $/month | Lower bound $/hour | Unschedulable pods |\n|---|---|---|---:|---:|---:|---:|---:|\n")
+	for _, c := range r.Clusters {
+		for _, m := range modes(c.Result) {
+			unsched := 0
+			for _, u := range m.sim.Unschedulable {
+				unsched += u.Count
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %d | %.4f | %.0f | %.4f | %d |\n", md(label(c.Name)), md(c.Region), m.name, len(m.sim.Nodes),
+				m.sim.HourlyCost, m.sim.HourlyCost*analysis.HoursPerMonth, c.Result.LowerBound(), unsched)
+		}
+	}
+	for _, c := range r.Clusters {
+		for _, m := range modes(c.Result) {
+			fmt.Fprintf(&b, "\n<details><summary>%s, %s: %d nodes, $%.4f/h</summary>\n\n", md(label(c.Name)), m.name, len(m.sim.Nodes), m.sim.HourlyCost)
+			if t := tieText(m.sim); t != "" {
+				fmt.Fprintf(&b, "%s.\n\n", md(t))
+			}
+			b.WriteString("| NodePool | Instance type | Capacity | Zone | Nodes | Pods | $/hour |\n|---|---|---|---|---:|---:|---:|\n")
+			for _, t := range tables(m.sim, c.Result.Pools) {
+				for _, row := range t.Rows {
+					fmt.Fprintf(&b, "| %s | %s | %s | %s | %d | %d | %.4f |\n", md(t.Pool), md(row.InstanceType), row.CapacityType, md(row.Zone), row.Nodes, row.Pods, simulation.Round(row.HourlyCost))
+				}
+			}
+			for _, u := range m.sim.Unschedulable {
+				fmt.Fprintf(&b, "\n- **unschedulable**: %d pods of `%s`: %s\n", u.Count, md(u.Workload), md(u.Reason))
+			}
+			b.WriteString("\n</details>\n")
+		}
+		if a := c.Advice; a != nil {
+			fmt.Fprintf(&b, "\n**Advice** (%s): %s: Karpenter's cost $%.4f/h instead of $%.4f/h, saving $%.4f/h (%.1f %%): `%s`\n", md(label(c.Name)), md(a.Edit.Describe()), a.HourlyCost, a.KarpenterCost, a.Saving, a.SavingPercent, md(a.Edit.YAML()))
+		}
+		for _, a := range c.Result.Assumptions {
+			fmt.Fprintf(&b, "\n- assumed: %s", md(a))
+		}
+		for _, s := range c.Result.Skipped {
+			fmt.Fprintf(&b, "\n- not simulated: %s", md(s))
+		}
+		if len(c.Result.Assumptions)+len(c.Result.Skipped) > 0 {
+			b.WriteString("\n")
+		}
+	}
+	if len(r.Findings) > 0 {
+		b.WriteString("\n| Severity | Code | Where | Finding |\n|---|---|---|---|\n")
+		for _, f := range r.Findings {
+			fmt.Fprintf(&b, "| %s | %s | `%s` | %s |\n", f.Severity(), f.Code, md(place(f.File, f.Line)), md(f.Message))
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+type modeSim struct {
+	name string
+	sim  *simmodel.Simulation
+}
+
+func modes(r *simulation.Result) []modeSim {
+	var out []modeSim
+	if r.Karpenter != nil {
+		out = append(out, modeSim{simulation.Karpenter, r.Karpenter})
+	}
+	if r.Optimal != nil {
+		out = append(out, modeSim{simulation.Optimal, r.Optimal})
+	}
+	return out
+}
+
+// md makes text safe in a table cell: pipes and newlines would break the table, and HTML or
+// backticks from the input would render.
+func md(s string) string {
+	return strings.NewReplacer("|", `\|`, "\n", " ", "\r", " ", "<", "&lt;", ">", "&gt;", "`", "'").Replace(s)
+}

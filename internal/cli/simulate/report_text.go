@@ -1,0 +1,137 @@
+package simulate
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation"
+)
+
+// WriteText renders the report for a person: per cluster and mode a table per pool, the
+// cost, the lower bound and what could not be scheduled; then the findings.
+func WriteText(w io.Writer, r *Report) error {
+	var b strings.Builder
+	for _, c := range r.Clusters {
+		fmt.Fprintf(&b, "Cluster %s, region %s: %d workloads, %d pools\n", label(c.Name), c.Region, len(c.Workloads), len(c.Result.Pools))
+		if len(c.Workloads) > 0 {
+			tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "\n  WORKLOAD\tNAMESPACE\tPODS\tFROM\tREQUESTS PER POD")
+			for _, w := range c.Workloads {
+				fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", w.Object, w.Namespace, podsOf(w), w.ReplicasFrom, requestsText(w.Requests))
+			}
+			_ = tw.Flush()
+		}
+		for _, m := range []struct {
+			name string
+			sim  *simmodel.Simulation
+		}{{simulation.Karpenter, c.Result.Karpenter}, {simulation.Optimal, c.Result.Optimal}} {
+			if m.sim == nil {
+				continue
+			}
+			fmt.Fprintf(&b, "\n  %s: %d nodes, $%.4f/h ($%.0f/month)%s\n", modeTitle(m.name), len(m.sim.Nodes), m.sim.HourlyCost,
+				m.sim.HourlyCost*analysis.HoursPerMonth, estimated(m.sim.PriceEstimated))
+			if t := tieText(m.sim); t != "" {
+				fmt.Fprintf(&b, "  %s\n", t)
+			}
+			for _, t := range tables(m.sim, c.Result.Pools) {
+				fmt.Fprintf(&b, "\n  NodePool %s: $%.4f/h\n", t.Pool, simulation.Round(t.Cost))
+				if len(t.Rows) == 0 {
+					b.WriteString("    no nodes\n")
+					continue
+				}
+				tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+				fmt.Fprintln(tw, "    INSTANCE TYPE\tCAPACITY\tZONE\tNODES\tPODS\t$/H EACH\t$/H")
+				for _, row := range t.Rows {
+					fmt.Fprintf(tw, "    %s\t%s\t%s\t%d\t%d\t%.4f\t%.4f\n", row.InstanceType, row.CapacityType, row.Zone, row.Nodes, row.Pods, row.HourlyPrice, simulation.Round(row.HourlyCost))
+				}
+				_ = tw.Flush()
+			}
+			for _, u := range m.sim.Unschedulable {
+				fmt.Fprintf(&b, "\n  unschedulable: %d pods of %s: %s\n", u.Count, u.Workload, u.Reason)
+			}
+		}
+		if lb := c.Result.LowerBound(); lb > 0 {
+			fmt.Fprintf(&b, "\n  lower bound: $%.4f/h (no packing of these pods on these pools costs less)\n", lb)
+		}
+		if a := c.Advice; a != nil {
+			fmt.Fprintf(&b, "\n  advice: %s: Karpenter's cost $%.4f/h instead of $%.4f/h, saving $%.4f/h (%.1f %%)\n", a.Edit.Describe(), a.HourlyCost, a.KarpenterCost, a.Saving, a.SavingPercent)
+			verb := ""
+			if a.Edit.Remove {
+				verb = "remove "
+			}
+			fmt.Fprintf(&b, "    %sYAML: %s\n    %sHCL:  %s\n", verb, a.Edit.YAML(), verb, a.Edit.HCL())
+		}
+		for _, a := range c.Result.Assumptions {
+			fmt.Fprintf(&b, "  assumed: %s\n", a)
+		}
+		for _, s := range c.Result.Skipped {
+			fmt.Fprintf(&b, "  not simulated: %s\n", s)
+		}
+		b.WriteString("\n")
+	}
+	for _, f := range r.Findings {
+		fmt.Fprintf(&b, "%s: %s %s: %s\n", place(f.File, f.Line), f.Severity(), f.Code, f.Message)
+		if f.Fix != "" {
+			fmt.Fprintf(&b, "    fix: %s\n", f.Fix)
+		}
+	}
+	for _, s := range r.Skipped {
+		fmt.Fprintf(&b, "%s: skipped: %s\n", place(s.File, s.Line), s.Reason)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func modeTitle(mode string) string {
+	if mode == simulation.Karpenter {
+		return "Karpenter would launch"
+	}
+	return "Optimal packing"
+}
+
+func estimated(e bool) string {
+	if e {
+		return " (some prices estimated)"
+	}
+	return ""
+}
+
+func place(file string, line int) string {
+	if line > 0 {
+		return fmt.Sprintf("%s:%d", file, line)
+	}
+	return file
+}
+
+func podsOf(w WorkloadSummary) string {
+	if strings.HasPrefix(w.Object, "DaemonSet/") {
+		return "per node"
+	}
+	return fmt.Sprint(w.Replicas)
+}
+
+// requestsText lists cpu and memory first, then the other resources by name.
+func requestsText(r map[string]string) string {
+	var parts []string
+	for _, k := range []string{"cpu", "memory"} {
+		if v, ok := r[k]; ok {
+			parts = append(parts, k+" "+v)
+		}
+	}
+	var rest []string
+	for k, v := range r {
+		if k != "cpu" && k != "memory" {
+			rest = append(rest, k+" "+v)
+		}
+	}
+	sort.Strings(rest)
+	if parts = append(parts, rest...); len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
+}

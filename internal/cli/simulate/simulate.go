@@ -1,0 +1,170 @@
+package simulate
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sort"
+	"sync"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/workload"
+)
+
+// Options configure one simulation run.
+type Options struct {
+	Paths          []string
+	Stdin          io.Reader
+	ConfigPath     string
+	Region         string
+	Mode           string
+	HPAMaxReplicas bool
+	// Suppress and Strict are review's: codes dropped (with the config file's suppressions),
+	// warnings made errors.
+	Suppress []findings.Code
+	Strict   bool
+	// Helm renders the Helm charts met in the paths, as for review.
+	Helm review.HelmOptions
+}
+
+// Report is the outcome over all clusters.
+type Report struct {
+	Mode     string           `json:"mode"`
+	Clusters []ClusterReport  `json:"clusters"`
+	Findings []review.Finding `json:"findings"`
+	// Skipped are inputs or parts of them the reading did not follow (review's).
+	Skipped []review.Skipped `json:"skipped,omitempty"`
+}
+
+// ClusterReport is one cluster's simulation.
+type ClusterReport struct {
+	Name      string             `json:"name"`
+	Region    string             `json:"region"`
+	Result    *simulation.Result `json:"-"`
+	Workloads []WorkloadSummary  `json:"workloads"`
+	// Advice is the cheapest NodePool edit verified with Karpenter's decision, when its cost
+	// exceeds the optimum by more than 10 % (mode both only: it needs the optimum).
+	Advice *simulation.Advice `json:"advice,omitempty"`
+}
+
+// WorkloadSummary says what the simulation read of a workload.
+type WorkloadSummary struct {
+	Object       string            `json:"object"`
+	Namespace    string            `json:"namespace"`
+	File         string            `json:"file"`
+	Line         int               `json:"line,omitempty"`
+	Replicas     int               `json:"replicas"`
+	ReplicasFrom string            `json:"replicasFrom"`
+	Requests     map[string]string `json:"requests"`
+}
+
+// newSolver loads the catalog once per process: it takes a second.
+var newSolver = sync.OnceValue(func() *analysis.Solver { return analysis.New(catalog.Default()) })
+
+// Simulate reads the inputs as the review does (its input findings and schema check
+// included) and simulates every cluster in the mode.
+func Simulate(ctx context.Context, o Options) (*Report, error) {
+	rep := &Report{Mode: o.Mode}
+	var failure error
+	visit := func(c *review.Cluster, docs []workload.Document) {
+		if failure != nil {
+			return
+		}
+		set := workload.Read(docs, workload.Options{HPAMaxReplicas: o.HPAMaxReplicas})
+		cr := ClusterReport{Name: c.Name, Region: c.Region}
+		defer func() { // after the simulation, which names the pools in KRP302
+			for _, f := range review.WorkloadFindings(set.Findings) {
+				f.Cluster = c.Name
+				rep.Findings = append(rep.Findings, f)
+			}
+		}()
+		for _, w := range set.Workloads {
+			cr.Workloads = append(cr.Workloads, summarize(w))
+		}
+		if c.Region == "" {
+			failure = fmt.Errorf("cluster %s has no region: pass --region or set region in .karpenter-review.yaml", label(c.Name))
+			return
+		}
+		in := simulation.Input{Region: c.Region, Pods: set.Pods, DaemonSets: set.DaemonSets}
+		var skipped []string
+		for _, p := range c.NodePools {
+			known, unknown := crdtree.StripUnknown(p.Body)
+			if len(unknown) > 0 {
+				skipped = append(skipped, fmt.Sprintf("%s: values known only after apply", p.Label()))
+				continue
+			}
+			in.NodePools = append(in.NodePools, known)
+		}
+		for _, nc := range c.NodeClasses {
+			known, _ := crdtree.StripUnknown(nc.Body)
+			in.NodeClasses = append(in.NodeClasses, known)
+		}
+		res, err := simulation.Simulate(ctx, newSolver(), in, o.Mode)
+		if err != nil {
+			failure = fmt.Errorf("cluster %s: %w", label(c.Name), err)
+			return
+		}
+		adv, err := simulation.Advise(newSolver(), in, res)
+		if err != nil {
+			failure = fmt.Errorf("cluster %s: advice: %w", label(c.Name), err)
+			return
+		}
+		if adv != nil {
+			cr.Advice = adv
+			rep.Findings = append(rep.Findings, review.AdviceFinding(c, adv))
+		}
+		res.Skipped = append(skipped, res.Skipped...)
+		simulation.NamePoolsOfRequestless(set, res)
+		for _, f := range review.WorkloadFindings(simulation.DisruptionFindings(set, res)) {
+			f.Cluster = c.Name
+			rep.Findings = append(rep.Findings, f)
+		}
+		res.Assumptions = append(set.Assumptions, res.Assumptions...)
+		cr.Result = res
+		rep.Clusters = append(rep.Clusters, cr)
+	}
+	ropts := review.Options{Paths: o.Paths, Stdin: o.Stdin, ConfigPath: o.ConfigPath, Region: o.Region, Suppress: o.Suppress, Strict: o.Strict, Helm: o.Helm,
+		Checks: []review.Check{review.CheckSchema, review.CheckNodeClassRefs}, Facts: []review.FactFunc{}, Visit: visit}
+	rv, err := review.Review(ctx, ropts)
+	if err != nil {
+		return nil, err
+	}
+	if failure != nil {
+		return nil, failure
+	}
+	rep.Skipped = rv.Skipped
+	// The review applied its suppressions and --strict to its own findings; the simulation's
+	// get the same.
+	if rep.Findings, _, err = review.Finish(rep.Findings, ropts); err != nil {
+		return nil, err
+	}
+	rep.Findings = append(rv.Findings, rep.Findings...)
+	sort.SliceStable(rep.Findings, func(i, j int) bool {
+		a, b := rep.Findings[i], rep.Findings[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		return a.Line < b.Line
+	})
+	return rep, nil
+}
+
+func summarize(w workload.Workload) WorkloadSummary {
+	req := map[string]string{}
+	for k, v := range workload.Requests(w.Pod) {
+		req[string(k)] = v.String()
+	}
+	return WorkloadSummary{Object: w.Label(), Namespace: w.Namespace, File: w.File, Line: w.Line, Replicas: w.Replicas, ReplicasFrom: w.ReplicasFrom, Requests: req}
+}
+
+func label(name string) string {
+	if name == "" {
+		return "(unnamed)"
+	}
+	return name
+}

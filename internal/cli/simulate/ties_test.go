@@ -1,0 +1,46 @@
+package simulate
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// In eastus the shop's zone-spread Deployment meets equally loaded zones, which Karpenter
+// picks among at random: the JSON counts the ties and gives the cost range of Karpenter's
+// outcomes, the text and markdown say so; in westeurope (one placement) there is no tie.
+func TestSimulateReportsKarpentersRandomTies(t *testing.T) {
+	code, out, errOut := run(t, "", "--region", "eastus", "--format", "json", "testdata/shop")
+	if code != ExitClean {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var r struct {
+		Karpenter struct {
+			HourlyCost float64 `json:"hourlyCost"`
+			TieBreaks  int     `json:"tieBreaks"`
+			Range      *struct {
+				Min, Max           float64
+				MinNodes, MaxNodes int
+				Outcomes, Runs     int
+			} `json:"hourlyCostRange"`
+		} `json:"karpenter"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	k := r.Karpenter
+	if k.TieBreaks == 0 || k.Range == nil || k.Range.Min > k.HourlyCost || k.Range.Max < k.HourlyCost || k.Range.Outcomes < 1 || k.Range.Runs < 2 {
+		t.Fatalf("eastus: tieBreaks %d, range %+v, cost %v: want the ties counted and the cost within the range", k.TieBreaks, k.Range, k.HourlyCost)
+	}
+	_, text, _ := run(t, "", "--region", "eastus", "testdata/shop")
+	_, mdOut, _ := run(t, "", "--region", "eastus", "--format", "markdown", "testdata/shop")
+	for _, s := range []string{text, mdOut} {
+		if !strings.Contains(s, "ties randomly") || !strings.Contains(s, "its cost ranges $") {
+			t.Errorf("no tie note in:\n%s", s)
+		}
+	}
+	_, out, _ = run(t, "", "--region", "westeurope", "--format", "json", "testdata/shop")
+	if strings.Contains(out, "hourlyCostRange") || strings.Contains(out, "tieBreaks") {
+		t.Errorf("westeurope has no tie, but the JSON reports one:\n%s", out)
+	}
+}

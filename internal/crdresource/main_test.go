@@ -1,9 +1,0 @@
-package crdresource
-
-import (
-	"testing"
-
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/testenv"
-)
-
-func TestMain(m *testing.M) { testenv.Main(m) }

@@ -1,0 +1,528 @@
+// Package provisioningsimulation defines the karpenter_provisioning_simulation data source: pending pods
+// (shapes and counts) and NodePools in; out, by `mode`, the NodeClaims Karpenter on AKS would
+// launch (clustersim.Predict, the default), the cheapest packing with its certified lower bound
+// (optimal.Simulate), or both with the gap between them. Offline, from the embedded catalog.
+package provisioningsimulation
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	k8sschema "k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/yaml"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/providerdata"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation/optimal"
+	workloadreader "github.com/karpenter-iac/terraform-provider-karpenter/internal/workload"
+)
+
+// New is the data source constructor for the provider.
+func New() datasource.DataSource { return &dataSource{} }
+
+type dataSource struct{ data *providerdata.Data }
+
+func (d *dataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_provisioning_simulation"
+}
+
+func (d *dataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	if data, ok := req.ProviderData.(*providerdata.Data); ok {
+		d.data = data
+	}
+}
+
+func (d *dataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	cstr := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
+	}
+	cnum := func(desc string) schema.Float64Attribute {
+		return schema.Float64Attribute{Computed: true, MarkdownDescription: desc}
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Predicts, offline, what Karpenter on AKS would launch for a set of pending pods across NodePools, and what the " +
+			"cheapest packing of the same pods on the same NodePools would cost. `mode = \"karpenter\"` (default) emulates Karpenter's own " +
+			"provisioning decision (v1.14 scheduler: pod order, NodePools by weight, per-NodeClaim instance-type options, daemon overhead, limits, " +
+			"minValues, topology spread, pod anti-affinity, relaxed preferences; then the Azure provider's launch choice: lowest price, spot before " +
+			"on-demand, zonal before regional). `mode = \"optimal\"` reports the optimum instead: the cheapest packing found, with a certified " +
+			"lower bound (`lower_bound`) — not what Karpenter would do. `mode = \"both\"` reports Karpenter's decision at the top level, the optimum " +
+			"under `optimal`, and `design_cost`, what this NodePool design costs per hour over the optimum, and, when Karpenter's cost exceeds the " +
+			"optimum by more than 10 %, `advice`: the cheapest NodePool edit verified by re-running Karpenter's decision (KRP118). `method` says which " +
+			"the top-level figures are. The guide \"What will Karpenter launch?\" walks through a wide pool (Karpenter $198.68/h, optimum $38.03/h, " +
+			"$45.81/h with the advised `sku-cpu` cap).",
+		Attributes: map[string]schema.Attribute{
+			"region": schema.StringAttribute{Optional: true, MarkdownDescription: "Azure region; defaults to the provider's `region`. One of them is required."},
+			"nodepools": schema.ListAttribute{
+				Required: true, ElementType: types.StringType,
+				MarkdownDescription: "NodePool manifests (YAML or JSON), e.g. `[file(\"pools/general.yaml\")]`; each is validated by the CRD's rules.",
+				Validators:          []validator.List{listvalidator.SizeAtLeast(1)},
+			},
+			"aksnodeclasses": schema.ListAttribute{
+				Optional: true, ElementType: types.StringType,
+				MarkdownDescription: "AKSNodeClass manifests the pools reference; a pool whose node class is not given is simulated with the CRD defaults.",
+			},
+			"workloads_yaml": workloadsYAMLAttribute,
+			"workloads": schema.ListNestedAttribute{
+				Optional:            true,
+				MarkdownDescription: "Pending pods, grouped by shape. This, `workloads_yaml` or both.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"name":          schema.StringAttribute{Required: true, MarkdownDescription: "Name of the workload (used in the results)."},
+					"count":         schema.Int64Attribute{Required: true, MarkdownDescription: "Number of pods.", Validators: []validator.Int64{int64validator.Between(1, 100000)}},
+					"requests":      schema.MapAttribute{Required: true, ElementType: types.StringType, MarkdownDescription: "Resource requests per pod, e.g. `{ cpu = \"500m\", memory = \"1Gi\" }`."},
+					"node_selector": schema.MapAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "Node selector of the pods."},
+					"tolerations": schema.ListNestedAttribute{Optional: true, MarkdownDescription: "Tolerations of the pods.",
+						NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+							"key":      schema.StringAttribute{Optional: true, MarkdownDescription: "Taint key (empty with operator `Exists` tolerates everything)."},
+							"operator": schema.StringAttribute{Optional: true, MarkdownDescription: "`Equal` (default) or `Exists`."},
+							"value":    schema.StringAttribute{Optional: true, MarkdownDescription: "Taint value."},
+							"effect":   schema.StringAttribute{Optional: true, MarkdownDescription: "`NoSchedule`, `PreferNoSchedule` or `NoExecute`; empty matches all."},
+						}}},
+					"zone_spread_max_skew": schema.Int64Attribute{Optional: true, MarkdownDescription: "When set, the pods spread over zones with this maxSkew (DoNotSchedule)."},
+				}},
+			},
+			"daemonset_overhead": schema.MapAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "Requests of the DaemonSet pods on every node (for Karpenter's decision: one DaemonSet pod with these requests that tolerates every taint)."},
+			"mode": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "`karpenter` (default): the top-level figures are what Karpenter would launch. `optimal`: they are the cheapest " +
+					"packing found, with `lower_bound`. `both`: Karpenter's decision at the top level, the optimum under `optimal`, and `design_cost`.",
+				Validators: []validator.String{stringvalidator.OneOf(simmodel.MethodKarpenter, simmodel.MethodOptimal, "both")},
+			},
+			"lower_bound_method": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "How `lower_bound` is computed. `lp` (default): an LP relaxation over node types with resources pooled across nodes, " +
+					"milliseconds, often 5–10 % below the best packing. `configuration`: the configuration LP (fractional counts of whole node patterns, " +
+					"generated by column generation and certified), within a few per cent of the best packing; tens of milliseconds to seconds. " +
+					"Beyond 64 pod groups (distinct requests × scheduling options) it falls back to `lp`. Used when the optimum is computed " +
+					"(`mode` `optimal` or `both`).",
+				Validators: []validator.String{stringvalidator.OneOf("lp", "configuration")},
+			},
+
+			"method":       cstr("What the top-level figures are: `karpenter` (what Karpenter would launch) or `optimal` (the cheapest packing found)."),
+			"node_count":   schema.Int64Attribute{Computed: true, MarkdownDescription: "Number of nodes launched."},
+			"hourly_cost":  cnum("Hourly cost of the launched nodes in USD."),
+			"monthly_cost": cnum("Hourly cost × 730."),
+			"lower_bound":  cnum("Hourly cost no packing can beat (see `lower_bound_method`); null in `mode = \"karpenter\"`, which does not compute the optimum."),
+			"design_cost":  cnum("`mode = \"both\"`: Karpenter's hourly cost minus the optimum's — what this NodePool design costs you per hour over the cheapest packing of the same pods."),
+			"optimal": schema.SingleNestedAttribute{
+				Computed: true, MarkdownDescription: "`mode = \"both\"`: the optimum (method `optimal`) next to Karpenter's decision.",
+				Attributes: map[string]schema.Attribute{
+					"method":         cstr("`optimal`."),
+					"node_count":     schema.Int64Attribute{Computed: true, MarkdownDescription: "Number of nodes."},
+					"hourly_cost":    cnum("Hourly cost in USD."),
+					"monthly_cost":   cnum("Hourly cost × 730."),
+					"lower_bound":    cnum("Hourly cost no packing can beat (see `lower_bound_method`)."),
+					"scheduled_pods": schema.Int64Attribute{Computed: true, MarkdownDescription: "Pods placed on nodes."},
+					"nodes": schema.ListNestedAttribute{
+						Computed: true, MarkdownDescription: "The nodes.",
+						NestedObject: schema.NestedAttributeObject{Attributes: nodeAttributes(cstr, cnum)},
+					},
+				},
+			},
+			"advice": schema.SingleNestedAttribute{
+				Computed: true,
+				MarkdownDescription: "`mode = \"both\"`, when Karpenter's cost exceeds the optimum by more than 10 %: the cheapest of at most 16 NodePool " +
+					"edits (a `karpenter.azure.com/sku-cpu` `Lt` cap of 9, 17, 33 or 65; spot allowed on an on-demand-only pool; a `sku-family` " +
+					"restriction removed), each verified by re-running Karpenter's decision, that leaves no workload with more pending pods. An edit " +
+					"that allows spot is the advice only when nothing else saves (it assumes the pods tolerate eviction). Null otherwise.",
+				Attributes: map[string]schema.Attribute{
+					"pool":                  cstr("The NodePool to edit."),
+					"edit":                  cstr("The edit in words."),
+					"remove":                schema.BoolAttribute{Computed: true, MarkdownDescription: "True when the requirement is to be removed; else it is added (replacing the pool's requirement on the same key and operator)."},
+					"key":                   cstr("The requirement's key."),
+					"operator":              cstr("The requirement's operator."),
+					"values":                schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "The requirement's values."},
+					"assumes_interruptible": schema.BoolAttribute{Computed: true, MarkdownDescription: "True when the edit allows spot: the pods must tolerate eviction."},
+					"hourly_cost":           cnum("Karpenter's hourly cost with the edit (method `karpenter`)."),
+					"saving":                cnum("`hourly_cost` at the top level minus this `hourly_cost`, USD per hour."),
+					"saving_percent":        cnum("The saving in per cent of Karpenter's cost without the edit."),
+				},
+			},
+			"tie_breaks": schema.Int64Attribute{Computed: true, MarkdownDescription: "Method `karpenter`: how many ties Karpenter breaks at random in this " +
+				"decision (it takes the first of equal alternatives in Go map order: equally loaded zones of a topology spread, the domain a pod " +
+				"affinity starts, the order of a pool's daemon overhead groups). The top-level nodes break each tie by name; " +
+				"`hourly_cost_range` is over Karpenter's other outcomes. Null for method `optimal`."},
+			"hourly_cost_range": schema.SingleNestedAttribute{
+				Computed: true,
+				MarkdownDescription: "Method `karpenter`, when `tie_breaks` > 0: \"Karpenter breaks N ties randomly; its cost ranges $min–$max/h\": the " +
+					fmt.Sprintf("range over the distinct outcomes of at most %d re-runs of the decision with other tie-breaks (every combination of ", simulation.TieRuns) +
+					"choices when that is few enough, `exhaustive`; else a seeded sample, so Karpenter may land outside it). Null otherwise.",
+				Attributes: map[string]schema.Attribute{
+					"min":         cnum("Lowest hourly cost in USD."),
+					"max":         cnum("Highest hourly cost in USD."),
+					"min_nodes":   schema.Int64Attribute{Computed: true, MarkdownDescription: "Fewest nodes."},
+					"max_nodes":   schema.Int64Attribute{Computed: true, MarkdownDescription: "Most nodes."},
+					"min_pending": schema.Int64Attribute{Computed: true, MarkdownDescription: "Fewest pods left pending."},
+					"max_pending": schema.Int64Attribute{Computed: true, MarkdownDescription: "Most pods left pending."},
+					"outcomes":    schema.Int64Attribute{Computed: true, MarkdownDescription: "Distinct outcomes found."},
+					"runs":        schema.Int64Attribute{Computed: true, MarkdownDescription: "Runs of the decision it took."},
+					"exhaustive":  schema.BoolAttribute{Computed: true, MarkdownDescription: "True when every combination of choices was run."},
+				},
+			},
+			"cpu_utilisation":    cnum("Requested ÷ allocatable CPU over all nodes."),
+			"memory_utilisation": cnum("Requested ÷ allocatable memory over all nodes."),
+			"scheduled_pods":     schema.Int64Attribute{Computed: true, MarkdownDescription: "Pods placed on nodes."},
+			"price_estimated":    schema.BoolAttribute{Computed: true, MarkdownDescription: "True when some node's price is not a list (or override) price of the region: see the nodes' `price_source`."},
+			"nodes": schema.ListNestedAttribute{
+				Computed: true, MarkdownDescription: "The nodes, in launch order (for `karpenter`, one per NodeClaim).",
+				NestedObject: schema.NestedAttributeObject{Attributes: nodeAttributes(cstr, cnum)},
+			},
+			"unschedulable": schema.ListNestedAttribute{
+				Computed: true, MarkdownDescription: "Pods no pool can take, with Karpenter's reason.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"workload": cstr("Workload."),
+					"count":    schema.Int64Attribute{Computed: true, MarkdownDescription: "Pods."},
+					"reason":   cstr("Why."),
+				}},
+			},
+		},
+	}
+}
+
+func nodeAttributes(cstr func(string) schema.StringAttribute, cnum func(string) schema.Float64Attribute) map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"pool":          cstr("NodePool that launched it."),
+		"sku":           cstr("VM size."),
+		"zone":          cstr("Zone (`0` when zones are not known). Where Karpenter picks among equal zones at random, the first by name."),
+		"capacity_type": cstr("`spot` or `on-demand`."),
+		"hourly_price":  cnum("Hourly price in USD."),
+		"price_source":  cstr("Where the price comes from: `list YYYY-MM-DD`, `override…` or `estimated: …` saying how it was estimated."),
+		"pods":          schema.MapAttribute{Computed: true, ElementType: types.Int64Type, MarkdownDescription: "Pods per workload."},
+	}
+}
+
+type model struct {
+	Region            types.String      `tfsdk:"region"`
+	NodePools         []string          `tfsdk:"nodepools"`
+	AKSNodeClasses    []string          `tfsdk:"aksnodeclasses"`
+	Workloads         []workloadModel   `tfsdk:"workloads"`
+	WorkloadsYAML     []string          `tfsdk:"workloads_yaml"`
+	DaemonSetOverhead map[string]string `tfsdk:"daemonset_overhead"`
+	LowerBoundMethod  types.String      `tfsdk:"lower_bound_method"`
+	Mode              types.String      `tfsdk:"mode"`
+
+	Method            types.String        `tfsdk:"method"`
+	DesignCost        types.Float64       `tfsdk:"design_cost"`
+	Optimal           *optimalModel       `tfsdk:"optimal"`
+	Advice            *adviceModel        `tfsdk:"advice"`
+	NodeCount         types.Int64         `tfsdk:"node_count"`
+	HourlyCost        types.Float64       `tfsdk:"hourly_cost"`
+	MonthlyCost       types.Float64       `tfsdk:"monthly_cost"`
+	LowerBound        types.Float64       `tfsdk:"lower_bound"`
+	CPUUtilisation    types.Float64       `tfsdk:"cpu_utilisation"`
+	MemoryUtilisation types.Float64       `tfsdk:"memory_utilisation"`
+	ScheduledPods     types.Int64         `tfsdk:"scheduled_pods"`
+	PriceEstimated    types.Bool          `tfsdk:"price_estimated"`
+	Nodes             []nodeModel         `tfsdk:"nodes"`
+	Unschedulable     []unschedulableItem `tfsdk:"unschedulable"`
+	TieBreaks         types.Int64         `tfsdk:"tie_breaks"`
+	HourlyCostRange   *costRangeModel     `tfsdk:"hourly_cost_range"`
+}
+
+type costRangeModel struct {
+	Min        types.Float64 `tfsdk:"min"`
+	Max        types.Float64 `tfsdk:"max"`
+	MinNodes   types.Int64   `tfsdk:"min_nodes"`
+	MaxNodes   types.Int64   `tfsdk:"max_nodes"`
+	MinPending types.Int64   `tfsdk:"min_pending"`
+	MaxPending types.Int64   `tfsdk:"max_pending"`
+	Outcomes   types.Int64   `tfsdk:"outcomes"`
+	Runs       types.Int64   `tfsdk:"runs"`
+	Exhaustive types.Bool    `tfsdk:"exhaustive"`
+}
+
+type adviceModel struct {
+	Pool                 types.String  `tfsdk:"pool"`
+	Edit                 types.String  `tfsdk:"edit"`
+	Remove               types.Bool    `tfsdk:"remove"`
+	Key                  types.String  `tfsdk:"key"`
+	Operator             types.String  `tfsdk:"operator"`
+	Values               []string      `tfsdk:"values"`
+	AssumesInterruptible types.Bool    `tfsdk:"assumes_interruptible"`
+	HourlyCost           types.Float64 `tfsdk:"hourly_cost"`
+	Saving               types.Float64 `tfsdk:"saving"`
+	SavingPercent        types.Float64 `tfsdk:"saving_percent"`
+}
+
+type optimalModel struct {
+	Method        types.String  `tfsdk:"method"`
+	NodeCount     types.Int64   `tfsdk:"node_count"`
+	HourlyCost    types.Float64 `tfsdk:"hourly_cost"`
+	MonthlyCost   types.Float64 `tfsdk:"monthly_cost"`
+	LowerBound    types.Float64 `tfsdk:"lower_bound"`
+	ScheduledPods types.Int64   `tfsdk:"scheduled_pods"`
+	Nodes         []nodeModel   `tfsdk:"nodes"`
+}
+
+type workloadModel struct {
+	Name         string            `tfsdk:"name"`
+	Count        int64             `tfsdk:"count"`
+	Requests     map[string]string `tfsdk:"requests"`
+	NodeSelector map[string]string `tfsdk:"node_selector"`
+	Tolerations  []tolerationModel `tfsdk:"tolerations"`
+	ZoneSpread   types.Int64       `tfsdk:"zone_spread_max_skew"`
+}
+
+type tolerationModel struct {
+	Key      types.String `tfsdk:"key"`
+	Operator types.String `tfsdk:"operator"`
+	Value    types.String `tfsdk:"value"`
+	Effect   types.String `tfsdk:"effect"`
+}
+
+type nodeModel struct {
+	Pool         string           `tfsdk:"pool"`
+	SKU          string           `tfsdk:"sku"`
+	Zone         string           `tfsdk:"zone"`
+	CapacityType string           `tfsdk:"capacity_type"`
+	HourlyPrice  float64          `tfsdk:"hourly_price"`
+	PriceSource  string           `tfsdk:"price_source"`
+	Pods         map[string]int64 `tfsdk:"pods"`
+}
+
+type unschedulableItem struct {
+	Workload string `tfsdk:"workload"`
+	Count    int64  `tfsdk:"count"`
+	Reason   string `tfsdk:"reason"`
+}
+
+func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m model
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if d.data == nil {
+		resp.Diagnostics.AddError("Provider not configured", "The karpenter provider was not configured before use.")
+		return
+	}
+	region := m.Region.ValueString()
+	if region == "" {
+		region = d.data.Region
+	}
+	if region == "" {
+		resp.Diagnostics.AddAttributeError(path.Root("region"), "Region required", "Set region here or in the provider configuration: the simulation prices nodes in one region.")
+		return
+	}
+	s, err := d.data.Solver()
+	if err != nil {
+		resp.Diagnostics.AddError("Cannot load the SKU catalog", err.Error())
+		return
+	}
+	classes := map[string]aks.NodeClass{}
+	for i, text := range m.AKSNodeClasses {
+		obj := manifest(ctx, text, kinds.AKSNodeClass.GVK, path.Root("aksnodeclasses").AtListIndex(i), &resp.Diagnostics)
+		if obj == nil {
+			continue
+		}
+		nc, err := analysis.NodeClassFromObject(obj)
+		if err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("aksnodeclasses").AtListIndex(i), "Unreadable AKSNodeClass", err.Error())
+			continue
+		}
+		meta, _ := obj["metadata"].(map[string]any)
+		classes[fmt.Sprint(meta["name"])] = nc
+	}
+	in := simmodel.SimulationInput{Region: region, Seed: 1, ConfigurationBound: m.LowerBoundMethod.ValueString() == "configuration"}
+	for i, text := range m.NodePools {
+		obj := manifest(ctx, text, kinds.NodePool.GVK, path.Root("nodepools").AtListIndex(i), &resp.Diagnostics)
+		if obj == nil {
+			continue
+		}
+		p, err := analysis.PoolFromObject(obj)
+		if err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("nodepools").AtListIndex(i), "Unreadable NodePool", err.Error())
+			continue
+		}
+		in.Pools = append(in.Pools, simmodel.SimPool{Pool: p, NodeClass: classes[p.NodeClassName()]})
+	}
+	for i, w := range m.Workloads {
+		in.Workloads = append(in.Workloads, workload(w, path.Root("workloads").AtListIndex(i), &resp.Diagnostics))
+	}
+	in.DaemonOverhead = quantities(m.DaemonSetOverhead, path.Root("daemonset_overhead"), &resp.Diagnostics)
+	if len(m.Workloads) == 0 && len(m.WorkloadsYAML) == 0 {
+		resp.Diagnostics.AddAttributeError(path.Root("workloads"), "No workloads", "Set workloads, workloads_yaml or both: the simulation needs pending pods.")
+	}
+	pin := simulation.PredictionInput{Region: region, Pools: in.Pools, Pods: simmodel.Pods(in.Workloads), WorkloadOf: workloadOf}
+	if len(in.DaemonOverhead) > 0 {
+		pin.DaemonSets = []*corev1.Pod{simulation.DaemonSetPod("daemonset-overhead", in.DaemonOverhead)}
+	}
+	var read *workloadreader.Set // the workloads_yaml objects, for the disruption checks
+	if len(m.WorkloadsYAML) > 0 {
+		ws, set := manifestWorkloads(m.WorkloadsYAML, d.data.Checks, &resp.Diagnostics)
+		read = set
+		daemons := set.DaemonSets
+		in.Workloads = append(in.Workloads, ws...)
+		pin.Pods = append(pin.Pods, set.Pods...)
+		pin.DaemonSets = append(pin.DaemonSets, daemons...)
+		if len(daemons) > 0 {
+			overhead, notes := simulation.DaemonOverhead(daemons, in.Pools)
+			in.DaemonOverhead = addLists(in.DaemonOverhead, overhead)
+			for _, n := range notes {
+				resp.Diagnostics.AddAttributeWarning(path.Root("workloads_yaml"), "Simulation assumption", n)
+			}
+		}
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	mode := m.Mode.ValueString()
+	if mode == "" {
+		mode = simmodel.MethodKarpenter
+	}
+	var predicted, optimum *simmodel.Simulation
+	if mode != simmodel.MethodOptimal {
+		if predicted, err = simulation.Predict(s, pin); err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("region"), "Cannot predict", err.Error())
+			return
+		}
+	}
+	if mode != simmodel.MethodKarpenter {
+		if optimum, err = optimal.Simulate(s, in); err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("region"), "Cannot simulate", err.Error())
+			return
+		}
+	}
+	if predicted != nil {
+		disruptionDiags(read, in.Pools, predicted, d.data.Checks, &resp.Diagnostics)
+	} else {
+		disruptionDiags(read, in.Pools, optimum, d.data.Checks, &resp.Diagnostics)
+	}
+	m.LowerBound = types.Float64Null()
+	m.DesignCost = types.Float64Null()
+	m.Optimal = nil
+	m.Advice = nil
+	switch mode {
+	case simmodel.MethodKarpenter:
+		fill(&m, predicted)
+	case simmodel.MethodOptimal:
+		fill(&m, optimum)
+		m.LowerBound = types.Float64Value(optimum.LowerBound)
+	default:
+		fill(&m, predicted)
+		m.LowerBound = types.Float64Value(optimum.LowerBound)
+		m.DesignCost = types.Float64Value(predicted.HourlyCost - optimum.HourlyCost)
+		m.Optimal = &optimalModel{
+			Method: types.StringValue(optimum.Method), NodeCount: types.Int64Value(int64(len(optimum.Nodes))),
+			HourlyCost: types.Float64Value(optimum.HourlyCost), MonthlyCost: types.Float64Value(optimum.HourlyCost * analysis.HoursPerMonth),
+			LowerBound: types.Float64Value(optimum.LowerBound), ScheduledPods: types.Int64Value(int64(optimum.ScheduledPods)),
+			Nodes: nodes(optimum),
+		}
+		a, err := simulation.AdvisePrediction(s, pin, predicted, optimum)
+		if err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("mode"), "Cannot advise", err.Error())
+			return
+		}
+		if a != nil {
+			m.Advice = &adviceModel{Pool: types.StringValue(a.Edit.Pool), Edit: types.StringValue(a.Edit.Describe()), Remove: types.BoolValue(a.Edit.Remove),
+				Key: types.StringValue(a.Edit.Requirement.Key), Operator: types.StringValue(string(a.Edit.Requirement.Operator)), Values: a.Edit.Requirement.Values,
+				AssumesInterruptible: types.BoolValue(a.Edit.AssumesInterruptible), HourlyCost: types.Float64Value(a.HourlyCost),
+				Saving: types.Float64Value(a.Saving), SavingPercent: types.Float64Value(a.SavingPercent)}
+		}
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// manifest parses and validates one manifest of the given kind, with the CRD's defaults.
+func manifest(ctx context.Context, text string, gvk k8sschema.GroupVersionKind, at path.Path, diags *diag.Diagnostics) map[string]any {
+	obj := map[string]any{}
+	if err := yaml.Unmarshal([]byte(text), &obj); err != nil {
+		diags.AddAttributeError(at, "Not a manifest", fmt.Sprintf("Attribute %s is not valid YAML or JSON: %v", at, err))
+		return nil
+	}
+	if obj["apiVersion"] != gvk.GroupVersion().String() || obj["kind"] != gvk.Kind {
+		diags.AddAttributeError(at, "Wrong kind", fmt.Sprintf("Attribute %s is a %v %v; expected %s %s.", at, obj["apiVersion"], obj["kind"], gvk.GroupVersion(), gvk.Kind))
+		return nil
+	}
+	v := crdvalidate.MustFor(gvk)
+	if errs := v.Validate(ctx, obj); len(errs) > 0 {
+		diags.AddAttributeError(at, "Invalid "+gvk.Kind, fmt.Sprintf("Attribute %s: the Kubernetes API server would reject it:\n%s", at, strings.Join(crdvalidate.Messages(errs), "\n")))
+		return nil
+	}
+	v.Default(obj)
+	return obj
+}
+
+func workload(w workloadModel, at path.Path, diags *diag.Diagnostics) simmodel.Workload {
+	out := simmodel.Workload{Name: w.Name, Count: int(w.Count), NodeSelector: w.NodeSelector,
+		Requests: quantities(w.Requests, at.AtName("requests"), diags), ZoneSpread: int32(w.ZoneSpread.ValueInt64())}
+	for _, t := range w.Tolerations {
+		out.Tolerations = append(out.Tolerations, corev1.Toleration{
+			Key: t.Key.ValueString(), Operator: corev1.TolerationOperator(t.Operator.ValueString()),
+			Value: t.Value.ValueString(), Effect: corev1.TaintEffect(t.Effect.ValueString()),
+		})
+	}
+	return out
+}
+
+func quantities(m map[string]string, at path.Path, diags *diag.Diagnostics) corev1.ResourceList {
+	if len(m) == 0 {
+		return nil
+	}
+	out := corev1.ResourceList{}
+	for k, v := range m {
+		q, err := resource.ParseQuantity(v)
+		if err != nil {
+			diags.AddAttributeError(at.AtMapKey(k), "Invalid quantity", fmt.Sprintf("%q is not a Kubernetes quantity (e.g. 500m, 2, 1Gi): %v", v, err))
+			continue
+		}
+		out[corev1.ResourceName(k)] = q
+	}
+	return out
+}
+
+func fill(m *model, sim *simmodel.Simulation) {
+	m.Method = types.StringValue(sim.Method)
+	m.NodeCount = types.Int64Value(int64(len(sim.Nodes)))
+	m.HourlyCost = types.Float64Value(sim.HourlyCost)
+	m.MonthlyCost = types.Float64Value(sim.HourlyCost * analysis.HoursPerMonth)
+	m.CPUUtilisation = types.Float64Value(sim.Utilisation.CPU)
+	m.MemoryUtilisation = types.Float64Value(sim.Utilisation.Memory)
+	m.ScheduledPods = types.Int64Value(int64(sim.ScheduledPods))
+	m.PriceEstimated = types.BoolValue(sim.PriceEstimated)
+	m.Nodes = nodes(sim)
+	m.Unschedulable = make([]unschedulableItem, 0, len(sim.Unschedulable))
+	for _, u := range sim.Unschedulable {
+		m.Unschedulable = append(m.Unschedulable, unschedulableItem{Workload: u.Workload, Count: int64(u.Count), Reason: u.Reason})
+	}
+	sort.SliceStable(m.Unschedulable, func(i, j int) bool { return m.Unschedulable[i].Workload < m.Unschedulable[j].Workload })
+	m.TieBreaks, m.HourlyCostRange = types.Int64Null(), nil
+	if sim.Method == simmodel.MethodKarpenter {
+		m.TieBreaks = types.Int64Value(int64(sim.TieBreaks))
+	}
+	if r := sim.CostRange; r != nil {
+		m.HourlyCostRange = &costRangeModel{Min: types.Float64Value(r.Min), Max: types.Float64Value(r.Max),
+			MinNodes: types.Int64Value(int64(r.MinNodes)), MaxNodes: types.Int64Value(int64(r.MaxNodes)),
+			MinPending: types.Int64Value(int64(r.MinPending)), MaxPending: types.Int64Value(int64(r.MaxPending)),
+			Outcomes: types.Int64Value(int64(r.Outcomes)), Runs: types.Int64Value(int64(r.Runs)), Exhaustive: types.BoolValue(r.Exhaustive)}
+	}
+}
+
+func nodes(sim *simmodel.Simulation) []nodeModel {
+	out := make([]nodeModel, 0, len(sim.Nodes))
+	for _, n := range sim.Nodes {
+		pods := map[string]int64{}
+		for _, p := range n.Pods {
+			pods[p.Workload] += int64(p.Count)
+		}
+		out = append(out, nodeModel{Pool: n.Pool, SKU: n.SKU, Zone: n.Zone, CapacityType: n.CapacityType, HourlyPrice: n.HourlyPrice, PriceSource: n.PriceSource, Pods: pods})
+	}
+	return out
+}

@@ -1,0 +1,290 @@
+package simulation
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
+)
+
+// AdviceThreshold is how far Karpenter's cost may exceed the optimum before edits are tried:
+// within 10 % the difference is the price of Karpenter's greedy, online decision, not of the
+// NodePool's shape.
+const AdviceThreshold = 1.10
+
+// MaxAdviceRuns bounds the predictions one cluster's advice runs (each is a full Karpenter
+// scheduling round over the cluster's pods).
+const MaxAdviceRuns = 16
+
+// skuCPUCaps are the `sku-cpu Lt N` caps tried: N-1 vCPU at most, the sizes Azure sells (8, 16,
+// 32, 64) included.
+var skuCPUCaps = []int{9, 17, 33, 65}
+
+const (
+	skuCPUKey    = "karpenter.azure.com/sku-cpu"
+	skuFamilyKey = "karpenter.azure.com/sku-family"
+)
+
+// Edit is one change to a NodePool's requirements.
+type Edit struct {
+	Pool string `json:"pool"`
+	// Requirement is the requirement to add (it replaces the pool's requirement on the same key
+	// and operator when Replaces is set); for Remove, the requirement to delete.
+	Requirement corev1.NodeSelectorRequirement `json:"requirement"`
+	Replaces    bool                           `json:"replaces,omitempty"`
+	Remove      bool                           `json:"remove,omitempty"`
+	// AssumesInterruptible is set for edits that allow spot: the pods must tolerate eviction.
+	AssumesInterruptible bool `json:"assumesInterruptible,omitempty"`
+}
+
+// Describe says the edit in words: "add karpenter.azure.com/sku-cpu Lt 33 to NodePool general".
+func (e Edit) Describe() string {
+	r := fmt.Sprintf("%s %s %s", e.Requirement.Key, e.Requirement.Operator, strings.Join(e.Requirement.Values, ","))
+	switch {
+	case e.Remove:
+		return fmt.Sprintf("remove the requirement %s from NodePool %s", r, e.Pool)
+	case e.Replaces:
+		return fmt.Sprintf("set the requirement %s on NodePool %s (replacing its %s %s)", r, e.Pool, e.Requirement.Key, e.Requirement.Operator)
+	}
+	return fmt.Sprintf("add the requirement %s to NodePool %s", r, e.Pool)
+}
+
+// Fix says what to change in the NodePool, with the requirement in YAML and HCL.
+func (e Edit) Fix() string {
+	verb := "add to"
+	if e.Remove {
+		verb = "remove from"
+	}
+	return verb + " spec.template.spec.requirements: " + e.YAML() + " (HCL, template.requirements: " + e.HCL() + ")"
+}
+
+// YAML is the requirement as a line of spec.template.spec.requirements.
+func (e Edit) YAML() string {
+	return fmt.Sprintf("- {key: %s, operator: %s, values: [%s]}", e.Requirement.Key, e.Requirement.Operator, quoted(e.Requirement.Values, ", "))
+}
+
+// HCL is the requirement as an element of the karpenter_node_pool resource's requirements.
+func (e Edit) HCL() string {
+	return fmt.Sprintf("{ key = %q, operator = %q, values = [%s] }", e.Requirement.Key, string(e.Requirement.Operator), quoted(e.Requirement.Values, ", "))
+}
+
+// Trial is one edit's outcome under Karpenter's decision (Predict).
+type Trial struct {
+	Edit          Edit    `json:"edit"`
+	HourlyCost    float64 `json:"hourlyCost"`
+	Unschedulable int     `json:"unschedulable"`
+	// Kept says whether the edit keeps every workload as schedulable as before.
+	Kept bool `json:"kept"`
+}
+
+// Advice is the cheapest verified edit for a cluster whose Karpenter cost exceeds the optimum
+// by more than AdviceThreshold: every number is a prediction of Karpenter's own decision (the
+// emulation re-run with the edit), except OptimalHourlyCost and LowerBound.
+type Advice struct {
+	Edit              Edit    `json:"edit"`
+	HourlyCost        float64 `json:"hourlyCost"`
+	KarpenterCost     float64 `json:"karpenterHourlyCost"`
+	OptimalHourlyCost float64 `json:"optimalHourlyCost"`
+	LowerBound        float64 `json:"lowerBound"`
+	Saving            float64 `json:"saving"`
+	SavingPercent     float64 `json:"savingPercent"`
+	// Spot is the edit that allows spot, when it is cheaper still than Edit: it is not the
+	// advice because it assumes the pods tolerate eviction, which the plan cannot see.
+	Spot *Trial `json:"spot,omitempty"`
+	// Trials are every edit tried, in order, with their predicted cost.
+	Trials []Trial `json:"trials"`
+}
+
+// Message is the finding's text.
+func (a *Advice) Message() string {
+	msg := fmt.Sprintf("Karpenter would launch nodes for $%.2f/h where the cheapest packing found costs $%.2f/h (lower bound $%.2f/h); "+
+		"edit: %s; Karpenter's cost with it is $%.2f/h, saving $%.2f/h (%.0f %%), with no pod left pending that was not before. YAML: `%s`; HCL: `%s`",
+		a.KarpenterCost, a.OptimalHourlyCost, a.LowerBound, a.Edit.Describe(), a.HourlyCost, a.Saving, a.SavingPercent, a.Edit.YAML(), a.Edit.HCL())
+	if a.Edit.AssumesInterruptible {
+		msg += "; this assumes the pool's pods tolerate spot eviction (30 seconds' notice)"
+	}
+	if a.Spot != nil {
+		msg += fmt.Sprintf("; allowing spot instead (%s) would make it $%.2f/h if the pods tolerate eviction at 30 seconds' notice", a.Spot.Edit.YAML(), a.Spot.HourlyCost)
+	}
+	return msg
+}
+
+// Advise tries a bounded set of NodePool edits (cap sku-cpu, allow spot on an on-demand-only
+// pool, drop a sku-family restriction) when Karpenter's cost exceeds the optimum by more than
+// AdviceThreshold, re-running Karpenter's decision for each, and returns the cheapest edit that
+// leaves no workload with more pending pods than before. An edit that allows spot is the advice
+// only when no other edit saves anything (else it is given beside it, as Spot); nil when the result has no Karpenter
+// or optimal mode, is within the threshold, or no edit saves anything.
+func Advise(s *analysis.Solver, in Input, res *Result) (*Advice, error) {
+	if res == nil || len(res.simPools) == 0 {
+		return nil, nil
+	}
+	pin := PredictionInput{Region: in.Region, Pools: res.simPools, Pods: in.Pods, DaemonSets: in.DaemonSets, WorkloadOf: ownerName}
+	return AdvisePrediction(s, pin, res.Karpenter, res.Optimal)
+}
+
+// AdvisePrediction is Advise for a prediction's input (pin, whose Pools are edited one at a
+// time) and its two results: Karpenter's (Predict of pin) and the optimum.
+func AdvisePrediction(s *analysis.Solver, pin PredictionInput, karpenter, optimal *simmodel.Simulation) (*Advice, error) {
+	if karpenter == nil || optimal == nil || len(pin.Pools) == 0 {
+		return nil, nil
+	}
+	before, opt := karpenter.HourlyCost, optimal.HourlyCost
+	if before <= AdviceThreshold*opt {
+		return nil, nil
+	}
+	pending := pendingCounts(karpenter)
+	var best, spot *Trial
+	var trials []Trial
+	for _, c := range candidates(pin.Pools) {
+		edited := pin
+		edited.Pools = slices.Clone(pin.Pools)
+		edited.Pools[c.index] = simmodel.SimPool{Pool: analysis.NewPool(c.nodePool), NodeClass: pin.Pools[c.index].NodeClass}
+		edited.NoTieRange = true // a trial compares decisions; the range is the prediction's
+		sim, err := Predict(s, edited)
+		if err != nil {
+			return nil, err
+		}
+		t := Trial{Edit: c.edit, HourlyCost: Round(sim.HourlyCost), Kept: true}
+		for w, n := range pendingCounts(sim) {
+			t.Unschedulable += n
+			if n > pending[w] {
+				t.Kept = false
+			}
+		}
+		trials = append(trials, t)
+		if !t.Kept || t.HourlyCost >= before {
+			continue
+		}
+		// Edits that allow spot compete apart: they assume what the plan cannot see.
+		pick := &best
+		if c.edit.AssumesInterruptible {
+			pick = &spot
+		}
+		if *pick == nil || t.HourlyCost < (*pick).HourlyCost {
+			*pick = &t
+		}
+	}
+	if best == nil {
+		best, spot = spot, nil
+	}
+	if best == nil {
+		return nil, nil
+	}
+	if spot != nil && (spot.HourlyCost >= best.HourlyCost || spot.Unschedulable > best.Unschedulable) {
+		spot = nil
+	}
+	a := &Advice{Edit: best.Edit, HourlyCost: best.HourlyCost, Spot: spot, Trials: trials}
+	a.KarpenterCost, a.OptimalHourlyCost, a.LowerBound = Round(before), Round(opt), Round(optimal.LowerBound)
+	a.Saving = Round(before - a.HourlyCost)
+	a.SavingPercent = math.Round(1000*a.Saving/before) / 10
+	return a, nil
+}
+
+type candidate struct {
+	index    int
+	nodePool *karpv1.NodePool
+	edit     Edit
+}
+
+// candidates are the edits tried, at most MaxAdviceRuns in all, taken from the pools in turn:
+// per pool the sku-cpu caps below its own, spot allowed when it is on-demand only, and its
+// sku-family restriction removed.
+func candidates(pools []simmodel.SimPool) []candidate {
+	perPool := make([][]candidate, len(pools))
+	for i, sp := range pools {
+		var out []candidate
+		np := sp.Pool.NodePool
+		reqs := np.Spec.Template.Spec.Requirements
+		capNow := math.MaxInt
+		for _, r := range reqs {
+			if r.Key == skuCPUKey && r.Operator == corev1.NodeSelectorOpLt && len(r.Values) == 1 {
+				if v, err := strconv.Atoi(r.Values[0]); err == nil {
+					capNow = min(capNow, v)
+				}
+			}
+		}
+		for _, n := range skuCPUCaps {
+			if n >= capNow {
+				continue
+			}
+			r := corev1.NodeSelectorRequirement{Key: skuCPUKey, Operator: corev1.NodeSelectorOpLt, Values: []string{strconv.Itoa(n)}}
+			out = append(out, candidate{i, withRequirement(np, r, true), Edit{Pool: np.Name, Requirement: r, Replaces: capNow != math.MaxInt}})
+		}
+		if onDemandOnly(reqs) {
+			r := corev1.NodeSelectorRequirement{Key: karpv1.CapacityTypeLabelKey, Operator: corev1.NodeSelectorOpIn, Values: []string{karpv1.CapacityTypeSpot, karpv1.CapacityTypeOnDemand}}
+			out = append(out, candidate{i, withRequirement(np, r, true), Edit{Pool: np.Name, Requirement: r, Replaces: true, AssumesInterruptible: true}})
+		}
+		for _, r := range reqs {
+			if r.Key == skuFamilyKey && (r.Operator == corev1.NodeSelectorOpIn || r.Operator == corev1.NodeSelectorOpNotIn) {
+				cp := np.DeepCopy()
+				cp.Spec.Template.Spec.Requirements = slices.DeleteFunc(cp.Spec.Template.Spec.Requirements, func(x karpv1.NodeSelectorRequirementWithMinValues) bool {
+					return x.Key == r.Key && x.Operator == r.Operator
+				})
+				out = append(out, candidate{i, cp, Edit{Pool: np.Name, Requirement: corev1.NodeSelectorRequirement{Key: r.Key, Operator: r.Operator, Values: r.Values}, Remove: true}})
+			}
+		}
+		perPool[i] = out
+	}
+	// Round robin over the pools, so that the bound leaves no pool untried.
+	var out []candidate
+	for k := 0; len(out) < MaxAdviceRuns; k++ {
+		more := false
+		for _, cs := range perPool {
+			if k < len(cs) && len(out) < MaxAdviceRuns {
+				out = append(out, cs[k])
+				more = true
+			}
+		}
+		if !more {
+			break
+		}
+	}
+	return out
+}
+
+// withRequirement is the NodePool with r added, replacing its requirements on the same key and
+// operator when replace is set.
+func withRequirement(np *karpv1.NodePool, r corev1.NodeSelectorRequirement, replace bool) *karpv1.NodePool {
+	cp := np.DeepCopy()
+	reqs := cp.Spec.Template.Spec.Requirements
+	if replace {
+		reqs = slices.DeleteFunc(reqs, func(x karpv1.NodeSelectorRequirementWithMinValues) bool {
+			return x.Key == r.Key && x.Operator == r.Operator
+		})
+	}
+	cp.Spec.Template.Spec.Requirements = append(reqs, karpv1.NodeSelectorRequirementWithMinValues{Key: r.Key, Operator: r.Operator, Values: r.Values})
+	return cp
+}
+
+func onDemandOnly(reqs []karpv1.NodeSelectorRequirementWithMinValues) bool {
+	for _, r := range reqs {
+		if r.Key == karpv1.CapacityTypeLabelKey && r.Operator == corev1.NodeSelectorOpIn {
+			return slices.Equal(r.Values, []string{karpv1.CapacityTypeOnDemand})
+		}
+	}
+	return false
+}
+
+func pendingCounts(sim *simmodel.Simulation) map[string]int {
+	out := map[string]int{}
+	for _, u := range sim.Unschedulable {
+		out[u.Workload] += u.Count
+	}
+	return out
+}
+
+func quoted(vs []string, sep string) string {
+	q := make([]string, len(vs))
+	for i, v := range vs {
+		q[i] = strconv.Quote(v)
+	}
+	return strings.Join(q, sep)
+}

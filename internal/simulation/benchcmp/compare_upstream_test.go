@@ -1,0 +1,325 @@
+package benchcmp
+
+import (
+	"fmt"
+
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	kscheduling "sigs.k8s.io/karpenter/pkg/scheduling"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation"
+
+	"sigs.k8s.io/karpenter/pkg/cloudprovider"
+)
+
+// envInt reads an integer setting of the comparator from the environment.
+func envInt(name string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(name)); err == nil {
+		return v
+	}
+	return def
+}
+
+// TestCompareUpstream is the fidelity comparator: every scenario goes through Karpenter's own
+// scheduler (with the provisioner's truncation and the Azure provider's launch choice) and
+// through the emulation, and the two launches are compared NodeClaim by NodeClaim (pool,
+// size, capacity type, pods per workload; zones are not compared: Karpenter picks among equal
+// zones at random). Where Karpenter breaks ties at random (Go map order), the emulation
+// records each tie it meets and re-runs the round with other tie-breaks
+// (provisioner.Outcomes, at most TIE_RUNS runs, default tieLimit): its outcomes are a
+// set, and Karpenter runs UPSTREAM_RUNS times (default 4). A scenario is identical when every
+// Karpenter run is in the emulation's set; its cost difference is, over Karpenter's runs, the
+// largest relative difference from the nearest emulated outcome. With SCENARIOS=DIR it reads
+// the scenario directories under DIR; without, it runs the seeded corpus (CORPUS scenarios,
+// default 200, seed CORPUS_SEED, at most CORPUS_MAX_PODS pods each: 150 in the suite, 2,000 in
+// make compare-upstream; CORPUS_ONLY=45,61 keeps those indices only). COMPARE_VERBOSE=1
+// prints both sides' outcomes of every scenario that differs. It ends with
+//
+//	prediction: N of M scenarios identical, max cost difference X%
+//
+// and fails when a scenario differs where the emulation met no random tie (a rule it gets
+// wrong, not chance).
+func TestCompareUpstream(t *testing.T) {
+	var scenarios []scenario
+	if dir := os.Getenv("SCENARIOS"); dir != "" {
+		var err error
+		if scenarios, err = loadScenarios(dir); err != nil {
+			t.Fatal(err)
+		}
+	} else {
+		seed := uint64(envInt("CORPUS_SEED", 1))
+		// In the suite the corpus keeps to 150 pods a scenario (Karpenter's scheduler takes
+		// seconds beyond); make compare-upstream runs it up to 2,000.
+		maxPods := envInt("CORPUS_MAX_PODS", 150)
+		only := map[int]bool{}
+		for _, f := range strings.Split(os.Getenv("CORPUS_ONLY"), ",") {
+			if i, err := strconv.Atoi(strings.TrimSpace(f)); err == nil {
+				only[i] = true
+			}
+		}
+		for i := range envInt("CORPUS", 200) {
+			if len(only) > 0 && !only[i] {
+				continue
+			}
+			scenarios = append(scenarios, corpusScenario(seed, i, maxPods, cachedRegionTypes))
+		}
+	}
+	if len(scenarios) == 0 {
+		t.Fatal("no scenarios")
+	}
+	identical, random, randomMatched, deterministicDiffer, inRange := 0, 0, 0, 0, 0
+	// maxDiff is the largest difference of a Karpenter outcome's cost from the nearest of the
+	// emulation's outcomes; maxSpread the largest spread of Karpenter's own runs.
+	maxDiff, maxSpread := 0.0, 0.0
+	var oursTime, upTime time.Duration
+	pods := 0
+	runs := envInt("UPSTREAM_RUNS", 4)
+	for _, sc := range scenarios {
+		start := time.Now()
+		ours, ties, exhaustive, err := emulatedOutcomes(sc, envInt("TIE_RUNS", tieLimit(len(sc.pods))))
+		oursTime += time.Since(start)
+		if err != nil {
+			t.Errorf("%s: emulation: %v", sc.name, err)
+			continue
+		}
+		start = time.Now()
+		up, err := upstreamDecision(sc)
+		upTime += time.Since(start)
+		if err != nil {
+			t.Errorf("%s: Karpenter: %v", sc.name, err)
+			continue
+		}
+		pods += len(sc.pods)
+		// Where the emulation met ties Karpenter breaks at random, or the scenario has a shape
+		// known to make Karpenter's choice random (randomChoice: a cross-check that the emulation
+		// records every such tie), Karpenter runs several times: each of its outcomes must be
+		// among the emulation's.
+		ups := []decision{up}
+		reason := randomChoice(sc)
+		if ties > 0 || reason != "" {
+			random++
+			for r := 1; r < runs; r++ {
+				again, err := upstreamDecision(sc)
+				if err != nil {
+					t.Fatalf("%s: Karpenter: %v", sc.name, err)
+				}
+				ups = append(ups, again)
+			}
+		}
+		set := map[string]bool{}
+		for _, o := range ours {
+			set[o.signature()] = true
+		}
+		first, diff := "", 0.0
+		upOutcomes := map[string]bool{}
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, u := range ups {
+			upOutcomes[u.signature()] = true
+			lo, hi = math.Min(lo, u.cost), math.Max(hi, u.cost)
+			nearest, best := math.Inf(1), ours[0]
+			for _, o := range ours {
+				if d := costDiff(o, u); d < nearest {
+					nearest, best = d, o
+				}
+			}
+			if !set[u.signature()] && first == "" {
+				first = compareDecisions(best, u)
+				if first == "" { // same claims, another pending count
+					first = compareDecisions(ours[0], u)
+				}
+			}
+			diff = math.Max(diff, nearest)
+		}
+		maxDiff = math.Max(maxDiff, diff)
+		if ties > 0 {
+			oursLo, oursHi := math.Inf(1), math.Inf(-1)
+			for _, o := range ours {
+				oursLo, oursHi = math.Min(oursLo, o.cost), math.Max(oursHi, o.cost)
+			}
+			if lo >= oursLo-1e-9 && hi <= oursHi+1e-9 {
+				inRange++
+			}
+		}
+		if len(ups) > 1 && lo > 0 {
+			maxSpread = math.Max(maxSpread, (hi-lo)/lo*100)
+		}
+		if os.Getenv("COMPARE_VERBOSE") != "" && first != "" {
+			for i, o := range ours {
+				fmt.Printf("--- %s emulation outcome %d of %d:\n%s\n", sc.name, i+1, len(ours), o.signature())
+			}
+			for i, u := range ups {
+				fmt.Printf("--- %s Karpenter run %d of %d:\n%s\n", sc.name, i+1, len(ups), u.signature())
+			}
+		}
+		tieNote := ""
+		if ties > 0 {
+			walk := "sampled"
+			if exhaustive {
+				walk = "all"
+			}
+			tieNote = fmt.Sprintf("; %d random ties, %d outcomes (%s); Karpenter %d outcomes in %d runs", ties, len(ours), walk, len(upOutcomes), len(ups))
+		} else if reason != "" {
+			tieNote = fmt.Sprintf("; the emulation met no random tie, Karpenter (%s) %d outcomes in %d runs", reason, len(upOutcomes), len(ups))
+		}
+		if first == "" {
+			identical++
+			if ties > 0 {
+				randomMatched++
+			}
+			fmt.Printf("%s (%d pods, %d NodeClaims): identical%s\n", sc.name, len(sc.pods), len(up.claims), tieNote)
+			continue
+		}
+		if ties == 0 {
+			deterministicDiffer++
+		}
+		fmt.Printf("%s (%d pods): differ: %s; cost %.2f%% from the nearest emulated outcome%s\n", sc.name, len(sc.pods), first, diff, tieNote)
+	}
+	fmt.Printf("(%d pods in all; emulation %s with its tie-break re-runs, Karpenter's scheduler %s for the first runs; %d scenarios with random ties or a random shape, every Karpenter run among the emulation's outcomes in %d, every Karpenter run's cost within the emulation's cost range in %d; Karpenter's own runs spread up to %.2f%% in cost)\n",
+		pods, oursTime.Round(time.Millisecond), upTime.Round(time.Millisecond), random, randomMatched, inRange, maxSpread)
+	fmt.Printf("prediction: %d of %d scenarios identical, max cost difference %.2f%%\n", identical, len(scenarios), maxDiff)
+	// A difference where the emulation met no random tie is a rule it gets wrong.
+	if deterministicDiffer > 0 {
+		t.Errorf("fidelity below target: %d scenarios differ where the emulation met no random tie", deterministicDiffer)
+	}
+}
+
+// tieLimit is the comparator's default bound on the emulation's runs per scenario: more than
+// a prediction's (clustersim.TieRuns) on small scenarios, where Karpenter's few outcomes are worth
+// finding all of (64 runs up to 156 pods, down to clustersim.TieRuns from 625 pods).
+func tieLimit(pods int) int { return max(simulation.TieRuns, min(64, 10000/max(pods, 1))) }
+
+// randomChoice says why Karpenter's outcome may depend on the order it iterates a Go map in
+// (random by design): "zone ties" (see zoneRandom), or "daemon overhead order": a pool whose
+// DaemonSets all select nodes by affinity may have instance types no DaemonSet runs on next to
+// ones some do, and Karpenter adds a NodeClaim's smallest daemon overhead with a fold over
+// those groups in map order that yields the overhead or nothing depending on which comes
+// first. The emulation takes them in key order. "" when there is no such choice.
+func randomChoice(sc scenario) string {
+	if zoneRandom(sc) {
+		return "zone ties"
+	}
+	for _, np := range sc.pools {
+		var tolerating, selective int
+		for _, d := range sc.daemons {
+			if kscheduling.Taints(np.Spec.Template.Spec.Taints).ToleratesPod(d) != nil {
+				continue
+			}
+			tolerating++
+			if a := d.Spec.Affinity; a != nil && a.NodeAffinity != nil && a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution != nil {
+				selective++
+			}
+		}
+		if tolerating > 0 && selective == tolerating {
+			return "daemon overhead order"
+		}
+	}
+	return ""
+}
+
+// zoneRandom reports whether Karpenter's outcome may depend on its random choice among equally
+// counted zones: some pod has a topology spread or (anti-)affinity term on the zone key, and
+// some pool's instance types are not offered in every zone alike (same capacity types, same
+// prices). Where every zone is alike a random pick changes zone names only, which the
+// comparison ignores.
+func zoneRandom(sc scenario) bool {
+	zonal := false
+	for _, p := range sc.pods {
+		for _, c := range p.Spec.TopologySpreadConstraints {
+			zonal = zonal || c.TopologyKey == corev1.LabelTopologyZone
+		}
+		if a := p.Spec.Affinity; a != nil {
+			var terms []corev1.PodAffinityTerm
+			if a.PodAffinity != nil {
+				terms = append(terms, a.PodAffinity.RequiredDuringSchedulingIgnoredDuringExecution...)
+				for _, w := range a.PodAffinity.PreferredDuringSchedulingIgnoredDuringExecution {
+					terms = append(terms, w.PodAffinityTerm)
+				}
+			}
+			if a.PodAntiAffinity != nil {
+				terms = append(terms, a.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution...)
+				for _, w := range a.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution {
+					terms = append(terms, w.PodAffinityTerm)
+				}
+			}
+			for _, t := range terms {
+				zonal = zonal || t.TopologyKey == corev1.LabelTopologyZone
+			}
+		}
+	}
+	if !zonal {
+		return false
+	}
+	for _, its := range sc.its {
+		if !zonesAlike(its) {
+			return true
+		}
+	}
+	return false
+}
+
+// zonesAlike reports whether every instance type is offered in the same zones with the same
+// capacity types at the same price in each.
+func zonesAlike(its []*cloudprovider.InstanceType) bool {
+	zones := map[string]bool{}
+	for _, it := range its {
+		for _, o := range it.Offerings.Available() {
+			zones[o.Zone()] = true
+		}
+	}
+	for _, it := range its {
+		byCT := map[string]map[string]float64{}
+		for _, o := range it.Offerings.Available() {
+			if byCT[o.CapacityType()] == nil {
+				byCT[o.CapacityType()] = map[string]float64{}
+			}
+			byCT[o.CapacityType()][o.Zone()] = o.Price
+		}
+		for _, prices := range byCT {
+			if len(prices) != len(zones) {
+				return false
+			}
+			first := -1.0
+			for _, p := range prices {
+				if first >= 0 && p != first {
+					return false
+				}
+				first = p
+			}
+		}
+	}
+	return true
+}
+
+// costDiff is the relative difference of the two hourly costs, in per cent.
+func costDiff(ours, up decision) float64 {
+	if up.cost == 0 && ours.cost == 0 {
+		return 0
+	}
+	d := math.Abs(ours.cost-up.cost) / math.Max(up.cost, 1e-9) * 100
+	if math.IsNaN(d) {
+		return math.Inf(1)
+	}
+	return d
+}
+
+var regionTypeCache = map[string][]*cloudprovider.InstanceType{}
+
+func cachedRegionTypes(region string) []*cloudprovider.InstanceType {
+	if its, ok := regionTypeCache[region]; ok {
+		return its
+	}
+	its := regionTypes(region)
+	regionTypeCache[region] = its
+	return its
+}
+
+// loadScenarios is filled in by scenario_dir_test.go.
+var loadScenarios = func(dir string) ([]scenario, error) {
+	return nil, fmt.Errorf("reading scenario directories is not implemented")
+}

@@ -1,0 +1,225 @@
+package benchcmp
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/Azure/karpenter-provider-azure/pkg/apis/v1beta1"
+	"github.com/Azure/karpenter-provider-azure/pkg/providers/allocationstrategy"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/client-go/tools/record"
+	"k8s.io/utils/clock"
+	fakecr "sigs.k8s.io/controller-runtime/pkg/client/fake"
+	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
+	"sigs.k8s.io/karpenter/pkg/cloudprovider"
+	"sigs.k8s.io/karpenter/pkg/controllers/provisioning/scheduling"
+	"sigs.k8s.io/karpenter/pkg/controllers/state"
+	"sigs.k8s.io/karpenter/pkg/events"
+	kscheduling "sigs.k8s.io/karpenter/pkg/scheduling"
+	"sigs.k8s.io/karpenter/pkg/utils/resources"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation/karpenter"
+)
+
+// scenario is one provisioning round both sides decide.
+type scenario struct {
+	name       string
+	pools      []*karpv1.NodePool
+	its        map[string][]*cloudprovider.InstanceType
+	pods       []*corev1.Pod
+	daemons    []*corev1.Pod
+	bestEffort bool
+}
+
+// launched is one NodeClaim as launched: pool, size, capacity type and its pods per workload.
+type launched struct {
+	pool, sku, capacityType string
+	price                   float64
+	pods                    map[string]int
+}
+
+func (l launched) key() string {
+	ws := make([]string, 0, len(l.pods))
+	for w := range l.pods {
+		ws = append(ws, w)
+	}
+	sort.Strings(ws)
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "%s/%s/%s [", l.pool, l.sku, l.capacityType)
+	for i, w := range ws {
+		if i > 0 {
+			sb.WriteString(" ")
+		}
+		fmt.Fprintf(&sb, "%s×%d", w, l.pods[w])
+	}
+	sb.WriteString("]")
+	return sb.String()
+}
+
+// workloadOf names a pod's workload: its app label, else its name up to the last dash.
+func workloadOf(p *corev1.Pod) string {
+	if a, ok := p.Labels["app"]; ok {
+		return a
+	}
+	if i := strings.LastIndex(p.Name, "-"); i > 0 {
+		return p.Name[:i]
+	}
+	return p.Name
+}
+
+// decision is one side's outcome.
+type decision struct {
+	claims        []launched
+	unschedulable int
+	cost          float64
+}
+
+func newLaunched(pool, sku, ct string, price float64, pods []*corev1.Pod) launched {
+	l := launched{pool: pool, sku: sku, capacityType: ct, price: price, pods: map[string]int{}}
+	for _, p := range pods {
+		l.pods[workloadOf(p)]++
+	}
+	return l
+}
+
+func (d *decision) finish() {
+	sort.Slice(d.claims, func(i, j int) bool { return d.claims[i].key() < d.claims[j].key() })
+	for _, c := range d.claims {
+		d.cost += c.price
+	}
+}
+
+// upstreamDecision runs Karpenter's scheduler (Solve), the provisioner's truncation of the
+// options and its NodeClaim construction (ToNodeClaim), then the Azure provider's launch:
+// resolveInstanceTypes' filter and the default allocation strategy.
+func upstreamDecision(sc scenario) (decision, error) {
+	ctx := upstreamContext()
+	nodePools := make([]*karpv1.NodePool, len(sc.pools))
+	copy(nodePools, sc.pools)
+	orderByWeight(nodePools)
+	client := fakecr.NewFakeClient()
+	clk := clock.RealClock{}
+	cluster := state.NewCluster(clk, client, offlineCloud{})
+	batch := make([]*corev1.Pod, len(sc.pods))
+	for i, p := range sc.pods {
+		batch[i] = p.DeepCopy()
+	}
+	daemons := make([]*corev1.Pod, len(sc.daemons))
+	for i, p := range sc.daemons {
+		daemons[i] = p.DeepCopy()
+	}
+	topology, err := scheduling.NewTopology(ctx, client, cluster, nil, nodePools, sc.its, batch)
+	if err != nil {
+		return decision{}, err
+	}
+	opts := []scheduling.Options{}
+	s := scheduling.NewScheduler(ctx, client, nodePools, cluster, nil, topology, sc.its, daemons,
+		events.NewRecorder(&record.FakeRecorder{}), clk, nil, nil, opts...)
+	results, err := s.Solve(ctx, batch)
+	if err != nil {
+		return decision{}, err
+	}
+	results = results.TruncateInstanceTypes(ctx, scheduling.MaxInstanceTypes)
+	d := decision{unschedulable: len(results.PodErrors)}
+	for _, nc := range results.NewNodeClaims {
+		claim := nc.ToNodeClaim()
+		reqs := kscheduling.NewNodeSelectorRequirementsWithMinValues(claim.Spec.Requirements...)
+		var candidates []*cloudprovider.InstanceType
+		for _, it := range sc.its[nc.NodePoolName] {
+			if reqs.Compatible(it.Requirements, v1beta1.AllowUndefinedWellKnownAndRestrictedLabels) == nil &&
+				len(it.Offerings.Compatible(reqs).Available()) > 0 &&
+				resources.Fits(claim.Spec.Resources.Requests, it.Allocatable()) {
+				candidates = append(candidates, it)
+			}
+		}
+		sel := allocationstrategy.NewProvider().Allocate(context.Background(), candidates, reqs)
+		if sel == nil {
+			d.claims = append(d.claims, newLaunched(nc.NodePoolName, "(none)", "", math.NaN(), nc.Pods))
+			continue
+		}
+		d.claims = append(d.claims, newLaunched(nc.NodePoolName, sel.InstanceType.Name, sel.CapacityType(), sel.Offering.Price, nc.Pods))
+	}
+	d.finish()
+	return d, nil
+}
+
+// emulatedDecision is the emulation's outcome on the same scenario.
+func emulatedDecision(sc scenario) (decision, error) {
+	res, err := karpenter.Solve(emulationInput(sc))
+	if err != nil {
+		return decision{}, err
+	}
+	return decisionOf(res), nil
+}
+
+func emulationInput(sc scenario) karpenter.Input {
+	return karpenter.Input{NodePools: sc.pools, InstanceTypes: sc.its, Launchers: azureLaunchers(sc.pools), Pods: sc.pods, DaemonSetPods: sc.daemons, MinValuesBestEffort: sc.bestEffort}
+}
+
+// emulatedOutcomes is the emulation's outcome with its own tie-breaks first, then the other
+// outcomes its tie-breaks can give (provisioner.Outcomes, at most limit runs); ties is how
+// many ties the first run met.
+func emulatedOutcomes(sc scenario, limit int) (out []decision, ties int, exhaustive bool, err error) {
+	in := emulationInput(sc)
+	first, err := karpenter.Solve(in)
+	if err != nil {
+		return nil, 0, false, err
+	}
+	set, err := karpenter.Outcomes(in, first, limit, func(r *karpenter.Result) string { return decisionOf(r).signature() })
+	if err != nil {
+		return nil, 0, false, err
+	}
+	for _, r := range set.Results {
+		out = append(out, decisionOf(r))
+	}
+	return out, first.Ties, set.Exhaustive, nil
+}
+
+func decisionOf(res *karpenter.Result) decision {
+	d := decision{unschedulable: len(res.PodErrors)}
+	for _, nc := range res.NodeClaims {
+		if nc.Launch == nil {
+			d.claims = append(d.claims, newLaunched(nc.NodePool, "(none)", "", math.NaN(), nc.Pods))
+			continue
+		}
+		d.claims = append(d.claims, newLaunched(nc.NodePool, nc.Launch.InstanceType.Name, nc.Launch.Offering.CapacityType(), nc.Launch.Offering.Price, nc.Pods))
+	}
+	d.finish()
+	return d
+}
+
+// signature identifies an outcome.
+func (d decision) signature() string {
+	var sb strings.Builder
+	for _, c := range d.claims {
+		sb.WriteString(c.key())
+		sb.WriteByte('\n')
+	}
+	fmt.Fprintf(&sb, "pending %d", d.unschedulable)
+	return sb.String()
+}
+
+// compareDecisions returns "" when both launch the same NodeClaims (pool, size, capacity
+// type, pods per workload) and leave the same number of pods pending, else the first
+// difference.
+func compareDecisions(ours, up decision) string {
+	for i := 0; i < max(len(ours.claims), len(up.claims)); i++ {
+		var o, u string
+		if i < len(ours.claims) {
+			o = ours.claims[i].key()
+		}
+		if i < len(up.claims) {
+			u = up.claims[i].key()
+		}
+		if o != u {
+			return fmt.Sprintf("NodeClaim %d of %d/%d: emulation %q, Karpenter %q", i+1, len(ours.claims), len(up.claims), o, u)
+		}
+	}
+	if ours.unschedulable != up.unschedulable {
+		return fmt.Sprintf("pending pods: emulation %d, Karpenter %d", ours.unschedulable, up.unschedulable)
+	}
+	return ""
+}

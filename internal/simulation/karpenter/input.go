@@ -1,0 +1,73 @@
+package karpenter
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
+	"sigs.k8s.io/karpenter/pkg/cloudprovider"
+	"sigs.k8s.io/karpenter/pkg/scheduling"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
+)
+
+// Input is one provisioning round: the pending pods, the NodePools that may launch nodes for
+// them (any order: they are ordered by weight as the provisioner orders them), each pool's
+// instance types as the cloud provider lists them and its launch choice, and one pod per
+// DaemonSet.
+type Input struct {
+	NodePools     []*karpv1.NodePool
+	InstanceTypes map[string][]*cloudprovider.InstanceType
+	// Launchers holds, per NodePool, its cloud's launch choice (the cloud its nodeClassRef
+	// names); a pool without one launches nothing, as no provider would answer its Create.
+	Launchers     map[string]cloud.Launcher
+	Pods          []*corev1.Pod
+	DaemonSetPods []*corev1.Pod
+	// MinValuesBestEffort is Karpenter's --min-values-policy=BestEffort (the default, Strict,
+	// drops a NodeClaim whose options cannot meet minValues).
+	MinValuesBestEffort bool
+	// TieBreaks resolves the ties Karpenter breaks at random (see TieBreaker); nil takes the
+	// first alternative (FirstTie).
+	TieBreaks TieBreaker
+}
+
+// NodeClaim is one NodeClaim Karpenter would create.
+type NodeClaim struct {
+	NodePool string
+	// Pods are bound to it in the order the scheduler added them.
+	Pods []*corev1.Pod
+	// Requirements are the NodeClaim's final requirements (hostname placeholder removed,
+	// instance types and capacity types of the launched options added).
+	Requirements scheduling.Requirements
+	// InstanceTypeOptions are the options sent to the cloud provider: ordered by price,
+	// truncated to MaxInstanceTypes.
+	InstanceTypeOptions cloudprovider.InstanceTypes
+	// Requests are the pods' requests plus the smallest daemon overhead among the options.
+	Requests corev1.ResourceList
+	// Launch is what the Azure provider launches for it; nil when no option is left at launch.
+	Launch *Launch
+}
+
+// Launch is the Azure provider's choice for a NodeClaim.
+type Launch struct {
+	InstanceType *cloudprovider.InstanceType
+	Offering     *cloudprovider.Offering
+	// Zones are the zones of the equally ranked best offerings: the provider shuffles them
+	// before ranking, so it picks one of them at random. Offering is the first by name.
+	Zones []string
+}
+
+// Result is the provisioning decision.
+type Result struct {
+	NodeClaims []*NodeClaim
+	// PodErrors holds, per pod that would stay pending, Karpenter's reason.
+	PodErrors map[*corev1.Pod]error
+	// Ties is how many ties the round met that Karpenter breaks at random (see TieBreaker).
+	Ties int
+	// tieArities and tieChoices are, per tie in the order met, its alternatives and the one taken.
+	tieArities, tieChoices []int
+	// round is what the result was solved from, for Outcomes to run again.
+	round *round
+}
+
+// MaxInstanceTypes is how many options the provisioner sends with a NodeClaim
+// (sigs.k8s.io/karpenter/pkg/controllers/provisioning/scheduling.MaxInstanceTypes).
+const MaxInstanceTypes = 600

@@ -1,0 +1,143 @@
+package karpenter
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	corev1 "k8s.io/api/core/v1"
+	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
+	"sigs.k8s.io/karpenter/pkg/cloudprovider"
+	"sigs.k8s.io/karpenter/pkg/scheduling"
+	"sigs.k8s.io/karpenter/pkg/utils/resources"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
+)
+
+// launch turns the scheduler's NodeClaims into what is launched: the provisioner orders each
+// NodeClaim's options by price and keeps MaxInstanceTypes of them (dropping the NodeClaim
+// when that breaks minValues, under the Strict policy), adds the instance-type and
+// capacity-type requirements of those options, and the pool's cloud provider resolves the
+// pool's instance types against the NodeClaim and launches the best-ranked offering of its
+// allocation strategy (on Azure: lowest price, then spot before on-demand, then zonal before
+// regional).
+func launch(r result, launchers map[string]cloud.Launcher, relaxMinValues bool) *Result {
+	out := &Result{PodErrors: r.podErrors}
+	// NodeClaims with the same requirements and requests launch the same way.
+	launches := map[string]*Launch{}
+	// An option's price depends on the requirements only; NodeClaims share them. So does
+	// whether the provider's resolve filter admits it, but for its instance-type list (see
+	// resolvable).
+	prices := map[string]map[*cloudprovider.InstanceType]float64{}
+	resolvable := map[string]map[*cloudprovider.InstanceType]bool{}
+	for _, n := range r.nodeClaims {
+		reqs := n.requirements
+		rk := requirementsKey(reqs)
+		if prices[rk] == nil {
+			prices[rk] = map[*cloudprovider.InstanceType]float64{}
+		}
+		opts := orderByPrice(n.instanceTypeOptions, reqs, prices[rk])
+		if len(opts) > MaxInstanceTypes {
+			opts = opts[:MaxInstanceTypes]
+		}
+		if reqs.HasMinValues() && !relaxMinValues {
+			if _, _, err := cloudprovider.InstanceTypes(opts).SatisfiesMinValues(reqs); err != nil {
+				for _, p := range n.pods {
+					out.PodErrors[p] = fmt.Errorf("pod didn't schedule because NodePool %q couldn't meet minValues requirements, validating minValues, %w", n.template.nodePool.Name, err)
+				}
+				continue
+			}
+		}
+		final := scheduling.NewRequirements(reqs.Values()...)
+		names := make([]string, len(opts))
+		for i, it := range opts {
+			names[i] = it.Name
+		}
+		final.Add(scheduling.NewRequirementWithFlexibility(corev1.LabelInstanceTypeStable, corev1.NodeSelectorOpIn, reqs.Get(corev1.LabelInstanceTypeStable).MinValues, names...))
+		var capacityTypes []string
+		seen := map[string]bool{}
+		for _, it := range opts {
+			for _, o := range it.Offerings.Available().Compatible(reqs) {
+				if ct := o.CapacityType(); !seen[ct] {
+					seen[ct] = true
+					capacityTypes = append(capacityTypes, ct)
+				}
+			}
+		}
+		if len(capacityTypes) > 0 {
+			final.Add(scheduling.NewRequirement(karpv1.CapacityTypeLabelKey, corev1.NodeSelectorOpIn, capacityTypes...))
+		}
+		// The scheduling-simulation keys never reach the NodeClaim.
+		delete(final, karpv1.NodeRegisteredLabelKey)
+		delete(final, karpv1.NodeInitializedLabelKey)
+		nc := &NodeClaim{NodePool: n.template.nodePool.Name, Pods: n.pods, Requirements: final, InstanceTypeOptions: opts, Requests: n.requests}
+		// The provider filters the pool's instance types; only the NodeClaim's options can pass
+		// its instance-type requirement, so those are the ones to look at.
+		key := requirementsKey(final) + "\x02" + resources.String(n.requests)
+		l, ok := launches[key]
+		if !ok {
+			without := make(scheduling.Requirements, len(final))
+			for k, r := range final {
+				if k != corev1.LabelInstanceTypeStable {
+					without[k] = r
+				}
+			}
+			rk := n.template.nodePool.Name + "\x00" + requirementsKey(without)
+			if resolvable[rk] == nil {
+				resolvable[rk] = map[*cloudprovider.InstanceType]bool{}
+			}
+			l = allocate(launchers[n.template.nodePool.Name], opts, final, n.requests, resolvable[rk])
+			launches[key] = l
+		}
+		nc.Launch = l
+		out.NodeClaims = append(out.NodeClaims, nc)
+	}
+	return out
+}
+
+// orderByPrice is InstanceTypes.OrderByPrice: by the cheapest available compatible offering.
+// Upstream sorts with sort.Slice; with equal prices its order depends on the input order,
+// which a map iteration made random, so equal-priced options are ordered by name here. price
+// memoises the prices for these requirements.
+func orderByPrice(its []*cloudprovider.InstanceType, reqs scheduling.Requirements, price map[*cloudprovider.InstanceType]float64) []*cloudprovider.InstanceType {
+	out := make([]*cloudprovider.InstanceType, len(its))
+	copy(out, its)
+	for _, it := range its {
+		if _, ok := price[it]; ok {
+			continue
+		}
+		p := math.MaxFloat64
+		for _, of := range it.Offerings {
+			if of.Available && of.Price < p && reqs.IsCompatible(of.Requirements, scheduling.AllowUndefinedWellKnownLabels) {
+				p = of.Price
+			}
+		}
+		price[it] = p
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if price[out[i]] != price[out[j]] {
+			return price[out[i]] < price[out[j]]
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out
+}
+
+// allocate is the cloud provider's launch choice for a NodeClaim (cloud.Launcher: on Azure,
+// resolveInstanceTypes and its default allocation strategy's ranking). resolvable memoises the
+// provider's resolve filter for requirements equal to reqs but for the instance-type list (see
+// cloud.Launcher).
+func allocate(c cloud.Launcher, its []*cloudprovider.InstanceType, reqs scheduling.Requirements, requests corev1.ResourceList, resolvable map[*cloudprovider.InstanceType]bool) *Launch {
+	if c == nil {
+		return nil
+	}
+	best, tied := c.Launch(its, reqs, requests, resolvable)
+	if best == nil || len(tied) == 0 {
+		return nil
+	}
+	l := &Launch{InstanceType: best, Offering: tied[0]}
+	for _, o := range tied {
+		l.Zones = append(l.Zones, o.Zone())
+	}
+	return l
+}

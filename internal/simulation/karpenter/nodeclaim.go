@@ -1,0 +1,529 @@
+package karpenter
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
+	"sigs.k8s.io/karpenter/pkg/cloudprovider"
+	"sigs.k8s.io/karpenter/pkg/scheduling"
+	"sigs.k8s.io/karpenter/pkg/utils/resources"
+)
+
+// template is a NodePool's NodeClaim template (NodeClaimTemplate upstream).
+type template struct {
+	nodePool            *karpv1.NodePool
+	taints              []corev1.Taint
+	requirements        scheduling.Requirements
+	instanceTypeOptions []*cloudprovider.InstanceType
+	daemonGroups        []daemonGroup
+	// groupOf is the index of each option's daemon group.
+	groupOf    map[*cloudprovider.InstanceType]int
+	overhead   map[*cloudprovider.InstanceType]vec
+	overheadOK bool
+}
+
+// newTemplate builds a NodePool's template and pre-filters its instance types by the pool's
+// requirements; nil when none is left (Karpenter then skips the pool).
+func newTemplate(np *karpv1.NodePool, its []*cloudprovider.InstanceType, relaxMinValues bool) *template {
+	nc := np.Spec.Template.ToNodeClaim()
+	labels := map[string]string{}
+	for k, v := range nc.Labels {
+		labels[k] = v
+	}
+	labels[karpv1.NodePoolLabelKey] = np.Name
+	labels[karpv1.NodeClassLabelKey(np.Spec.Template.Spec.NodeClassRef.GroupKind())] = np.Spec.Template.Spec.NodeClassRef.Name
+	reqs := scheduling.NewRequirements()
+	reqs.Add(scheduling.NewNodeSelectorRequirementsWithMinValues(nc.Spec.Requirements...).Values()...)
+	reqs.Add(scheduling.NewLabelRequirements(labels).Values()...)
+	// DaemonSets selecting on these labels are counted on Karpenter's nodes.
+	reqs.Add(scheduling.NewRequirement(karpv1.NodeRegisteredLabelKey, corev1.NodeSelectorOpIn, "true"))
+	reqs.Add(scheduling.NewRequirement(karpv1.NodeInitializedLabelKey, corev1.NodeSelectorOpIn, "true"))
+	t := &template{nodePool: np, taints: nc.Spec.Taints, requirements: reqs}
+	all := []daemonGroup{{instanceTypes: its, hostPorts: scheduling.NewHostPortUsage()}}
+	opts, _, err := filterInstanceTypes(newCompatCache(), its, reqs, &corev1.Pod{}, corev1.ResourceList{}, all, nil, corev1.ResourceList{}, relaxMinValues)
+	if err != nil || len(opts) == 0 {
+		return nil
+	}
+	t.instanceTypeOptions = opts
+	return t
+}
+
+// overheadVecs is, per instance type of the template, its daemon overhead as a vector; ok is
+// false when an overhead is not one.
+func (t *template) overheadVecs() (map[*cloudprovider.InstanceType]vec, bool) {
+	if t.overhead == nil {
+		t.overhead, t.overheadOK = map[*cloudprovider.InstanceType]vec{}, true
+		for _, g := range t.daemonGroups {
+			ov, ok := toVec(g.overhead)
+			if !ok && len(g.overhead) > 0 {
+				t.overheadOK = false
+			}
+			for _, it := range g.instanceTypes {
+				t.overhead[it] = ov
+			}
+		}
+	}
+	return t.overhead, t.overheadOK
+}
+
+// daemonGroup is a set of a template's instance types that run the same DaemonSet pods.
+type daemonGroup struct {
+	key           string
+	instanceTypes []*cloudprovider.InstanceType
+	members       map[*cloudprovider.InstanceType]bool
+	overhead      corev1.ResourceList
+	hostPorts     *scheduling.HostPortUsage
+}
+
+// daemonOverheadGroups groups the template's instance types by the DaemonSet pods that would
+// run on them (buildDaemonOverheadGroups upstream). Upstream returns the groups in map order;
+// the order only changes the order of options, which the launch re-sorts by price.
+func daemonOverheadGroups(t *template, daemons []*corev1.Pod) []daemonGroup {
+	groups := map[string]*daemonGroup{}
+	var keys []string
+	for _, it := range t.instanceTypeOptions {
+		var compatible []*corev1.Pod
+		for _, p := range daemons {
+			if daemonCompatible(t, it, p) {
+				compatible = append(compatible, p)
+			}
+		}
+		key := podSetKey(compatible)
+		if g, ok := groups[key]; ok {
+			g.instanceTypes = append(g.instanceTypes, it)
+			continue
+		}
+		var overhead corev1.ResourceList
+		if len(compatible) > 0 {
+			overhead = resources.RequestsForPods(compatible...)
+		}
+		hp := scheduling.NewHostPortUsage()
+		for _, p := range compatible {
+			hp.Add(p, scheduling.GetHostPorts(p))
+		}
+		groups[key] = &daemonGroup{key: key, instanceTypes: []*cloudprovider.InstanceType{it}, overhead: overhead, hostPorts: hp}
+		keys = append(keys, key)
+	}
+	sort.Strings(keys)
+	out := make([]daemonGroup, len(keys))
+	for i, k := range keys {
+		out[i] = *groups[k]
+		out[i].members = make(map[*cloudprovider.InstanceType]bool, len(out[i].instanceTypes))
+		for _, it := range out[i].instanceTypes {
+			out[i].members[it] = true
+		}
+	}
+	return out
+}
+
+// daemonFoldOrder is the order of the template's daemon groups in upstream's fold of their
+// overheads. Upstream's groups come in map order (random); the order decides the result only
+// when a group has no DaemonSet pod (its empty overhead empties the fold), and then it is a
+// random permutation, drawn from the tie-breaker (key order when it takes the first each time).
+func daemonFoldOrder(groups []daemonGroup, t *ties) []int {
+	order := make([]int, len(groups))
+	for i := range order {
+		order[i] = i
+	}
+	empty := false
+	for _, g := range groups {
+		empty = empty || len(g.overhead) == 0
+	}
+	if !empty || len(groups) < 2 {
+		return order
+	}
+	out := make([]int, 0, len(groups))
+	for len(order) > 0 {
+		c := t.choose(len(order))
+		out = append(out, order[c])
+		order = append(order[:c], order[c+1:]...)
+	}
+	return out
+}
+
+func podSetKey(pods []*corev1.Pod) string {
+	keys := make([]string, len(pods))
+	for i, p := range pods {
+		keys[i] = p.Namespace + "/" + p.Name
+	}
+	sort.Strings(keys)
+	return strings.Join(keys, ",")
+}
+
+// daemonCompatible is isDaemonPodCompatible: the pod tolerates PreferNoSchedule, must tolerate
+// the pool's taints, and its strict requirements must be compatible with the template and
+// intersect the instance type's; a failing first required node-affinity term is dropped and
+// the next one tried. Like upstream it mutates the DaemonSet pod it is given.
+func daemonCompatible(t *template, it *cloudprovider.InstanceType, p *corev1.Pod) bool {
+	(&preferences{}).toleratePreferNoScheduleTaints(p)
+	if err := scheduling.Taints(t.taints).ToleratesPod(p); err != nil {
+		return false
+	}
+	for {
+		reqs := scheduling.NewStrictPodRequirements(p)
+		if t.requirements.IsCompatible(reqs, scheduling.AllowUndefinedWellKnownLabels) && it.Requirements.Intersects(reqs) == nil {
+			return true
+		}
+		if !removeRequiredNodeAffinityTerm(p) {
+			return false
+		}
+	}
+}
+
+// nodeClaim is an in-flight NodeClaim of the scheduling round.
+type nodeClaim struct {
+	template            *template
+	hostname            string
+	requirements        scheduling.Requirements
+	instanceTypeOptions []*cloudprovider.InstanceType
+	requests            corev1.ResourceList
+	pods                []*corev1.Pod
+	daemonGroups        []daemonGroup
+	topology            *topology
+	cache               *compatCache
+	// largest is the component-wise largest allocatable among the options (valid when
+	// largestOK): a pod whose requests with the NodeClaim's exceed it fits no option, so it is
+	// turned away without the filter (Karpenter reaches the same "no instance type" verdict
+	// the long way).
+	largest    vec
+	largestOK  bool
+	floor      vec
+	floorOK    bool
+	requestsV  vec
+	requestsOK bool
+}
+
+func newNodeClaim(t *template, topo *topology, cache *compatCache, its []*cloudprovider.InstanceType, hostname string) *nodeClaim {
+	reqs := scheduling.NewRequirements(t.requirements.Values()...)
+	reqs.Add(scheduling.NewRequirement(corev1.LabelHostname, corev1.NodeSelectorOpIn, hostname))
+	groups := make([]daemonGroup, len(t.daemonGroups))
+	for i, g := range t.daemonGroups {
+		groups[i] = g
+		groups[i].hostPorts = g.hostPorts.DeepCopy()
+	}
+	return &nodeClaim{template: t, hostname: hostname, requirements: reqs, instanceTypeOptions: its,
+		requests: corev1.ResourceList{}, daemonGroups: groups, topology: topo, cache: cache}
+}
+
+// candidate is what adding a pod would make of the NodeClaim.
+type candidate struct {
+	requirements scheduling.Requirements
+	options      []*cloudprovider.InstanceType
+}
+
+// canAdd is NodeClaim.CanAdd: taints, requirements, topology, then the instance types that
+// still fit all its pods.
+func (n *nodeClaim) canAdd(p *corev1.Pod, pd *podData, relaxMinValues bool) (candidate, error) {
+	if err := scheduling.Taints(n.template.taints).ToleratesPod(p); err != nil {
+		return candidate{}, err
+	}
+	if n.largestOK && n.requestsOK && pd.requestsOK {
+		t := n.requestsV
+		for i := range t {
+			t[i] += pd.requestsV[i]
+		}
+		if !(allocVec{v: n.largest}).holds(t) {
+			return candidate{}, errTooFull
+		}
+	}
+	if pd.plain && len(n.pods) > 0 {
+		return n.addPlain(p, pd, relaxMinValues)
+	}
+	if len(pd.requirements) == 0 && !pd.plain && len(n.pods) > 0 {
+		// Only topology can narrow the requirements. When every domain it picks is the one
+		// the NodeClaim is already pinned to, the requirements stay as they are and the pod
+		// is added like a plain one.
+		topo, err := n.topology.addRequirements(p, n.template.taints, pd.strictRequirements, n.requirements)
+		if err != nil {
+			return candidate{}, err
+		}
+		if pinnedAlike(n.requirements, topo) {
+			return n.addPlain(p, pd, relaxMinValues)
+		}
+	}
+	reqs := scheduling.NewRequirements(n.requirements.Values()...)
+	if err := reqs.Compatible(pd.requirements, scheduling.AllowUndefinedWellKnownLabels); err != nil {
+		return candidate{}, fmt.Errorf("incompatible requirements, %w", err)
+	}
+	reqs.Add(pd.requirements.Values()...)
+	topo, err := n.topology.addRequirements(p, n.template.taints, pd.strictRequirements, reqs)
+	if err != nil {
+		return candidate{}, err
+	}
+	if err := reqs.Compatible(topo, scheduling.AllowUndefinedWellKnownLabels); err != nil {
+		return candidate{}, err
+	}
+	reqs.Add(topo.Values()...)
+	total := resources.Merge(n.requests, pd.requests)
+	remaining, unsatisfiable, err := filterInstanceTypes(n.cache, n.instanceTypeOptions, reqs, p, pd.requests, n.daemonGroups, n.template.groupOf, total, relaxMinValues)
+	if relaxMinValues {
+		for key, mv := range unsatisfiable {
+			v := mv
+			reqs.Get(key).MinValues = &v
+		}
+	}
+	if err != nil {
+		return candidate{}, err
+	}
+	return candidate{requirements: reqs, options: remaining}, nil
+}
+
+// addPlain is canAdd for a pod that leaves the NodeClaim's requirements as they are: the
+// requirements stay (upstream rebuilds an equal set), only the instance types that still fit
+// change; when the requests still fit the tightest option with its daemon overhead, none
+// drops out.
+func (n *nodeClaim) addPlain(p *corev1.Pod, pd *podData, relaxMinValues bool) (candidate, error) {
+	if n.floorOK && n.requestsOK && pd.requestsOK && !pd.hostPorts {
+		t := n.requestsV
+		for i := range t {
+			t[i] += pd.requestsV[i]
+		}
+		if t[0] <= n.floor[0] && t[1] <= n.floor[1] && t[2] <= n.floor[2] {
+			return candidate{requirements: n.requirements, options: n.instanceTypeOptions}, nil
+		}
+	}
+	total := resources.Merge(n.requests, pd.requests)
+	remaining, _, err := filterInstanceTypes(n.cache, n.instanceTypeOptions, n.requirements, p, pd.requests, n.daemonGroups, n.template.groupOf, total, relaxMinValues)
+	if err != nil {
+		return candidate{}, err
+	}
+	return candidate{requirements: n.requirements, options: remaining}, nil
+}
+
+// pinnedAlike reports whether adding topo to reqs changes nothing: every key topo has is in
+// reqs as the same requirement, or both are In the same single value without minValues.
+func pinnedAlike(reqs, topo scheduling.Requirements) bool {
+	for k, t := range topo {
+		r, ok := reqs[k]
+		if !ok {
+			return false
+		}
+		if r == t {
+			continue
+		}
+		if r.Operator() != corev1.NodeSelectorOpIn || t.Operator() != corev1.NodeSelectorOpIn || r.Len() != 1 || t.Len() != 1 ||
+			r.Values()[0] != t.Values()[0] || r.MinValues != nil || t.MinValues != nil {
+			return false
+		}
+	}
+	return true
+}
+
+func (n *nodeClaim) add(p *corev1.Pod, pd *podData, c candidate) {
+	old, oldReqs := n.instanceTypeOptions, n.requirements
+	n.pods = append(n.pods, p)
+	n.instanceTypeOptions = c.options
+	n.requests = resources.Merge(n.requests, pd.requests)
+	n.requirements = c.requirements
+	n.requestsV, n.requestsOK = toVec(n.requests)
+	if !sameOptions(old, c.options) || !sameMap(oldReqs, c.requirements) {
+		n.bounds()
+	}
+	n.topology.register(corev1.LabelHostname, n.hostname)
+	n.topology.record(p, n.template.taints, c.requirements)
+	ports := scheduling.GetHostPorts(p)
+	for _, g := range n.daemonGroups {
+		g.hostPorts.Add(p, ports)
+	}
+}
+
+func sameOptions(a, b []*cloudprovider.InstanceType) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// bounds recomputes largest and floor from the options: largest, component-wise, the largest
+// allocatable; floor, component-wise, the smallest room an option leaves after its daemon
+// overhead (valid when every option has one allocatable group and all are whole milli-units).
+func (n *nodeClaim) bounds() {
+	n.largest, n.largestOK = vec{}, true
+	n.floor, n.floorOK = vec{math.MaxInt64, math.MaxInt64, math.MaxInt64}, true
+	memo := n.cache.forReqs(n.requirements)
+	overhead, ok := n.template.overheadVecs()
+	n.floorOK = ok
+	for _, it := range n.instanceTypeOptions {
+		ic := compatOf(memo, it, n.requirements)
+		if !ic.exact {
+			n.largestOK, n.floorOK = false, false
+			return
+		}
+		for _, a := range ic.vecs {
+			for i := range a.v {
+				n.largest[i] = max(n.largest[i], a.v[i])
+			}
+		}
+		if len(ic.vecs) != 1 || ic.vecs[0].negative {
+			n.floorOK = false
+			continue
+		}
+		ov := overhead[it]
+		for i := range n.floor {
+			n.floor[i] = min(n.floor[i], ic.vecs[0].v[i]-ov[i])
+		}
+	}
+}
+
+// finalize is FinalizeScheduling: the hostname placeholder goes, and the smallest daemon
+// overhead among the groups that still have an option is added to the requests, folded in
+// the run's order of the groups (upstream's map order; see daemonFoldOrder).
+func (n *nodeClaim) finalize(foldOrder []int) {
+	delete(n.requirements, corev1.LabelHostname)
+	left := map[*cloudprovider.InstanceType]bool{}
+	for _, it := range n.instanceTypeOptions {
+		left[it] = true
+	}
+	var minOverhead corev1.ResourceList
+	for _, i := range foldOrder {
+		g := n.daemonGroups[i]
+		has := false
+		for _, it := range g.instanceTypes {
+			if left[it] {
+				has = true
+				break
+			}
+		}
+		if !has {
+			continue
+		}
+		if len(minOverhead) == 0 {
+			minOverhead = g.overhead
+		} else {
+			minOverhead = resources.MinResources(minOverhead, g.overhead)
+		}
+	}
+	if len(minOverhead) > 0 {
+		n.requests = resources.Merge(n.requests, minOverhead)
+	}
+}
+
+var errTooFull = errors.New("no instance type option has room for the pod")
+
+// filterError says why no instance type is left for a pod, in Karpenter's words.
+type filterError struct {
+	requirementsMet, fits, hasOffering bool
+	minValues                          error
+	requirements                       scheduling.Requirements
+	requests                           corev1.ResourceList
+}
+
+func (e *filterError) Error() string {
+	if e.minValues != nil {
+		return fmt.Sprintf("%s, requirements=%s, resources=%s", e.minValues, e.requirements, resources.String(e.requests))
+	}
+	var missing []string
+	if !e.requirementsMet {
+		missing = append(missing, "met the scheduling requirements")
+	}
+	if !e.fits {
+		missing = append(missing, "had enough resources")
+	}
+	if !e.hasOffering {
+		missing = append(missing, "had a required offering")
+	}
+	if len(missing) == 0 {
+		return fmt.Sprintf("no instance type met the requirements/resources/offering tuple, requirements=%s, resources=%s", e.requirements, resources.String(e.requests))
+	}
+	return fmt.Sprintf("no instance type %s, requirements=%s, resources=%s", strings.Join(missing, " or "), e.requirements, resources.String(e.requests))
+}
+
+// filterInstanceTypes is filterInstanceTypesByRequirements: the options compatible with the
+// requirements that fit the requests plus their group's daemon overhead with a compatible
+// offering, then minValues.
+func filterInstanceTypes(cache *compatCache, its []*cloudprovider.InstanceType, reqs scheduling.Requirements, p *corev1.Pod, podRequests corev1.ResourceList, groups []daemonGroup, groupOf map[*cloudprovider.InstanceType]int, total corev1.ResourceList, relaxMinValues bool) (cloudprovider.InstanceTypes, map[string]int, error) {
+	ferr := &filterError{requirements: reqs, requests: podRequests}
+	memo := cache.forReqs(reqs)
+	ports := scheduling.GetHostPorts(p)
+	// Upstream walks the groups and, in each, its instance types that are options; the options
+	// are walked here, each looked up in its group (groupOf; nil: all in groups[0]), with the
+	// group's requests and host-port verdict computed once. Only the set of options matters
+	// downstream, not their order.
+	type groupState struct {
+		seen, conflict bool
+		req            corev1.ResourceList
+		rv             vec
+		rvOK           bool
+	}
+	var small [4]groupState
+	states := small[:0]
+	if len(groups) <= len(small) {
+		states = small[:len(groups)]
+	} else {
+		states = make([]groupState, len(groups))
+	}
+	var remaining cloudprovider.InstanceTypes
+	for _, it := range its {
+		gi := 0
+		if groupOf != nil {
+			var ok bool
+			if gi, ok = groupOf[it]; !ok {
+				continue
+			}
+		}
+		st := &states[gi]
+		if !st.seen {
+			g := &groups[gi]
+			st.seen = true
+			st.conflict = g.hostPorts.Conflicts(p, ports) != nil
+			st.req = total
+			if len(g.overhead) != 0 {
+				st.req = resources.Merge(total, g.overhead)
+			}
+			st.rv, st.rvOK = toVec(st.req)
+		}
+		if st.conflict {
+			continue
+		}
+		c := compatOf(memo, it, reqs)
+		compat := c.compatible
+		fit, offering := c.fits(st.req, st.rv, st.rvOK)
+		ferr.requirementsMet = ferr.requirementsMet || compat
+		ferr.fits = ferr.fits || fit
+		ferr.hasOffering = ferr.hasOffering || offering
+		if compat && fit && offering {
+			remaining = append(remaining, it)
+		}
+	}
+	var unsatisfiable map[string]int
+	if reqs.HasMinValues() {
+		_, unsatisfiable, ferr.minValues = remaining.SatisfiesMinValues(reqs)
+		if ferr.minValues != nil {
+			if !relaxMinValues {
+				remaining = nil
+			} else {
+				ferr.minValues = nil
+			}
+		}
+	}
+	if len(remaining) == 0 {
+		return nil, unsatisfiable, ferr
+	}
+	if len(remaining) == len(its) {
+		// The same options (in group order upstream; only the set matters downstream):
+		// keeping the slice lets the NodeClaim see that nothing changed.
+		return its, unsatisfiable, nil
+	}
+	return remaining, unsatisfiable, nil
+}
+
+// fits is fits() upstream: whether an allocatable group with a compatible offering holds the
+// requests, and whether any group has a compatible offering.
+func (c *itCompat) fits(requests corev1.ResourceList, rv vec, rvOK bool) (bool, bool) {
+	if rvOK && c.exact {
+		for _, a := range c.vecs {
+			if a.holds(rv) {
+				return true, true
+			}
+		}
+		return false, len(c.vecs) > 0
+	}
+	for _, a := range c.allocatables {
+		if resources.Fits(requests, a) {
+			return true, true
+		}
+	}
+	return false, len(c.allocatables) > 0
+}

@@ -1,0 +1,305 @@
+package karpenter
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
+	"sigs.k8s.io/karpenter/pkg/cloudprovider"
+	"sigs.k8s.io/karpenter/pkg/scheduling"
+	"sigs.k8s.io/karpenter/pkg/utils/resources"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
+)
+
+// podData is what the scheduler caches per pod (scheduling.PodData upstream).
+type podData struct {
+	requests           corev1.ResourceList
+	requirements       scheduling.Requirements
+	strictRequirements scheduling.Requirements
+	requestsV          vec
+	requestsOK         bool
+	// plain pods have no node requirements and no topology constraint that counts them:
+	// adding one changes a NodeClaim's requests only, so its requirements are not rebuilt.
+	plain     bool
+	hostPorts bool
+}
+
+// scheduler is one Solve of Karpenter's scheduler with no existing nodes.
+type scheduler struct {
+	templates      []*template
+	newNodeClaims  []*nodeClaim
+	remaining      map[string]corev1.ResourceList
+	podData        map[types.UID]*podData
+	topology       *topology
+	preferences    preferences
+	relaxMinValues bool
+	nextHost       int
+	cache          *compatCache
+	ties           *ties
+	// foldOrder is, per template, the order of its daemon groups in this run (daemonFoldOrder).
+	foldOrder map[*template][]int
+}
+
+// Solve runs one provisioning round: Karpenter's scheduler over the pending pods, then the
+// provisioner's truncation of each NodeClaim's options and the Azure provider's launch choice.
+func Solve(in Input) (*Result, error) {
+	r, err := prepare(in)
+	if err != nil {
+		return nil, err
+	}
+	return r.run(in.TieBreaks), nil
+}
+
+// round is a provisioning round as far as it does not depend on Karpenter's random
+// tie-breaks: NodePools in order, their templates and daemon groups, the topology domains and
+// the instance-type compatibility memo. Outcomes runs it again with other tie-breaks.
+type round struct {
+	pools          []*karpv1.NodePool
+	pods           []*corev1.Pod
+	templates      []*template
+	limits         map[string]corev1.ResourceList
+	preferences    preferences
+	relaxMinValues bool
+	domains        map[string]domainGroup
+	cache          *compatCache
+	launchers      map[string]cloud.Launcher
+}
+
+func prepare(in Input) (*round, error) {
+	r := &round{limits: map[string]corev1.ResourceList{}, relaxMinValues: in.MinValuesBestEffort, cache: newCompatCache(), pods: in.Pods, launchers: in.Launchers}
+	for _, np := range in.NodePools {
+		if np == nil {
+			return nil, errors.New("nil NodePool")
+		}
+		if np.Spec.Template.Spec.NodeClassRef == nil {
+			return nil, fmt.Errorf("NodePool %q has no nodeClassRef", np.Name)
+		}
+		r.pools = append(r.pools, np)
+	}
+	orderByWeight(r.pools)
+	daemons := make([]*corev1.Pod, len(in.DaemonSetPods))
+	for i, p := range in.DaemonSetPods {
+		daemons[i] = p.DeepCopy() // daemon compatibility relaxes (mutates) them, as upstream does
+	}
+	for _, np := range r.pools {
+		for _, t := range np.Spec.Template.Spec.Taints {
+			if t.Effect == corev1.TaintEffectPreferNoSchedule {
+				r.preferences.toleratePreferNoSchedule = true
+			}
+		}
+		r.limits[np.Name] = corev1.ResourceList(np.Spec.Limits)
+		if t := newTemplate(np, in.InstanceTypes[np.Name], r.relaxMinValues); t != nil {
+			r.templates = append(r.templates, t)
+		}
+	}
+	for _, t := range r.templates {
+		t.daemonGroups = daemonOverheadGroups(t, daemons)
+		t.groupOf = map[*cloudprovider.InstanceType]int{}
+		for i, g := range t.daemonGroups {
+			for _, it := range g.instanceTypes {
+				t.groupOf[it] = i
+			}
+		}
+	}
+	r.domains = buildDomainGroups(r.pools, in.InstanceTypes)
+	return r, nil
+}
+
+// run is one Solve of the round with the given tie-breaks.
+func (r *round) run(tb TieBreaker) *Result {
+	s := &scheduler{
+		templates:      r.templates,
+		remaining:      make(map[string]corev1.ResourceList, len(r.limits)),
+		podData:        map[types.UID]*podData{},
+		preferences:    r.preferences,
+		relaxMinValues: r.relaxMinValues,
+		cache:          r.cache,
+		ties:           &ties{breaker: tb},
+		foldOrder:      map[*template][]int{},
+	}
+	for name, l := range r.limits {
+		s.remaining[name] = l
+	}
+	// The daemon groups' order is drawn first: upstream builds them with the scheduler.
+	for _, t := range r.templates {
+		s.foldOrder[t] = daemonFoldOrder(t.daemonGroups, s.ties)
+	}
+	pods := make([]*corev1.Pod, len(r.pods))
+	copy(pods, r.pods)
+	s.topology = newTopology(r.domains, pods)
+	s.topology.ties = s.ties
+	res := s.solve(pods)
+	out := launch(res, r.launchers, s.relaxMinValues)
+	out.Ties, out.tieArities, out.tieChoices = len(s.ties.arities), s.ties.arities, s.ties.choices
+	out.round = r
+	return out
+}
+
+// orderByWeight is the provisioner's NodePool order: weight descending, then name descending.
+func orderByWeight(nps []*karpv1.NodePool) {
+	w := func(np *karpv1.NodePool) int32 {
+		if np.Spec.Weight == nil {
+			return 0
+		}
+		return *np.Spec.Weight
+	}
+	sort.SliceStable(nps, func(a, b int) bool {
+		if w(nps[a]) == w(nps[b]) {
+			return nps[a].Name > nps[b].Name
+		}
+		return w(nps[a]) > w(nps[b])
+	})
+}
+
+func (s *scheduler) updatePodData(p *corev1.Pod) {
+	reqs := scheduling.NewPodRequirements(p)
+	strict := reqs
+	if scheduling.HasPreferredNodeAffinity(p) {
+		// Only required node affinity narrows a pod's topology domains.
+		strict = scheduling.NewStrictPodRequirements(p)
+	}
+	pd := &podData{requests: resources.RequestsForPods(p), requirements: reqs, strictRequirements: strict}
+	pd.requestsV, pd.requestsOK = toVec(pd.requests)
+	pd.plain = len(reqs) == 0 && s.topology.free(p)
+	pd.hostPorts = len(scheduling.GetHostPorts(p)) > 0
+	s.podData[p.UID] = pd
+}
+
+type result struct {
+	nodeClaims []*nodeClaim
+	podErrors  map[*corev1.Pod]error
+}
+
+// solve is Scheduler.Solve: pods are tried in queue order, each relaxed all the way on its
+// first try; a pod that fails is re-queued with its preferences and retried while the queue
+// makes progress.
+func (s *scheduler) solve(pods []*corev1.Pod) result {
+	podErrors := map[*corev1.Pod]error{}
+	for _, p := range pods {
+		s.updatePodData(p)
+	}
+	q := newQueue(pods, s.podData)
+	for {
+		p, ok := q.pop()
+		if !ok {
+			break
+		}
+		if err := s.trySchedule(p); err != nil {
+			podErrors[p] = err
+			s.topology.update(p)
+			s.updatePodData(p)
+			q.push(p)
+		} else {
+			delete(podErrors, p)
+		}
+	}
+	for _, n := range s.newNodeClaims {
+		n.finalize(s.foldOrder[n.template])
+	}
+	return result{nodeClaims: s.newNodeClaims, podErrors: podErrors}
+}
+
+// trySchedule adds the pod, relaxing its preferences one at a time until it fits. Upstream
+// relaxes a copy of the pod; the copy is made here only when there is something to relax
+// (the pod as given is bound when it fits on the first try, the same pod by value).
+func (s *scheduler) trySchedule(p *corev1.Pod) error {
+	copied := false
+	for {
+		err := s.add(p)
+		if err == nil {
+			return nil
+		}
+		if !copied {
+			p, copied = p.DeepCopy(), true
+		}
+		if !s.preferences.relax(p) {
+			return err
+		}
+		s.topology.update(p)
+		s.updatePodData(p)
+	}
+}
+
+func (s *scheduler) add(p *corev1.Pod) error {
+	// The scheduler sorts its in-flight NodeClaims before every pod, fewest pods first, with
+	// sort.Slice on the slice as it stands: the same sort on the same order gives the same ties.
+	sort.Slice(s.newNodeClaims, func(a, b int) bool { return len(s.newNodeClaims[a].pods) < len(s.newNodeClaims[b].pods) })
+	pd := s.podData[p.UID]
+	for _, n := range s.newNodeClaims {
+		if c, err := n.canAdd(p, pd, false); err == nil {
+			n.add(p, pd, c)
+			return nil
+		}
+	}
+	if len(s.templates) == 0 {
+		return errors.New("nodepool requirements filtered out all available instance types")
+	}
+	var errs []error
+	for _, t := range s.templates {
+		its := t.instanceTypeOptions
+		if remaining, ok := s.remaining[t.nodePool.Name]; ok {
+			if nodes, ok := remaining[resources.Node]; ok && nodes.IsZero() {
+				errs = append(errs, fmt.Errorf("node limits have been exhausted for nodepool %q", t.nodePool.Name))
+				continue
+			}
+			its = filterByRemainingResources(its, remaining)
+			if len(its) == 0 {
+				errs = append(errs, fmt.Errorf("all available instance types exceed limits for nodepool %q", t.nodePool.Name))
+				continue
+			}
+		}
+		s.nextHost++
+		n := newNodeClaim(t, s.topology, s.cache, its, fmt.Sprintf("hostname-placeholder-%04d", s.nextHost))
+		c, err := n.canAdd(p, pd, s.relaxMinValues)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		n.add(p, pd, c)
+		s.newNodeClaims = append(s.newNodeClaims, n)
+		s.remaining[t.nodePool.Name] = subtractMax(s.remaining[t.nodePool.Name], n.instanceTypeOptions)
+		return nil
+	}
+	return errors.Join(errs...)
+}
+
+// subtractMax charges a new NodeClaim against its NodePool's limits with the largest capacity
+// among its options, as Karpenter does (it cannot know which one will launch).
+func subtractMax(remaining corev1.ResourceList, its []*cloudprovider.InstanceType) corev1.ResourceList {
+	if len(its) == 0 {
+		return remaining
+	}
+	all := make([]corev1.ResourceList, len(its))
+	for i, it := range its {
+		all[i] = it.Capacity
+	}
+	max := resources.MaxResources(all...)
+	out := corev1.ResourceList{}
+	for k, v := range remaining {
+		cp := v.DeepCopy()
+		cp.Sub(max[k])
+		out[k] = cp
+	}
+	return out
+}
+
+// filterByRemainingResources drops the instance types whose capacity exceeds what the limits leave.
+func filterByRemainingResources(its []*cloudprovider.InstanceType, remaining corev1.ResourceList) []*cloudprovider.InstanceType {
+	var out []*cloudprovider.InstanceType
+	for _, it := range its {
+		ok := true
+		for name, q := range remaining {
+			if resources.Cmp(it.Capacity[name], q) > 0 {
+				ok = false
+			}
+		}
+		if ok {
+			out = append(out, it)
+		}
+	}
+	return out
+}

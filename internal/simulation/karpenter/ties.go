@@ -1,0 +1,166 @@
+package karpenter
+
+import (
+	"math/rand/v2"
+)
+
+// Where Karpenter's scheduler takes "the first" of equally ranked alternatives while ranging
+// over a Go map, its choice is random (Go randomises map iteration order on purpose). The
+// emulation meets the same ties at the same steps; it resolves each with a TieBreaker and
+// counts it, so that a prediction can say how many random choices Karpenter makes and what
+// its other outcomes would be. The ties it knows:
+//
+//   - a topology spread over zones (or any non-hostname key) with several domains at the
+//     lowest count (TopologyGroup.nextDomainTopologySpread ranges over t.domains, or over
+//     nodeDomains.Values(), an unsorted list of a set);
+//   - a pod affinity that starts a domain (nextDomainAffinity takes the first domain of a map
+//     range);
+//   - the order of a NodePool's daemon overhead groups (buildDaemonOverheadGroups returns
+//     lo.Values of a map), which decides the NodeClaim's daemon overhead in
+//     addDaemonRequests when one group has no DaemonSet pod: resources.MinResources with an
+//     empty list is empty, so the fold yields the overhead or nothing depending on the order.
+//
+// Ties that change names only are not counted: equally ranked offerings at launch (the Azure
+// provider shuffles them; Launch.Zones lists them) and equal-priced options (the order only
+// matters past MaxInstanceTypes options).
+
+// TieBreaker resolves one tie among n > 1 equally ranked alternatives, given in the
+// emulation's order (domains by name, daemon groups by key): it returns the index taken.
+// Index 0 is the emulation's own choice.
+type TieBreaker interface {
+	Choose(n int) int
+}
+
+// FirstTie takes the first alternative every time: the emulation's default (first domain by
+// name, daemon groups in key order).
+type FirstTie struct{}
+
+// Choose implements TieBreaker.
+func (FirstTie) Choose(int) int { return 0 }
+
+// RandomTies takes a uniformly random alternative, from a seeded source: one sample of
+// Karpenter's random choices.
+type RandomTies struct{ rng *rand.Rand }
+
+// NewRandomTies returns a RandomTies seeded with seed.
+func NewRandomTies(seed uint64) *RandomTies {
+	return &RandomTies{rng: rand.New(rand.NewPCG(seed, 0x7469657321))}
+}
+
+// Choose implements TieBreaker.
+func (r *RandomTies) Choose(n int) int { return r.rng.IntN(n) }
+
+// scriptedTies follows a script of choices, then takes the first.
+type scriptedTies struct {
+	script   []int
+	position int
+}
+
+func (s *scriptedTies) Choose(n int) int {
+	c := 0
+	if s.position < len(s.script) {
+		c = s.script[s.position]
+	}
+	s.position++
+	return c
+}
+
+// ties is the scheduler's view of its TieBreaker: it records every tie it resolves, its
+// arity and the choice taken.
+type ties struct {
+	breaker TieBreaker
+	arities []int
+	choices []int
+}
+
+// choose resolves a tie among n alternatives (no tie when n < 2).
+func (t *ties) choose(n int) int {
+	if n < 2 {
+		return 0
+	}
+	c := 0
+	if t.breaker != nil {
+		if c = t.breaker.Choose(n); c < 0 || c >= n {
+			c = 0
+		}
+	}
+	t.arities = append(t.arities, n)
+	t.choices = append(t.choices, c)
+	return c
+}
+
+// OutcomeSet is what Outcomes found.
+type OutcomeSet struct {
+	// Results are the distinct outcomes, the emulation's own first.
+	Results []*Result
+	// Runs is how many rounds were solved, the first included.
+	Runs int
+	// Exhaustive is true when every combination of choices was run.
+	Exhaustive bool
+}
+
+// Outcomes re-runs the round with other tie-breaks than the emulation's and returns the
+// distinct outcomes, first (Solve's result with the default tie-breaks) first, in at most
+// limit runs: every combination of choices when the first run's ties allow no more than limit
+// runs, else limit-1 seeded random samples of Karpenter's choices. key identifies an outcome
+// (what two outcomes must share to count as the same).
+func Outcomes(in Input, first *Result, limit int, key func(*Result) string) (OutcomeSet, error) {
+	set := OutcomeSet{Results: []*Result{first}, Runs: 1}
+	if len(first.tieArities) == 0 {
+		set.Exhaustive = true
+		return set, nil
+	}
+	seen := map[string]bool{key(first): true}
+	rd := first.round
+	if rd == nil {
+		var err error
+		if rd, err = prepare(in); err != nil {
+			return OutcomeSet{}, err
+		}
+	}
+	run := func(tb TieBreaker) (*Result, error) {
+		r := rd.run(tb)
+		set.Runs++
+		if k := key(r); !seen[k] {
+			seen[k] = true
+			set.Results = append(set.Results, r)
+		}
+		return r, nil
+	}
+	combos := 1
+	for _, a := range first.tieArities {
+		if combos *= a; combos > limit {
+			break
+		}
+	}
+	if combos <= limit {
+		// Odometer over the choices: advance the last tie that has an alternative left, and
+		// take the first of every tie after it (their arities are only known once run: other
+		// choices can lead to other ties, so the walk may still exceed the limit).
+		last := first
+		for {
+			i := len(last.tieChoices) - 1
+			for i >= 0 && last.tieChoices[i]+1 >= last.tieArities[i] {
+				i--
+			}
+			if i < 0 {
+				set.Exhaustive = true
+				return set, nil
+			}
+			if set.Runs >= limit {
+				return set, nil
+			}
+			r, err := run(&scriptedTies{script: append(append([]int(nil), last.tieChoices[:i]...), last.tieChoices[i]+1)})
+			if err != nil {
+				return OutcomeSet{}, err
+			}
+			last = r
+		}
+	}
+	for seed := uint64(1); set.Runs < limit; seed++ {
+		if _, err := run(NewRandomTies(seed)); err != nil {
+			return OutcomeSet{}, err
+		}
+	}
+	return set, nil
+}

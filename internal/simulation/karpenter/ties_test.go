@@ -1,0 +1,97 @@
+package karpenter
+
+import (
+	"sort"
+	"strings"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
+	"sigs.k8s.io/karpenter/pkg/cloudprovider"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
+)
+
+func regionTypes(region string) []*cloudprovider.InstanceType {
+	res := aks.List(catalog.Default(), region, aks.NodeClass{}, aks.Cluster{})
+	out := make([]*cloudprovider.InstanceType, len(res.InstanceTypes))
+	for i, it := range res.InstanceTypes {
+		out[i] = it.InstanceType
+	}
+	return out
+}
+
+// zonesOf identifies an outcome by the zone requirement of each NodeClaim.
+func zonesOf(r *Result) string {
+	var zs []string
+	for _, nc := range r.NodeClaims {
+		zs = append(zs, nc.Requirements.Get(corev1.LabelTopologyZone).String())
+	}
+	sort.Strings(zs)
+	return strings.Join(zs, ";")
+}
+
+// The first pod of a zone spread finds every zone at count 0: Karpenter takes the first of a
+// map range, a random zone. The emulation takes the first by name, counts the tie, and
+// Outcomes re-runs the round with each other choice.
+func TestZoneSpreadTieIsCountedAndEveryChoiceReRun(t *testing.T) {
+	p := pod("spread", 0, "1")
+	p.Spec.TopologySpreadConstraints = []corev1.TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: corev1.LabelTopologyZone,
+		WhenUnsatisfiable: corev1.DoNotSchedule, LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "spread"}}}}
+	in := Input{NodePools: []*karpv1.NodePool{pool("general")}, InstanceTypes: map[string][]*cloudprovider.InstanceType{"general": regionTypes("eastus")}, Pods: []*corev1.Pod{p}}
+	first, err := Solve(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.Ties != 1 || len(first.NodeClaims) != 1 {
+		t.Fatalf("%d ties, %d NodeClaims; want 1 tie (the first zone) and 1 NodeClaim", first.Ties, len(first.NodeClaims))
+	}
+	set, err := Outcomes(in, first, 16, zonesOf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zones := map[string]bool{}
+	for _, r := range set.Results {
+		zones[r.NodeClaims[0].Requirements.Get(corev1.LabelTopologyZone).Values()[0]] = true
+	}
+	if !set.Exhaustive || set.Runs != first.tieArities[0] || len(zones) != first.tieArities[0] || len(zones) < 3 {
+		t.Fatalf("outcomes: %d runs, exhaustive %v, zones %v; want one run per zone of the %d-way tie", set.Runs, set.Exhaustive, zones, first.tieArities[0])
+	}
+	if got := first.NodeClaims[0].Requirements.Get(corev1.LabelTopologyZone).Values()[0]; got != set.Results[0].NodeClaims[0].Requirements.Get(corev1.LabelTopologyZone).Values()[0] {
+		t.Fatalf("the first outcome is not Solve's own")
+	}
+}
+
+// A pool whose DaemonSet runs on amd64 sizes only has two daemon groups, one without a pod.
+// Karpenter folds the groups' overheads with resources.MinResources in map order: the empty
+// group first gives the DaemonSet's overhead, last gives none. The emulation counts the order
+// as a tie and re-runs it.
+func TestDaemonOverheadOrderIsATie(t *testing.T) {
+	daemon := pod("daemon", 0, "500m")
+	daemon.Namespace = "kube-system"
+	daemon.Spec.Affinity = &corev1.Affinity{NodeAffinity: &corev1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &corev1.NodeSelector{
+		NodeSelectorTerms: []corev1.NodeSelectorTerm{{MatchExpressions: []corev1.NodeSelectorRequirement{{Key: corev1.LabelArchStable, Operator: corev1.NodeSelectorOpIn, Values: []string{karpv1.ArchitectureAmd64}}}}}}}}
+	in := Input{NodePools: []*karpv1.NodePool{pool("general")}, InstanceTypes: map[string][]*cloudprovider.InstanceType{"general": westeurope()},
+		Pods: []*corev1.Pod{pod("app", 0, "1")}, DaemonSetPods: []*corev1.Pod{daemon}}
+	first, err := Solve(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.Ties != 1 {
+		t.Fatalf("%d ties, want 1 (the order of the two daemon groups)", first.Ties)
+	}
+	set, err := Outcomes(in, first, 16, func(r *Result) string { return r.NodeClaims[0].Requests.Cpu().String() })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !set.Exhaustive || len(set.Results) != 2 {
+		t.Fatalf("%d outcomes (exhaustive %v), want 2", len(set.Results), set.Exhaustive)
+	}
+	with, without := set.Results[0].NodeClaims[0].Requests.Cpu(), set.Results[1].NodeClaims[0].Requests.Cpu()
+	if want := resource.MustParse("1500m"); with.Cmp(want) != 0 || without.Cmp(resource.MustParse("1")) != 0 {
+		t.Fatalf("requests %s (key order) and %s (reversed); want 1500m (the DaemonSet's overhead) and 1 (none)", with, without)
+	}
+}

@@ -1,0 +1,144 @@
+package simulation
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/workload"
+)
+
+// optimalInput is the solver's input for the optimal mode.
+func optimalInput(in Input, pools []simmodel.SimPool, res *Result) simmodel.SimulationInput {
+	ws, notes := SolverWorkloads(in.Pods)
+	overhead, more := DaemonOverhead(in.DaemonSets, pools)
+	res.Assumptions = append(append(res.Assumptions, notes...), more...)
+	return simmodel.SimulationInput{Region: in.Region, Pools: pools, Workloads: ws, DaemonOverhead: overhead, Seed: 1}
+}
+
+// SolverWorkloads turns pods into the solver's workloads, grouped per workload so that
+// results name them as the input does; simmodel.WorkloadsFromPods counts each pod's requests as
+// Karpenter does (init and sidecar containers, overhead). It models node affinity's first term and zone spread; the notes say
+// what else it leaves out.
+func SolverWorkloads(in []*corev1.Pod) ([]simmodel.Workload, []string) {
+	var owners []string
+	byOwner := map[string][]*corev1.Pod{}
+	var podAffinity, otherSpread, moreTerms []string
+	for _, p := range in {
+		name := ownerName(p)
+		if a := p.Spec.Affinity; a != nil {
+			if a.PodAffinity != nil || a.PodAntiAffinity != nil {
+				podAffinity = appendOnce(podAffinity, name)
+			}
+			if na := a.NodeAffinity; na != nil && na.RequiredDuringSchedulingIgnoredDuringExecution != nil && len(na.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms) > 1 {
+				moreTerms = appendOnce(moreTerms, name)
+			}
+		}
+		for _, c := range p.Spec.TopologySpreadConstraints {
+			if c.TopologyKey != corev1.LabelTopologyZone || c.WhenUnsatisfiable != corev1.DoNotSchedule {
+				otherSpread = appendOnce(otherSpread, name)
+			}
+		}
+		if _, ok := byOwner[name]; !ok {
+			owners = append(owners, name)
+		}
+		byOwner[name] = append(byOwner[name], p)
+	}
+	var notes []string
+	note := func(names []string, what string) {
+		if len(names) > 0 {
+			notes = append(notes, fmt.Sprintf("optimal mode ignores %s (%s)", what, strings.Join(names, ", ")))
+		}
+	}
+	note(podAffinity, "pod affinity and anti-affinity")
+	note(otherSpread, "topology spread other than DoNotSchedule over zones")
+	note(moreTerms, "node affinity terms after the first")
+	var out []simmodel.Workload
+	for _, o := range owners {
+		ws := simmodel.WorkloadsFromPods(byOwner[o])
+		for i := range ws {
+			ws[i].Name = o
+			if i > 0 {
+				ws[i].Name = fmt.Sprintf("%s#%d", o, i+1)
+			}
+		}
+		out = append(out, ws...)
+	}
+	return out, notes
+}
+
+// ownerName names a pod's workload in results (Deployment/web): the annotation the reader
+// sets, else the pod's own name.
+func ownerName(p *corev1.Pod) string {
+	if o := p.Annotations[workload.OwnerAnnotation]; o != "" {
+		return o
+	}
+	return p.Name
+}
+
+// DaemonOverhead is what the DaemonSet pods that would run on a pool's nodes request, as
+// Karpenter decides it (taints tolerated, requirements compatible). The solver takes one
+// overhead for every node: when pools differ, the largest is used and the note says so.
+func DaemonOverhead(daemons []*corev1.Pod, pools []simmodel.SimPool) (corev1.ResourceList, []string) {
+	var max corev1.ResourceList
+	var perPool []string
+	distinct := map[string]bool{}
+	for _, sp := range pools {
+		var on []*corev1.Pod
+		for _, d := range daemons {
+			if daemonRunsOn(sp.Pool, d) {
+				on = append(on, d)
+			}
+		}
+		sum := corev1.ResourceList{}
+		for _, d := range on {
+			for k, v := range workload.Requests(d) {
+				q := sum[k]
+				q.Add(v)
+				sum[k] = q
+			}
+		}
+		key := fmt.Sprintf("cpu %s, memory %s", qty(sum, corev1.ResourceCPU), qty(sum, corev1.ResourceMemory))
+		distinct[key] = true
+		perPool = append(perPool, sp.Pool.Name+": "+key)
+		max = maxList(max, sum)
+		if len(on) > 0 {
+			// The DaemonSet pods also take pod slots.
+			max = maxList(max, corev1.ResourceList{corev1.ResourcePods: *resource.NewQuantity(int64(len(on)), resource.DecimalSI)})
+		}
+	}
+	if len(distinct) > 1 {
+		return max, []string{"optimal mode charges every node the largest DaemonSet overhead of any pool (" + strings.Join(perPool, "; ") + ")"}
+	}
+	return max, nil
+}
+
+func qty(l corev1.ResourceList, n corev1.ResourceName) string {
+	q := l[n]
+	return q.String()
+}
+
+func maxList(a, b corev1.ResourceList) corev1.ResourceList {
+	out := maps.Clone(a)
+	if out == nil {
+		out = corev1.ResourceList{}
+	}
+	for k, v := range b {
+		if cur, ok := out[k]; !ok || v.Cmp(cur) > 0 {
+			out[k] = v.DeepCopy()
+		}
+	}
+	return out
+}
+
+func appendOnce(s []string, v string) []string {
+	if slices.Contains(s, v) {
+		return s
+	}
+	return append(s, v)
+}

@@ -1,0 +1,59 @@
+package optimal
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
+)
+
+// Simulate is the optimum (Method "optimal"), not Karpenter's decision (see clustersim.Predict): the
+// cheapest packing it finds of the pods on nodes the NodePools can launch, with a certified
+// lower bound. Pods are assigned to NodePools in Karpenter's order: each pod goes to the
+// highest-weight NodePool (ties by name, descending, as Karpenter orders them) whose taints it
+// tolerates, whose requirements are compatible with its own, that has an instance type it fits
+// on, and whose limits leave room; pods a pool's limits leave out try the next pool. Zone
+// spread divides a workload's pods evenly over the zones its NodePools offer. Each node is
+// priced at its cheapest offering compatible with all its pods, as Karpenter on AKS launches
+// the cheapest compatible offering.
+//
+// Within a NodePool the pods are packed to minimise cost rather than in Karpenter's order:
+// pods are taken by decreasing value (their requests priced at the LP relaxation's dual
+// prices); a new node's type is the one with the lowest price per value packed when it is
+// filled with its proportional share of every pending pod and topped up first-fit-decreasing;
+// a final pass re-types nodes to the cheapest type that holds their pods, drains the least
+// efficient nodes into the others and merges pairs onto one cheaper node. Each pool's packing
+// is then compared with one built from the configuration LP (see repackFromLP) and the
+// cheaper kept. The result is deterministic for a given input and seed.
+func Simulate(s *analysis.Solver, in simmodel.SimulationInput) (*simmodel.Simulation, error) {
+	region := strings.ToLower(in.Region)
+	if region == "" || !s.HasRegion(region) {
+		return nil, fmt.Errorf("region %q is not in the SKU catalog", in.Region)
+	}
+	for i, p := range in.Pools {
+		if p.Pool == nil || p.Pool.NodePool == nil {
+			return nil, fmt.Errorf("pool %d is nil", i)
+		}
+	}
+	for _, w := range in.Workloads {
+		if w.Count < 0 {
+			return nil, fmt.Errorf("workload %q has a negative count", w.Name)
+		}
+	}
+	pb := compile(s, region, in)
+	best, bestCost := 0, math.Inf(1)
+	n := variants(pb)
+	for v := 0; v < n; v++ {
+		pb.run(v)
+		if c := pb.cost(); c < bestCost-1e-9 {
+			best, bestCost = v, c
+		}
+	}
+	if best != n-1 {
+		pb.run(best)
+	}
+	pb.repackFromLP()
+	return pb.report(), nil
+}

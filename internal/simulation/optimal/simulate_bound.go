@@ -1,0 +1,329 @@
+package optimal
+
+import (
+	"errors"
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/bitset"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation/optimal/lp"
+)
+
+// boundGroup is the scheduled pods of one unit: identical pods, in one zone when they spread.
+type boundGroup struct {
+	u      *unit
+	class  int
+	zone   int
+	demand []float64
+	pods   int
+}
+
+// boundColumn is a node offering (pool, type, and the offerings of equal price that the same
+// groups may use), a variable of the LP.
+type boundColumn struct {
+	pool    *simPool
+	t       int
+	price   float64
+	members bitset.Set // groups whose pods may use it and fit on it
+}
+
+// lowerBound is the LP relaxation of the scheduled pods over every node offering they may use
+// (x_o fractional nodes of offering o, minimising Σ price_o·x_o) with three kinds of rows:
+//
+//   - per group g, Σ k_go·x_o ≥ pods_g, where k_go is how many of g's pods fit on an empty
+//     node of o: pods are indivisible, so a node that holds one 2-cpu pod in 1.9 allocatable
+//     cpus holds none, which a resource-only relaxation would miss;
+//   - per pod class (pods with the same requirements and tolerations) and resource, the nodes
+//     the class may use offer its demand;
+//   - per resource, all nodes together offer the total demand; per pool limit, the nodes of
+//     the pool stay within it.
+//
+// Every placement that respects requirements, allocatable and limits satisfies these rows,
+// so the LP optimum (certified through a feasible dual solution) is a lower bound on its cost.
+func (pb *problem) lowerBound() (float64, []simmodel.BoundGroup) {
+	groups := pb.boundGroups()
+	if len(groups) == 0 {
+		return 0, nil
+	}
+	cols := pb.boundColumns(groups, pb.pools)
+	bound, err := pb.solveBound(groups, cols, true)
+	if errors.Is(err, lp.ErrInfeasible) {
+		// The placement found is feasible, so this is rounding in the simplex; the bound
+		// without the limit rows is still valid.
+		bound, err = pb.solveBound(groups, cols, false)
+	}
+	if err != nil {
+		bound = 0
+	}
+	if pb.configBound {
+		bound = math.Max(bound, pb.configurationBound(groups, cols))
+	}
+	var out []simmodel.BoundGroup
+	for gi, g := range groups {
+		bg := simmodel.BoundGroup{Pods: g.pods, Bound: math.Inf(1)}
+		for _, m := range g.u.members {
+			if name := pb.workloads[m.w].w.Name; !slices.Contains(bg.Workloads, name) {
+				bg.Workloads = append(bg.Workloads, name)
+			}
+		}
+		if g.zone >= 0 {
+			bg.Zone = pb.zones[g.zone]
+		}
+		// Alone, a group's bound is its pods at the lowest price per pod that fits.
+		for _, c := range cols {
+			if c.members.Has(gi) {
+				k := lp.MaxFit(c.pool.types[c.t].alloc, make([]int64, len(pb.dims)), pb.workloads[g.u.w].d, math.MaxInt32)
+				bg.Bound = math.Min(bg.Bound, c.price/float64(k)*float64(g.pods))
+			}
+		}
+		bg.Bound = analysis.RoundPrice(bg.Bound)
+		out = append(out, bg)
+	}
+	return bound, out
+}
+
+func (pb *problem) boundGroups() []*boundGroup {
+	var groups []*boundGroup
+	for _, u := range pb.units {
+		if placed := u.count - u.rem; placed > 0 {
+			groups = append(groups, pb.boundGroup(u, placed))
+		}
+	}
+	return groups
+}
+
+func (pb *problem) boundGroup(u *unit, pods int) *boundGroup {
+	sw := pb.workloads[u.w]
+	g := &boundGroup{u: u, class: sw.class, zone: u.zone, demand: make([]float64, len(pb.dims)), pods: pods}
+	for d, v := range sw.d {
+		g.demand[d] = float64(v) * float64(pods)
+	}
+	return g
+}
+
+// boundColumns lists the node offerings any group may use, merging offerings of a type that
+// cost the same and serve the same groups (zones, mostly), and dropping offerings that a
+// cheaper one of the pool dominates: at least as much of every resource, no more of any limit.
+func (pb *problem) boundColumns(groups []*boundGroup, pools []*simPool) []boundColumn {
+	var cols []boundColumn
+	for _, p := range pools {
+		var pool []boundColumn
+		for t, pt := range p.types {
+			if !pt.usable {
+				continue
+			}
+			seen := map[string]bool{}
+			// Groups whose class may use some offering of the type and whose pods fit on it;
+			// the offerings then differ only by zone and class mask.
+			var able []int
+			for gi, g := range groups {
+				if m := pb.classes[g.class].masks[p.idx]; m != nil && m[t] != 0 && fits(pt.alloc, nil, pb.workloads[g.u.w].d, 1) {
+					able = append(able, gi)
+				}
+			}
+			if len(able) == 0 {
+				continue
+			}
+			for j := range pt.offs {
+				members := bitset.New(len(groups))
+				empty := true
+				for _, gi := range able {
+					g := groups[gi]
+					if pb.classes[g.class].masks[p.idx][t]&(1<<uint(j)) == 0 || (g.zone >= 0 && pt.zone[j] != g.zone) {
+						continue
+					}
+					members.Add(gi)
+					empty = false
+				}
+				if empty {
+					continue
+				}
+				key := string(bitsetKey(members)) + "|" + formatPrice(pt.price[j])
+				if seen[key] {
+					continue
+				}
+				seen[key] = true
+				pool = append(pool, boundColumn{pool: p, t: t, price: pt.price[j], members: members})
+			}
+		}
+		cols = append(cols, pb.pareto(pool)...)
+	}
+	return cols
+}
+
+func (pb *problem) pareto(cols []boundColumn) []boundColumn {
+	sort.SliceStable(cols, func(i, j int) bool { return cols[i].price < cols[j].price })
+	var keep []boundColumn
+	byMembers := map[string][]int{}
+	for _, c := range cols {
+		key := string(bitsetKey(c.members))
+		pt := c.pool.types[c.t]
+		dominated := false
+		for _, k := range byMembers[key] {
+			o := c.pool.types[keep[k].t]
+			ge := true
+			for r := range pt.alloc {
+				if o.alloc[r] < pt.alloc[r] {
+					ge = false
+					break
+				}
+			}
+			for l := range pt.capLimit {
+				if o.capLimit[l] > pt.capLimit[l] {
+					ge = false
+					break
+				}
+			}
+			if ge {
+				dominated = true
+				break
+			}
+		}
+		if !dominated {
+			byMembers[key] = append(byMembers[key], len(keep))
+			keep = append(keep, c)
+		}
+	}
+	return keep
+}
+
+func bitsetKey(b bitset.Set) []byte {
+	out := make([]byte, 0, len(b)*8)
+	for _, w := range b {
+		for i := 0; i < 8; i++ {
+			out = append(out, byte(w>>(8*i)))
+		}
+	}
+	return out
+}
+
+func formatPrice(p float64) string { return strconv.FormatFloat(p, 'g', -1, 64) }
+
+// maxGroupRows caps the per-group rows (the largest groups first) to keep the program small;
+// dropping rows only weakens the bound.
+const maxGroupRows = 120
+
+func (pb *problem) solveBound(groups []*boundGroup, cols []boundColumn, withLimits bool) (float64, error) {
+	cover := &lp.CoverLP{C: make([]float64, len(cols))}
+	for j, c := range cols {
+		cover.C[j] = c.price
+	}
+	zero := make([]int64, len(pb.dims))
+	order := make([]int, len(groups))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return groups[order[a]].pods > groups[order[b]].pods })
+	for i, gi := range order {
+		if i == maxGroupRows {
+			break
+		}
+		g := groups[gi]
+		row := make([]float64, len(cols))
+		for j, c := range cols {
+			if c.members.Has(gi) {
+				row[j] = float64(lp.MaxFit(c.pool.types[c.t].alloc, zero, pb.workloads[g.u.w].d, g.pods))
+			}
+		}
+		cover.A = append(cover.A, row)
+		cover.B = append(cover.B, float64(g.pods))
+	}
+	// Aggregate rows: per class, and all groups together.
+	seen := map[string]bool{}
+	addSubset := func(S bitset.Set) bool {
+		key := string(bitsetKey(S))
+		if seen[key] {
+			return false
+		}
+		seen[key] = true
+		added := false
+		for d := range pb.dims {
+			var demand float64
+			S.Each(func(gi int) { demand += groups[gi].demand[d] })
+			if demand <= 0 {
+				continue
+			}
+			row := make([]float64, len(cols))
+			for j, c := range cols {
+				if c.members.Intersects(S) {
+					row[j] = float64(max(c.pool.types[c.t].alloc[d], 0))
+				}
+			}
+			cover.A = append(cover.A, row)
+			cover.B = append(cover.B, demand)
+			added = true
+		}
+		return added
+	}
+	classes := map[int]bitset.Set{}
+	var classOrder []int
+	for gi, g := range groups {
+		if classes[g.class] == nil {
+			classes[g.class] = bitset.New(len(groups))
+			classOrder = append(classOrder, g.class)
+		}
+		classes[g.class].Add(gi)
+	}
+	if len(classOrder) > 1 && len(classOrder) <= 20 {
+		for _, c := range classOrder {
+			addSubset(classes[c])
+		}
+	}
+	all := bitset.New(len(groups))
+	for gi := range groups {
+		all.Add(gi)
+	}
+	addSubset(all)
+	if withLimits {
+		for _, p := range pb.pools {
+			for li, l := range p.limits {
+				row := make([]float64, len(cols))
+				any := false
+				for j, c := range cols {
+					if c.pool == p {
+						row[j] = -float64(p.types[c.t].capLimit[li])
+						any = any || row[j] != 0
+					}
+				}
+				if any {
+					cover.A = append(cover.A, row)
+					cover.B = append(cover.B, -float64(l.limit))
+				}
+			}
+		}
+	}
+	res, err := cover.Solve()
+	// Cutting planes: the pods that cannot use a node offering the optimum relies on must be
+	// covered by the other offerings. Typically the cheapest small sizes carry the fractional
+	// optimum while many pods do not fit on them at all; these rows say so.
+	for round := 0; round < 4 && err == nil; round++ {
+		unserved := all.Clone()
+		added := false
+		for j, x := range res.X {
+			if x <= 1e-7 {
+				continue
+			}
+			S := all.Clone()
+			S.AndNot(cols[j].members)
+			unserved.AndNot(cols[j].members)
+			if S.Any() && addSubset(S) {
+				added = true
+			}
+		}
+		if unserved.Any() && addSubset(unserved) {
+			added = true
+		}
+		if !added {
+			break
+		}
+		res, err = cover.Solve()
+	}
+	if err != nil {
+		return 0, err
+	}
+	return res.Bound, nil
+}

@@ -1,0 +1,431 @@
+package optimal
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"sigs.k8s.io/karpenter/pkg/cloudprovider"
+	"sigs.k8s.io/karpenter/pkg/scheduling"
+	"sigs.k8s.io/karpenter/pkg/utils/resources"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
+)
+
+// problem is a simulation compiled to integer resource vectors and offering bit masks, so that
+// packing never touches Kubernetes quantities or requirement sets.
+type problem struct {
+	s      *analysis.Solver
+	region string
+	seed   uint64
+	// configBound asks the report for the configuration LP bound.
+	configBound bool
+	// dims are the resources packed: cpu (millicores), memory (bytes), pods, then any other
+	// resource a pod or the daemon overhead requests, by name.
+	dims      []corev1.ResourceName
+	daemon    []int64
+	pools     []*simPool // Karpenter's order: weight descending, then name descending
+	workloads []*simWorkload
+	classes   []*podClass
+	zones     []string // zone id → topology.kubernetes.io/zone value
+	units     []*unit
+	nodes     []*simNode
+	variant   variant
+	// classByShape maps simmodel.SelectorKey to the class index.
+	classByShape map[string]int
+}
+
+type simPool struct {
+	idx       int
+	name      string
+	weight    int32
+	pool      *analysis.Pool
+	nodeClass aks.NodeClass
+	taints    scheduling.Taints
+	types     []*poolType
+	limits    []poolLimit
+	// byPrice orders types by their cheapest offering (re-typing walks it upwards).
+	byPrice []int
+}
+
+// poolLimit is one entry of spec.limits, in the units of dims (or nodes).
+type poolLimit struct {
+	name      corev1.ResourceName
+	limit     int64
+	remaining int64
+}
+
+// poolType is an instance type the pool admits, with its offerings as bit positions.
+type poolType struct {
+	it       *aks.InstanceType
+	ti       int     // index in the region's instance types
+	alloc    []int64 // allocatable less daemon overhead, per dim
+	usable   bool    // the daemon overhead fits
+	capLimit []int64 // capacity counted against each pool limit
+	offs     cloudprovider.Offerings
+	price    []float64
+	zone     []int
+	spot     []bool
+	all      uint64
+	zoneMask []uint64 // per zone id
+	minPrice float64
+}
+
+// podClass is pods with the same requirements and tolerations: per pool, the offerings of
+// each pool type they may use.
+type podClass struct {
+	masks [][]uint64 // [pool][type]; nil when the pool is not an option
+	why   []string   // [pool] why it is not an option
+	zones []int      // zones the options span (topology spread domains)
+}
+
+type simWorkload struct {
+	w     simmodel.Workload
+	class int
+	d     []int64
+	bad   string // set when the workload cannot be scheduled at all
+	pools []int  // pools (in order) whose options fit one pod
+	why   []string
+}
+
+// unit is identical pods of one or more workloads, restricted to a zone when they spread
+// over zones.
+type unit struct {
+	w        int // the first member: every member has its class and requests
+	members  []member
+	zone     int // -1: any
+	count    int
+	rem      int
+	nextPool int // position in the workload's pools list to try next
+	blocked  []string
+	reason   string // why the current pool could not take the rest
+	value    float64
+}
+
+func compile(s *analysis.Solver, region string, in simmodel.SimulationInput) *problem {
+	pb := &problem{s: s, region: region, seed: in.Seed, configBound: in.ConfigurationBound, classByShape: map[string]int{}}
+	pb.dims = []corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceMemory, corev1.ResourcePods}
+	extra := map[corev1.ResourceName]bool{}
+	for _, w := range in.Workloads {
+		for k := range w.Requests {
+			extra[k] = true
+		}
+	}
+	for k := range in.DaemonOverhead {
+		extra[k] = true
+	}
+	var names []string
+	for k := range extra {
+		if k != corev1.ResourceCPU && k != corev1.ResourceMemory && k != corev1.ResourcePods {
+			names = append(names, string(k))
+		}
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		pb.dims = append(pb.dims, corev1.ResourceName(n))
+	}
+	pb.daemon = pb.vec(in.DaemonOverhead)
+
+	zoneID := map[string]int{}
+	pools := make([]simmodel.SimPool, len(in.Pools))
+	copy(pools, in.Pools)
+	sort.SliceStable(pools, func(i, j int) bool {
+		wi, wj := weight(pools[i].Pool), weight(pools[j].Pool)
+		if wi != wj {
+			return wi > wj
+		}
+		return pools[i].Pool.Name > pools[j].Pool.Name
+	})
+	for i, sp := range pools {
+		p := &simPool{idx: i, name: sp.Pool.Name, weight: weight(sp.Pool), pool: sp.Pool, nodeClass: sp.NodeClass, taints: sp.Pool.Spec.Template.Spec.Taints}
+		for name, q := range sp.Pool.Spec.Limits {
+			v := pb.quantity(name, q)
+			p.limits = append(p.limits, poolLimit{name: name, limit: v, remaining: v})
+		}
+		sort.Slice(p.limits, func(a, b int) bool { return p.limits[a].name < p.limits[b].name })
+		rt := s.RegionTypes(region, sp.NodeClass)
+		for ti, offs := range rt.AdmissibleAll(sp.Pool.Requirements) {
+			if len(offs) == 0 || len(offs) > 64 {
+				continue // Azure sizes have at most 2 × (zones + 1) offerings
+			}
+			pt := pb.poolType(rt.InstanceTypes()[ti], offs, p.limits, zoneID)
+			pt.ti = ti
+			p.types = append(p.types, pt)
+		}
+		p.byPrice = make([]int, len(p.types))
+		for t := range p.byPrice {
+			p.byPrice[t] = t
+		}
+		sort.SliceStable(p.byPrice, func(a, b int) bool { return p.types[p.byPrice[a]].minPrice < p.types[p.byPrice[b]].minPrice })
+		pb.pools = append(pb.pools, p)
+	}
+	for z, id := range zoneID {
+		for len(pb.zones) <= id {
+			pb.zones = append(pb.zones, "")
+		}
+		pb.zones[id] = z
+	}
+	for _, p := range pb.pools {
+		for _, t := range p.types {
+			t.zoneMask = make([]uint64, len(pb.zones))
+			for j, z := range t.zone {
+				t.zoneMask[z] |= 1 << uint(j)
+			}
+		}
+	}
+	classOf := map[string]int{}
+	for _, w := range in.Workloads {
+		if w.Count == 0 {
+			continue
+		}
+		pb.addWorkload(w, classOf)
+	}
+	pb.makeUnits()
+	return pb
+}
+
+// member is a workload's share of a unit.
+type member struct{ w, count int }
+
+func weight(p *analysis.Pool) int32 {
+	if p.Spec.Weight == nil {
+		return 0
+	}
+	return *p.Spec.Weight
+}
+
+func (pb *problem) poolType(it *aks.InstanceType, offs cloudprovider.Offerings, limits []poolLimit, zoneID map[string]int) *poolType {
+	t := &poolType{it: it, offs: offs, usable: true}
+	alloc := it.Allocatable()
+	t.alloc = make([]int64, len(pb.dims))
+	for d, name := range pb.dims {
+		q := alloc[name]
+		t.alloc[d] = pb.quantity(name, q) - pb.daemon[d]
+		if t.alloc[d] < 0 {
+			t.usable = false
+		}
+	}
+	for _, l := range limits {
+		if l.name == resources.Node {
+			t.capLimit = append(t.capLimit, 1)
+			continue
+		}
+		t.capLimit = append(t.capLimit, pb.quantity(l.name, it.Capacity[l.name]))
+	}
+	t.minPrice = offs[0].Price
+	for j, of := range offs {
+		z := of.Zone()
+		id, ok := zoneID[z]
+		if !ok {
+			id = len(zoneID)
+			zoneID[z] = id
+		}
+		t.zone = append(t.zone, id)
+		t.price = append(t.price, of.Price)
+		t.spot = append(t.spot, of.CapacityType() == "spot")
+		t.all |= 1 << uint(j)
+		if of.Price < t.minPrice {
+			t.minPrice = of.Price
+		}
+	}
+	return t
+}
+
+// quantity converts to the packing unit: millicores for cpu, whole units otherwise (rounded
+// up, as Kubernetes does for fractional byte counts).
+func (pb *problem) quantity(name corev1.ResourceName, q resource.Quantity) int64 {
+	if name == corev1.ResourceCPU {
+		return q.MilliValue()
+	}
+	return q.Value()
+}
+
+func (pb *problem) vec(rl corev1.ResourceList) []int64 {
+	v := make([]int64, len(pb.dims))
+	for d, name := range pb.dims {
+		if q, ok := rl[name]; ok {
+			v[d] = pb.quantity(name, q)
+		}
+	}
+	return v
+}
+
+func (pb *problem) addWorkload(w simmodel.Workload, classOf map[string]int) {
+	pod := w.Pod(0)
+	sw := &simWorkload{w: w, d: pb.vec(resources.RequestsForPods(pod))}
+	pb.workloads = append(pb.workloads, sw)
+	for d, v := range sw.d {
+		if v < 0 {
+			sw.bad = fmt.Sprintf("negative %s request", pb.dims[d])
+			return
+		}
+	}
+	// Pods' requirements and tolerations come from the selector, affinity and tolerations
+	// alone: workloads that share them share a class without deriving it again.
+	quick := simmodel.SelectorKey(w)
+	ci, ok := pb.classByShape[quick]
+	if !ok {
+		reqs := scheduling.NewStrictPodRequirements(pod)
+		key := analysis.RequirementsKey(reqs) + "\x03" + simmodel.TolerationKey(pod.Spec.Tolerations)
+		if ci, ok = classOf[key]; !ok {
+			ci = len(pb.classes)
+			classOf[key] = ci
+			pb.classes = append(pb.classes, pb.podClass(reqs, pod))
+		}
+		pb.classByShape[quick] = ci
+	}
+	sw.class = ci
+	c := pb.classes[ci]
+	for pi, p := range pb.pools {
+		if c.masks[pi] == nil {
+			sw.why = append(sw.why, fmt.Sprintf("NodePool %q: %s", p.name, c.why[pi]))
+			continue
+		}
+		if !pb.fitsSomeType(p, c.masks[pi], sw.d) {
+			sw.why = append(sw.why, fmt.Sprintf("NodePool %q: no instance type has enough resources for %s", p.name, pb.describe(sw.d)))
+			continue
+		}
+		sw.pools = append(sw.pools, pi)
+	}
+}
+
+// podClass judges each pool for pods like pod, as Karpenter's NodeClaim.CanAdd does: taints,
+// then compatibility of the pod's requirements with the pool's, then, on the combined
+// requirements, the instance types and offerings.
+func (pb *problem) podClass(reqs scheduling.Requirements, pod *corev1.Pod) *podClass {
+	c := &podClass{masks: make([][]uint64, len(pb.pools)), why: make([]string, len(pb.pools))}
+	zones := map[int]bool{}
+	for pi, p := range pb.pools {
+		if err := p.taints.ToleratesPod(pod); err != nil {
+			c.why[pi] = err.Error()
+			continue
+		}
+		if err := p.pool.Requirements.Compatible(reqs, scheduling.AllowUndefinedWellKnownLabels); err != nil {
+			c.why[pi] = "incompatible requirements, " + err.Error()
+			continue
+		}
+		if len(p.types) == 0 {
+			c.why[pi] = "no instance type satisfies the NodePool's requirements"
+			continue
+		}
+		merged := scheduling.NewRequirements(p.pool.Requirements.Values()...)
+		merged.Add(reqs.Values()...)
+		rt := pb.s.RegionTypes(pb.region, pb.nodeClassOf(pi))
+		allowed := rt.AdmissibleAll(merged)
+		masks := make([]uint64, len(p.types))
+		any := false
+		for t, pt := range p.types {
+			for _, of := range allowed[pt.ti] {
+				for j, pof := range pt.offs {
+					if pof == of {
+						masks[t] |= 1 << uint(j)
+						zones[pt.zone[j]] = true
+					}
+				}
+			}
+			any = any || masks[t] != 0
+		}
+		if !any {
+			c.why[pi] = "no instance type met all requirements"
+			continue
+		}
+		c.masks[pi] = masks
+	}
+	for z := range zones {
+		c.zones = append(c.zones, z)
+	}
+	sort.Slice(c.zones, func(i, j int) bool { return pb.zones[c.zones[i]] < pb.zones[c.zones[j]] })
+	return c
+}
+
+func (pb *problem) nodeClassOf(pi int) aks.NodeClass { return pb.pools[pi].nodeClass }
+
+func (pb *problem) fitsSomeType(p *simPool, masks []uint64, d []int64) bool {
+	for t, m := range masks {
+		if m != 0 && p.types[t].usable && fits(p.types[t].alloc, nil, d, 1) {
+			return true
+		}
+	}
+	return false
+}
+
+// fits reports whether n more pods of request d fit into alloc after used (nil: empty).
+func fits(alloc, used, d []int64, n int64) bool {
+	for r, v := range d {
+		var u int64
+		if used != nil {
+			u = used[r]
+		}
+		if u+v*n > alloc[r] {
+			return false
+		}
+	}
+	return true
+}
+
+// makeUnits splits each workload into units: whole, or per zone when it spreads over zones,
+// with counts as even as the topology allows (max − min ≤ 1 ≤ maxSkew), which Karpenter's
+// spread over the same domains also reaches for pods that all fit. Pods of different
+// workloads that are identical for scheduling (same class, zone and requests) share a unit:
+// packing never needs to tell them apart, and a cluster's many small Deployments often have
+// the same requests. The report hands a unit's placements back to its workloads in order.
+func (pb *problem) makeUnits() {
+	byShape := map[string]*unit{}
+	add := func(wi, zone, count int) {
+		if count == 0 {
+			return
+		}
+		sw := pb.workloads[wi]
+		key := fmt.Sprint(sw.class, "/", zone, "/", sw.d)
+		u := byShape[key]
+		if u == nil {
+			u = &unit{w: wi, zone: zone}
+			byShape[key] = u
+			pb.units = append(pb.units, u)
+		}
+		u.count += count
+		u.rem += count
+		u.members = append(u.members, member{w: wi, count: count})
+	}
+	for wi, sw := range pb.workloads {
+		if sw.bad != "" || len(sw.pools) == 0 {
+			pb.units = append(pb.units, &unit{w: wi, zone: -1, count: sw.w.Count, rem: sw.w.Count, members: []member{{wi, sw.w.Count}}})
+			continue
+		}
+		zones := pb.classes[sw.class].zones
+		if sw.w.ZoneSpread <= 0 || len(zones) == 0 {
+			add(wi, -1, sw.w.Count)
+			continue
+		}
+		n := len(zones)
+		for i, z := range zones {
+			c := sw.w.Count / n
+			if i < sw.w.Count%n {
+				c++
+			}
+			add(wi, z, c)
+		}
+	}
+}
+
+func (pb *problem) describe(v []int64) string {
+	var parts []string
+	for d, x := range v {
+		if x == 0 || pb.dims[d] == corev1.ResourcePods {
+			continue
+		}
+		switch pb.dims[d] {
+		case corev1.ResourceCPU:
+			parts = append(parts, fmt.Sprintf("cpu=%s", resource.NewMilliQuantity(x, resource.DecimalSI)))
+		case corev1.ResourceMemory:
+			parts = append(parts, fmt.Sprintf("memory=%s", resource.NewQuantity(x, resource.BinarySI)))
+		default:
+			parts = append(parts, fmt.Sprintf("%s=%d", pb.dims[d], x))
+		}
+	}
+	return strings.Join(parts, ", ")
+}

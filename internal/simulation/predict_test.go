@@ -1,0 +1,126 @@
+package simulation
+
+import (
+	"strings"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
+)
+
+// Karpenter packs one NodeClaim until no option holds more and launches the cheapest option
+// that holds what it packed: on a wide pool, one large node where the optimum opens many
+// small ones. Predict must report the former, labelled "karpenter"; Simulate the latter,
+// labelled "optimal". (internal/simulation/benchcmp checks Predict against Karpenter's own
+// scheduler on a seeded corpus.)
+func TestPredictIsKarpentersDecisionNotTheOptimum(t *testing.T) {
+	in := PredictionInput{Region: "westeurope", Pools: []simmodel.SimPool{testPool("general", 0, nil, nil, onDemandReq)},
+		Pods: simmodel.Pods([]simmodel.Workload{pods("web", 40, "500m", "1Gi"), pods("api", 10, "2", "4Gi")})}
+	got, err := Predict(testSolver, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Method != simmodel.MethodKarpenter || got.ScheduledPods != 50 || len(got.Unschedulable) != 0 {
+		t.Fatalf("method %q, %d pods scheduled, unschedulable %v", got.Method, got.ScheduledPods, got.Unschedulable)
+	}
+	if len(got.Nodes) != 1 {
+		t.Fatalf("Karpenter puts these 50 pods on one NodeClaim; got %d nodes: %+v", len(got.Nodes), got.Nodes)
+	}
+	opt := simulate(t, simmodel.SimulationInput{Pools: in.Pools, Workloads: simmodel.WorkloadsFromPods(in.Pods)})
+	if opt.Method != simmodel.MethodOptimal || opt.HourlyCost >= got.HourlyCost {
+		t.Fatalf("optimum %q $%.4f should beat Karpenter's $%.4f", opt.Method, opt.HourlyCost, got.HourlyCost)
+	}
+}
+
+// A pod no instance type holds stays pending with Karpenter's reason; a DaemonSet that runs on
+// every node adds its requests to the node.
+func TestPredictPendingReasonAndDaemonOverhead(t *testing.T) {
+	huge := pods("huge", 1, "1000", "1Gi")
+	small := pods("small", 1, "100m", "128Mi")
+	ds := DaemonSetPod("agent", corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("300m")})
+	got, err := Predict(testSolver, PredictionInput{Region: "westeurope", Pools: []simmodel.SimPool{testPool("general", 0, nil, nil, onDemandReq)},
+		Pods: simmodel.Pods([]simmodel.Workload{huge, small}), DaemonSets: []*corev1.Pod{ds}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Unschedulable) != 1 || got.Unschedulable[0].Workload != "huge" || !strings.Contains(got.Unschedulable[0].Reason, "no instance type") {
+		t.Fatalf("unschedulable: %+v", got.Unschedulable)
+	}
+	if len(got.Nodes) != 1 {
+		t.Fatalf("nodes: %+v", got.Nodes)
+	}
+	if cpu := got.Nodes[0].Requested.Cpu().MilliValue(); cpu != 400 {
+		t.Fatalf("requested cpu %dm, want 400m (pod 100m + daemon 300m)", cpu)
+	}
+}
+
+// Karpenter charges a new NodeClaim against its pool's limits with the largest capacity among
+// its options at creation, and filters the next NodeClaim's options by what is left: with a
+// limit of 8 cpu, two 3-cpu pods share a NodeClaim (its options are then 8-cpu sizes), the
+// third needs a new one, for which nothing is left, so it goes to the next pool.
+func TestPredictLimitsChargeTheLargestOption(t *testing.T) {
+	limit := corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("8")}
+	in := PredictionInput{Region: "westeurope", Pools: []simmodel.SimPool{
+		testPool("preferred", 10, limit, nil, onDemandReq),
+		testPool("fallback", 0, nil, nil, onDemandReq),
+	}, Pods: simmodel.Pods([]simmodel.Workload{pods("app", 3, "3", "1Gi")})}
+	got, err := Predict(testSolver, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	per := map[string]int{}
+	for _, n := range got.Nodes {
+		for _, p := range n.Pods {
+			per[n.Pool] += p.Count
+		}
+	}
+	if len(got.Nodes) != 2 || per["preferred"] != 2 || per["fallback"] != 1 {
+		t.Fatalf("want 2 pods on one preferred node and 1 on a fallback node, got %+v", got.Nodes)
+	}
+}
+
+// Nil pods are an error, not a panic.
+func TestPredictRejectsNilPods(t *testing.T) {
+	pools := []simmodel.SimPool{testPool("general", 0, nil, nil, onDemandReq)}
+	if _, err := Predict(testSolver, PredictionInput{Region: "westeurope", Pools: pools, Pods: []*corev1.Pod{nil}}); err == nil || !strings.Contains(err.Error(), "pod 0 is nil") {
+		t.Fatalf("err = %v", err)
+	}
+	if _, err := Predict(testSolver, PredictionInput{Region: "westeurope", Pools: pools, DaemonSets: []*corev1.Pod{nil}}); err == nil || !strings.Contains(err.Error(), "DaemonSet pod 0 is nil") {
+		t.Fatalf("err = %v", err)
+	}
+	if _, err := Predict(testSolver, PredictionInput{Region: "nowhere", Pools: pools}); err == nil {
+		t.Fatal("unknown region accepted")
+	}
+}
+
+// In eastus a zone spread's first pod finds every zone at count 0, and Karpenter takes one at
+// random: the prediction counts the tie and reports the range over every choice. Without a
+// spread (or in a region with one placement) there is no tie and no range.
+func TestPredictReportsKarpentersRandomTies(t *testing.T) {
+	w := pods("web", 1, "1", "1Gi")
+	w.ZoneSpread = 1
+	got, err := Predict(testSolver, PredictionInput{Region: "eastus", Pools: []simmodel.SimPool{testPool("general", 0, nil, nil, onDemandReq)}, Pods: simmodel.Pods([]simmodel.Workload{w})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := got.CostRange
+	if got.TieBreaks != 1 || r == nil || !r.Exhaustive || r.Runs < 3 || r.Outcomes < 1 || r.Min > got.HourlyCost || r.Max < got.HourlyCost || r.MinNodes != 1 || r.MaxNodes != 1 {
+		t.Fatalf("tie breaks %d, range %+v, cost %.4f: want 1 tie, every zone run, the cost within the range", got.TieBreaks, r, got.HourlyCost)
+	}
+	bare, err := Predict(testSolver, PredictionInput{Region: "eastus", Pools: []simmodel.SimPool{testPool("general", 0, nil, nil, onDemandReq)}, Pods: simmodel.Pods([]simmodel.Workload{w}), NoTieRange: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bare.TieBreaks != 1 || bare.CostRange != nil || bare.HourlyCost != got.HourlyCost {
+		t.Fatalf("NoTieRange: tie breaks %d, range %+v, cost %.4f; want the tie counted, no range, the same decision", bare.TieBreaks, bare.CostRange, bare.HourlyCost)
+	}
+	plain, err := Predict(testSolver, PredictionInput{Region: "eastus", Pools: []simmodel.SimPool{testPool("general", 0, nil, nil, onDemandReq)}, Pods: simmodel.Pods([]simmodel.Workload{pods("web", 1, "1", "1Gi")})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain.TieBreaks != 0 || plain.CostRange != nil {
+		t.Fatalf("no spread: tie breaks %d, range %+v; want none", plain.TieBreaks, plain.CostRange)
+	}
+}

@@ -1,0 +1,234 @@
+package archtest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/karpenter-iac/terraform-provider-karpenter"
+
+// terraformSDK are the Terraform plugin libraries: only the provider's resources, data sources
+// and functions speak Terraform. (An entry matches whole path elements, so the framework's
+// -timeouts and -validators modules are entries of their own.)
+var terraformSDK = []string{
+	"github.com/hashicorp/terraform-plugin-framework",
+	"github.com/hashicorp/terraform-plugin-framework-timeouts",
+	"github.com/hashicorp/terraform-plugin-framework-validators",
+	"github.com/hashicorp/terraform-plugin-go",
+	"github.com/hashicorp/terraform-plugin-log",
+	"github.com/hashicorp/terraform-plugin-testing",
+}
+
+// resourcePackages are the Terraform-facing packages of this module (resources, data sources,
+// functions, the provider and its plan-time state), and tfcrd, which maps CRD trees onto
+// Terraform schemas and values.
+var resourcePackages = []string{
+	module + "/internal/provider",
+	module + "/internal/providerdata",
+	module + "/internal/resources/crdresource",
+	module + "/internal/tfcrd",
+	module + "/internal/resources/nodepool",
+	module + "/internal/resources/aksnodeclass",
+	module + "/internal/resources/nap",
+	module + "/internal/datasources/instancetypes",
+	module + "/internal/datasources/provisioningsimulation",
+	module + "/internal/functions",
+}
+
+// cliPackages are the commands (review, simulate): nothing else builds on them.
+var cliPackages = []string{module + "/internal/cli"}
+
+// simulationPackages are the simulation (modes, the Karpenter emulation, the optimum) and its
+// model: the analysis sits below them, as Karpenter's requirement algebra sits below its
+// scheduler.
+var simulationPackages = []string{module + "/internal/simulation", module + "/internal/simmodel"}
+
+// aboveTheDomain is what no domain package may reach: the Terraform libraries, the
+// Terraform-facing packages and the commands.
+var aboveTheDomain = [][]string{terraformSDK, resourcePackages, cliPackages}
+
+// rules are DESIGN.md's layers, per package of this module (relative path): which import paths
+// it may not reach, directly or through any chain of imports; an entry forbids the path itself
+// and everything below it. Only the packages' own (non-test) imports count: tests may compare a
+// domain package with the resources built on it.
+var rules = map[string][][]string{
+	// The commands and the Bicep generator work on Kubernetes objects and CRD trees (internal/kinds);
+	// they share the domain with the provider but sit beside it, not above it.
+	"internal/cli/review":   {terraformSDK, resourcePackages},
+	"internal/cli/simulate": {terraformSDK, resourcePackages},
+	"internal/bicepgen":     aboveTheDomain,
+	// The Terraform-facing packages build on the domain, never on a command.
+	"internal/provider":                           {cliPackages},
+	"internal/datasources/instancetypes":          {cliPackages},
+	"internal/datasources/provisioningsimulation": {cliPackages},
+	"internal/functions":                          {cliPackages},
+	// Resources of different kinds share the engine and the kinds, not each other.
+	"internal/resources/nodepool":     {cliPackages, {module + "/internal/resources/aksnodeclass", module + "/internal/resources/nap", module + "/internal/datasources"}},
+	"internal/resources/aksnodeclass": {cliPackages, {module + "/internal/resources/nodepool", module + "/internal/resources/nap", module + "/internal/datasources"}},
+	"internal/resources/nap":          {cliPackages, {module + "/internal/resources/nodepool", module + "/internal/resources/aksnodeclass", module + "/internal/datasources"}},
+	// The domain: kinds and CRD trees, manifests, workloads, findings, the simulation, the
+	// analysis, the clouds, the clients.
+	"internal/kinds":                 aboveTheDomain,
+	"internal/kinds/crdtree":         aboveTheDomain,
+	"internal/crds":                  aboveTheDomain,
+	"internal/crdvalidate":           aboveTheDomain,
+	"internal/manifest":              aboveTheDomain,
+	"internal/manifest/kustomize":    aboveTheDomain,
+	"internal/manifest/helmchart":    aboveTheDomain,
+	"internal/workload":              aboveTheDomain,
+	"internal/findings":              aboveTheDomain,
+	"internal/simulation":            aboveTheDomain,
+	"internal/simulation/optimal":    aboveTheDomain,
+	"internal/simulation/optimal/lp": aboveTheDomain,
+	"internal/simmodel":              aboveTheDomain,
+	"internal/bitset":                aboveTheDomain,
+	"internal/clients/kube":          aboveTheDomain,
+	"internal/clients/azure":         aboveTheDomain,
+	// The emulation takes instance types and launchers, not the analysis that derives them.
+	"internal/simulation/karpenter": append(aboveTheDomain, []string{module + "/internal/analysis", module + "/internal/simmodel"}),
+	// The analysis imports no simulation (the simulations read its instance-type cache).
+	"internal/analysis": append(aboveTheDomain, simulationPackages),
+	// A cloud knows its catalog and Karpenter's types, not the analysis or the simulation.
+	"internal/cloud":             append(aboveTheDomain, []string{module + "/internal/analysis"}, simulationPackages),
+	"internal/cloud/aks":         append(aboveTheDomain, []string{module + "/internal/analysis"}, simulationPackages),
+	"internal/cloud/aks/catalog": append(aboveTheDomain, []string{module + "/internal/analysis"}, simulationPackages),
+	"internal/cloud/eks":         append(aboveTheDomain, []string{module + "/internal/analysis", module + "/internal/cloud/aks"}, simulationPackages),
+	"internal/cloud/eks/catalog": append(aboveTheDomain, []string{module + "/internal/analysis"}, simulationPackages),
+}
+
+// listed is one package of `go list -deps -json`.
+type listed struct {
+	ImportPath string
+	Imports    []string
+	Error      *struct{ Err string }
+}
+
+// TestLayering fails naming the import chain by which a package reaches what its rule forbids.
+func TestLayering(t *testing.T) {
+	roots := make([]string, 0, len(rules))
+	for p := range rules {
+		roots = append(roots, p)
+	}
+	sort.Strings(roots)
+	graph := goListDeps(t, roots)
+	for _, root := range roots {
+		for _, forbidden := range rules[root] {
+			if chain := shortestChain(graph, module+"/"+root, forbidden); chain != nil {
+				t.Errorf("%s may not import %s, but reaches it:\n\t%s", root, describe(forbidden), strings.Join(chain, "\n\t→ "))
+			}
+		}
+	}
+}
+
+// TestShortestChain checks the search itself on a small graph, so that a rule that passes
+// passes because nothing is reached, not because the search missed it.
+func TestShortestChain(t *testing.T) {
+	g := map[string][]string{
+		"a":     {"b", "c"},
+		"b":     {"d"},
+		"c":     {"x/y/z"},
+		"d":     {"x/y"},
+		"x/y":   nil,
+		"x/y/z": nil,
+	}
+	if got := shortestChain(g, "a", []string{"x/y"}); !slices.Equal(got, []string{"a", "c", "x/y/z"}) && !slices.Equal(got, []string{"a", "b", "d", "x/y"}) {
+		t.Errorf("chain to x/y: %v", got)
+	}
+	if got := shortestChain(g, "a", []string{"x/y/z"}); !slices.Equal(got, []string{"a", "c", "x/y/z"}) {
+		t.Errorf("chain to x/y/z: %v", got)
+	}
+	if got := shortestChain(g, "a", []string{"x/yy", "c/z"}); got != nil {
+		t.Errorf("x/yy and c/z match nothing, got %v", got)
+	}
+	if got := shortestChain(g, "a", []string{"a"}); got != nil {
+		t.Errorf("a package does not reach itself, got %v", got)
+	}
+}
+
+// goListDeps returns the import graph of the given packages and everything they import.
+func goListDeps(t *testing.T, roots []string) map[string][]string {
+	t.Helper()
+	args := []string{"list", "-deps", "-json=ImportPath,Imports,Error"}
+	for _, r := range roots {
+		args = append(args, module+"/"+r)
+	}
+	cmd := exec.Command("go", args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+	}
+	graph := map[string][]string{}
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for {
+		var p listed
+		if err := dec.Decode(&p); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			t.Fatalf("go list output: %v", err)
+		}
+		if p.Error != nil {
+			t.Fatalf("go list %s: %s", p.ImportPath, p.Error.Err)
+		}
+		graph[p.ImportPath] = p.Imports
+	}
+	for _, r := range roots {
+		if _, ok := graph[module+"/"+r]; !ok {
+			t.Fatalf("go list did not list %s: a rule names a package that does not exist", r)
+		}
+	}
+	return graph
+}
+
+// shortestChain returns the shortest import chain from root to a package matching one of the
+// prefixes, or nil.
+func shortestChain(graph map[string][]string, root string, prefixes []string) []string {
+	parent := map[string]string{root: ""}
+	queue := []string{root}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		if p != root && matches(p, prefixes) {
+			var chain []string
+			for at := p; at != ""; at = parent[at] {
+				chain = append(chain, at)
+			}
+			slices.Reverse(chain)
+			return chain
+		}
+		for _, imp := range graph[p] {
+			if _, seen := parent[imp]; !seen {
+				parent[imp] = p
+				queue = append(queue, imp)
+			}
+		}
+	}
+	return nil
+}
+
+func matches(p string, prefixes []string) bool {
+	for _, pre := range prefixes {
+		pre = strings.TrimSuffix(pre, "/")
+		if p == pre || strings.HasPrefix(p, pre+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+func describe(prefixes []string) string {
+	short := make([]string, len(prefixes))
+	for i, p := range prefixes {
+		short[i] = strings.TrimPrefix(p, module+"/")
+	}
+	return fmt.Sprintf("any of [%s]", strings.Join(short, ", "))
+}
