@@ -28,7 +28,7 @@ func render(t *testing.T, dir string, vals map[string]any) ([]Rendered, []Proble
 // --set applied last, partials and NOTES.txt left out, each template's documents after a ---
 // and a # Source line.
 func TestRenderWithValues(t *testing.T) {
-	prod, err := os.ReadFile("../../review/testdata/helm/prod-values.yaml")
+	prod, err := os.ReadFile("../../cli/review/testdata/helm/prod-values.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +36,7 @@ func TestRenderWithValues(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, probs := render(t, "../../review/testdata/helm/pools", vals)
+	out, probs := render(t, "../../cli/review/testdata/helm/pools", vals)
 	if len(probs) > 0 {
 		t.Fatalf("problems %+v", probs)
 	}
@@ -83,11 +83,11 @@ func TestRenderWithValues(t *testing.T) {
 // A template error is a problem at the template's line; a dependency missing from charts/
 // at its line in Chart.yaml (nothing is fetched).
 func TestRenderProblems(t *testing.T) {
-	_, probs := render(t, "../../review/testdata/helm/broken", nil)
+	_, probs := render(t, "../../cli/review/testdata/helm/broken", nil)
 	if len(probs) != 1 || filepath.Base(probs[0].File) != "pool.yaml" || probs[0].Line != 5 || !strings.Contains(probs[0].Message, "pool.name is required") {
 		t.Errorf("template error: %+v", probs)
 	}
-	_, probs = render(t, "../../review/testdata/helm/missingdep", nil)
+	_, probs = render(t, "../../cli/review/testdata/helm/missingdep", nil)
 	if len(probs) != 1 || filepath.Base(probs[0].File) != "Chart.yaml" || probs[0].Line != 5 || !strings.Contains(probs[0].Message, "common") {
 		t.Errorf("missing dependency: %+v", probs)
 	}

@@ -21,7 +21,7 @@ func (d diskReader) Allowed(abs string) error {
 // overlay's JSON 6902 patch file, the generated ConfigMap and the replacement from it; each
 // resource names the file it came from.
 func TestBuildOverlay(t *testing.T) {
-	root, _ := filepath.Abs("../../review/testdata/kustomize")
+	root, _ := filepath.Abs("../../cli/review/testdata/kustomize")
 	res, err := Build(filepath.Join(root, "prod", "kustomization.yaml"), diskReader{root})
 	if err != nil {
 		t.Fatal(err)
@@ -66,7 +66,7 @@ func TestBuildOverlay(t *testing.T) {
 
 // Reads outside the allowed tree fail the build; nothing is written.
 func TestBuildIsConfined(t *testing.T) {
-	root, _ := filepath.Abs("../../review/testdata/kustomize/prod")
+	root, _ := filepath.Abs("../../cli/review/testdata/kustomize/prod")
 	if _, err := Build(filepath.Join(root, "kustomization.yaml"), diskReader{root}); err == nil {
 		t.Fatal("the base outside the allowed tree was read")
 	}
