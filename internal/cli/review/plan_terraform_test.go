@@ -62,7 +62,7 @@ func providerBinary(t *testing.T) string {
 			return
 		}
 		cmd := exec.Command("go", "build", "-o", filepath.Join(providerDir, "terraform-provider-karpenter"), ".")
-		cmd.Dir = filepath.Join("..", "..")
+		cmd.Dir = filepath.Join("..", "..", "..")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			providerErr = fmt.Errorf("go build: %v\n%s", err, out)
 		}
@@ -162,7 +162,7 @@ func TestPlanOfQuickstartExample(t *testing.T) {
 	if err := os.WriteFile(kubeconfig, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	plan := realPlan(t, filepath.Join("..", "..", "examples", "quickstart"), "kubeconfig_path="+kubeconfig)
+	plan := realPlan(t, filepath.Join("..", "..", "..", "examples", "quickstart"), "kubeconfig_path="+kubeconfig)
 	out := runJSON(t, "", ExitClean, plan)
 	sameLines(t, briefPlan(out, plan), nil)
 	var pools []string

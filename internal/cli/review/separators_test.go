@@ -14,7 +14,7 @@ import (
 // feeds nodepool_from_yaml in internal/functions (TestAccFromYAMLReadsWhatReviewReads): a
 // file review accepts is accepted there.
 func TestReviewReadsSeparators(t *testing.T) {
-	data, err := os.ReadFile("../manifest/testdata/separators.yaml")
+	data, err := os.ReadFile("../../manifest/testdata/separators.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
