@@ -4,7 +4,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
 )
 
 // SimulationInput describes pending pods and the NodePools that may launch nodes for them:
@@ -26,10 +26,34 @@ type SimulationInput struct {
 	ConfigurationBound bool
 }
 
-// SimPool is a NodePool with the settings of the AKSNodeClass it references.
+// SimPool is a NodePool with the settings of the node class it references (nil: the
+// defaults of the node class of the cloud serving the pool).
 type SimPool struct {
 	Pool      *analysis.Pool
-	NodeClass aks.NodeClass
+	NodeClass cloud.NodeClass
+}
+
+// Cloud is the cloud of clouds that serves the pool: the owner of its nodeClassRef.group, as
+// the analysis resolves it.
+func (p SimPool) Cloud(clouds *cloud.Registry) cloud.Cloud {
+	var group string
+	if p.Pool != nil && p.Pool.NodePool != nil {
+		if ref := p.Pool.Spec.Template.Spec.NodeClassRef; ref != nil {
+			group = ref.Group
+		}
+	}
+	return clouds.Serving(group)
+}
+
+// ResolvedNodeClass is the node class the pool's instance types are derived for: its own when
+// it belongs to the serving cloud, else that cloud's default (a pool of one cloud never gets
+// another cloud's instance types because its node class was unknown or mistyped).
+func (p SimPool) ResolvedNodeClass(clouds *cloud.Registry) cloud.NodeClass {
+	c := p.Cloud(clouds)
+	if p.NodeClass == nil || p.NodeClass.Cloud() != c.Name() {
+		return c.DefaultNodeClass()
+	}
+	return p.NodeClass
 }
 
 // Methods label a Simulation's numbers.

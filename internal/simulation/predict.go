@@ -70,11 +70,13 @@ func Predict(s *analysis.Solver, in PredictionInput) (*simmodel.Simulation, erro
 		if _, dup := rts[np.Name]; dup {
 			return nil, fmt.Errorf("pool %d: NodePool %q is given twice", i, np.Name)
 		}
+		// The pool's cloud (by nodeClassRef.group) gives its instance types and launch choice.
+		c := p.Cloud(s.Clouds())
 		if np.Spec.Template.Spec.NodeClassRef == nil {
 			np = np.DeepCopy()
-			np.Spec.Template.Spec.NodeClassRef = &karpv1.NodeClassReference{Group: "karpenter.azure.com", Kind: "AKSNodeClass", Name: "default"}
+			np.Spec.Template.Spec.NodeClassRef = defaultNodeClassRef(c)
 		}
-		rt := s.RegionTypes(region, p.NodeClass)
+		rt := s.RegionTypes(region, p.ResolvedNodeClass(s.Clouds()))
 		rts[np.Name] = rt
 		pin.NodePools = append(pin.NodePools, np)
 		pin.InstanceTypes[np.Name] = rt.CloudProvider()
@@ -148,6 +150,13 @@ func Predict(s *analysis.Solver, in PredictionInput) (*simmodel.Simulation, erro
 	}
 	sim.Unschedulable = pendingByWorkload(res.PodErrors, of, workloads)
 	return sim, nil
+}
+
+// defaultNodeClassRef stands in for a pool without nodeClassRef (the CRD requires one, so
+// only a hand-built pool lacks it): the cloud's first node-class kind, named "default".
+func defaultNodeClassRef(c cloud.Cloud) *karpv1.NodeClassReference {
+	gk := c.NodeClassKinds()[0]
+	return &karpv1.NodeClassReference{Group: gk.Group, Kind: gk.Kind, Name: "default"}
 }
 
 // outcome is what a provisioning decision comes to: its hourly cost, nodes and pending pods,

@@ -7,9 +7,10 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
@@ -70,17 +71,27 @@ func Simulate(ctx context.Context, s *analysis.Solver, in Input, mode string) (*
 		return nil, fmt.Errorf("unknown mode %q (want %s)", mode, strings.Join(Modes, ", "))
 	}
 	res := &Result{}
-	classes := map[string]aks.NodeClass{}
+	classes := map[nodeClassKey]cloud.NodeClass{}
 	for _, body := range in.NodeClasses {
 		obj := deepCopy(body)
-		crdvalidate.MustFor(kinds.AKSNodeClass.GVK).Default(obj)
-		nc, err := analysis.NodeClassFromObject(obj)
-		name := nameOf(obj)
-		if err != nil {
-			res.Skipped = append(res.Skipped, fmt.Sprintf("AKSNodeClass/%s: %v (pools using it get the defaults)", name, err))
+		gk, name := nodeClassKind(s.Clouds(), obj), nameOf(obj)
+		c, ok := s.Clouds().ForGroup(gk.Group)
+		if !ok || !s.Clouds().Owns(gk.Group, gk.Kind) {
+			res.Skipped = append(res.Skipped, fmt.Sprintf("%s/%s: no registered cloud serves the node-class kind %s", gk.Kind, name, gk))
 			continue
 		}
-		classes[name] = nc
+		// The API server's defaults first, where this build has the kind's CRD.
+		if k := kinds.ForGroupKind(gk); k != nil {
+			if v, err := crdvalidate.For(k.GVK); err == nil {
+				v.Default(obj)
+			}
+		}
+		nc, err := c.DecodeNodeClass(obj)
+		if err != nil {
+			res.Skipped = append(res.Skipped, fmt.Sprintf("%s/%s: %v (pools using it get the defaults)", gk.Kind, name, err))
+			continue
+		}
+		classes[keyOf(gk, name)] = nc
 	}
 	var pools []simmodel.SimPool
 	for _, body := range in.NodePools {
@@ -96,9 +107,10 @@ func Simulate(ctx context.Context, s *analysis.Solver, in Input, mode string) (*
 			res.Skipped = append(res.Skipped, fmt.Sprintf("NodePool/%s: %v", nameOf(obj), err))
 			continue
 		}
-		nc, ok := classes[p.NodeClassName()]
+		ref := nodeClassRefOf(s.Clouds(), p)
+		nc, ok := classes[keyOf(ref, p.NodeClassName())]
 		if !ok {
-			res.Assumptions = append(res.Assumptions, fmt.Sprintf("NodePool/%s: AKSNodeClass %q is not in the input; its defaults are assumed", p.Name, p.NodeClassName()))
+			res.Assumptions = append(res.Assumptions, fmt.Sprintf("NodePool/%s: %s %q is not in the input; its defaults are assumed", p.Name, ref.Kind, p.NodeClassName()))
 		}
 		pools = append(pools, simmodel.SimPool{Pool: p, NodeClass: nc})
 		res.Pools = append(res.Pools, p.Name)
@@ -137,6 +149,35 @@ func runKarpenter(s *analysis.Solver, in Input, pools []simmodel.SimPool, res *R
 	}
 	res.Karpenter = sim
 	return nil
+}
+
+// nodeClassKey names a node class as a nodeClassRef does (the group in lower case, as the
+// registry matches it).
+type nodeClassKey struct{ group, kind, name string }
+
+func keyOf(gk schema.GroupKind, name string) nodeClassKey {
+	return nodeClassKey{strings.ToLower(gk.Group), gk.Kind, name}
+}
+
+// nodeClassKind is the group and kind of a node-class body; one that names neither is taken
+// as the default cloud's first node-class kind (the AKSNodeClass inputs of before the seam).
+func nodeClassKind(clouds *cloud.Registry, obj map[string]any) schema.GroupKind {
+	apiVersion, _ := obj["apiVersion"].(string)
+	kind, _ := obj["kind"].(string)
+	if apiVersion == "" && kind == "" {
+		return clouds.Default().NodeClassKinds()[0]
+	}
+	gv, _ := schema.ParseGroupVersion(apiVersion)
+	return schema.GroupKind{Group: gv.Group, Kind: kind}
+}
+
+// nodeClassRefOf is the group and kind a pool's nodeClassRef names (its serving cloud's first
+// kind when it names none).
+func nodeClassRefOf(clouds *cloud.Registry, p *analysis.Pool) schema.GroupKind {
+	if ref := p.Spec.Template.Spec.NodeClassRef; ref != nil && ref.Kind != "" {
+		return schema.GroupKind{Group: ref.Group, Kind: ref.Kind}
+	}
+	return simmodel.SimPool{Pool: p}.Cloud(clouds).NodeClassKinds()[0]
 }
 
 func nameOf(obj map[string]any) string {

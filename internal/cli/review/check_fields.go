@@ -9,6 +9,7 @@ import (
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
 )
 
 // movedInV1 are fields of Karpenter's v1beta1 API that v1 moved, keyed by where a v1 object
@@ -38,11 +39,11 @@ func unknownFieldFindings(o *Object, v *crdvalidate.Validator, obj map[string]an
 	for _, p := range paths {
 		msg := fmt.Sprintf("unknown field %q: the %s CRD (%s) does not define it, so the API server drops it with a warning and its setting has no effect", p, o.GVK.Kind, o.GVK.GroupVersion())
 		fix := fmt.Sprintf("Remove %s, or move its setting to a field the CRD defines.", p)
-		if to, ok := movedInV1[p]; ok && o.GVK.Kind == "NodePool" {
+		if to, ok := movedInV1[p]; ok && o.GVK.GroupKind() == kinds.NodePool.GVK.GroupKind() {
 			msg += "; it is a Karpenter v1beta1 field"
 			fix = fmt.Sprintf("Move the setting to %s.", to)
 		}
-		if elsewhere, ok := settledElsewhere[p]; ok && o.GVK.Kind == "AKSNodeClass" {
+		if elsewhere, ok := settledElsewhere[p]; ok && o.GVK.GroupKind() == kinds.AKSNodeClass.GVK.GroupKind() {
 			fix = elsewhere
 		}
 		out = append(out, o.Finding(findings.UnknownField, p, msg, fix))

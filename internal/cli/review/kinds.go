@@ -12,12 +12,40 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
 )
 
-// reviewedKinds are the kinds the review judges; other kinds of the Karpenter groups
+// reviewedKinds are the kinds the review judges: Karpenter's NodePool and NodeOverlay and the
+// node classes of the cloud it reviews for (AKS); other kinds of the Karpenter groups
 // (NodeClaim) are passed over like any other Kubernetes object.
-var reviewedKinds = map[schema.GroupKind]bool{
-	kinds.NodePool.GVK.GroupKind():     true,
-	kinds.AKSNodeClass.GVK.GroupKind(): true,
-	nodeOverlayKind:                    true,
+var reviewedKinds = func() map[schema.GroupKind]bool {
+	m := map[schema.GroupKind]bool{}
+	for _, k := range writtenKinds() {
+		m[k.GVK.GroupKind()] = true
+	}
+	return m
+}()
+
+// writtenKinds are the kinds a reviewed manifest may hold, in the order the fix for an
+// unknown kind names them: the pools, the node classes of the reviewed cloud, the overlays.
+func writtenKinds() []*kinds.Kind {
+	var out []*kinds.Kind
+	out = append(out, kinds.WithRole(kinds.Pool)...)
+	for _, k := range kinds.WithRole(kinds.NodeClass) {
+		if k.Cloud == kinds.AKSNodeClass.Cloud {
+			out = append(out, k)
+		}
+	}
+	return append(out, kinds.WithRole(kinds.Overlay)...)
+}
+
+// useKindsFix is the fix for a kind no Karpenter CRD defines: the pool and node-class kinds
+// to write, each with its apiVersion.
+func useKindsFix() string {
+	var alts []string
+	for _, k := range writtenKinds() {
+		if k.Role != kinds.Overlay {
+			alts = append(alts, fmt.Sprintf("%s with apiVersion %s", k.GVK.Kind, k.APIVersion()))
+		}
+	}
+	return "Use kind " + strings.Join(alts, ", or ")
 }
 
 // karpenterCRDs indexes the CRDs AKS ships by group and kind, so that the versions a
@@ -60,7 +88,7 @@ func classify(apiVersion, kind string) verdict {
 	if !ok {
 		return verdict{problem: findings.UnknownKind,
 			message: fmt.Sprintf("no Karpenter CRD defines kind %q in group %s", kind, gv.Group),
-			fix:     "Use kind NodePool with apiVersion karpenter.sh/v1, or AKSNodeClass with apiVersion karpenter.azure.com/v1beta1" + kindHint(kind) + "."}
+			fix:     useKindsFix() + kindHint(kind) + "."}
 	}
 	if !reviewedKinds[gvk.GroupKind()] {
 		return verdict{}

@@ -106,4 +106,4 @@ func (p positions) sub(at []string) positions {
 }
 
 // v1beta1NodePool is the NodePool version AKS no longer serves, which the review converts.
-var v1beta1NodePool = schema.GroupVersionKind{Group: "karpenter.sh", Version: "v1beta1", Kind: "NodePool"}
+var v1beta1NodePool = kinds.NodePool.GVK.GroupKind().WithVersion("v1beta1")

@@ -20,6 +20,7 @@ import (
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/providerdata"
 )
 
@@ -157,7 +158,7 @@ func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 
 // requirementsAttribute is karpenter_nodepool's template.requirements, optional here.
 func requirementsAttribute() schema.Attribute {
-	a := dataSourceAttribute(requirementsNode(), requirementsPrefix, "NodePool").(schema.ListNestedAttribute)
+	a := dataSourceAttribute(requirementsNode(), requirementsPrefix, kinds.NodePool.GVK.Kind).(schema.ListNestedAttribute)
 	a.Required, a.Optional = false, true
 	a.MarkdownDescription = "NodePool requirements, with the same attributes, meaning and validation as `karpenter_nodepool`'s `template.requirements`."
 	return a
@@ -169,7 +170,7 @@ func nodeClassAttribute() schema.Attribute {
 		Optional: true,
 		MarkdownDescription: "AKSNodeClass settings that change which sizes qualify, with the same attributes, meaning and validation as in `karpenter_aksnodeclass`; " +
 			"unset fields take the CRD defaults.",
-		Attributes: withAliases(dataSourceAttributes(nodeClassNode(), "", "AKSNodeClass")),
+		Attributes: withAliases(dataSourceAttributes(nodeClassNode(), "", kinds.AKSNodeClass.GVK.Kind)),
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/tfcrd"
 )
@@ -33,10 +34,10 @@ func poolFromConfig(ctx context.Context, cfg tftypes.Value, diags *diag.Diagnost
 		list = []any{}
 	}
 	obj := map[string]any{
-		"apiVersion": "karpenter.sh/v1", "kind": "NodePool",
+		"apiVersion": kinds.NodePool.APIVersion(), "kind": kinds.NodePool.GVK.Kind,
 		"metadata": map[string]any{"name": objectName},
 		"spec": map[string]any{"template": map[string]any{"spec": map[string]any{
-			"nodeClassRef": map[string]any{"group": "karpenter.azure.com", "kind": "AKSNodeClass", "name": "default"},
+			"nodeClassRef": map[string]any{"group": kinds.AKSNodeClass.GVK.Group, "kind": kinds.AKSNodeClass.GVK.Kind, "name": "default"},
 			"requirements": list,
 		}}},
 	}
@@ -92,7 +93,7 @@ func nodeClassFromConfig(ctx context.Context, cfg tftypes.Value, diags *diag.Dia
 		}
 	}
 	obj := map[string]any{
-		"apiVersion": "karpenter.azure.com/v1beta1", "kind": "AKSNodeClass",
+		"apiVersion": kinds.AKSNodeClass.APIVersion(), "kind": kinds.AKSNodeClass.GVK.Kind,
 		"metadata": map[string]any{"name": objectName},
 		"spec":     spec,
 	}

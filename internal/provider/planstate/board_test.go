@@ -3,6 +3,8 @@ package planstate
 import (
 	"slices"
 	"testing"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
 )
 
 // Each read says what it found: a reader planned before the writer sees "not planned", not an
@@ -27,7 +29,7 @@ func TestStatesAreExplicit(t *testing.T) {
 		t.Errorf("grants with one unknown = %+v, want GrantsUnknown", g)
 	}
 
-	nc := NodeClassSettings{ImageFamily: "AzureLinux"}
+	nc := aks.NodeClass{ImageFamily: "AzureLinux"}
 	b.NodeClasses().Planned("x", nc, true, true)
 	b.NodeClasses().Planned("y", nc, false, false)
 	b.NodeClasses().Deleted("z")
@@ -45,8 +47,8 @@ func TestStatesAreExplicit(t *testing.T) {
 // (the JSON of nodepool's nodeClassSnapshot), so that an upgrade plans no analysis change.
 func TestObservedReadsEarlierPrivateState(t *testing.T) {
 	old := []byte(`{"name":"nc","kind":"AKSNodeClass","found":true,"settings":{"ImageFamily":"AzureLinux","OSDiskSizeGB":64,"MaxPods":0,"FIPSMode":"","GPUMode":"","EncryptionAtHost":true,"ArtifactStreaming":false,"LocalDNS":false,"VTPM":false,"SecureBoot":false}}`)
-	o, ok := DecodeObserved(old)
-	if !ok || !o.Found || o.Settings.ImageFamily != "AzureLinux" || o.Settings.OSDiskSizeGB != 64 || !o.Settings.EncryptionAtHost {
+	o, ok := DecodeObserved(old, azure)
+	if !ok || !o.Found || o.Settings != (aks.NodeClass{ImageFamily: "AzureLinux", OSDiskSizeGB: 64, EncryptionAtHost: true}) {
 		t.Fatalf("DecodeObserved = %+v, %v", o, ok)
 	}
 	if got := string(o.Encode()); got != string(old) {
@@ -57,21 +59,21 @@ func TestObservedReadsEarlierPrivateState(t *testing.T) {
 // The analysis uses only the pool's observation, whatever the walk planned; the diagnostics
 // prefer the walk's plan.
 func TestAnalysisAndDiagnosticsSources(t *testing.T) {
-	ref := Ref{Kind: "AKSNodeClass", Name: "nc"}
-	seen := Observed{Name: "nc", Kind: "AKSNodeClass", Found: true, Settings: NodeClassSettings{ImageFamily: "Ubuntu2404"}}.Encode()
+	ref := aksRef("nc")
+	seen := Observed{Name: "nc", Kind: "AKSNodeClass", Found: true, Settings: aks.NodeClass{ImageFamily: "Ubuntu2404"}}.Encode()
 	b := New()
-	b.NodeClasses().Planned("nc", NodeClassSettings{ImageFamily: "AzureLinux"}, true, true)
+	b.NodeClasses().Planned("nc", aks.NodeClass{ImageFamily: "AzureLinux"}, true, true)
 
 	a := ForAnalysis(ref, seen, false)
-	if a.State != ViewObserved || a.Settings.ImageFamily != "Ubuntu2404" || a.Label != "AKSNodeClass nc" {
+	if a.State != ViewObserved || a.Settings != NodeClassSettings(aks.NodeClass{ImageFamily: "Ubuntu2404"}) || a.Label != "AKSNodeClass nc" {
 		t.Errorf("ForAnalysis = %+v, want the observation", a)
 	}
-	if d := b.NodePools().ForDiagnostics(ref, a); d.State != ViewPlanned || d.Settings.ImageFamily != "AzureLinux" || d.Label != "AKSNodeClass nc as planned" {
+	if d := b.NodePools().ForDiagnostics(ref, a); d.State != ViewPlanned || d.Settings != NodeClassSettings(aks.NodeClass{ImageFamily: "AzureLinux"}) || d.Label != "AKSNodeClass nc as planned" {
 		t.Errorf("ForDiagnostics = %+v, want the planned class", d)
 	}
 	for name, v := range map[string]NodeClassView{
 		"create":          ForAnalysis(ref, seen, true),
-		"another class":   ForAnalysis(Ref{Kind: "AKSNodeClass", Name: "other"}, seen, false),
+		"another class":   ForAnalysis(aksRef("other"), seen, false),
 		"nothing kept":    ForAnalysis(ref, nil, false),
 		"pending planned": ForAnalysis(ref, Observed{Name: "nc", Kind: "AKSNodeClass", Found: true, Pending: true}.Encode(), false),
 	} {
@@ -79,12 +81,12 @@ func TestAnalysisAndDiagnosticsSources(t *testing.T) {
 			t.Errorf("%s: ForAnalysis = %+v, want ViewUnknown (known after apply)", name, v)
 		}
 	}
-	d := New().NodePools().ForDiagnostics(Ref{Kind: "AKSNodeClass", Name: "other"}, NodeClassView{})
+	d := New().NodePools().ForDiagnostics(aksRef("other"), NodeClassView{})
 	if d.State != ViewUnknown || !d.Assumed || d.Label != "defaults assumed (AKSNodeClass other is not planned with this pool)" {
 		t.Errorf("ForDiagnostics with nothing = %+v", d)
 	}
 	missing := Observed{Name: "gone", Kind: "AKSNodeClass", Why: "does not exist"}.Encode()
-	if v := ForAnalysis(Ref{Kind: "AKSNodeClass", Name: "gone"}, missing, false); v.State != ViewObserved || !v.Assumed || v.Label != "defaults assumed (AKSNodeClass gone does not exist)" {
+	if v := ForAnalysis(aksRef("gone"), missing, false); v.State != ViewObserved || !v.Assumed || v.Label != "defaults assumed (AKSNodeClass gone does not exist)" {
 		t.Errorf("ForAnalysis of a missing class = %+v", v)
 	}
 }
@@ -96,12 +98,12 @@ func TestObserve(t *testing.T) {
 	calls := 0
 	live := func() (NodeClassSettings, bool, error) {
 		calls++
-		return NodeClassSettings{ImageFamily: "Ubuntu2204"}, true, nil
+		return aks.NodeClass{ImageFamily: "Ubuntu2204"}, true, nil
 	}
-	ref := func(n string) Ref { return Ref{Kind: "AKSNodeClass", Name: n} }
-	b.NodeClasses().Planned("p", NodeClassSettings{ImageFamily: "AzureLinux"}, false, false)
+	ref := aksRef
+	b.NodeClasses().Planned("p", aks.NodeClass{ImageFamily: "AzureLinux"}, false, false)
 	b.NodeClasses().Deleted("d")
-	if o := b.NodePools().Observe(ref("p"), live); !o.Found || !o.Pending || o.Settings.ImageFamily != "AzureLinux" {
+	if o := b.NodePools().Observe(ref("p"), live); !o.Found || !o.Pending || o.Settings != NodeClassSettings(aks.NodeClass{ImageFamily: "AzureLinux"}) {
 		t.Errorf("planned: %+v", o)
 	}
 	if o := b.NodePools().Observe(ref("d"), live); o.Found || o.Why != "does not exist" {
@@ -113,7 +115,12 @@ func TestObserve(t *testing.T) {
 	if calls != 0 {
 		t.Errorf("the cluster was read %d times for classes the walk planned or another kind", calls)
 	}
-	if o := b.NodePools().Observe(ref("live"), live); !o.Found || o.Settings.ImageFamily != "Ubuntu2204" || calls != 1 {
+	if o := b.NodePools().Observe(ref("live"), live); !o.Found || o.Settings != NodeClassSettings(aks.NodeClass{ImageFamily: "Ubuntu2204"}) || calls != 1 {
 		t.Errorf("live: %+v after %d reads", o, calls)
 	}
 }
+
+// azure is the cloud of AKSNodeClass references.
+var azure = aks.NewCloud(nil)
+
+func aksRef(name string) Ref { return Ref{Kind: "AKSNodeClass", Name: name, Cloud: azure} }

@@ -1,11 +1,13 @@
 package planstate
 
-import "github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
+import "github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
 
-// NodeClassSettings are the AKSNodeClass settings that decide which sizes a pool can launch.
-type NodeClassSettings = aks.NodeClass
+// NodeClassSettings are the settings of a node class that decide which sizes a pool can
+// launch: the decoded node class of the cloud its kind belongs to (aks.NodeClass for an
+// AKSNodeClass).
+type NodeClassSettings = cloud.NodeClass
 
-// NodeClassState says what a walk planned of an AKSNodeClass.
+// NodeClassState says what a walk planned of a node class.
 type NodeClassState int
 
 const (
@@ -21,7 +23,7 @@ const (
 	NodeClassDeleted
 )
 
-// PlannedNodeClass is what a walk planned of one AKSNodeClass.
+// PlannedNodeClass is what a walk planned of one node class.
 type PlannedNodeClass struct {
 	Name     string
 	State    NodeClassState
@@ -33,4 +35,10 @@ type PlannedNodeClass struct {
 // Exists says that the node class is planned to exist after this run.
 func (c PlannedNodeClass) Exists() bool {
 	return c.State == NodeClassPlanned || c.State == NodeClassPending
+}
+
+// of says that the planned node class is the one ref names: a class of ref's cloud (a
+// deletion names no cloud, and is taken as any).
+func (c PlannedNodeClass) of(ref Ref) bool {
+	return ref.Cloud != nil && (c.Settings == nil || c.Settings.Cloud() == ref.Cloud.Name())
 }

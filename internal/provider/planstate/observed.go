@@ -1,17 +1,22 @@
 package planstate
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"reflect"
 
-// aksNodeClassKind is the only node class kind Karpenter on AKS launches nodes from.
-const aksNodeClassKind = "AKSNodeClass"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
+)
 
-// Ref is a NodePool's node_class_ref.
+// Ref is a NodePool's node_class_ref, with the cloud whose node-class kind it names.
 type Ref struct {
 	Kind, Name string
+	// Cloud owns the referenced group and kind; nil when no registered cloud does (Karpenter
+	// launches nothing from such a pool, and the defaults are assumed).
+	Cloud cloud.Cloud
 }
 
-// IsAKS says that the reference names an AKSNodeClass.
-func (r Ref) IsAKS() bool { return r.Kind == aksNodeClassKind }
+// IsNodeClass says that the reference names a node-class kind of a registered cloud.
+func (r Ref) IsNodeClass() bool { return r.Cloud != nil }
 
 // Observed is what a NodePool keeps in private state of the node class it references, as its
 // last refresh or write saw it: the settings planned before it in that walk, or else the live
@@ -21,8 +26,10 @@ type Observed struct {
 	// Name and Kind of the reference the snapshot was taken for.
 	Name string `json:"name"`
 	Kind string `json:"kind,omitempty"`
-	// Found is false when no such AKSNodeClass was planned or exists (or the kind is another).
-	Found    bool              `json:"found"`
+	// Found is false when no such node class was planned or exists (or the kind is no cloud's).
+	Found bool `json:"found"`
+	// Settings are the node class of the reference's cloud (its defaults when not found; nil
+	// when the kind is no cloud's, or when decoded without the cloud).
 	Settings NodeClassSettings `json:"settings"`
 	// Pending is set when the node class planned in that walk had settings known only after apply.
 	Pending bool `json:"pending,omitempty"`
@@ -31,11 +38,41 @@ type Observed struct {
 }
 
 // DecodeObserved reads an Observed kept in private state; ok is false when there is none.
-func DecodeObserved(b []byte) (o Observed, ok bool) {
-	if len(b) == 0 || json.Unmarshal(b, &o) != nil {
+// Settings are decoded as the node class of c, the cloud of the reference it is read for
+// (nil: left nil, for callers that need only whether the class was found).
+func DecodeObserved(b []byte, c cloud.Cloud) (o Observed, ok bool) {
+	var raw struct {
+		Observed
+		Settings json.RawMessage `json:"settings"`
+	}
+	if len(b) == 0 || json.Unmarshal(b, &raw) != nil {
 		return Observed{}, false
 	}
+	o = raw.Observed
+	o.Settings = nil
+	if c != nil && len(raw.Settings) > 0 && string(raw.Settings) != "null" {
+		nc, err := decodeSettings(raw.Settings, c)
+		if err != nil {
+			return Observed{}, false
+		}
+		o.Settings = nc
+	}
 	return o, true
+}
+
+// decodeSettings reads settings JSON as a value of the type of c's node classes.
+func decodeSettings(b []byte, c cloud.Cloud) (cloud.NodeClass, error) {
+	t := reflect.TypeOf(c.DefaultNodeClass())
+	if t.Kind() == reflect.Pointer {
+		v := reflect.New(t.Elem())
+		err := json.Unmarshal(b, v.Interface())
+		nc, _ := v.Interface().(cloud.NodeClass)
+		return nc, err
+	}
+	v := reflect.New(t)
+	err := json.Unmarshal(b, v.Interface())
+	nc, _ := v.Elem().Interface().(cloud.NodeClass)
+	return nc, err
 }
 
 // Encode is the JSON kept in private state.
@@ -44,18 +81,19 @@ func (o Observed) Encode() []byte {
 	return b
 }
 
-func (o Observed) label() string {
+// label names the observation of ref (of its kind and name).
+func (o Observed) label(ref Ref) string {
 	if o.Found {
-		return "AKSNodeClass " + o.Name
+		return o.Kind + " " + o.Name
 	}
-	return assumedLabel(Ref{Kind: o.Kind, Name: o.Name}, o.Why)
+	return assumedLabel(ref, o.Why)
 }
 
 func assumedLabel(r Ref, why string) string {
-	if !r.IsAKS() {
-		return "defaults assumed (" + r.Name + " is not an AKSNodeClass)"
+	if !r.IsNodeClass() {
+		return "defaults assumed (" + r.Name + " is not a node class of a cloud this provider serves)"
 	}
-	return "defaults assumed (AKSNodeClass " + r.Name + " " + why + ")"
+	return "defaults assumed (" + r.Kind + " " + r.Name + " " + why + ")"
 }
 
 // Observe is what a pool referencing ref keeps after a refresh or write: the settings of the
@@ -63,10 +101,15 @@ func assumedLabel(r Ref, why string) string {
 // plan walk), or else the live object, which live reads (found false: it does not exist).
 func (s NodePoolStage) Observe(ref Ref, live func() (settings NodeClassSettings, found bool, err error)) Observed {
 	o := Observed{Name: ref.Name, Kind: ref.Kind}
-	if !ref.IsAKS() {
+	if !ref.IsNodeClass() {
 		return o
 	}
-	switch planned := s.NodeClass(ref.Name); planned.State {
+	o.Settings = ref.Cloud.DefaultNodeClass()
+	planned := s.NodeClass(ref.Name)
+	if !planned.of(ref) {
+		planned = PlannedNodeClass{Name: ref.Name}
+	}
+	switch planned.State {
 	case NodeClassDeleted:
 		// Destroyed by this run: as the refresh after it will find it.
 		o.Why = "does not exist"
@@ -104,8 +147,8 @@ const (
 type NodeClassView struct {
 	State    ViewState
 	Settings NodeClassSettings
-	// Assumed says that Settings are the CRD defaults, as no such AKSNodeClass was found (or
-	// the reference names another kind).
+	// Assumed says that Settings are the CRD defaults, as no such node class was found (or
+	// the reference names a kind of no cloud).
 	Assumed bool
 	// Label names it in the analysis and in diagnostics.
 	Label string
@@ -117,20 +160,23 @@ type NodeClassView struct {
 // since what a walk planned differs between Terraform's two walks. ViewUnknown means that
 // the value is known after apply.
 func ForAnalysis(ref Ref, remembered []byte, creating bool) NodeClassView {
-	o, ok := DecodeObserved(remembered)
+	o, ok := DecodeObserved(remembered, ref.Cloud)
 	if !ok || creating || o.Name != ref.Name || o.Kind != ref.Kind || o.Pending {
 		return NodeClassView{State: ViewUnknown}
 	}
-	return NodeClassView{State: ViewObserved, Settings: o.Settings, Assumed: !o.Found, Label: o.label()}
+	if o.Settings == nil && ref.IsNodeClass() {
+		o.Settings = ref.Cloud.DefaultNodeClass()
+	}
+	return NodeClassView{State: ViewObserved, Settings: o.Settings, Assumed: !o.Found, Label: o.label(ref)}
 }
 
 // ForDiagnostics is the node class the plan's diagnostics use, which need not agree between
 // walks: the one planned before the pool in this walk (the newest settings), else the
 // analysis's, else the CRD defaults.
 func (s NodePoolStage) ForDiagnostics(ref Ref, analysis NodeClassView) NodeClassView {
-	if ref.IsAKS() {
-		if planned := s.NodeClass(ref.Name); planned.Exists() {
-			return NodeClassView{State: ViewPlanned, Settings: planned.Settings, Label: "AKSNodeClass " + ref.Name + " as planned"}
+	if ref.IsNodeClass() {
+		if planned := s.NodeClass(ref.Name); planned.Exists() && planned.of(ref) {
+			return NodeClassView{State: ViewPlanned, Settings: planned.Settings, Label: ref.Kind + " " + ref.Name + " as planned"}
 		}
 	}
 	if analysis.State != ViewUnknown {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clients/kube"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crds"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
 )
 
 // crds installs the CRDs when asked and waits until they are Established.
@@ -52,7 +53,7 @@ func (r *Resource) crds(ctx context.Context, manage bool) error {
 
 var (
 	nodesGVR      = schema.GroupVersionResource{Version: "v1", Resource: "nodes"}
-	nodeClaimsGVR = schema.GroupVersionResource{Group: "karpenter.sh", Version: "v1", Resource: "nodeclaims"}
+	nodeClaimsGVR = kinds.NodeClaim.GVR()
 )
 
 // checkNoNAPNodes reports the nodes and NodeClaims that keep AKS from leaving Auto mode.

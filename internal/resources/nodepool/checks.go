@@ -3,6 +3,7 @@ package nodepool
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -11,10 +12,12 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	k8sschema "k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/provider/planstate"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/resources/crdresource"
@@ -152,7 +155,7 @@ func planChecks(ctx context.Context, pc *crdresource.PlanContext) {
 
 	// The analysis may use only what both of Terraform's walks see alike (planstate.ForAnalysis
 	// takes no board); the diagnostics prefer the node class planned before the pool.
-	ref := nodeClassRef(pool)
+	ref := nodeClassRef(s.Clouds(), pool)
 	forAnalysis := planstate.ForAnalysis(ref, pc.Remembered, pc.Creating)
 	var a *analysis.Analysis
 	if forAnalysis.State != planstate.ViewUnknown {
@@ -173,11 +176,20 @@ func planChecks(ctx context.Context, pc *crdresource.PlanContext) {
 	report(pc, a, settings.suppress, source.Label)
 }
 
-// nodeClassRef is the pool's node_class_ref, as the plan-time state names it.
-func nodeClassRef(pool *analysis.Pool) planstate.Ref {
-	r := planstate.Ref{Name: pool.NodeClassName()}
+// nodeClassRef is the pool's node_class_ref, as the plan-time state names it, with the cloud
+// that owns its group and kind.
+func nodeClassRef(clouds *cloud.Registry, pool *analysis.Pool) planstate.Ref {
+	var group, kind string
 	if ref := pool.Spec.Template.Spec.NodeClassRef; ref != nil {
-		r.Kind = ref.Kind
+		group, kind = ref.Group, ref.Kind
+	}
+	return refOf(clouds, group, kind, pool.NodeClassName())
+}
+
+func refOf(clouds *cloud.Registry, group, kind, name string) planstate.Ref {
+	r := planstate.Ref{Kind: kind, Name: name}
+	if c, ok := clouds.ForGroup(group); ok && clouds.Owns(group, kind) {
+		r.Cloud = c
 	}
 	return r
 }
@@ -185,22 +197,33 @@ func nodeClassRef(pool *analysis.Pool) planstate.Ref {
 // observe snapshots the pool's node class after each refresh and write, for planChecks (see
 // planstate.Observe).
 func observe(ctx context.Context, oc *crdresource.ObserveContext) []byte {
-	name, _, _ := unstructured.NestedString(oc.Object, "spec", "template", "spec", "nodeClassRef", "name")
-	kind, _, _ := unstructured.NestedString(oc.Object, "spec", "template", "spec", "nodeClassRef", "kind")
-	live := func() (aks.NodeClass, bool, error) {
-		obj, err := oc.Client.Get(ctx, aksNodeClasses, name)
-		if err != nil || obj == nil {
-			return aks.NodeClass{}, false, err
-		}
-		nc, err := analysis.NodeClassFromObject(obj.UnstructuredContent())
-		return nc, err == nil, err
-	}
-	board := planstate.New() // without provider data, nothing was planned
+	ref, _, _ := unstructured.NestedStringMap(oc.Object, "spec", "template", "spec", "nodeClassRef")
+	board, clouds := planstate.New(), builtinClouds() // without provider data, nothing was planned
 	if oc.Data != nil {
 		board = oc.Data.Plan
+		if s, err := oc.Data.Solver(); err == nil {
+			clouds = s.Clouds()
+		}
 	}
-	return board.NodePools().Observe(planstate.Ref{Kind: kind, Name: name}, live).Encode()
+	r := refOf(clouds, ref["group"], ref["kind"], ref["name"])
+	live := func() (planstate.NodeClassSettings, bool, error) {
+		k := kinds.ForGroupKind(k8sschema.GroupKind{Group: ref["group"], Kind: ref["kind"]})
+		if k == nil {
+			return nil, false, fmt.Errorf("this build has no CRD of %s.%s", ref["kind"], ref["group"])
+		}
+		obj, err := oc.Client.Get(ctx, k.GVR(), r.Name)
+		if err != nil || obj == nil {
+			return nil, false, err
+		}
+		nc, err := r.Cloud.DecodeNodeClass(obj.UnstructuredContent())
+		return nc, err == nil, err
+	}
+	return board.NodePools().Observe(r, live).Encode()
 }
+
+// builtinClouds are the clouds a solver over the embedded catalogs serves, for an observation
+// made without provider data (the registry decodes no catalog).
+var builtinClouds = sync.OnceValue(func() *cloud.Registry { return analysis.New(nil).Clouds() })
 
 // report shows the findings as diagnostics on the attributes they concern, through the
 // provider's checks (crdresource.ReportFinding): notes and suppressed codes are only recorded in

@@ -17,9 +17,6 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/resources/crdresource"
 )
 
-// aksNodeClasses are what node_class_ref names on AKS; a pool's analysis reads its own.
-var aksNodeClasses = kinds.AKSNodeClass.GVR()
-
 // Kind configures the generic CRD resource for NodePools.
 var Kind = &crdresource.Kind{
 	Kind:       kinds.NodePool,

@@ -10,14 +10,19 @@ import (
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/provider/planstate"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/resources/crdresource"
 )
 
+// The node class Karpenter on AKS launches from.
+var (
+	aksNodeClassGroup = kinds.AKSNodeClass.GVK.Group
+	aksNodeClassKind  = kinds.AKSNodeClass.GVK.Kind
+)
+
 const (
-	aksNodeClassGroup = "karpenter.azure.com"
-	aksNodeClassKind  = "AKSNodeClass"
 	// napNodeClass is the AKSNodeClass AKS Node Auto Provisioning creates in the cluster.
 	napNodeClass = "default"
 	refPath      = "spec.template.spec.nodeClassRef"
@@ -49,7 +54,7 @@ func checkNodeClassRef(pc *crdresource.PlanContext, suppress []findings.Code) {
 	}
 	// The pool's last refresh or write found the class in the cluster (observe): it exists,
 	// whether or not a resource of this configuration is planned before the pool.
-	if seen, ok := planstate.DecodeObserved(pc.Remembered); ok && seen.Found && seen.Name == name {
+	if seen, ok := planstate.DecodeObserved(pc.Remembered, nil); ok && seen.Found && seen.Name == name {
 		return
 	}
 	// A warning, not the registry's error: the class may exist in the cluster.

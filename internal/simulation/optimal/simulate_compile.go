@@ -12,7 +12,7 @@ import (
 	"sigs.k8s.io/karpenter/pkg/utils/resources"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 )
 
@@ -44,7 +44,7 @@ type simPool struct {
 	name      string
 	weight    int32
 	pool      *analysis.Pool
-	nodeClass aks.NodeClass
+	nodeClass cloud.NodeClass // resolved: the serving cloud's
 	taints    scheduling.Taints
 	types     []*poolType
 	limits    []poolLimit
@@ -61,7 +61,7 @@ type poolLimit struct {
 
 // poolType is an instance type the pool admits, with its offerings as bit positions.
 type poolType struct {
-	it       *aks.InstanceType
+	it       *cloud.InstanceType
 	ti       int     // index in the region's instance types
 	alloc    []int64 // allocatable less daemon overhead, per dim
 	usable   bool    // the daemon overhead fits
@@ -141,13 +141,15 @@ func compile(s *analysis.Solver, region string, in simmodel.SimulationInput) *pr
 		return pools[i].Pool.Name > pools[j].Pool.Name
 	})
 	for i, sp := range pools {
-		p := &simPool{idx: i, name: sp.Pool.Name, weight: weight(sp.Pool), pool: sp.Pool, nodeClass: sp.NodeClass, taints: sp.Pool.Spec.Template.Spec.Taints}
+		// The pool's instance types are its cloud's (by nodeClassRef.group), for its node class.
+		nc := sp.ResolvedNodeClass(s.Clouds())
+		p := &simPool{idx: i, name: sp.Pool.Name, weight: weight(sp.Pool), pool: sp.Pool, nodeClass: nc, taints: sp.Pool.Spec.Template.Spec.Taints}
 		for name, q := range sp.Pool.Spec.Limits {
 			v := pb.quantity(name, q)
 			p.limits = append(p.limits, poolLimit{name: name, limit: v, remaining: v})
 		}
 		sort.Slice(p.limits, func(a, b int) bool { return p.limits[a].name < p.limits[b].name })
-		rt := s.RegionTypes(region, sp.NodeClass)
+		rt := s.RegionTypes(region, nc)
 		for ti, offs := range rt.AdmissibleAll(sp.Pool.Requirements) {
 			if len(offs) == 0 || len(offs) > 64 {
 				continue // Azure sizes have at most 2 × (zones + 1) offerings
@@ -198,7 +200,7 @@ func weight(p *analysis.Pool) int32 {
 	return *p.Spec.Weight
 }
 
-func (pb *problem) poolType(it *aks.InstanceType, offs cloudprovider.Offerings, limits []poolLimit, zoneID map[string]int) *poolType {
+func (pb *problem) poolType(it *cloud.InstanceType, offs cloudprovider.Offerings, limits []poolLimit, zoneID map[string]int) *poolType {
 	t := &poolType{it: it, offs: offs, usable: true}
 	alloc := it.Allocatable()
 	t.alloc = make([]int64, len(pb.dims))
@@ -342,7 +344,7 @@ func (pb *problem) podClass(reqs scheduling.Requirements, pod *corev1.Pod) *podC
 	return c
 }
 
-func (pb *problem) nodeClassOf(pi int) aks.NodeClass { return pb.pools[pi].nodeClass }
+func (pb *problem) nodeClassOf(pi int) cloud.NodeClass { return pb.pools[pi].nodeClass }
 
 func (pb *problem) fitsSomeType(p *simPool, masks []uint64, d []int64) bool {
 	for t, m := range masks {

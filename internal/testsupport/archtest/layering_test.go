@@ -102,6 +102,8 @@ var rules = map[string][][]string{
 	"internal/cloud/aks/catalog": append(aboveTheDomain, []string{module + "/internal/analysis"}, simulationPackages),
 	"internal/cloud/eks":         append(aboveTheDomain, []string{module + "/internal/analysis", module + "/internal/cloud/aks"}, simulationPackages),
 	"internal/cloud/eks/catalog": append(aboveTheDomain, []string{module + "/internal/analysis"}, simulationPackages),
+	// The test-only second cloud is a cloud like the others: written against the seam alone.
+	"internal/testsupport/fakecloud": append(aboveTheDomain, []string{module + "/internal/analysis", module + "/internal/cloud/aks", module + "/internal/cloud/eks"}, simulationPackages),
 }
 
 // listed is one package of `go list -deps -json`.
