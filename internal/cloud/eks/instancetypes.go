@@ -10,7 +10,6 @@ import (
 	"github.com/aws/karpenter-provider-aws/pkg/providers/instancetype"
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
-	"sigs.k8s.io/karpenter/pkg/scheduling"
 	"sigs.k8s.io/karpenter/pkg/utils/resources"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/eks/catalog"
@@ -80,20 +79,16 @@ func Derive(cat *catalog.Catalog, region string, nc NodeClass, o Options) (its c
 //     subnets where the type is offered) is removed rather than left empty,
 //     which would match nothing; offerings are regional;
 //   - no capacity reservations, EFA-only network interfaces or subnet zone IDs;
-//   - the pod-ENI count, the Windows private IPv4 capacity and the network
-//     bandwidth label come from the catalog's tables (vpc_limits.json, the
-//     docs), not from the ones compiled into v1.14.1 (see docs-notes/eks.md).
+//   - the pod-ENI count and the Windows private IPv4 capacity come from the
+//     catalog's VPC limits (vpc_limits.json, main's table of 2026-08-06), not
+//     from the older one compiled into v1.14.1 (56 types differ; see
+//     docs-notes/eks.md).
 func derive(ctx context.Context, cat *catalog.Catalog, t *catalog.InstanceType, region string, nc NodeClass) *cloudprovider.InstanceType {
 	k := nc.Kubelet
 	bdms, policy := nc.upstream()
 	it := instancetype.NewInstanceType(ctx, ec2Info(t), region, nil, nil, bdms, policy, nil,
 		k.MaxPods, k.PodsPerCore, k.KubeReserved, k.SystemReserved, k.EvictionHard, k.EvictionSoft, nc.familyName(), nil)
 	delete(it.Requirements, corev1.LabelTopologyZone)
-	bandwidth := scheduling.NewRequirement(LabelInstanceNetworkBandwidth, corev1.NodeSelectorOpDoesNotExist)
-	if b := t.NetworkBandwidthMbps; b != nil {
-		bandwidth = scheduling.NewRequirement(LabelInstanceNetworkBandwidth, corev1.NodeSelectorOpIn, fmt.Sprint(*b))
-	}
-	it.Requirements[LabelInstanceNetworkBandwidth] = bandwidth
 	branches, ips := int64(0), int64(0)
 	if t.ENI != nil {
 		if t.ENI.Trunking {
