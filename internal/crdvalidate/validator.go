@@ -82,7 +82,7 @@ func MustFor(gvk schema.GroupVersionKind) *Validator {
 
 func build() (map[schema.GroupVersionKind]*Validator, error) {
 	out := map[schema.GroupVersionKind]*Validator{}
-	for _, crd := range crds.All() {
+	for _, crd := range crds.Known() {
 		for _, ver := range crd.Spec.Versions {
 			if !ver.Served {
 				continue
