@@ -52,23 +52,36 @@ type Validator struct {
 	scale *apiextensionsinternal.CustomResourceSubresourceScale
 }
 
-var (
+// validatorSet is the validators of a list of CRDs, built on first use.
+type validatorSet struct {
+	crds       func() []*apiextensionsv1.CustomResourceDefinition
 	once       sync.Once
 	validators map[schema.GroupVersionKind]*Validator
-	initErr    error
-)
+	err        error
+}
+
+func (s *validatorSet) get() (map[schema.GroupVersionKind]*Validator, error) {
+	s.once.Do(func() { s.validators, s.err = build(s.crds()) })
+	return s.validators, s.err
+}
+
+// The AKS CRDs, then EKS's, which are built only when a kind of theirs is asked for: the
+// EC2NodeClass CRD's CEL rules take longer to compile than all of the others together, a
+// cost an AKS-only plan need not pay.
+var sets = []*validatorSet{{crds: crds.All}, {crds: crds.EKS}}
 
 // For returns the validator of a served CRD version, e.g. karpenter.sh/v1 NodePool.
 func For(gvk schema.GroupVersionKind) (*Validator, error) {
-	once.Do(func() { validators, initErr = build() })
-	if initErr != nil {
-		return nil, initErr
+	for _, s := range sets {
+		validators, err := s.get()
+		if err != nil {
+			return nil, err
+		}
+		if v, ok := validators[gvk]; ok {
+			return v, nil
+		}
 	}
-	v, ok := validators[gvk]
-	if !ok {
-		return nil, fmt.Errorf("no CRD serves %s", gvk)
-	}
-	return v, nil
+	return nil, fmt.Errorf("no CRD serves %s", gvk)
 }
 
 // MustFor is For for the kinds this provider is built around; a failure is a build defect.
@@ -80,9 +93,9 @@ func MustFor(gvk schema.GroupVersionKind) *Validator {
 	return v
 }
 
-func build() (map[schema.GroupVersionKind]*Validator, error) {
+func build(list []*apiextensionsv1.CustomResourceDefinition) (map[schema.GroupVersionKind]*Validator, error) {
 	out := map[schema.GroupVersionKind]*Validator{}
-	for _, crd := range crds.All() {
+	for _, crd := range list {
 		for _, ver := range crd.Spec.Versions {
 			if !ver.Served {
 				continue

@@ -48,7 +48,7 @@ type Kind struct {
 
 // All are the kinds this build knows, Karpenter's own first.
 func All() []*Kind {
-	return []*Kind{NodePool, NodeClaim, NodeOverlay, AKSNodeClass}
+	return []*Kind{NodePool, NodeClaim, NodeOverlay, AKSNodeClass, EC2NodeClass}
 }
 
 // GVR is the kind's group, version and resource.

@@ -45,7 +45,7 @@ func TestKindsMatchTheirCRDs(t *testing.T) {
 // Every CRD the build ships has its entry, so that a CRD added to internal/crds (a second
 // cloud's node class) cannot be served without the kinds knowing it.
 func TestEveryCRDHasAKind(t *testing.T) {
-	for _, c := range crds.All() {
+	for _, c := range crds.Known() {
 		gk := schema.GroupKind{Group: c.Spec.Group, Kind: c.Spec.Names.Kind}
 		if kinds.ForGroupKind(gk) == nil {
 			t.Errorf("the CRD %s has no entry in kinds.All", c.Name)
@@ -69,6 +69,8 @@ func TestLookup(t *testing.T) {
 		{"karpenter.sh/v1", "NodeClaim", kinds.NodeClaim},
 		{"karpenter.sh/v1alpha1", "NodeOverlay", kinds.NodeOverlay},
 		{"karpenter.azure.com/v1beta1", "AKSNodeClass", kinds.AKSNodeClass},
+		{"karpenter.k8s.aws/v1", "EC2NodeClass", kinds.EC2NodeClass},
+		{"karpenter.k8s.aws/v1beta1", "EC2NodeClass", nil},
 		// Another version of a known kind is not the entry: its schema may differ.
 		{"karpenter.sh/v1beta1", "NodePool", nil},
 		{"karpenter.azure.com/v1alpha2", "AKSNodeClass", nil},
@@ -90,7 +92,7 @@ func TestLookup(t *testing.T) {
 	if got := kinds.For(kinds.AKSNodeClass.GVK); got != kinds.AKSNodeClass {
 		t.Errorf("For(%s) = %v", kinds.AKSNodeClass.GVK, got)
 	}
-	if got := kinds.WithRole(kinds.NodeClass); !slices.Equal(got, []*kinds.Kind{kinds.AKSNodeClass}) {
+	if got := kinds.WithRole(kinds.NodeClass); !slices.Equal(got, []*kinds.Kind{kinds.AKSNodeClass, kinds.EC2NodeClass}) {
 		t.Errorf("node classes: %v", got)
 	}
 	if got := kinds.NodeClaim.GVR(); got != (schema.GroupVersionResource{Group: "karpenter.sh", Version: "v1", Resource: "nodeclaims"}) {
@@ -162,8 +164,8 @@ func TestTrees(t *testing.T) {
 // A kind whose CRD this build does not ship, or a version its CRD lacks, is an error that
 // names it, not a nil schema.
 func TestKindWithoutCRD(t *testing.T) {
-	ec2 := &kinds.Kind{GVK: schema.GroupVersionKind{Group: "karpenter.k8s.aws", Version: "v1", Kind: "EC2NodeClass"}, Resource: "ec2nodeclasses", Role: kinds.NodeClass, Cloud: "eks"}
-	if _, err := ec2.CRD(); err == nil || !strings.Contains(err.Error(), "EC2NodeClass.karpenter.k8s.aws") {
+	gce := &kinds.Kind{GVK: schema.GroupVersionKind{Group: "karpenter.k8s.gcp", Version: "v1alpha1", Kind: "GCENodeClass"}, Resource: "gcenodeclasses", Role: kinds.NodeClass, Cloud: "gke"}
+	if _, err := gce.CRD(); err == nil || !strings.Contains(err.Error(), "GCENodeClass.karpenter.k8s.gcp") {
 		t.Errorf("CRD() of a kind without CRD: %v", err)
 	}
 	old := &kinds.Kind{GVK: schema.GroupVersionKind{Group: "karpenter.sh", Version: "v1beta1", Kind: "NodePool"}, Resource: "nodepools"}

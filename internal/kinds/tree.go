@@ -52,9 +52,9 @@ func (k *Kind) Tree() *crdtree.Node {
 	return root
 }
 
-// CRD returns the CRD of the kind's group and kind among those this build ships.
+// CRD returns the CRD of the kind's group and kind among those this build knows.
 func (k *Kind) CRD() (*apiextensionsv1.CustomResourceDefinition, error) {
-	for _, c := range crds.All() {
+	for _, c := range crds.Known() {
 		if c.Spec.Group == k.GVK.Group && c.Spec.Names.Kind == k.GVK.Kind {
 			return c, nil
 		}

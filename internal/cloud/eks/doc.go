@@ -2,19 +2,17 @@
 // cloudprovider.InstanceType: requirements, capacity, overhead, offerings) from
 // the embedded EC2 catalog and an EC2NodeClass's settings, offline.
 //
-// The derivation follows aws/karpenter-provider-aws v1.14.1
-// pkg/providers/instancetype (NewInstanceType, computeRequirements,
-// computeCapacity, ENILimitedPods, kubeReservedResources, evictionThreshold)
-// and the AMI families' feature flags and default block devices
-// (pkg/providers/amifamily). It is written here, not imported: that module
-// requires k8s.io/api, apimachinery and client-go v0.35.3 where this project
-// pins v0.35.1, so importing it would bump modules shared with the Azure side
-// (see docs-notes/eks.md). Its faithfulness is checked twice: against the
-// labels and resources upstream's own docs generator printed for every instance
-// type (TestParityWithUpstreamDocs, instance_types_from_upstream_docs.json),
-// and against upstream's NewInstanceType run in process on the same facts for
-// several node classes, in the separate module ./upstreamparity, which may
-// require the newer k8s.io modules (make parity-eks-upstream).
+// The derivation is aws/karpenter-provider-aws v1.14.1's own
+// instancetype.NewInstanceType, called on the DescribeInstanceTypes record
+// rebuilt from the catalog's facts (info.go), with the AMI family's feature
+// flags and default block devices from its amifamily package. What this
+// package adds is what the offline catalog cannot know or knows better
+// (instancetypes.go): no zones, regional offerings priced from the catalog,
+// and pod-ENI counts from the catalog's newer VPC limits. It is checked
+// against the labels and resources upstream's docs generator printed for every
+// instance type (TestParityWithUpstreamDocs) and against NewInstanceType
+// called with upstream's own EC2NodeClass types for several node classes
+// (TestDerivationMatchesUpstreamCode).
 //
 // What the offline data cannot give is stated, not guessed: the catalog has no
 // zones (instance types carry no topology.kubernetes.io/zone requirement and
@@ -22,4 +20,10 @@
 // offered on-demand and spot; an offering is available only where a price is
 // found, as upstream requires a price, with upstream's own fallbacks: see
 // catalog.OfferingPrice).
+//
+// Importing the AWS provider runs its API package's init, which extends
+// Karpenter's global label and resource sets (karpv1.WellKnownLabels,
+// RestrictedLabelDomains, WellKnownResources, cloudprovider.ReservationIDLabel):
+// a binary that links this package and the Azure provider sees both clouds'
+// labels as well known (TestImportExtendsKarpentersGlobals).
 package eks

@@ -1,12 +1,16 @@
 package eks
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/aws/karpenter-provider-aws/pkg/operator/options"
+	"github.com/aws/karpenter-provider-aws/pkg/providers/instancetype"
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
+	"sigs.k8s.io/karpenter/pkg/utils/resources"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/eks/catalog"
 )
@@ -50,43 +54,67 @@ func Derive(cat *catalog.Catalog, region string, nc NodeClass, o Options) (its c
 	if len(errs) > 0 {
 		return nil, nil, errors.New("invalid EC2NodeClass or options: " + strings.Join(errs, "; "))
 	}
-	f, _ := familyOf(nc.AMIFamily)
+	ctx := options.ToContext(context.Background(), &options.Options{VMMemoryOverheadPercent: o.VMMemoryOverheadPercent, ReservedENIs: o.ReservedENIs})
 	its = make(cloudprovider.InstanceTypes, 0, len(cat.Types))
 	for i := range cat.Types {
-		it, err := derive(cat, &cat.Types[i], region, f, nc, o)
-		if err != nil {
-			dropped = append(dropped, Dropped{Name: cat.Types[i].Name, Reason: err.Error()})
+		t := &cat.Types[i]
+		if t.ENI == nil && o.ReservedENIs != 0 {
+			// Its density stands in for ENI limits: nothing to take ENIs off.
+			dropped = append(dropped, Dropped{Name: t.Name, Reason: fmt.Sprintf("the catalog has no ENI limits for it (only its default pod density), so %d reserved ENIs cannot be taken off", o.ReservedENIs)})
 			continue
 		}
-		its = append(its, it)
+		if t.ENI == nil && t.ENILimitedPods == nil {
+			dropped = append(dropped, Dropped{Name: t.Name, Reason: "the catalog has neither ENI limits nor a pod density for it"})
+			continue
+		}
+		its = append(its, derive(ctx, cat, t, region, nc))
 	}
 	return its, dropped, nil
 }
 
-func derive(cat *catalog.Catalog, t *catalog.InstanceType, region string, f family, nc NodeClass, o Options) (*cloudprovider.InstanceType, error) {
-	capacity, err := capacity(t, f, nc, o)
-	if err != nil {
-		return nil, err
-	}
-	ov, err := overhead(t, f, nc, o, capacity)
-	if err != nil {
-		return nil, err
-	}
-	reqs := requirements(t, region, f)
-	if reqs.Get(corev1.LabelOSStable).Has(string(corev1.Windows)) {
-		// The VPC resource controller's secondary IPs of the primary ENI, which
-		// pods on Windows nodes take their addresses from.
-		ips := int64(0)
-		if t.ENI != nil {
-			ips = t.ENI.IPv4PerInterface - 1
+// derive is the AWS provider's NewInstanceType on the catalog's facts, with
+// the node class's settings, less what the offline catalog cannot know or
+// knows better:
+//   - no zones: upstream's zone requirement (In the zones of the node class's
+//     subnets where the type is offered) is removed rather than left empty,
+//     which would match nothing; offerings are regional;
+//   - no capacity reservations, EFA-only network interfaces or subnet zone IDs;
+//   - the pod-ENI count and the Windows private IPv4 capacity come from the
+//     catalog's VPC limits (vpc_limits.json, main's table of 2026-08-06), not
+//     from the older one compiled into v1.14.1 (56 types differ; see
+//     docs-notes/eks.md).
+func derive(ctx context.Context, cat *catalog.Catalog, t *catalog.InstanceType, region string, nc NodeClass) *cloudprovider.InstanceType {
+	k := nc.Kubelet
+	bdms, policy := nc.upstream()
+	it := instancetype.NewInstanceType(ctx, ec2Info(t), region, nil, nil, bdms, policy, nil,
+		k.MaxPods, k.PodsPerCore, k.KubeReserved, k.SystemReserved, k.EvictionHard, k.EvictionSoft, nc.familyName(), nil)
+	delete(it.Requirements, corev1.LabelTopologyZone)
+	branches, ips := int64(0), int64(0)
+	if t.ENI != nil {
+		if t.ENI.Trunking {
+			branches = t.ENI.BranchInterfaces
 		}
-		capacity[ResourcePrivateIPv4Address] = count(ips)
+		ips = t.ENI.IPv4PerInterface - 1
 	}
-	return &cloudprovider.InstanceType{
-		Name:         t.Name,
-		Requirements: reqs,
-		Capacity:     capacity,
-		Overhead:     ov,
-		Offerings:    offerings(cat, t, region),
-	}, nil
+	it.Capacity[ResourceAWSPodENI] = *resources.Quantity(fmt.Sprint(branches))
+	if _, windows := it.Capacity[ResourcePrivateIPv4Address]; windows {
+		it.Capacity[ResourcePrivateIPv4Address] = *resources.Quantity(fmt.Sprint(ips))
+	}
+	it.Offerings = offerings(cat, t, region)
+	return it
 }
+
+// Options are the Karpenter controller settings (not the node class) that the
+// derivation depends on.
+type Options struct {
+	// VMMemoryOverheadPercent is --vm-memory-overhead-percent (default 0.075):
+	// the share of memory the hypervisor and firmware keep, taken off capacity
+	// until Karpenter has seen a real node of the type.
+	VMMemoryOverheadPercent float64
+	// ReservedENIs is --reserved-enis (default 0): ENIs the VPC CNI does not use
+	// for pods (custom networking).
+	ReservedENIs int
+}
+
+// DefaultOptions are the controller defaults, the ones upstream's docs use.
+func DefaultOptions() Options { return Options{VMMemoryOverheadPercent: 0.075} }

@@ -142,7 +142,7 @@ func TestInvalidNodeClassReportsEverything(t *testing.T) {
 		t.Fatal("invalid node class accepted")
 	}
 	for _, want := range []string{
-		`spec.amiFamily: unknown AMI family "Ubuntu"; valid: AL2023, AL2, Bottlerocket, Windows2019, Windows2022, Windows2025, Custom`,
+		`spec.amiFamily: unknown AMI family "Ubuntu"; valid: AL2, AL2023, Bottlerocket, Custom, Windows2019, Windows2022, Windows2025`,
 		"spec.kubelet.maxPods: -1 is negative",
 		`spec.kubelet.kubeReserved["cpu"]: "lots" is not a quantity`,
 		`spec.kubelet.evictionHard["memory.available"]: "150%" is not a percentage between 0% and 100%`,

@@ -7,28 +7,25 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	awsv1 "github.com/aws/karpenter-provider-aws/pkg/apis/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 )
 
 // AMI families of EC2NodeClass (spec.amiFamily, or implied by an
-// amiSelectorTerms alias such as al2023@latest).
-const (
-	AMIFamilyAL2023       = "AL2023"
-	AMIFamilyAL2          = "AL2"
-	AMIFamilyBottlerocket = "Bottlerocket"
-	AMIFamilyCustom       = "Custom"
-	AMIFamilyWindows2019  = "Windows2019"
-	AMIFamilyWindows2022  = "Windows2022"
-	AMIFamilyWindows2025  = "Windows2025"
+// amiSelectorTerms alias such as al2023@latest): the AWS provider's own.
+var (
+	AMIFamilyAL2023       = awsv1.AMIFamilyAL2023
+	AMIFamilyAL2          = awsv1.AMIFamilyAL2
+	AMIFamilyBottlerocket = awsv1.AMIFamilyBottlerocket
+	AMIFamilyCustom       = awsv1.AMIFamilyCustom
+	AMIFamilyWindows2019  = awsv1.AMIFamilyWindows2019
+	AMIFamilyWindows2022  = awsv1.AMIFamilyWindows2022
+	AMIFamilyWindows2025  = awsv1.AMIFamilyWindows2025
 )
 
-// windowsBuilds are the node.kubernetes.io/windows-build values of the Windows
-// families (the AWS provider's Windows*Build).
-var windowsBuilds = map[string]string{
-	AMIFamilyWindows2019: "10.0.17763",
-	AMIFamilyWindows2022: "10.0.20348",
-	AMIFamilyWindows2025: "10.0.26100",
-}
+// amiFamilies are the values spec.amiFamily admits, in the CRD's order.
+var amiFamilies = []string{AMIFamilyAL2, AMIFamilyAL2023, AMIFamilyBottlerocket, AMIFamilyCustom, AMIFamilyWindows2019, AMIFamilyWindows2022, AMIFamilyWindows2025}
 
 // NodeClass is what the instance-type derivation reads from an EC2NodeClass
 // (karpenter.k8s.aws/v1): the AMI family, spec.kubelet, spec.blockDeviceMappings
@@ -65,46 +62,30 @@ type BlockDeviceMapping struct {
 	VolumeSize *resource.Quantity
 }
 
-// family holds what upstream's amifamily package says about a family: its
-// feature flags and the device whose size is the node's ephemeral storage.
-type family struct {
-	name                         string
-	usesENILimitedMemoryOverhead bool
-	podsPerCoreEnabled           bool
-	supportsENILimitedPodDensity bool
-	// ephemeralDevice is "" for Custom (unknown to Karpenter).
-	ephemeralDevice string
-	// ephemeralDefault is the default size of ephemeralDevice (amifamily.DefaultEBS
-	// is 20Gi; Bottlerocket's data volume /dev/xvdb is the same).
-	ephemeralDefault resource.Quantity
-	// windowsBuild is set for the Windows families only.
-	windowsBuild string
+// familyName is the node class's AMI family, "" meaning AL2023 (upstream's
+// amifamily.GetAMIFamily would take "" for AL2).
+func (nc NodeClass) familyName() string {
+	if nc.AMIFamily == "" {
+		return AMIFamilyAL2023
+	}
+	return nc.AMIFamily
 }
 
-func familyOf(name string) (family, error) {
-	twenty := resource.MustParse("20Gi")
-	switch name {
-	case "", AMIFamilyAL2023, AMIFamilyAL2:
-		if name == "" {
-			name = AMIFamilyAL2023
-		}
-		return family{name: name, usesENILimitedMemoryOverhead: true, podsPerCoreEnabled: true, supportsENILimitedPodDensity: true,
-			ephemeralDevice: "/dev/xvda", ephemeralDefault: twenty}, nil
-	case AMIFamilyBottlerocket:
-		// Bottlerocket ignores podsPerCore and reserves memory from the pod
-		// count it will run (not the ENI-limited one).
-		return family{name: name, supportsENILimitedPodDensity: true, ephemeralDevice: "/dev/xvdb", ephemeralDefault: twenty}, nil
-	case AMIFamilyCustom:
-		return family{name: name, usesENILimitedMemoryOverhead: true, podsPerCoreEnabled: true, supportsENILimitedPodDensity: true,
-			ephemeralDefault: twenty}, nil
-	case AMIFamilyWindows2019, AMIFamilyWindows2022, AMIFamilyWindows2025:
-		// No ENI-limited density (the VPC CNI on Windows hands out IPs from the
-		// primary ENI: 110 pods unless maxPods says otherwise); the C: drive is
-		// 50Gi.
-		return family{name: name, podsPerCoreEnabled: true, ephemeralDevice: "/dev/sda1", ephemeralDefault: resource.MustParse("50Gi"),
-			windowsBuild: windowsBuilds[name]}, nil
+// upstream converts the node class to the arguments of the AWS provider's
+// NewInstanceType (block devices and instance store policy; the kubelet maps
+// are passed as they are).
+func (nc NodeClass) upstream() ([]*awsv1.BlockDeviceMapping, *awsv1.InstanceStorePolicy) {
+	var bdms []*awsv1.BlockDeviceMapping
+	for _, b := range nc.BlockDeviceMappings {
+		bdms = append(bdms, &awsv1.BlockDeviceMapping{DeviceName: aws.String(b.DeviceName), RootVolume: b.RootVolume,
+			EBS: &awsv1.BlockDevice{VolumeSize: b.VolumeSize}})
 	}
-	return family{}, fmt.Errorf("spec.amiFamily: unknown AMI family %q; valid: AL2023, AL2, Bottlerocket, Windows2019, Windows2022, Windows2025, Custom", name)
+	var policy *awsv1.InstanceStorePolicy
+	if nc.InstanceStorePolicy != "" {
+		p := awsv1.InstanceStorePolicy(nc.InstanceStorePolicy)
+		policy = &p
+	}
+	return bdms, policy
 }
 
 // check reports every invalid setting at its EC2NodeClass path. The API server
@@ -112,8 +93,8 @@ func familyOf(name string) (family, error) {
 // free of panics on input that did not pass through it.
 func (nc NodeClass) check() []string {
 	var errs []string
-	if _, err := familyOf(nc.AMIFamily); err != nil {
-		errs = append(errs, err.Error())
+	if nc.AMIFamily != "" && !slices.Contains(amiFamilies, nc.AMIFamily) {
+		errs = append(errs, fmt.Sprintf("spec.amiFamily: unknown AMI family %q; valid: %s", nc.AMIFamily, strings.Join(amiFamilies, ", ")))
 	}
 	if p := nc.Kubelet.MaxPods; p != nil && *p < 0 {
 		errs = append(errs, fmt.Sprintf("spec.kubelet.maxPods: %d is negative; valid: 0 or more", *p))

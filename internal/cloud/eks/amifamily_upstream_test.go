@@ -1,14 +1,12 @@
-package upstreamparity
+package eks
 
 import (
 	"testing"
 
 	awsv1 "github.com/aws/karpenter-provider-aws/pkg/apis/v1"
-
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/eks"
 )
 
-// TestAMIFamilyOfMatchesUpstream: eks.AMIFamilyOf against EC2NodeClass.AMIFamily
+// TestAMIFamilyOfMatchesUpstream: AMIFamilyOf against EC2NodeClass.AMIFamily
 // for valid node classes (upstream exits the process on a malformed alias).
 func TestAMIFamilyOfMatchesUpstream(t *testing.T) {
 	custom, br := awsv1.AMIFamilyCustom, awsv1.AMIFamilyBottlerocket
@@ -28,7 +26,7 @@ func TestAMIFamilyOfMatchesUpstream(t *testing.T) {
 			}
 			nc.Spec.AMISelectorTerms = append(nc.Spec.AMISelectorTerms, term)
 		}
-		got, err := eks.AMIFamilyOf(c.family, c.aliases)
+		got, err := AMIFamilyOf(c.family, c.aliases)
 		if want := nc.AMIFamily(); err != nil || got != want {
 			t.Errorf("%v: ours %q (%v), upstream %q", c.aliases, got, err, want)
 		}
