@@ -39,8 +39,12 @@ data "karpenter_provisioning_simulation" "peak" {
 }
 
 output "peak_cost" {
-  value = format("Karpenter: %d nodes, $%.2f/month; optimum: %d nodes, $%.2f/month (lower bound $%.4f/h); this design costs $%.4f/h more",
-    data.karpenter_provisioning_simulation.peak.node_count, data.karpenter_provisioning_simulation.peak.monthly_cost,
-    data.karpenter_provisioning_simulation.peak.optimal.node_count, data.karpenter_provisioning_simulation.peak.optimal.monthly_cost,
-  data.karpenter_provisioning_simulation.peak.lower_bound, data.karpenter_provisioning_simulation.peak.design_cost)
+  value = format("Karpenter: %d node%s, $%.2f/month; optimum: %d node%s, $%.2f/month (no packing below $%.2f/month); this NodePool design costs $%.2f/month more",
+    local.sim.node_count, local.sim.node_count == 1 ? "" : "s", local.sim.monthly_cost,
+    local.sim.optimal.node_count, local.sim.optimal.node_count == 1 ? "" : "s", local.sim.optimal.monthly_cost,
+  local.sim.lower_bound * 730, local.sim.design_cost * 730)
+}
+
+locals {
+  sim = data.karpenter_provisioning_simulation.peak
 }
