@@ -45,3 +45,47 @@ func (p Positions) Sub(at []string) Positions {
 	}
 	return out
 }
+
+// under says whether key is the path prefix or below it.
+func under(key, prefix string) bool { return key == prefix || strings.HasPrefix(key, prefix+"\x00") }
+
+// Move re-roots the positions at and below from to to (a field an edit moved, such as a
+// converted API version's).
+func (p Positions) Move(from, to []string) {
+	fk, tk := Key(from), Key(to)
+	for k, v := range p {
+		if under(k, fk) {
+			delete(p, k)
+			p[tk+k[len(fk):]] = v
+		}
+	}
+}
+
+// Drop forgets the positions at and below a path.
+func (p Positions) Drop(at []string) {
+	key := Key(at)
+	for k := range p {
+		if under(k, key) {
+			delete(p, k)
+		}
+	}
+}
+
+// CopyFrom takes the positions at and below a path from src.
+func (p Positions) CopyFrom(src Positions, at []string) {
+	key := Key(at)
+	for k, v := range src {
+		if under(k, key) {
+			p[k] = v
+		}
+	}
+}
+
+// Clone copies the positions; the copy is never nil, so that it can be written to.
+func (p Positions) Clone() Positions {
+	out := make(Positions, len(p))
+	for k, v := range p {
+		out[k] = v
+	}
+	return out
+}

@@ -62,9 +62,9 @@ func schemaFindings(ctx context.Context, o *Object) []Finding {
 			msg = fmt.Sprintf("%s is required: the CRD lists it as required in %s (%s)", field, parent, msg)
 			fix = fmt.Sprintf("Set %s.", field)
 		}
-		if p, ok := o.Source.fields[posKey(segs)]; ok && p.yaml11Bool != "" {
-			msg += fmt.Sprintf("; the unquoted %s is read as a boolean by kubectl, Flux and Argo CD (YAML 1.1)", p.yaml11Bool)
-			fix = fmt.Sprintf("Quote the value: %q.", p.yaml11Bool)
+		if p, ok := o.Source.fields[posKey(segs)]; ok && p.YAML11Bool != "" {
+			msg += fmt.Sprintf("; the unquoted %s is read as a boolean by kubectl, Flux and Argo CD (YAML 1.1)", p.YAML11Bool)
+			fix = fmt.Sprintf("Quote the value: %q.", p.YAML11Bool)
 		}
 		if sug := suggestedKey(o, segs); len(sug) > 0 {
 			fix = fmt.Sprintf("Did you mean %s? Use a well-known label key; %s", quoteList(sug), fix)

@@ -261,7 +261,7 @@ func (m *membership) patchDocs(kf *file, ref patchRef) ([]yamlDoc, string, error
 	for i := range docs {
 		docs[i].line = ref.line
 		for k := range docs[i].fields {
-			docs[i].fields[k] = pos{file: kf.path, line: ref.line}
+			docs[i].fields[k] = pos{File: kf.path, Line: ref.line}
 		}
 	}
 	return docs, kf.path, nil

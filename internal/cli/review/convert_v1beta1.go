@@ -14,7 +14,7 @@ import (
 // The positions follow the moved fields, so findings point at what the author wrote.
 func convertV1beta1NodePool(obj map[string]any, fields positions) (map[string]any, positions, []string) {
 	out := deepCopy(obj).(map[string]any)
-	pos := fields.clone()
+	pos := fields.Clone()
 	var moved []string
 	out["apiVersion"] = "karpenter.sh/v1"
 	spec := child(out, "spec")
@@ -26,7 +26,7 @@ func convertV1beta1NodePool(obj map[string]any, fields positions) (map[string]an
 	if v, ok := disruption["expireAfter"]; ok {
 		delete(disruption, "expireAfter")
 		tmplSpec["expireAfter"] = v
-		pos.move([]string{"spec", "disruption", "expireAfter"}, []string{"spec", "template", "spec", "expireAfter"})
+		pos.Move([]string{"spec", "disruption", "expireAfter"}, []string{"spec", "template", "spec", "expireAfter"})
 		moved = append(moved, "spec.disruption.expireAfter → spec.template.spec.expireAfter")
 	}
 	// WhenUnderutilized (v1beta1's default) became WhenEmptyOrUnderutilized, which in v1 also
@@ -42,7 +42,7 @@ func convertV1beta1NodePool(obj map[string]any, fields positions) (map[string]an
 		group := kinds.AKSNodeClass.GVK.Group
 		if av, _ := ref["apiVersion"].(string); av != "" {
 			group, _, _ = strings.Cut(av, "/")
-			pos.move([]string{"spec", "template", "spec", "nodeClassRef", "apiVersion"}, []string{"spec", "template", "spec", "nodeClassRef", "group"})
+			pos.Move([]string{"spec", "template", "spec", "nodeClassRef", "apiVersion"}, []string{"spec", "template", "spec", "nodeClassRef", "group"})
 		}
 		delete(ref, "apiVersion")
 		if _, has := ref["group"]; !has {
@@ -57,13 +57,13 @@ func convertV1beta1NodePool(obj map[string]any, fields positions) (map[string]an
 	// convert back.
 	if _, ok := tmplSpec["kubelet"]; ok {
 		delete(tmplSpec, "kubelet")
-		pos.drop([]string{"spec", "template", "spec", "kubelet"})
+		pos.Drop([]string{"spec", "template", "spec", "kubelet"})
 		moved = append(moved, "spec.template.spec.kubelet → the AKSNodeClass's spec.kubelet (not reviewed here)")
 	}
 	// v1 dropped the node claim template's resources.
 	if _, ok := tmplSpec["resources"]; ok {
 		delete(tmplSpec, "resources")
-		pos.drop([]string{"spec", "template", "spec", "resources"})
+		pos.Drop([]string{"spec", "template", "spec", "resources"})
 		moved = append(moved, "spec.template.spec.resources is removed in v1")
 	}
 	return out, pos, moved
@@ -81,15 +81,4 @@ func child(m map[string]any, key string) map[string]any {
 	c := map[string]any{}
 	m[key] = c
 	return c
-}
-
-// move re-roots the positions at and below from to to.
-func (p positions) move(from, to []string) {
-	fk, tk := posKey(from), posKey(to)
-	for k, v := range p {
-		if k == fk || strings.HasPrefix(k, fk+"\x00") {
-			delete(p, k)
-			p[tk+k[len(fk):]] = v
-		}
-	}
 }

@@ -55,8 +55,8 @@ func asKustomization(abs string, docs []yamlDoc) (*kustomization, bool) {
 	dir := filepath.Dir(abs)
 	k := &kustomization{file: abs}
 	line := func(at ...string) int {
-		if p, ok := docs[0].fields.lookup(at); ok {
-			return p.line
+		if p, ok := docs[0].fields.Lookup(at); ok {
+			return p.Line
 		}
 		return docs[0].line
 	}

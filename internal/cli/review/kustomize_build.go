@@ -160,8 +160,8 @@ func (m *membership) kustLine(kf *file, msg string) int {
 		if len(segs) < 2 {
 			continue
 		}
-		if s, ok := valueAt(docs[0].value, segs).(string); ok && s != "" && strings.Contains(msg, s) && (best == 0 || p.line < best) {
-			best = p.line
+		if s, ok := valueAt(docs[0].value, segs).(string); ok && s != "" && strings.Contains(msg, s) && (best == 0 || p.Line < best) {
+			best = p.Line
 		}
 	}
 	if best == 0 {
@@ -280,8 +280,8 @@ func (m *membership) attribute(o *Object, r kustomize.Resource) {
 			continue // name prefixes and common labels: the base wrote the field
 		}
 		at, ok := m.setBy(r, p)
-		o.Source.fields.drop(p)
-		o.Source.patched.drop(p)
+		o.Source.fields.Drop(p)
+		o.Source.patched.Drop(p)
 		if ok && valueAt(r.Body, p) != nil {
 			o.Source.fields[posKey(p)] = at
 		}
@@ -411,7 +411,7 @@ func (m *membership) json6902Op(kf *file, p []string) (pos, bool) {
 					continue
 				}
 				if inline {
-					found, ok = pos{file: kf.path, line: ref.line}, true
+					found, ok = pos{File: kf.path, Line: ref.line}, true
 				} else if at, has := d.fields[posKey([]string{strconv.Itoa(i)})]; has {
 					found, ok = at, true
 				}

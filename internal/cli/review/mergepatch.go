@@ -29,8 +29,8 @@ func mergeInto(dst, patch map[string]any, at []string, fields, pf, patched posit
 		p := append(append([]string(nil), at...), k)
 		if pv == nil {
 			delete(dst, k)
-			fields.drop(p)
-			patched.drop(p)
+			fields.Drop(p)
+			patched.Drop(p)
 			continue
 		}
 		if old, ok := dst[k]; ok && reflect.DeepEqual(old, pv) {
@@ -52,29 +52,9 @@ func mergeInto(dst, patch map[string]any, at []string, fields, pf, patched posit
 			pv = dm
 		}
 		dst[k] = deepCopy(pv)
-		fields.drop(p)
-		fields.copyFrom(pf, p)
-		patched.drop(p)
-	}
-}
-
-// drop forgets the positions at and below a path.
-func (p positions) drop(at []string) {
-	key := posKey(at)
-	for k := range p {
-		if k == key || strings.HasPrefix(k, key+"\x00") {
-			delete(p, k)
-		}
-	}
-}
-
-// copyFrom takes the positions at and below a path from src.
-func (p positions) copyFrom(src positions, at []string) {
-	key := posKey(at)
-	for k, v := range src {
-		if k == key || strings.HasPrefix(k, key+"\x00") {
-			p[k] = v
-		}
+		fields.Drop(p)
+		fields.CopyFrom(pf, p)
+		patched.Drop(p)
 	}
 }
 
@@ -97,19 +77,11 @@ func deepCopy(v any) any {
 	return v
 }
 
-func (p positions) clone() positions {
-	out := make(positions, len(p))
-	for k, v := range p {
-		out[k] = v
-	}
-	return out
-}
-
 // clone copies an object so that each cluster can patch its own.
 func (o *Object) clone() *Object {
 	c := *o
 	c.Body = deepCopy(o.Body).(map[string]any)
-	c.Source.fields = o.Source.fields.clone()
-	c.Source.patched = o.Source.patched.clone()
+	c.Source.fields = o.Source.fields.Clone()
+	c.Source.patched = o.Source.patched.Clone()
 	return &c
 }

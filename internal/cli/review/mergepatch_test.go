@@ -15,9 +15,9 @@ func TestApplyPatch(t *testing.T) {
 			"template": map[string]any{"spec": map[string]any{"requirements": []any{"a", "b"}}},
 		},
 	}, Source: Source{fields: positions{
-		posKey([]string{"spec", "weight"}):                                {file: "base", line: 2},
-		posKey([]string{"spec", "limits", "cpu"}):                         {file: "base", line: 4},
-		posKey([]string{"spec", "template", "spec", "requirements", "1"}): {file: "base", line: 8},
+		posKey([]string{"spec", "weight"}):                                {File: "base", Line: 2},
+		posKey([]string{"spec", "limits", "cpu"}):                         {File: "base", Line: 4},
+		posKey([]string{"spec", "template", "spec", "requirements", "1"}): {File: "base", Line: 8},
 	}}}
 	patch := map[string]any{"apiVersion": "karpenter.sh/v1", "kind": "NodePool", "spec": map[string]any{
 		"weight":   nil,
@@ -25,8 +25,8 @@ func TestApplyPatch(t *testing.T) {
 		"template": map[string]any{"spec": map[string]any{"requirements": []any{"c"}}},
 	}}
 	pf := positions{
-		posKey([]string{"spec", "limits", "memory"}):                      {file: "patch", line: 3},
-		posKey([]string{"spec", "template", "spec", "requirements", "0"}): {file: "patch", line: 6},
+		posKey([]string{"spec", "limits", "memory"}):                      {File: "patch", Line: 3},
+		posKey([]string{"spec", "template", "spec", "requirements", "0"}): {File: "patch", Line: 6},
 	}
 	if !applyPatch(base, patch, pf) {
 		t.Fatal("patch deleted the object")
@@ -42,7 +42,7 @@ func TestApplyPatch(t *testing.T) {
 	if _, ok := f[posKey([]string{"spec", "weight"})]; ok {
 		t.Error("deleted field keeps its position")
 	}
-	if f[posKey([]string{"spec", "limits", "cpu"})].file != "base" || f[posKey([]string{"spec", "limits", "memory"})].file != "patch" {
+	if f[posKey([]string{"spec", "limits", "cpu"})].File != "base" || f[posKey([]string{"spec", "limits", "memory"})].File != "patch" {
 		t.Errorf("merged map positions %+v", f)
 	}
 	if _, ok := f[posKey([]string{"spec", "template", "spec", "requirements", "1"})]; ok {

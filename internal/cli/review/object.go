@@ -1,12 +1,11 @@
 package review
 
 import (
-	"strings"
-
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/manifest"
 )
 
 // Object is one NodePool or AKSNodeClass as the review sees it.
@@ -72,11 +71,11 @@ func (o *Object) Label() string { return o.GVK.Kind + "/" + o.Name }
 func (o *Object) At(field string) Location {
 	loc := Location{File: o.Source.File, Line: o.Source.Line, Column: o.Source.Column, Address: o.Source.Address, Field: field}
 	segs := crdtree.ParseFieldPath(field)
-	if p, ok := o.Source.fields.lookup(segs); ok {
-		loc.File, loc.Line, loc.Column = p.file, p.line, p.column
+	if p, ok := o.Source.fields.Lookup(segs); ok {
+		loc.File, loc.Line, loc.Column = p.File, p.Line, p.Column
 	}
 	if p, ok := o.Source.patched[posKey(segs)]; ok && field != "" {
-		loc.File, loc.Line, loc.Column = p.file, p.line, p.column
+		loc.File, loc.Line, loc.Column = p.File, p.Line, p.Column
 	}
 	if o.Source.tree != nil && field != "" {
 		if ap, ok := o.Source.tree.AttributePath(segs); ok {
@@ -105,26 +104,11 @@ func (o *Object) String(path ...string) string {
 	return s
 }
 
-// pos is where a field was written.
-type pos struct {
-	file         string
-	line, column int
-	// yaml11Bool is the plain scalar as written when YAML 1.2 reads it as a string but
-	// kubectl's YAML 1.1 reader as a boolean (N, yes, off...); "" otherwise.
-	yaml11Bool string
-}
+// pos is where a field was written, positions where each field of an object was (the
+// manifest reader's).
+type (
+	pos       = manifest.Pos
+	positions = manifest.Positions
+)
 
-// positions maps a field path (segments joined by a separator no field name contains) to
-// where it was written. The empty path is the document itself.
-type positions map[string]pos
-
-func posKey(segs []string) string { return strings.Join(segs, "\x00") }
-
-func (p positions) lookup(segs []string) (pos, bool) {
-	for i := len(segs); i >= 0; i-- {
-		if at, ok := p[posKey(segs[:i])]; ok {
-			return at, true
-		}
-	}
-	return pos{}, false
-}
+func posKey(segs []string) string { return manifest.Key(segs) }

@@ -27,9 +27,9 @@ func objectsOf(file string, d yamlDoc) ([]*Object, []Finding) {
 		var out []Finding
 		for i, it := range items {
 			at := []string{"items", strconv.Itoa(i)}
-			sub := yamlDoc{line: d.line, value: it, fields: d.fields.sub(at), template: d.template}
+			sub := yamlDoc{line: d.line, value: it, fields: d.fields.Sub(at), template: d.template}
 			if p, ok := d.fields[posKey(at)]; ok {
-				sub.line = p.line
+				sub.line = p.Line
 			}
 			o, f := objectsOf(file, sub)
 			objs, out = append(objs, o...), append(out, f...)
@@ -38,8 +38,8 @@ func objectsOf(file string, d yamlDoc) ([]*Object, []Finding) {
 	}
 	docLoc := func(field string) Location {
 		loc := Location{File: file, Line: d.line, Field: field}
-		if p, ok := d.fields.lookup([]string{field}); ok {
-			loc.Line, loc.Column = p.line, p.column
+		if p, ok := d.fields.Lookup([]string{field}); ok {
+			loc.Line, loc.Column = p.Line, p.Column
 		}
 		return loc
 	}
@@ -88,21 +88,6 @@ func objectsOf(file string, d yamlDoc) ([]*Object, []Finding) {
 	o := &Object{GVK: v.gvk, Body: m, Source: Source{File: file, Line: docLoc("").Line, Column: docLoc("").Column, fields: d.fields}}
 	o.Name, _ = o.Get("metadata", "name").(string)
 	return []*Object{o}, out
-}
-
-// sub returns the positions below a path, re-rooted there.
-func (p positions) sub(at []string) positions {
-	prefix := posKey(at)
-	out := positions{}
-	for k, v := range p {
-		switch {
-		case k == prefix:
-			out[""] = v
-		case strings.HasPrefix(k, prefix+"\x00"):
-			out[k[len(prefix)+1:]] = v
-		}
-	}
-	return out
 }
 
 // v1beta1NodePool is the NodePool version AKS no longer serves, which the review converts.

@@ -187,7 +187,7 @@ func TestConvertV1beta1NodePool(t *testing.T) {
 				"resources":    map[string]any{"requests": map[string]any{"cpu": "1"}},
 				"requirements": []any{},
 			}}}}
-	fields := positions{posKey([]string{"spec", "disruption", "expireAfter"}): pos{line: 7}}
+	fields := positions{posKey([]string{"spec", "disruption", "expireAfter"}): pos{Line: 7}}
 	got, pos, moved := convertV1beta1NodePool(in, fields)
 	want := map[string]any{"apiVersion": "karpenter.sh/v1", "kind": "NodePool", "metadata": map[string]any{"name": "p"},
 		"spec": map[string]any{
@@ -200,7 +200,7 @@ func TestConvertV1beta1NodePool(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("converted\n%#v\nwant\n%#v", got, want)
 	}
-	if p := pos[posKey([]string{"spec", "template", "spec", "expireAfter"})]; p.line != 7 {
+	if p := pos[posKey([]string{"spec", "template", "spec", "expireAfter"})]; p.Line != 7 {
 		t.Errorf("expireAfter keeps the line it was written at: %+v", pos)
 	}
 	if len(moved) != 5 {

@@ -86,9 +86,9 @@ func flatten(file string, d yamlDoc, out *[]Finding) []workload.Document {
 		var docs []workload.Document
 		for i, it := range items {
 			at := []string{"items", strconv.Itoa(i)}
-			sub := yamlDoc{line: d.line, value: it, fields: d.fields.sub(at), template: d.template}
+			sub := yamlDoc{line: d.line, value: it, fields: d.fields.Sub(at), template: d.template}
 			if p, ok := d.fields[posKey(at)]; ok {
-				sub.line = p.line
+				sub.line = p.Line
 			}
 			docs = append(docs, flatten(file, sub, out)...)
 		}
@@ -103,8 +103,8 @@ func flatten(file string, d yamlDoc, out *[]Finding) []workload.Document {
 	}
 	fields := d.fields
 	return []workload.Document{{File: file, Line: d.line, Body: deepCopy(m).(map[string]any), LineOf: func(path []string) int {
-		p, _ := fields.lookup(path)
-		return p.line
+		p, _ := fields.Lookup(path)
+		return p.Line
 	}}}
 }
 

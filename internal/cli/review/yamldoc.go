@@ -42,21 +42,13 @@ func parseStream(file string, data []byte, whole bool) ([]yamlDoc, []Finding) {
 	}
 	res := make([]yamlDoc, 0, len(docs))
 	for _, d := range docs {
-		res = append(res, yamlDoc{line: d.Line, value: d.Value, fields: fromManifest(d.Fields)})
+		res = append(res, yamlDoc{line: d.Line, value: d.Value, fields: d.Fields})
 	}
 	return res, out
 }
 
 func problemFinding(p manifest.Problem) Finding {
 	return fileFinding(p.Code, Location{File: p.File, Line: p.Line}, p.Message, p.Fix)
-}
-
-func fromManifest(in manifest.Positions) positions {
-	out := make(positions, len(in))
-	for k, p := range in {
-		out[k] = pos{file: p.File, line: p.Line, column: p.Column, yaml11Bool: p.YAML11Bool}
-	}
-	return out
 }
 
 func templateFinding(file string, line int) Finding {

@@ -33,7 +33,7 @@ func TestParseYAMLStream(t *testing.T) {
 	if v := docs[0].value.(map[string]any)["a"]; v != int64(1) {
 		t.Errorf("integers are int64, as the API server decodes them: %#v", v)
 	}
-	if p := docs[1].fields[posKey([]string{"c", "d"})]; p.line != 8 || p.column != 3 {
+	if p := docs[1].fields[posKey([]string{"c", "d"})]; p.Line != 8 || p.Column != 3 {
 		t.Errorf("c.d at %+v, want line 8 column 3", p)
 	}
 	if len(probs) != 2 {
