@@ -28,9 +28,9 @@ func writeCostsText(w io.Writer, costs []ClusterCost) error {
 		}
 		b.WriteString("\n")
 		for _, p := range c.Pools {
-			fmt.Fprintf(&b, "  %-24s %3d nodes  $%.4f/h", p.Pool, p.Nodes, p.HourlyCost)
+			fmt.Fprintf(&b, "  %-24s %9s  $%.4f/h", p.Pool, plural(p.Nodes, "node"), p.HourlyCost)
 			if p.Delta != nil {
-				fmt.Fprintf(&b, "  (baseline %d nodes $%.4f/h, %+.4f)", *p.BaselineNodes, *p.BaselineHourlyCost, *p.Delta)
+				fmt.Fprintf(&b, "  (baseline %s $%.4f/h, %+.4f)", plural(*p.BaselineNodes, "node"), *p.BaselineHourlyCost, *p.Delta)
 			}
 			b.WriteString("\n")
 		}

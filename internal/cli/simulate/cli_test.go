@@ -362,3 +362,16 @@ func TestSimulateSuppressAndStrict(t *testing.T) {
 		t.Errorf("with --strict: exit %d, %v", code, got)
 	}
 }
+
+// One node is "1 node", in text and markdown.
+func TestNodeCountIsSingularForOne(t *testing.T) {
+	for n, want := range map[int]string{0: "0 nodes", 1: "1 node", 2: "2 nodes"} {
+		if got := nodeCount(n); got != want {
+			t.Errorf("nodeCount(%d) = %q, want %q", n, got, want)
+		}
+	}
+	_, text, _ := run(t, "", "--region", "westeurope", "--mode", "optimal", "testdata/shop")
+	if strings.Contains(text, " 1 nodes") {
+		t.Errorf("text says \"1 nodes\":\n%s", text)
+	}
+}

@@ -28,7 +28,7 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 	}
 	for _, c := range r.Clusters {
 		for _, m := range modes(c.Result) {
-			fmt.Fprintf(&b, "\n<details><summary>%s, %s: %d nodes, $%.4f/h</summary>\n\n", md(label(c.Name)), m.name, len(m.sim.Nodes), m.sim.HourlyCost)
+			fmt.Fprintf(&b, "\n<details><summary>%s, %s: %s, $%.4f/h</summary>\n\n", md(label(c.Name)), m.name, nodeCount(len(m.sim.Nodes)), m.sim.HourlyCost)
 			if t := tieText(m.sim); t != "" {
 				fmt.Fprintf(&b, "%s.\n\n", md(t))
 			}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -33,7 +34,7 @@ func WriteText(w io.Writer, r *Report) error {
 			if m.sim == nil {
 				continue
 			}
-			fmt.Fprintf(&b, "\n  %s: %d nodes, $%.4f/h ($%.0f/month)%s\n", modeTitle(m.name), len(m.sim.Nodes), m.sim.HourlyCost,
+			fmt.Fprintf(&b, "\n  %s: %s, $%.4f/h ($%.0f/month)%s\n", modeTitle(m.name), nodeCount(len(m.sim.Nodes)), m.sim.HourlyCost,
 				m.sim.HourlyCost*analysis.HoursPerMonth, estimated(m.sim.PriceEstimated))
 			if t := tieText(m.sim); t != "" {
 				fmt.Fprintf(&b, "  %s\n", t)
@@ -134,4 +135,12 @@ func requestsText(r map[string]string) string {
 		return "none"
 	}
 	return strings.Join(parts, ", ")
+}
+
+// nodeCount says "1 node" or "N nodes".
+func nodeCount(n int) string {
+	if n == 1 {
+		return "1 node"
+	}
+	return strconv.Itoa(n) + " nodes"
 }
