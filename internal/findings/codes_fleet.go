@@ -11,15 +11,13 @@ const (
 	FleetNodeClassDiffers   Code = "KRP324"
 )
 
-// fleetNote says how the clusters of a group are compared.
-const fleetNote = "Only the review command, for the clusters of a `groups:` entry of `.karpenter-review.yaml` that the " +
-	"reviewed paths hold objects for (a member with no reviewed input is not compared). Objects are compared by kind and " +
-	"name, on their `spec` with the API server's defaults applied: metadata (namespace, labels, annotations) is not " +
-	"compared, lists are compared as sets, and quantities by value (`1000m` equals `1`). When the group's clusters are " +
-	"in different regions, requirements on `topology.kubernetes.io/zone`, `topology.kubernetes.io/region` (and their " +
-	"`failure-domain.beta.kubernetes.io` forms, `topology.k8s.aws/zone-id`) are not compared unless the group sets " +
-	"`compareRegional: true`. The value most members of the group share is the reference (on a tie, the first member " +
-	"listed); the others get the note, on their own object, with the reference's object as related location."
+// fleetNote says where the codes are reported and how clusters are compared; the guide
+// "Reviewing a fleet" (templates/guides/review-fleet.md.tmpl) has the details.
+const fleetNote = "Only the review command, between the clusters of a `groups:` entry of `.karpenter-review.yaml` that " +
+	"the reviewed paths hold objects for. Objects are compared by kind and name, on their `spec` with the API server's " +
+	"defaults applied (not their metadata); the value most members share is the reference, and each other member gets " +
+	"the note on its own object. Zone and region requirements of clusters in different regions are not compared. What " +
+	"is and is not compared: [Reviewing a fleet](review-fleet.md)."
 
 var fleetRules = []Rule{
 	{

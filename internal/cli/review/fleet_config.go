@@ -71,7 +71,10 @@ func (c *Config) compileGroups(data []byte) error {
 			fail(at(i, -1), "groups[%d]: group %q is defined twice", i, g.Name)
 		}
 		groupNames[g.Name] = true
-		label := fmt.Sprintf("groups[%d] (%s)", i, g.Name)
+		label := fmt.Sprintf("groups[%d]", i)
+		if g.Name != "" {
+			label += " (" + g.Name + ")"
+		}
 		if len(g.Clusters) < 2 {
 			fail(at(i, -1), "%s: clusters must name at least two clusters meant to be identical, got %d", label, len(g.Clusters))
 		}
