@@ -292,3 +292,31 @@ func writeFleetTree(t *testing.T, config string, files map[string]string) string
 	}
 	return dir
 }
+
+// The guide's example output is what the review prints for examples/review/fleet: every line
+// of it is a line of the real report.
+func TestFleetGuideExample(t *testing.T) {
+	guide, err := os.ReadFile("../../../templates/guides/review-fleet.md.tmpl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(guide)
+	i := strings.Index(text, "## What the review prints")
+	j := strings.Index(text[i:], "```\n")
+	k := strings.Index(text[i+j+4:], "```")
+	block := text[i+j+4 : i+j+4+k]
+	r := run(t, "", "--color", "never", "../../../examples/review/fleet")
+	if r.code != ExitClean {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	root, err := filepath.Abs("../../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.ReplaceAll(r.stdout, root+string(filepath.Separator), ""), "\n")
+	for _, l := range strings.Split(strings.TrimSpace(block), "\n") {
+		if l != "" && !slices.Contains(lines, l) {
+			t.Errorf("the guide shows a line the review does not print:\n%s\nreport:\n%s", l, strings.Join(lines, "\n"))
+		}
+	}
+}
