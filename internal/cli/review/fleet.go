@@ -62,8 +62,8 @@ type FleetCostAtLimits struct {
 	MonthlyCost float64 `json:"monthlyCost"`
 	Pools       int     `json:"pools"`
 	// Uncosted names the pools without a cost at the limits: no limit binds (unbounded), or
-	// the pool could not be analysed (values known only after apply, another cloud, a pool
-	// the API server rejects).
+	// the pool was not analysed (values known only after apply, another cloud, a pool the API
+	// server rejects, or a review without the provisioning check).
 	Uncosted []string `json:"uncostedPools,omitempty"`
 	// PriceSources are the provenances of the prices of the pools' cheapest offerings: "list
 	// YYYY-MM-DD" (the date of the price snapshot), "override…", or "estimated" (a spot price
@@ -129,7 +129,7 @@ func fleetOf(ctx context.Context, cfg *Config, clusters []*Cluster) *Fleet {
 			}
 			fc.Limits.CPU = addLimit(fc.Limits.CPU, &cpu, limits["cpu"])
 			fc.Limits.Memory = addLimit(fc.Limits.Memory, &mem, limits["memory"])
-			a := provisioningOf(ctx).analyse(c, p)
+			a := provisioningOf(ctx).analysed(p)
 			if a == nil || a.Summary.MonthlyCostAtLimits == nil {
 				fc.CostAtLimits.Uncosted = append(fc.CostAtLimits.Uncosted, p.Name)
 				continue
@@ -167,6 +167,15 @@ func fleetOf(ctx context.Context, cfg *Config, clusters []*Cluster) *Fleet {
 		}
 	}
 	return fl
+}
+
+// analysed is the pool's analysis if the provisioning check (or the summary) made one: the
+// fleet view does not run the solver itself, so that a review with other checks (simulate's)
+// pays nothing for it; its pools are then uncosted.
+func (p *provisioning) analysed(pool *Object) *analysis.Analysis {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.analyses[pool]
 }
 
 // addLimit adds one pool's limit to a total; a value known only after apply, or one that is

@@ -163,8 +163,11 @@ func comparePools(group string, cs []*Cluster, regional bool) []Finding {
 			continue
 		}
 		specs := make([]map[string]any, len(have))
+		var unknown []string
 		for i, m := range have {
-			specs[i] = normalisedSpec(m.o, kinds.NodePool.GVK.Kind)
+			var u []string
+			specs[i], u = normalisedSpec(m.o)
+			unknown = append(unknown, u...)
 		}
 		limits := make([]map[string]string, len(have))
 		reqs := make([]map[string]string, len(have))
@@ -172,10 +175,15 @@ func comparePools(group string, cs []*Cluster, regional bool) []Finding {
 		for i, s := range specs {
 			limits[i] = limitsOf(s)
 			reqs[i] = requirementsOf(s, regional)
-			rest[i] = leaves(withoutPoolParts(s), "spec")
+			rest[i] = dropUnknown(leaves(withoutPoolParts(s), "spec"), unknown)
 		}
-		out = append(out, differences(group, have, limits, findings.FleetLimitsDiffer, "spec.limits", "limits", describeLimits)...)
-		out = append(out, differences(group, have, reqs, findings.FleetRequirementsDiffer, "spec.template.spec.requirements", "requirements", describeKeys)...)
+		// A value known only after apply (a plan's) is not compared: it may well be equal.
+		if !under(unknown, "spec.limits") {
+			out = append(out, differences(group, have, limits, findings.FleetLimitsDiffer, "spec.limits", "limits", describeLimits)...)
+		}
+		if !under(unknown, "spec.template.spec.requirements") {
+			out = append(out, differences(group, have, reqs, findings.FleetRequirementsDiffer, "spec.template.spec.requirements", "requirements", describeKeys)...)
+		}
 		out = append(out, differences(group, have, rest, findings.FleetPoolSettingsDiffer, "", "settings", describeKeys)...)
 	}
 	return out
@@ -198,8 +206,10 @@ func compareNodeClasses(group string, cs []*Cluster, regional bool) []Finding {
 		}
 		kind := have[0].o.GVK.Kind
 		values := make([]map[string]string, len(have))
+		var unknown []string
 		for i, m := range have {
-			s := normalisedSpec(m.o, kind)
+			s, u := normalisedSpec(m.o)
+			unknown = append(unknown, u...)
 			drop := clusterOwnFields[kind]
 			if regional {
 				drop = append(slices.Clone(drop), regionalFields[kind]...)
@@ -209,23 +219,47 @@ func compareNodeClasses(group string, cs []*Cluster, regional bool) []Finding {
 			}
 			values[i] = leaves(s, "spec")
 		}
+		for i := range values {
+			values[i] = dropUnknown(values[i], unknown)
+		}
 		out = append(out, differences(group, have, values, findings.FleetNodeClassDiffers, "", "settings", describeKeys)...)
 	}
 	return out
 }
 
-// normalisedSpec is the object's spec as the API server stores it (its defaults applied) with
-// the values known only after apply left out.
-func normalisedSpec(o *Object, kind string) map[string]any {
-	known, _ := crdtree.StripUnknown(withoutNamespace(o.Body))
-	if v, err := crdvalidate.For(o.GVK); err == nil && o.GVK.Kind == kind {
+// normalisedSpec is the object's spec as the API server stores it (its defaults applied)
+// without the values known only after apply, whose field paths it returns.
+func normalisedSpec(o *Object) (map[string]any, []string) {
+	known, unknownPaths := crdtree.StripUnknown(withoutNamespace(o.Body))
+	if v, err := crdvalidate.For(o.GVK); err == nil {
 		v.Default(known)
 	}
 	spec, _ := known["spec"].(map[string]any)
 	if spec == nil {
 		spec = map[string]any{}
 	}
-	return spec
+	var unknown []string
+	for _, p := range unknownPaths {
+		unknown = append(unknown, strings.Join(p, "."))
+	}
+	return spec, unknown
+}
+
+// under reports whether a path of paths is field, inside it, or holds it.
+func under(paths []string, field string) bool {
+	return slices.ContainsFunc(paths, func(p string) bool {
+		return p == field || strings.HasPrefix(p, field+".") || strings.HasPrefix(field, p+".")
+	})
+}
+
+// dropUnknown leaves out the fields that hold a value known only after apply in any member.
+func dropUnknown(values map[string]string, unknown []string) map[string]string {
+	for k := range values {
+		if under(unknown, k) {
+			delete(values, k)
+		}
+	}
+	return values
 }
 
 // limitsOf is the pool's limits by resource, each quantity in its canonical form.

@@ -3,6 +3,9 @@ package review
 import (
 	"strings"
 	"testing"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
 )
 
 const twoClusters = `clusters:
@@ -166,5 +169,34 @@ func TestFleetSuppressPerCluster(t *testing.T) {
 	out, _ := fleetReport(t, writeFleetTree(t, cfg, map[string]string{"a/p.yaml": poolYAML(basePool), "b/p.yaml": poolYAML(other)}))
 	if len(fleetFindings(out)) != 0 || out.Suppressed != 1 {
 		t.Errorf("findings %v, suppressed %d", fleetFindings(out), out.Suppressed)
+	}
+}
+
+// A value known only after apply (a plan's) is not compared: the member may well end up equal.
+// Without that, an unknown limit read as "no limits" and an unknown expireAfter as its default.
+func TestFleetUnknownValuesNotCompared(t *testing.T) {
+	pool := func(cpu, expire any) *Object {
+		return &Object{GVK: kinds.NodePool.GVK, Name: "p", Source: Source{File: "main.tf"}, Body: map[string]any{
+			"apiVersion": "karpenter.sh/v1", "kind": "NodePool", "metadata": map[string]any{"name": "p"},
+			"spec": map[string]any{
+				"limits": map[string]any{"cpu": cpu},
+				"template": map[string]any{"spec": map[string]any{
+					"nodeClassRef": map[string]any{"group": "karpenter.azure.com", "kind": "AKSNodeClass", "name": "default"},
+					"expireAfter":  expire,
+					"requirements": []any{},
+				}},
+			},
+		}}
+	}
+	cfg := &Config{Groups: []GroupConfig{{Name: "g", Clusters: []string{"a", "b"}}}}
+	a := &Cluster{Name: "a", Region: "westeurope", NodePools: []*Object{pool("100", "24h")}}
+	b := &Cluster{Name: "b", Region: "westeurope", NodePools: []*Object{pool(crdtree.Unknown{}, crdtree.Unknown{})}}
+	if got := fleetDrift(cfg, []*Cluster{a, b}); len(got) != 0 {
+		t.Errorf("unknown values compared: %v", got)
+	}
+	// Known values that differ are reported, so the case above is not vacuous.
+	b.NodePools = []*Object{pool("50", "48h")}
+	if got := fleetDrift(cfg, []*Cluster{a, b}); len(got) != 2 {
+		t.Errorf("known differences: %v", got)
 	}
 }
