@@ -102,9 +102,9 @@ type FleetGroup struct {
 	Name     string   `json:"name"`
 	Clusters []string `json:"clusters"`
 	Compared []string `json:"compared"`
-	// Regional: the compared clusters are in different regions and regional requirements
+	// RegionalSkipped: the compared clusters are in different regions and regional requirements
 	// were not compared (compareRegional unset).
-	Regional bool `json:"regionalSkipped"`
+	RegionalSkipped bool `json:"regionalSkipped"`
 }
 
 // fleetOf builds the fleet's per-cluster facts; the counts and predicted costs are filled in
@@ -161,7 +161,7 @@ func fleetOf(ctx context.Context, cfg *Config, clusters []*Cluster) *Fleet {
 			if len(cs) < 2 {
 				fg.Compared = []string{}
 			} else {
-				fg.Regional = !g.CompareRegional && regionsDiffer(cs)
+				fg.RegionalSkipped = !g.CompareRegional && regionsDiffer(cs)
 			}
 			fl.Groups = append(fl.Groups, fg)
 		}

@@ -65,7 +65,7 @@ func writeFleet(b *strings.Builder, r *Report, s styler) {
 				}
 				line += " (no reviewed inputs: " + strings.Join(rest, ", ") + ")"
 			}
-			if g.Regional {
+			if g.RegionalSkipped {
 				line += "; regions differ, so zone and region requirements are not compared"
 			}
 		}
