@@ -320,3 +320,23 @@ func TestFleetGuideExample(t *testing.T) {
 		}
 	}
 }
+
+// Cluster names come from the config file, which a pull request can change: in the fleet
+// table a name cannot forge a GitHub Actions workflow command or repaint the terminal.
+func TestFleetTableEscapesNames(t *testing.T) {
+	cfg := "clusters:\n  - {name: \"::error file=x::forged\", region: westeurope, paths: [a]}\n  - {name: \"b\\e[31m\", region: westeurope, paths: [b]}\n"
+	pool := poolYAML(basePool)
+	dir := writeFleetTree(t, cfg, map[string]string{"a/p.yaml": pool, "b/p.yaml": pool})
+	r := run(t, "", "--color", "never", dir)
+	if r.code == ExitUsage {
+		t.Fatal(r.stderr)
+	}
+	for _, l := range strings.Split(r.stdout, "\n") {
+		if strings.HasPrefix(strings.TrimLeft(l, " "), "::") || strings.Contains(l, "\x1b") {
+			t.Errorf("unescaped line %q", l)
+		}
+	}
+	if !strings.Contains(r.stdout, `  "::error file=x::forged"  `) || !strings.Contains(r.stdout, `  b\x1b[31m  `) {
+		t.Errorf("fleet table:\n%s", r.stdout)
+	}
+}

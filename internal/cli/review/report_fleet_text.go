@@ -33,6 +33,7 @@ func writeFleet(b *strings.Builder, r *Report, s styler) {
 		for i := range row {
 			row[i] = escapeText(row[i])
 		}
+		row[0] = escapeLead(clusterLabel(c.Name)) // it starts the line: no workflow command
 		fmt.Fprintln(tw, "  "+strings.Join(row, "\t"))
 		for _, src := range c.CostAtLimits.PriceSources {
 			if !slices.Contains(sources, src) {
