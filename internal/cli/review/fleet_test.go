@@ -340,3 +340,23 @@ func TestFleetTableEscapesNames(t *testing.T) {
 		t.Errorf("fleet table:\n%s", r.stdout)
 	}
 }
+
+// A plan with two provider configurations is two clusters without any config file: the fleet
+// table has a row for each, in its provider's region.
+func TestFleetOfPlanWithProviderAliases(t *testing.T) {
+	plan := realPlan(t, filepath.Join("testdata", "plan-aliases"))
+	_, fl := fleetReport(t, plan)
+	if fl.Fleet == nil {
+		t.Fatal("no fleet object")
+	}
+	var rows []string
+	for _, c := range fl.Fleet.Clusters {
+		rows = append(rows, c.Name+"@"+c.Region+":"+strconv.Itoa(c.NodePools))
+	}
+	if got := strings.Join(rows, ","); got != "karpenter@westeurope:1,karpenter.east@eastus:2" {
+		t.Errorf("fleet rows %s", got)
+	}
+	if east := fl.Fleet.Clusters[1]; east.Findings.Warnings == 0 {
+		t.Errorf("karpenter.east counts %+v, want its KRP110 warnings", east.Findings)
+	}
+}
