@@ -31,7 +31,7 @@ type FleetCluster struct {
 	Limits      FleetLimits `json:"limits"`
 	// CostAtLimits is the sum of the pools' "monthly cost at the limits": the cheapest cost of
 	// each pool filled to its limits (its cheapest admissible size for the binding limit, at
-	// the catalog's prices). What the limits let the cluster spend at the least; not a
+	// the catalog's prices: spot where the pool allows spot). What the limits let the cluster spend at the least; not a
 	// prediction (Predicted is).
 	CostAtLimits FleetCostAtLimits `json:"costAtLimits"`
 	// Predicted is the workloads' predicted cost (review --workloads); nil without workloads.
