@@ -200,3 +200,36 @@ func TestFleetUnknownValuesNotCompared(t *testing.T) {
 		t.Errorf("known differences: %v", got)
 	}
 }
+
+// Whatever two clusters' documents hold, comparing them never panics and every note has a
+// message and a cluster.
+func FuzzFleetDrift(f *testing.F) {
+	f.Add([]byte(poolYAML(basePool)), []byte(poolYAML(strings.Replace(basePool, "weight: 10", "weight: [1]", 1))))
+	f.Add([]byte(poolYAML("  limits: {cpu: x}\n  template: 3\n")), []byte(poolYAML("  limits: [1]\n")))
+	f.Add([]byte("apiVersion: karpenter.azure.com/v1beta1\nkind: AKSNodeClass\nmetadata: {name: s}\nspec: {tags: {a.b: c}}\n"),
+		[]byte("apiVersion: karpenter.azure.com/v1beta1\nkind: AKSNodeClass\nmetadata: {name: s}\nspec: 5\n"))
+	cfg := &Config{Groups: []GroupConfig{{Name: "g", Clusters: []string{"a", "b"}}}}
+	f.Fuzz(func(t *testing.T, x, y []byte) {
+		var cs []*Cluster
+		for i, data := range [][]byte{x, y} {
+			c := &Cluster{Name: string(rune('a' + i)), Region: "westeurope"}
+			docs, _ := parseYAMLStream("f.yaml", data)
+			for _, d := range docs {
+				objs, _ := objectsOf("f.yaml", d)
+				for _, o := range objs {
+					if o.GVK.Kind == "NodePool" {
+						c.NodePools = append(c.NodePools, o)
+					} else {
+						c.NodeClasses = append(c.NodeClasses, o)
+					}
+				}
+			}
+			cs = append(cs, c)
+		}
+		for _, fd := range fleetDrift(cfg, cs) {
+			if fd.Message == "" || fd.Cluster == "" {
+				t.Fatalf("finding %+v", fd)
+			}
+		}
+	})
+}
