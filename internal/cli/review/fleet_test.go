@@ -360,3 +360,65 @@ func TestFleetOfPlanWithProviderAliases(t *testing.T) {
 		t.Errorf("karpenter.east counts %+v, want its KRP110 warnings", east.Findings)
 	}
 }
+
+// The guide's JSON example is the real row of prod-eus: the same fields, and the same values
+// except the predicted costs (which the emulation decides; their fields are checked).
+func TestFleetGuideJSON(t *testing.T) {
+	guide, err := os.ReadFile("../../../templates/guides/review-fleet.md.tmpl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(guide)
+	i := strings.Index(text, "```json\n")
+	k := strings.Index(text[i+8:], "```")
+	var shown struct {
+		Fleet struct {
+			Clusters []map[string]any `json:"clusters"`
+			Groups   []map[string]any `json:"groups"`
+		} `json:"fleet"`
+	}
+	if err := json.Unmarshal([]byte("{"+text[i+8:i+8+k]+"}"), &shown); err != nil {
+		t.Fatalf("the guide's JSON: %v", err)
+	}
+	r := run(t, "", "--format", "json", "--workloads", "../../../examples/review/fleet-apps", "../../../examples/review/fleet")
+	var real struct {
+		Fleet struct {
+			Clusters []map[string]any `json:"clusters"`
+			Groups   []map[string]any `json:"groups"`
+		} `json:"fleet"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &real); err != nil {
+		t.Fatal(err)
+	}
+	row := shown.Fleet.Clusters[0]
+	var got map[string]any
+	for _, c := range real.Fleet.Clusters {
+		if c["name"] == row["name"] {
+			got = c
+		}
+	}
+	if got == nil {
+		t.Fatalf("no cluster %v in the report", row["name"])
+	}
+	for k := range got {
+		if _, ok := row[k]; !ok {
+			t.Errorf("the guide's row lacks %q", k)
+		}
+	}
+	for k, v := range row {
+		if k == "predicted" {
+			for pk := range got[k].(map[string]any) {
+				if _, ok := v.(map[string]any)[pk]; !ok {
+					t.Errorf("the guide's predicted lacks %q", pk)
+				}
+			}
+			continue
+		}
+		if a, b := canonicalJSON(v), canonicalJSON(got[k]); a != b {
+			t.Errorf("%s: the guide shows %s, the review writes %s", k, a, b)
+		}
+	}
+	if a, b := canonicalJSON(shown.Fleet.Groups), canonicalJSON(real.Fleet.Groups); a != b {
+		t.Errorf("groups: the guide shows %s, the review writes %s", a, b)
+	}
+}
