@@ -7,8 +7,9 @@
 // Codes are never reused or renumbered. They are grouped by what raises them:
 // KRP0xx input and API-server checks, KRP1xx provisioning checks of one NodePool against the
 // SKU catalog (internal/analysis), KRP2xx checks across the objects of one cluster, KRP3xx
-// workloads read from manifests (internal/workload), KRP4xx disruption and lifecycle checks of
-// one NodePool (codes_disruption.go).
+// workloads read from manifests (internal/workload) and, from KRP320, differences between the
+// clusters of a fleet group (codes_fleet.go), KRP4xx disruption and lifecycle checks of one
+// NodePool (codes_disruption.go).
 package findings
 
 import (
@@ -74,7 +75,7 @@ type Rule struct {
 }
 
 // allRules are the rules of every group of codes.
-var allRules = slices.Concat(rules, disruptionRules, workloadDisruptionRules)
+var allRules = slices.Concat(rules, disruptionRules, workloadDisruptionRules, fleetRules)
 
 var codeFormat = regexp.MustCompile(`^KRP[0-9]{3}$`)
 

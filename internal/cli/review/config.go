@@ -34,6 +34,8 @@ type Config struct {
 	// KarpenterVersion and FeatureGates describe the Karpenter the clusters run (target.go).
 	KarpenterVersion string `yaml:"karpenterVersion"`
 	FeatureGates     string `yaml:"featureGates"`
+	// Groups are clusters meant to be identical, compared with each other (fleet_config.go).
+	Groups []GroupConfig `yaml:"groups"`
 
 	path, dir string
 	target    analysis.Target
@@ -102,6 +104,9 @@ func LoadConfig(path string) (*Config, error) {
 	}
 	if err := cfg.compile(); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := cfg.compileGroups(data); err != nil {
+		return nil, err
 	}
 	return cfg, nil
 }

@@ -112,7 +112,7 @@ func ReviewWithCosts(ctx context.Context, opts Options, co CostOptions) (*Report
 			return nil, &inputError{fmt.Errorf("--baseline %s is not a directory", co.Baseline)}
 		}
 		bopts := opts
-		bopts.Paths, bopts.Checks, bopts.Facts = underBaseline(co.Baseline, pathsOrDot(opts.Paths)), []Check{}, []FactFunc{}
+		bopts.Paths, bopts.Checks, bopts.Facts, bopts.noFleet = underBaseline(co.Baseline, pathsOrDot(opts.Paths)), []Check{}, []FactFunc{}, true
 		if opts.ConfigPath != "" {
 			bopts.ConfigPath = underBaseline(co.Baseline, []string{opts.ConfigPath})[0]
 		}
@@ -166,6 +166,7 @@ func ReviewWithCosts(ctx context.Context, opts Options, co CostOptions) (*Report
 	}
 	rep.Suppressed += len(suppressed)
 	rep.SuppressedFindings = append(rep.SuppressedFindings, suppressed...)
+	rep.countFleet()
 	return rep, nil
 }
 
@@ -176,7 +177,7 @@ func readWorkloadDocs(ctx context.Context, opts Options, paths []string, stdin i
 	}
 	v := &visited{}
 	r, err := Review(ctx, Options{Paths: paths, Stdin: stdin, ConfigPath: opts.ConfigPath, Region: opts.Region,
-		Checks: []Check{}, Facts: []FactFunc{}, Visit: v.visit})
+		Checks: []Check{}, Facts: []FactFunc{}, Visit: v.visit, noFleet: true})
 	if err != nil {
 		return nil, nil, err
 	}

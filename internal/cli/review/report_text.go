@@ -81,6 +81,7 @@ func WriteText(w io.Writer, r *Report, color bool) error {
 		b.WriteString("\n")
 	}
 	writePools(&b, r, s)
+	writeFleet(&b, r, s)
 	b.WriteString(closingLine(r))
 	_, err := io.WriteString(w, b.String())
 	return err

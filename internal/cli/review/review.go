@@ -40,6 +40,10 @@ type Options struct {
 	AllowTemplates bool
 	// Helm renders the Helm charts met in the paths (directories with a Chart.yaml).
 	Helm HelmOptions
+
+	// noFleet leaves out the fleet view and the group comparison (fleet.go): reviews run only
+	// to read a baseline's or the workloads' objects need neither.
+	noFleet bool
 }
 
 // Report is the outcome of a review.
@@ -57,6 +61,8 @@ type Report struct {
 	SuppressedFindings []Finding `json:"suppressedFindings,omitempty"`
 	// Costs are the predicted costs per cluster (review --workloads).
 	Costs []ClusterCost `json:"costs,omitempty"`
+	// Fleet sets the clusters side by side when there are two or more (fleet.go).
+	Fleet *Fleet `json:"fleet,omitempty"`
 }
 
 // ClusterSummary says what a cluster holds.
@@ -178,10 +184,15 @@ func Review(ctx context.Context, opts Options) (*Report, error) {
 		clusters = append(clusters, c)
 		rep.Clusters = append(rep.Clusters, ClusterSummary{Name: name, Region: c.Region, NodePools: len(c.NodePools), NodeClasses: len(c.NodeClasses)})
 	}
+	if !opts.noFleet {
+		all = append(all, fleetDrift(cfg, clusters)...)
+		rep.Fleet = fleetOf(ctx, cfg, clusters)
+	}
 	rep.Skipped = m.skipped
 	rep.Findings, rep.SuppressedFindings = finish(all, cfg, opts)
 	rep.Suppressed = len(rep.SuppressedFindings)
 	rep.Pools = summarize(ctx, clusters, facts, rep.Findings)
+	rep.countFleet()
 	return rep, nil
 }
 

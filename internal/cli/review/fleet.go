@@ -1,0 +1,257 @@
+package review
+
+import (
+	"context"
+	"math"
+	"slices"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
+)
+
+// Fleet is the review of several clusters side by side: one entry per cluster, in the
+// report's order, and the groups of clusters meant to be identical. The JSON report writes it
+// as "fleet" when the review holds two clusters or more; its field names are stable.
+type Fleet struct {
+	Clusters []FleetCluster `json:"clusters"`
+	Groups   []FleetGroup   `json:"groups,omitempty"`
+}
+
+// FleetCluster is one row of the fleet table.
+type FleetCluster struct {
+	Name        string      `json:"name"`
+	Region      string      `json:"region,omitempty"`
+	Group       string      `json:"group,omitempty"`
+	NodePools   int         `json:"nodePools"`
+	NodeClasses int         `json:"nodeClasses"`
+	Limits      FleetLimits `json:"limits"`
+	// CostAtLimits is the sum of the pools' "monthly cost at the limits": the cheapest cost of
+	// each pool filled to its limits (its cheapest admissible size for the binding limit, at
+	// the catalog's prices: spot where the pool allows spot). What the limits let the cluster spend at the least; not a
+	// prediction (Predicted is).
+	CostAtLimits FleetCostAtLimits `json:"costAtLimits"`
+	// Predicted is the workloads' predicted cost (review --workloads); nil without workloads.
+	Predicted *FleetPredicted `json:"predicted,omitempty"`
+	// Findings counts the cluster's findings (after suppressions) by severity.
+	Findings FleetFindings `json:"findings"`
+}
+
+// FleetLimits totals the pools' limits on cpu and memory.
+type FleetLimits struct {
+	// CPU and Memory sum the limit over the pools that set one (nil when none does).
+	CPU    *FleetLimit `json:"cpu,omitempty"`
+	Memory *FleetLimit `json:"memory,omitempty"`
+	// PoolsWithoutLimits names the pools with no spec.limits at all (static pools, whose
+	// replicas bound them, are not listed): Karpenter provisions for them without bound.
+	PoolsWithoutLimits []string `json:"poolsWithoutLimits"`
+}
+
+// FleetLimit is one resource's total and how many pools it counts.
+type FleetLimit struct {
+	Total string `json:"total"`
+	Pools int    `json:"pools"`
+}
+
+// FleetCostAtLimits is a cluster's monthly cost at its pools' limits.
+type FleetCostAtLimits struct {
+	// MonthlyCost sums the pools in Pools (730 h a month).
+	MonthlyCost float64 `json:"monthlyCost"`
+	Pools       int     `json:"pools"`
+	// Uncosted names the pools without a cost at the limits: no limit binds (unbounded), or
+	// the pool was not analysed (values known only after apply, another cloud, a pool the API
+	// server rejects, or a review without the provisioning check).
+	Uncosted []string `json:"uncostedPools,omitempty"`
+	// PriceSources are the provenances of the prices of the pools' cheapest offerings: "list
+	// YYYY-MM-DD" (the date of the price snapshot), "override…", or "estimated" (a spot price
+	// estimated from the on-demand one; the pool's facts say how).
+	PriceSources []string `json:"priceSources,omitempty"`
+	// Scope is where the prices are from: the region, or Karpenter's fallback region's when
+	// the cluster names none.
+	Scope string `json:"scope,omitempty"`
+}
+
+// FleetPredicted is a cluster's predicted cost with the workloads (ClusterCost, per month).
+type FleetPredicted struct {
+	// Method is "karpenter": Karpenter's emulated scheduling decides the nodes.
+	Method      string  `json:"method,omitempty"`
+	HourlyCost  float64 `json:"hourlyCost"`
+	MonthlyCost float64 `json:"monthlyCost"`
+	// Optimal* are the cheapest packing of the same pods on the same pools (an optimum, not
+	// what Karpenter launches).
+	OptimalHourlyCost  float64 `json:"optimalHourlyCost"`
+	OptimalMonthlyCost float64 `json:"optimalMonthlyCost"`
+	Unschedulable      int     `json:"unschedulable"`
+	// Note says why there is no cost, when there is none.
+	Note string `json:"note,omitempty"`
+}
+
+// FleetFindings counts findings by severity.
+type FleetFindings struct {
+	Errors   int `json:"errors"`
+	Warnings int `json:"warnings"`
+	Notes    int `json:"notes"`
+}
+
+// FleetGroup is a group of the config: its clusters, and those the review compared (the
+// members the reviewed paths hold inputs for).
+type FleetGroup struct {
+	Name     string   `json:"name"`
+	Clusters []string `json:"clusters"`
+	Compared []string `json:"compared"`
+	// RegionalSkipped: the compared clusters are in different regions and regional requirements
+	// were not compared (compareRegional unset).
+	RegionalSkipped bool `json:"regionalSkipped"`
+}
+
+// fleetOf builds the fleet's per-cluster facts; the counts and predicted costs are filled in
+// once the findings are final (countFleet). nil for fewer than two clusters.
+func fleetOf(ctx context.Context, cfg *Config, clusters []*Cluster) *Fleet {
+	if len(clusters) < 2 {
+		return nil
+	}
+	fl := &Fleet{Clusters: []FleetCluster{}}
+	for _, c := range clusters {
+		fc := FleetCluster{Name: c.Name, Region: c.Region, NodePools: len(c.NodePools), NodeClasses: len(c.NodeClasses),
+			Limits: FleetLimits{PoolsWithoutLimits: []string{}}}
+		if cfg != nil {
+			fc.Group = cfg.groupOf(c.Name)
+		}
+		var cpu, mem resource.Quantity
+		sources := map[string]bool{}
+		for _, p := range c.NodePools {
+			limits, _ := p.Get("spec", "limits").(map[string]any)
+			if len(limits) == 0 && p.Get("spec", "replicas") == nil {
+				fc.Limits.PoolsWithoutLimits = append(fc.Limits.PoolsWithoutLimits, p.Name)
+			}
+			fc.Limits.CPU = addLimit(fc.Limits.CPU, &cpu, limits["cpu"])
+			fc.Limits.Memory = addLimit(fc.Limits.Memory, &mem, limits["memory"])
+			a := provisioningOf(ctx).analysed(p)
+			if a == nil || a.Summary.MonthlyCostAtLimits == nil {
+				fc.CostAtLimits.Uncosted = append(fc.CostAtLimits.Uncosted, p.Name)
+				continue
+			}
+			fc.CostAtLimits.MonthlyCost += *a.Summary.MonthlyCostAtLimits
+			fc.CostAtLimits.Pools++
+			fc.CostAtLimits.Scope = a.Summary.Scope
+			for _, s := range priceSourcesOf(a.Summary) {
+				sources[s] = true
+			}
+		}
+		fc.CostAtLimits.MonthlyCost = math.Round(fc.CostAtLimits.MonthlyCost*100) / 100
+		for s := range sources {
+			fc.CostAtLimits.PriceSources = append(fc.CostAtLimits.PriceSources, s)
+		}
+		slices.Sort(fc.CostAtLimits.PriceSources)
+		fl.Clusters = append(fl.Clusters, fc)
+	}
+	if cfg != nil {
+		for _, g := range cfg.Groups {
+			fg := FleetGroup{Name: g.Name, Clusters: g.Clusters, Compared: []string{}}
+			var cs []*Cluster
+			for _, c := range clusters {
+				if slices.Contains(g.Clusters, c.Name) {
+					fg.Compared = append(fg.Compared, c.Name)
+					cs = append(cs, c)
+				}
+			}
+			if len(cs) < 2 {
+				fg.Compared = []string{}
+			} else {
+				fg.RegionalSkipped = !g.CompareRegional && regionsDiffer(cs)
+			}
+			fl.Groups = append(fl.Groups, fg)
+		}
+	}
+	return fl
+}
+
+// analysed is the pool's analysis if the provisioning check (or the summary) made one: the
+// fleet view does not run the solver itself, so that a review with other checks (simulate's)
+// pays nothing for it; its pools are then uncosted.
+func (p *provisioning) analysed(pool *Object) *analysis.Analysis {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.analyses[pool]
+}
+
+// addLimit adds one pool's limit to a total; a value known only after apply, or one that is
+// not a quantity (KRP001 reports it), is not counted.
+func addLimit(l *FleetLimit, total *resource.Quantity, v any) *FleetLimit {
+	if v == nil {
+		return l
+	}
+	if _, unknown := v.(crdtree.Unknown); unknown {
+		return l
+	}
+	q, err := resource.ParseQuantity(show(v))
+	if err != nil {
+		return l
+	}
+	total.Add(q)
+	if l == nil {
+		l = &FleetLimit{}
+	}
+	l.Pools++
+	l.Total = total.String()
+	return l
+}
+
+// priceSourcesOf are the provenances of the pool's cheapest offerings' prices.
+func priceSourcesOf(s analysis.Summary) []string {
+	out := []string{s.PriceSource}
+	for _, c := range s.CapacityTypes {
+		out = append(out, c.PriceSource)
+	}
+	for i, src := range out {
+		for _, p := range []string{"estimated", "missing"} {
+			if strings.HasPrefix(src, p) {
+				out[i] = p
+			}
+		}
+	}
+	return slices.DeleteFunc(out, func(s string) bool { return s == "" })
+}
+
+// countFleet fills in what depends on the final findings and costs.
+func (r *Report) countFleet() {
+	if r.Fleet == nil {
+		return
+	}
+	for i := range r.Fleet.Clusters {
+		fc := &r.Fleet.Clusters[i]
+		fc.Findings = FleetFindings{}
+		for _, f := range r.Findings {
+			if !slices.Contains(strings.Split(f.Cluster, ", "), fc.Name) {
+				continue
+			}
+			switch f.Severity() {
+			case findings.Error:
+				fc.Findings.Errors++
+			case findings.Warning:
+				fc.Findings.Warnings++
+			default:
+				fc.Findings.Notes++
+			}
+		}
+		fc.Predicted = nil
+		for _, cc := range r.Costs {
+			if cc.Cluster != fc.Name {
+				continue
+			}
+			p := &FleetPredicted{Method: cc.Method, HourlyCost: cc.HourlyCost, OptimalHourlyCost: cc.OptimalHourlyCost,
+				MonthlyCost: monthly(cc.HourlyCost), OptimalMonthlyCost: monthly(cc.OptimalHourlyCost), Unschedulable: cc.Unschedulable}
+			if cc.Method == "" && len(cc.Notes) > 0 {
+				p.Note = cc.Notes[0]
+			}
+			fc.Predicted = p
+		}
+	}
+}
+
+func monthly(hourly float64) float64 {
+	return math.Round(hourly*analysis.HoursPerMonth*100) / 100
+}

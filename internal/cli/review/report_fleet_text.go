@@ -1,0 +1,116 @@
+package review
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"text/tabwriter"
+)
+
+// writeFleet adds the fleet table to the text report: one row per cluster, then what each
+// group compared.
+func writeFleet(b *strings.Builder, r *Report, s styler) {
+	fl := r.Fleet
+	if fl == nil {
+		return
+	}
+	b.WriteString(s.paint(ansiBold, "Fleet") + "\n")
+	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
+	predicted := slices.ContainsFunc(fl.Clusters, func(c FleetCluster) bool { return c.Predicted != nil })
+	head := "  cluster\tgroup\tregion\tpools\tcpu limit\tmemory limit\twithout limits\tat limits/month"
+	if predicted {
+		head += "\tKarpenter/month\toptimum/month"
+	}
+	fmt.Fprintln(tw, head+"\terrors\twarnings\tnotes")
+	var sources []string
+	for _, c := range fl.Clusters {
+		row := []string{clusterLabel(c.Name), dash(c.Group), dash(c.Region), fmt.Sprint(c.NodePools),
+			limitCell(c.Limits.CPU), limitCell(c.Limits.Memory), dash(strings.Join(c.Limits.PoolsWithoutLimits, ", ")), costAtLimitsCell(c)}
+		if predicted {
+			row = append(row, predictedCells(c.Predicted)...)
+		}
+		row = append(row, fmt.Sprint(c.Findings.Errors), fmt.Sprint(c.Findings.Warnings), fmt.Sprint(c.Findings.Notes))
+		for i := range row {
+			row[i] = escapeText(row[i])
+		}
+		row[0] = escapeLead(clusterLabel(c.Name)) // it starts the line: no workflow command
+		fmt.Fprintln(tw, "  "+strings.Join(row, "\t"))
+		for _, src := range c.CostAtLimits.PriceSources {
+			if !slices.Contains(sources, src) {
+				sources = append(sources, src)
+			}
+		}
+	}
+	_ = tw.Flush()
+	note := "  at limits: the cheapest cost of each pool filled to its limits (not a prediction)"
+	if len(sources) > 0 {
+		note += "; prices: " + strings.Join(sources, ", ")
+	}
+	b.WriteString(s.paint(ansiDim, escapeText(note)) + "\n")
+	if predicted {
+		b.WriteString(s.paint(ansiDim, "  Karpenter: the nodes Karpenter's emulated scheduling launches for the workloads; optimum: the cheapest packing of the same pods") + "\n")
+	}
+	for _, g := range fl.Groups {
+		line := fmt.Sprintf("  group %s: ", g.Name)
+		switch {
+		case len(g.Compared) == 0:
+			line += "not compared (fewer than two of " + strings.Join(g.Clusters, ", ") + " have reviewed inputs)"
+		default:
+			line += "compared " + strings.Join(g.Compared, ", ")
+			if len(g.Compared) < len(g.Clusters) {
+				var rest []string
+				for _, n := range g.Clusters {
+					if !slices.Contains(g.Compared, n) {
+						rest = append(rest, n)
+					}
+				}
+				line += " (no reviewed inputs: " + strings.Join(rest, ", ") + ")"
+			}
+			if g.RegionalSkipped {
+				line += "; regions differ, so zone and region requirements are not compared"
+			}
+		}
+		b.WriteString(s.paint(ansiDim, escapeText(line)) + "\n")
+	}
+	b.WriteString("\n")
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func limitCell(l *FleetLimit) string {
+	if l == nil {
+		return "-"
+	}
+	return fmt.Sprintf("%s (%s)", l.Total, pluralWord(l.Pools, "pool", "pools"))
+}
+
+func costAtLimitsCell(c FleetCluster) string {
+	ca := c.CostAtLimits
+	if ca.Pools == 0 {
+		return "-"
+	}
+	v := fmt.Sprintf("$%.0f", ca.MonthlyCost)
+	if n := len(ca.Uncosted); n > 0 {
+		v += fmt.Sprintf(" (%d of %d pools)", ca.Pools, ca.Pools+n)
+	}
+	return v
+}
+
+func predictedCells(p *FleetPredicted) []string {
+	switch {
+	case p == nil:
+		return []string{"-", "-"}
+	case p.Method == "":
+		return []string{"no cost", "-"}
+	}
+	k := fmt.Sprintf("$%.0f", p.MonthlyCost)
+	if p.Unschedulable > 0 {
+		k += fmt.Sprintf(" (%d pods unschedulable)", p.Unschedulable)
+	}
+	return []string{k, fmt.Sprintf("$%.0f", p.OptimalMonthlyCost)}
+}
