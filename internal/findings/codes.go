@@ -34,6 +34,8 @@ const (
 	SubnetNotGranted     Code = "KRP116"
 	SpotSavings          Code = "KRP117"
 	KarpenterDesignCost  Code = "KRP118"
+	// CatalogGap (KRP125): the cloud's catalog lacks data for the region (EKS: zones, prices).
+	CatalogGap Code = "KRP125"
 
 	// Checks across the objects of one cluster.
 	NodeClassNotFound  Code = "KRP201"
@@ -307,6 +309,16 @@ var rules = []Rule{
 		Reported: Reporting{Review: true, Note: "Reported by `simulate --mode both` and `review --workloads` (which runs both modes), on the " +
 			"requirements of the NodePool it edits; the `simulate` JSON report has it as `advice` per cluster, with every edit tried. The " +
 			"`karpenter_provisioning_simulation` data source gives the same edit in its `advice` attribute (`mode = \"both\"`)."},
+	},
+	{
+		Code: CatalogGap, Name: "CatalogGap", Severity: Note,
+		Title: "The cloud's catalog lacks data for the region that some checks need.",
+		Help: "On EKS the EC2 catalog is built from public data that has no availability zones at all, on-demand price " +
+			"tables only for us-east-1, the GovCloud regions and cn-north-1 (in CNY), and spot prices only as a 2024-08-09 " +
+			"third-party snapshot. The note says once per pool what is missing for its region: offerings are then regional " +
+			"(zone spread is not judged and no single-zone finding is made from instance-type data), prices elsewhere are " +
+			"us-east-1's (as Karpenter falls back to them) and spot prices are estimates. Nothing to fix in the pool.",
+		Reported: Reporting{Plan: true, Review: true, Note: "Only for pools of a cloud whose catalog has such gaps (EKS); AKS pools never get it."},
 	},
 	{
 		Code: NodeClassNotFound, Name: "NodeClassNotFound", Severity: Error, Alternatives: []Severity{Warning},
