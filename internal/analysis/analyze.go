@@ -242,7 +242,7 @@ func (s *Solver) checkAdmissible(p *Pool, o Options, a *Analysis) {
 		if len(gpus) > 0 {
 			gpus = dedupe(gpus)
 			a.add(findings.Finding{Code: findings.GPUWithoutTaint, Path: "spec.template.spec.taints",
-				Message: fmt.Sprintf("%d GPU size(s) are admissible (e.g. %s) but the pool has no NoSchedule taint, so any pod may land on an expensive GPU node", len(gpus), gpus[0]),
+				Message: fmt.Sprintf("%d GPU %s(s) are admissible (e.g. %s) but the pool has no NoSchedule taint, so any pod may land on an expensive GPU node", len(gpus), words.InstanceType, gpus[0]),
 				Fix:     "add a taint such as { key = \"nvidia.com/gpu\", value = \"true\", effect = \"NoSchedule\" }, or exclude GPU sizes with " + words.GPUCountKey + " DoesNotExist"})
 		}
 	}

@@ -37,3 +37,7 @@ func KnownRegions() []string {
 	slices.Sort(out)
 	return slices.Compact(out)
 }
+
+// CloudServing is the built-in cloud that serves a NodePool whose nodeClassRef names group
+// (the default cloud for no group or an unknown one), for what needs its words or label keys.
+func CloudServing(group string) cloud.Cloud { return builtin().Serving(group) }

@@ -8,6 +8,9 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 )
 
+// Cloud is the cloud that served the pool (its vocabulary names the pool's label keys).
+func (a *Analysis) Cloud() cloud.Cloud { return a.cloud }
+
 // otherCloudOwning returns the registered cloud other than c whose well-known labels hold key
 // (an AKS pool asking for karpenter.k8s.aws/instance-family), or nil. Karpenter on c treats
 // such a key as a custom label: nodes get it from the requirement and no instance type is

@@ -14,14 +14,18 @@ import (
 type Vocabulary struct {
 	// Kubernetes is the managed Kubernetes service ("AKS", "EKS").
 	Kubernetes string
-	// InstanceTypes names the machines in a sentence ("Azure VM sizes", "EC2 instance types").
+	// InstanceTypes names the machines in a sentence ("Azure VM sizes", "EC2 instance types");
+	// InstanceType is the short noun for one ("size", "instance type").
 	InstanceTypes string
+	InstanceType  string
 	// NodeClassKind is the node-class kind a pool references (AKSNodeClass, EC2NodeClass).
 	NodeClassKind string
 	// NodeClassDefaults says what an assumed node class's defaults are ("Ubuntu, 128 GB OS disk").
 	NodeClassDefaults string
 	// NodeClassResource is the Terraform resource type of the node class.
 	NodeClassResource string
+	// SpotNotice says how spot capacity is taken back ("spot VMs can be evicted at 30 seconds' notice").
+	SpotNotice string
 	// Catalog names the cloud's embedded catalog in a sentence ("SKU catalog", "EC2 catalog").
 	Catalog string
 	// GPUResources are the extended resources that make an instance type a GPU or accelerator
@@ -53,7 +57,7 @@ func VocabularyOf(c any) Vocabulary {
 	if d, ok := c.(Describer); ok {
 		return d.Vocabulary()
 	}
-	return Vocabulary{Kubernetes: "Kubernetes", InstanceTypes: "instance types", NodeClassKind: "node class", Catalog: "catalog",
+	return Vocabulary{Kubernetes: "Kubernetes", InstanceTypes: "instance types", InstanceType: "instance type", NodeClassKind: "node class", Catalog: "catalog", SpotNotice: "spot capacity can be taken back at short notice",
 		GPUResources: []string{"nvidia.com/gpu"}}
 }
 
@@ -102,4 +106,10 @@ func WellKnownLabelsWith(domains []string, extra ...string) sets.Set[string] {
 		}
 	}
 	return out.Insert(extra...)
+}
+
+// Assumer is implemented by clouds whose offline launch choice or prices differ from what
+// their provider does live, in ways a simulation's result must state (its assumptions).
+type Assumer interface {
+	SimulationAssumptions(region string) []string
 }

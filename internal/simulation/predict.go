@@ -123,7 +123,7 @@ func Predict(s *analysis.Solver, in PredictionInput) (*simmodel.Simulation, erro
 			continue
 		}
 		it, o := nc.Launch.InstanceType, nc.Launch.Offering
-		n := simmodel.SimNode{Pool: nc.NodePool, SKU: it.Name, Zone: o.Zone(), CapacityType: o.CapacityType(), HourlyPrice: o.Price,
+		n := simmodel.SimNode{Pool: nc.NodePool, SKU: it.Name, Zone: cloud.ZoneOf(o), CapacityType: o.CapacityType(), HourlyPrice: o.Price,
 			Requested: nc.Requests.DeepCopy(), Allocatable: it.Allocatable().DeepCopy()}
 		delete(n.Requested, corev1.ResourcePods)
 		if d := rts[nc.NodePool].ByName(it.Name); d != nil {

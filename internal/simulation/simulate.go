@@ -116,6 +116,7 @@ func Simulate(ctx context.Context, s *analysis.Solver, in Input, mode string) (*
 		res.Pools = append(res.Pools, p.Name)
 	}
 	res.simPools = pools
+	res.Assumptions = append(res.Assumptions, cloudAssumptions(s, in.Region, pools)...)
 	if err := run(ctx, s, mode, in, pools, res); err != nil {
 		return nil, err
 	}
@@ -206,4 +207,23 @@ func deepCopyValue(v any) any {
 		return out
 	}
 	return v
+}
+
+// cloudAssumptions are what the clouds of the pools say a simulation of theirs cannot know
+// offline (cloud.Assumer: on EKS the spot allocation strategy, zones and price gaps), once per
+// cloud.
+func cloudAssumptions(s *analysis.Solver, region string, pools []simmodel.SimPool) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, p := range pools {
+		c := p.Cloud(s.Clouds())
+		if seen[c.Name()] {
+			continue
+		}
+		seen[c.Name()] = true
+		if a, ok := c.(cloud.Assumer); ok {
+			out = append(out, a.SimulationAssumptions(strings.ToLower(region))...)
+		}
+	}
+	return out
 }

@@ -137,9 +137,9 @@ func (c *Cloud) WellKnownLabels() sets.Set[string] { return wellKnownLabels() }
 // cloud has.
 func (c *Cloud) Vocabulary() cloud.Vocabulary {
 	return cloud.Vocabulary{
-		Kubernetes: "AKS", InstanceTypes: "Azure VM sizes", NodeClassKind: NodeClassKind.Kind,
+		Kubernetes: "AKS", InstanceTypes: "Azure VM sizes", InstanceType: "size", NodeClassKind: NodeClassKind.Kind,
 		NodeClassDefaults: "Ubuntu, 128 GB OS disk", NodeClassResource: "karpenter_aksnodeclass",
-		Catalog: "SKU catalog", GPUResources: []string{"nvidia.com/gpu"},
+		Catalog: "SKU catalog", SpotNotice: "spot VMs can be evicted at 30 seconds' notice", GPUResources: []string{"nvidia.com/gpu"},
 		CPUKey: azv1beta1.LabelSKUCPU, MemoryKey: azv1beta1.LabelSKUMemory, FamilyKey: azv1beta1.LabelSKUFamily,
 		GPUCountKey: azv1beta1.LabelSKUGPUCount, GPUNameKey: azv1beta1.LabelSKUGPUName, GPUManufacturerKey: azv1beta1.LabelSKUGPUManufacturer,
 	}

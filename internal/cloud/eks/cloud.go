@@ -180,9 +180,9 @@ func (c *Cloud) WellKnownLabels() sets.Set[string] { return wellKnownLabels() }
 // Vocabulary is what Karpenter on EKS calls things.
 func (c *Cloud) Vocabulary() cloud.Vocabulary {
 	return cloud.Vocabulary{
-		Kubernetes: "EKS", InstanceTypes: "EC2 instance types", NodeClassKind: NodeClassKind.Kind,
+		Kubernetes: "EKS", InstanceTypes: "EC2 instance types", InstanceType: "instance type", NodeClassKind: NodeClassKind.Kind,
 		NodeClassDefaults: "AL2023, no kubelet or block-device settings", NodeClassResource: "karpenter_ec2nodeclass",
-		Catalog: "EC2 catalog", GPUResources: []string{string(ResourceNVIDIAGPU), string(ResourceAMDGPU), string(ResourceAWSNeuron), string(ResourceHabanaGaudi)},
+		Catalog: "EC2 catalog", SpotNotice: "spot instances can be interrupted with a two-minute notice", GPUResources: []string{string(ResourceNVIDIAGPU), string(ResourceAMDGPU), string(ResourceAWSNeuron), string(ResourceHabanaGaudi)},
 		CPUKey: LabelInstanceCPU, MemoryKey: LabelInstanceMemory, FamilyKey: LabelInstanceFamily, CategoryKey: LabelInstanceCategory,
 		GPUCountKey: LabelInstanceGPUCount, GPUNameKey: LabelInstanceGPUName, GPUManufacturerKey: LabelInstanceGPUManufacturer,
 	}

@@ -112,3 +112,18 @@ func offeringLess(a, b *cloudprovider.Offering) bool {
 	}
 	return a.Price < b.Price
 }
+
+// SimulationAssumptions are what a simulation of EKS pools cannot know offline: the spot
+// allocation strategy's capacity signal, live prices and zones (RegionCaveats).
+func (c *Cloud) SimulationAssumptions(region string) []string {
+	return append([]string{"EKS: spot NodeClaims launch the cheapest spot offering; the AWS provider's CreateFleet uses the price-capacity-optimized strategy, which also weighs EC2's spare capacity per pool and is out of reach offline (on-demand uses lowest-price, as here)"},
+		prefixed("EKS: ", c.RegionCaveats(region))...)
+}
+
+func prefixed(p string, s []string) []string {
+	out := make([]string, len(s))
+	for i, x := range s {
+		out[i] = p + x
+	}
+	return out
+}

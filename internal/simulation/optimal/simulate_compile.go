@@ -220,7 +220,7 @@ func (pb *problem) poolType(it *cloud.InstanceType, offs cloudprovider.Offerings
 	}
 	t.minPrice = offs[0].Price
 	for j, of := range offs {
-		z := of.Zone()
+		z := cloud.ZoneOf(of)
 		id, ok := zoneID[z]
 		if !ok {
 			id = len(zoneID)
