@@ -96,7 +96,10 @@ func Simulate(ctx context.Context, s *analysis.Solver, in Input, mode string) (*
 	var pools []simmodel.SimPool
 	for _, body := range in.NodePools {
 		obj := deepCopy(body)
-		v := crdvalidate.MustFor(kinds.NodePool.GVK)
+		v, err := crdvalidate.NodePoolFor(kinds.NodePool.GVK, crdvalidate.NodePoolGroup(obj))
+		if err != nil {
+			return nil, err
+		}
 		if errs := v.Validate(ctx, obj); len(errs) > 0 {
 			res.Skipped = append(res.Skipped, fmt.Sprintf("NodePool/%s: the API server would reject it", nameOf(obj)))
 			continue

@@ -105,3 +105,29 @@ func writeFile(t *testing.T, path, content string) {
 		t.Fatal(err)
 	}
 }
+
+// An EKS pool is validated by the NodePool CRD the AWS provider ships: a typo under
+// karpenter.k8s.aws is rejected there ("label domain ... is restricted", as kubectl apply on an
+// EKS cluster says) with the key meant, while kubernetes.azure.com/* keys, restricted on AKS,
+// are custom labels on EKS (KRP106 names the EKS key of the same role instead).
+func TestEKSPoolValidatedByAWSNodePoolCRD(t *testing.T) {
+	dir := t.TempDir()
+	copyExample(t, dir, `        - key: karpenter.k8s.aws/instance-famly
+          operator: In
+          values: ["m5"]
+        - key: kubernetes.azure.com/sku-cpu
+          operator: Lt
+          values: ["9"]
+`)
+	out := runJSON(t, "", ExitFindings, "--region", "us-east-1", dir)
+	var rejected []string
+	for _, f := range out.Findings {
+		if f.Code == "KRP001" {
+			rejected = append(rejected, f.Field+": "+f.Message+" / "+f.Fix)
+		}
+	}
+	if len(rejected) != 1 || !strings.Contains(rejected[0], `spec.template.spec.requirements[5].key`) ||
+		!strings.Contains(rejected[0], `label domain "karpenter.k8s.aws" is restricted`) || !strings.Contains(rejected[0], `"karpenter.k8s.aws/instance-family"`) {
+		t.Errorf("KRP001 %q, want only the karpenter.k8s.aws typo rejected", rejected)
+	}
+}

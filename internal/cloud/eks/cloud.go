@@ -52,13 +52,42 @@ type Class struct{ spec string }
 // Cloud names the cloud the node class belongs to (cloud.NodeClass).
 func (Class) Cloud() string { return Name }
 
-// NewClass wraps the settings.
+// NewClass wraps the settings; the default settings are the zero Class.
 func NewClass(nc NodeClass) Class {
+	if nc.AMIFamily == AMIFamilyAL2023 {
+		nc.AMIFamily = "" // the same family: one cache entry
+	}
 	b, err := json.Marshal(nc)
 	if err != nil {
 		panic(err) // plain data: cannot fail
 	}
+	if string(b) == zeroSpec() {
+		return Class{}
+	}
 	return Class{spec: string(b)}
+}
+
+var zeroSpec = sync.OnceValue(func() string {
+	b, _ := json.Marshal(NodeClass{})
+	return string(b)
+})
+
+// MarshalJSON writes the settings (the provider keeps an observed node class in private state).
+func (c Class) MarshalJSON() ([]byte, error) {
+	if c.spec == "" {
+		return []byte(zeroSpec()), nil
+	}
+	return []byte(c.spec), nil
+}
+
+// UnmarshalJSON reads settings MarshalJSON wrote.
+func (c *Class) UnmarshalJSON(b []byte) error {
+	var nc NodeClass
+	if err := json.Unmarshal(b, &nc); err != nil {
+		return err
+	}
+	*c = NewClass(nc)
+	return nil
 }
 
 // NodeClass returns the settings.
