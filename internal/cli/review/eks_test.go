@@ -131,3 +131,27 @@ func TestEKSPoolValidatedByAWSNodePoolCRD(t *testing.T) {
 		t.Errorf("KRP001 %q, want only the karpenter.k8s.aws typo rejected", rejected)
 	}
 }
+
+// A review config's cluster can be an EKS cluster: its region is an AWS region of the EC2
+// catalog, and the cluster's pools are judged there.
+func TestEKSClusterInConfig(t *testing.T) {
+	dir := t.TempDir()
+	copyExample(t, dir, "")
+	writeFile(t, dir+"/.karpenter-review.yaml", "clusters:\n  - {name: eks-prod, paths: [\"*.yaml\"], region: us-gov-west-1}\n")
+	t.Chdir(dir)
+	out := runJSON(t, "", ExitClean, ".")
+	if len(out.Clusters) != 1 || out.Clusters[0].Name != "eks-prod" || out.Clusters[0].Region != "us-gov-west-1" {
+		t.Fatalf("clusters %+v", out.Clusters)
+	}
+	if len(out.Pools) != 1 || !slices.Contains(out.Pools[0].Facts, Fact{"checked against", "us-gov-west-1"}) {
+		t.Errorf("pools %+v", out.Pools)
+	}
+	for _, r := range []string{"us-east-1", "us-gov-east-1", "cn-north-1", "westeurope"} {
+		if got, err := NormalizeRegion(r); err != nil || got != r {
+			t.Errorf("NormalizeRegion(%q) = %q, %v", r, got, err)
+		}
+	}
+	if _, err := NormalizeRegion("us-east-9"); err == nil || !strings.Contains(err.Error(), "did you mean") {
+		t.Errorf("us-east-9: %v", err)
+	}
+}
