@@ -41,3 +41,6 @@ func KnownRegions() []string {
 // CloudServing is the built-in cloud that serves a NodePool whose nodeClassRef names group
 // (the default cloud for no group or an unknown one), for what needs its words or label keys.
 func CloudServing(group string) cloud.Cloud { return builtin().Serving(group) }
+
+// Builtin is the registry of the built-in clouds over their embedded catalogs.
+func Builtin() *cloud.Registry { return builtin() }

@@ -1,6 +1,7 @@
 package simulation
 
 import (
+	corev1 "k8s.io/api/core/v1"
 	"strings"
 	"testing"
 
@@ -44,5 +45,19 @@ func TestOptimumPodSelectingOtherCloudsLabel(t *testing.T) {
 	got := simulate(t, simmodel.SimulationInput{Pools: []simmodel.SimPool{testPool("aks", 0, nil, nil, onDemandReq)}, Workloads: []simmodel.Workload{w}})
 	if len(got.Nodes) != 0 || len(got.Unschedulable) != 1 {
 		t.Fatalf("nodes %+v, unschedulable %+v; want the pod unplaced", got.Nodes, got.Unschedulable)
+	}
+}
+
+// A DaemonSet selecting an AWS provider label is not counted on an AKS pool's nodes (its
+// Karpenter does not know the key, and the pool does not define it).
+func TestDaemonSelectingOtherCloudsLabel(t *testing.T) {
+	ds := DaemonSetPod("aws-agent", nil)
+	ds.Spec.NodeSelector = map[string]string{"karpenter.k8s.aws/instance-family": "m5"}
+	aks := testPool("aks", 0, nil, nil, onDemandReq)
+	if daemonRunsOn(aks.Pool, ds, aks.Cloud(testSolver.Clouds()).WellKnownLabels()) {
+		t.Error("the AWS-only DaemonSet runs on the AKS pool")
+	}
+	if got, _ := DaemonOverhead([]*corev1.Pod{ds}, []simmodel.SimPool{aks}); got.Pods().Value() != 0 {
+		t.Errorf("overhead %v, want none", got)
 	}
 }
