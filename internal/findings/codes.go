@@ -305,8 +305,9 @@ var rules = []Rule{
 		Help: "Karpenter packs pending pods greedily onto the fewest NodeClaims and launches the cheapest size that holds " +
 			"each one; on a wide pool that can mean a few very large nodes. When the cost of Karpenter's decision (as the " +
 			"emulation of its scheduler predicts it: `simulate --mode both`, `review --workloads`) exceeds the cheapest packing " +
-			"found by more than 10 %, a bounded set of edits is tried per pool (cap `karpenter.azure.com/sku-cpu` with `Lt` " +
-			"9, 17, 33 or 65; allow spot on an on-demand-only pool; drop a `sku-family` restriction), at most 16, each by " +
+			"found by more than 10 %, a bounded set of edits is tried per pool (cap `karpenter.azure.com/sku-cpu`, on EKS " +
+			"`karpenter.k8s.aws/instance-cpu`, with `Lt` 9, 17, 33 or 65; allow spot on an on-demand-only pool; drop a " +
+			"`sku-family` restriction, on EKS an `instance-family` or `instance-category` one), at most 16, each by " +
 			"re-running Karpenter's decision with the edit. The note gives the cheapest edit that leaves no workload with more " +
 			"pending pods than before, as the requirement to add in YAML and in HCL, with Karpenter's cost after it and the " +
 			"saving. Costs are list prices for the pods read; an edit that allows spot assumes the pods tolerate eviction. " +
