@@ -105,10 +105,11 @@ func (s *Solver) Analyze(p *Pool, o Options) *Analysis {
 	c := s.cloudOf(p)
 	o.NodeClass = nodeClassFor(c, o.NodeClass)
 	a := &Analysis{Summary: Summary{Scope: "any region (no region set; prices from Karpenter's fallback region)"}, cloud: c}
+	words := cloud.VocabularyOf(c)
 	if o.Region != "" {
 		a.Summary.Scope = strings.ToLower(o.Region)
 		if !c.HasRegion(o.Region) {
-			a.add(findings.Finding{Code: findings.UnknownRegion, Message: fmt.Sprintf("region %q is not in the SKU catalog", o.Region),
+			a.add(findings.Finding{Code: findings.UnknownRegion, Message: fmt.Sprintf("region %q is not in the %s", o.Region, words.Catalog),
 				Fix: "set the provider's region to an " + c.Name() + " region name such as " + quoteAll(suggestOr(o.Region, c.Regions(), c.ExampleRegion()))})
 			return a
 		}
@@ -118,9 +119,10 @@ func (s *Solver) Analyze(p *Pool, o Options) *Analysis {
 	}
 	if o.NodeClassAssumed {
 		a.add(findings.Finding{Code: findings.NodeClassAssumed, Path: "spec.template.spec.nodeClassRef",
-			Message: fmt.Sprintf("the settings of AKSNodeClass %q were not available to this check (it is not planned before this pool: managed elsewhere, or referenced by a literal name); its defaults (Ubuntu, 128 GB OS disk) are assumed", p.NodeClassName()),
-			Fix:     "manage the AKSNodeClass in the same configuration and reference it by attribute (name = karpenter_aksnodeclass.x.name), so that it is planned first and its settings are used"})
+			Message: fmt.Sprintf("the settings of %s %q were not available to this check (it is not planned before this pool: managed elsewhere, or referenced by a literal name); its defaults (%s) are assumed", words.NodeClassKind, p.NodeClassName(), words.NodeClassDefaults),
+			Fix:     fmt.Sprintf("manage the %s in the same configuration and reference it by attribute (name = %s.x.name), so that it is planned first and its settings are used", words.NodeClassKind, words.NodeClassResource)})
 	}
+	checkCaveats(c, a)
 	for _, region := range a.Regions {
 		rt := s.types(region, o.NodeClass)
 		for i, offs := range rt.admissibleAll(p.Requirements) {
@@ -226,18 +228,22 @@ func (s *Solver) checkAdmissible(p *Pool, o Options, a *Analysis) {
 			}
 		}
 	}
+	words := cloud.VocabularyOf(a.cloud)
 	if !p.HasTaint() {
 		var gpus []string
 		for _, c := range a.Admissible {
-			if q, ok := c.InstanceType.Capacity[corev1.ResourceName("nvidia.com/gpu")]; ok && !q.IsZero() {
-				gpus = append(gpus, c.InstanceType.Name)
+			for _, r := range words.GPUResources {
+				if q, ok := c.InstanceType.Capacity[corev1.ResourceName(r)]; ok && !q.IsZero() {
+					gpus = append(gpus, c.InstanceType.Name)
+					break
+				}
 			}
 		}
 		if len(gpus) > 0 {
 			gpus = dedupe(gpus)
 			a.add(findings.Finding{Code: findings.GPUWithoutTaint, Path: "spec.template.spec.taints",
-				Message: fmt.Sprintf("%d GPU size(s) are admissible (e.g. %s) but the pool has no NoSchedule taint, so any pod may land on an expensive GPU node", len(gpus), gpus[0]),
-				Fix:     "add a taint such as { key = \"nvidia.com/gpu\", value = \"true\", effect = \"NoSchedule\" }, or exclude GPU sizes with karpenter.azure.com/sku-gpu-count DoesNotExist"})
+				Message: fmt.Sprintf("%d GPU %s(s) are admissible (e.g. %s) but the pool has no NoSchedule taint, so any pod may land on an expensive GPU node", len(gpus), words.InstanceType, gpus[0]),
+				Fix:     "add a taint such as { key = \"nvidia.com/gpu\", value = \"true\", effect = \"NoSchedule\" }, or exclude GPU sizes with " + words.GPUCountKey + " DoesNotExist"})
 		}
 	}
 	zones := map[string]bool{}
@@ -318,12 +324,20 @@ func (s *Solver) blame(p *Pool, o Options, a *Analysis) string {
 
 func (s *Solver) checkLabels(p *Pool, o Options, a *Analysis) {
 	c := s.cloudOf(p)
+	words := cloud.VocabularyOf(c)
 	wellKnown := c.WellKnownLabels()
 	for i, r := range p.Spec.Template.Spec.Requirements {
 		if !wellKnown.Has(r.Key) {
-			if wellKnownDomain(c, r.Key) {
-				msg := fmt.Sprintf("%s is not a label Karpenter or AKS sets, so nodes get it only as a custom label and pods selecting on a well-known label will not match", r.Key)
-				if sug := suggest(r.Key, sortedSet(wellKnown)); len(sug) > 0 {
+			other := s.otherCloudOwning(c, r.Key)
+			if wellKnownDomain(c, r.Key) || other != nil {
+				msg := fmt.Sprintf("%s is not a label Karpenter or %s sets, so nodes get it only as a custom label and pods selecting on a well-known label will not match", r.Key, words.Kubernetes)
+				sug := suggest(r.Key, sortedSet(wellKnown))
+				if other != nil {
+					ow := cloud.VocabularyOf(other)
+					msg = fmt.Sprintf("%s is a label of Karpenter on %s, not one Karpenter or %s sets, so nodes get it only as a custom label and it does not select %s", r.Key, ow.Kubernetes, words.Kubernetes, words.InstanceTypes)
+					sug = counterpart(r.Key, ow, words)
+				}
+				if len(sug) > 0 {
 					msg += "; did you mean " + quoteAll(sug) + "?"
 				}
 				a.add(findings.Finding{Code: findings.UnknownLabelKey, Path: requirementPath(i, "key"), Message: msg,
@@ -383,7 +397,7 @@ func (s *Solver) checkLabels(p *Pool, o Options, a *Analysis) {
 			msg += "; did you mean " + strings.Join(hints, ", ") + "?"
 		}
 		a.add(findings.Finding{Code: findings.UnknownLabelValue, Path: requirementPath(i, "values"), Message: msg,
-			Fix: "use " + pluralVerb(len(unknown), "a value", "values") + " Karpenter sets on AKS nodes"})
+			Fix: "use " + pluralVerb(len(unknown), "a value", "values") + " Karpenter sets on " + words.Kubernetes + " nodes"})
 	}
 }
 

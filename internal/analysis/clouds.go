@@ -7,13 +7,16 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/eks"
 )
 
 // builtinClouds are the clouds every solver serves, Azure first (it serves NodePools that
-// name no node-class group). Adding a cloud is its package plus one line here.
+// name no node-class group), then AWS (NodePools whose nodeClassRef.group is
+// karpenter.k8s.aws), over its embedded EC2 catalog. Adding a cloud is its package plus one line here.
 func builtinClouds(azure *catalog.Catalog) []cloud.Cloud {
 	return []cloud.Cloud{
 		aks.NewCloud(azure),
+		eks.NewCloud(nil),
 	}
 }
 
@@ -34,3 +37,10 @@ func KnownRegions() []string {
 	slices.Sort(out)
 	return slices.Compact(out)
 }
+
+// CloudServing is the built-in cloud that serves a NodePool whose nodeClassRef names group
+// (the default cloud for no group or an unknown one), for what needs its words or label keys.
+func CloudServing(group string) cloud.Cloud { return builtin().Serving(group) }
+
+// Builtin is the registry of the built-in clouds over their embedded catalogs.
+func Builtin() *cloud.Registry { return builtin() }

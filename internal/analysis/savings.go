@@ -9,6 +9,7 @@ import (
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 	"sigs.k8s.io/karpenter/pkg/scheduling"
 
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 )
 
@@ -66,7 +67,7 @@ func checkSpotSavings(p *Pool, a *Analysis) {
 	if now, spot := a.Summary.MonthlyCostAtLimits, costAtLimits(withSpot, limits, capacityIs(karpv1.CapacityTypeSpot)); now != nil && spot != nil {
 		msg += fmt.Sprintf("; at the limits $%.0f instead of $%.0f a month", *spot, *now)
 	}
-	msg += ". This assumes the pool's pods may be interrupted: none carries karpenter.sh/do-not-disrupt, their disruption budgets allow eviction, and they tolerate any taint a spot pool would carry; spot VMs can be evicted at 30 seconds' notice"
+	msg += ". This assumes the pool's pods may be interrupted: none carries karpenter.sh/do-not-disrupt, their disruption budgets allow eviction, and they tolerate any taint a spot pool would carry; " + cloud.VocabularyOf(a.cloud).SpotNotice
 	a.add(findings.Finding{Code: findings.SpotSavings, Path: requirementPath(capacityTypeIndex(p), "values"), Message: msg,
 		Fix: "if the workloads tolerate interruption, add \"spot\" to the karpenter.sh/capacity-type values, or add a higher-weight spot pool with this pool as its fallback"})
 }

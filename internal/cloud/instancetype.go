@@ -1,6 +1,7 @@
 package cloud
 
 import (
+	corev1 "k8s.io/api/core/v1"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 )
@@ -56,4 +57,14 @@ func (it *InstanceType) PriceOf(of *cloudprovider.Offering) Price {
 		return it.Spot
 	}
 	return it.OnDemand
+}
+
+// ZoneOf is the offering's zone, "" when the offering has none (a cloud whose catalog has no
+// zones, such as EKS's: its offerings are regional). Offering.Zone would return a random
+// string there (Requirement.Any of an undefined key), which must not reach a report or key a map.
+func ZoneOf(o *cloudprovider.Offering) string {
+	if !o.Requirements.Has(corev1.LabelTopologyZone) {
+		return ""
+	}
+	return o.Zone()
 }

@@ -34,6 +34,8 @@ const (
 	SubnetNotGranted     Code = "KRP116"
 	SpotSavings          Code = "KRP117"
 	KarpenterDesignCost  Code = "KRP118"
+	// CatalogGap (KRP125): the cloud's catalog lacks data for the region (EKS: zones, prices).
+	CatalogGap Code = "KRP125"
 
 	// Checks across the objects of one cluster.
 	NodeClassNotFound  Code = "KRP201"
@@ -138,10 +140,11 @@ var rules = []Rule{
 	},
 	{
 		Code: OtherCloud, Name: "OtherCloud", Severity: Note,
-		Title: "The object targets Karpenter on another cloud and was not checked against Azure.",
-		Help: "A NodePool whose nodeClassRef names an EC2NodeClass (karpenter.k8s.aws) runs on Karpenter for AWS, and an " +
-			"EC2NodeClass is AWS's node class. Checks against the Azure SKU catalog would cite Azure sizes and prices " +
-			"that do not apply, so they are skipped; the API server's validation of the NodePool still runs.",
+		Title: "The object targets Karpenter on a cloud this build does not serve and was not checked against a catalog.",
+		Help: "A NodePool whose nodeClassRef names a node class of a cloud other than AKS and EKS (Google Cloud's " +
+			"karpenter.k8s.gcp) runs on that cloud's Karpenter. Checks against the Azure or EC2 catalog would cite sizes and " +
+			"prices that do not apply, so they are skipped; the API server's validation of the NodePool still runs. " +
+			"EKS pools (an EC2NodeClass reference) are reviewed against the EC2 catalog.",
 		Reported: Reporting{Review: true, Note: "`terraform plan` fails on a `karpenter_nodepool` whose `template.node_class_ref` " +
 			"names another kind than AKSNodeClass: this provider targets AKS."},
 	},
@@ -157,16 +160,16 @@ var rules = []Rule{
 	},
 	{
 		Code: NoInstanceType, Name: "NoInstanceType", Severity: Error,
-		Title: "No VM size satisfies the NodePool's requirements.",
+		Title: "No instance type satisfies the NodePool's requirements.",
 		Help: "Karpenter cannot launch any node for the pool in the region: the requirements, the node class and the " +
-			"region's offerings exclude every VM size. Pods that need this pool stay Pending. Relax the requirement " +
+			"region's offerings exclude every instance type (Azure VM size on AKS, EC2 instance type on EKS). Pods that need this pool stay Pending. Relax the requirement " +
 			"the message names.",
 		Reported: Reporting{Plan: true, Review: true},
 	},
 	{
 		Code: FewInstanceTypes, Name: "FewInstanceTypes", Severity: Warning,
-		Title: "Very few VM sizes satisfy the NodePool.",
-		Help: "With only a handful of sizes Karpenter has little room to bin-pack, to find capacity when a size is " +
+		Title: "Very few instance types satisfy the NodePool.",
+		Help: "With only a handful of instance types Karpenter has little room to bin-pack, to find capacity when a size is " +
 			"out of stock, or to consolidate. Allow more families, generations or sizes.",
 		Reported: Reporting{Plan: true, Review: true},
 	},
@@ -174,7 +177,7 @@ var rules = []Rule{
 		Code: MinValuesUnmet, Name: "MinValuesUnmet", Severity: Error,
 		Title: "A requirement's minValues cannot be met.",
 		Help: "Karpenter refuses to launch when fewer distinct values than minValues remain among the admissible " +
-			"VM sizes. Lower minValues or allow more values.",
+			"instance types. Lower minValues or allow more values.",
 		Reported: Reporting{Plan: true, Review: true},
 	},
 	{
@@ -195,14 +198,16 @@ var rules = []Rule{
 	{
 		Code: UnknownLabelKey, Name: "UnknownLabelKey", Severity: Warning,
 		Title: "A requirement uses a well-known label key that does not exist.",
-		Help: "Keys in the Karpenter, Azure and Kubernetes domains are a fixed set; an unknown one is usually a typo, " +
-			"and no node will ever carry it. Use the key the message suggests.",
+		Help: "Keys in the Karpenter, Kubernetes and cloud provider domains (karpenter.azure.com on AKS, karpenter.k8s.aws " +
+			"on EKS) are a fixed set; an unknown one is usually a typo, and no node will ever carry it. A key of the other " +
+			"cloud's provider (karpenter.k8s.aws/instance-family on an AKS pool) is only a custom label there: the message " +
+			"names the key of the same role on the pool's cloud. Use the key the message suggests.",
 		Reported: Reporting{Plan: true, Review: true},
 	},
 	{
 		Code: UnknownLabelValue, Name: "UnknownLabelValue", Severity: Warning,
-		Title: "A requirement allows a value that no VM size has.",
-		Help: "No VM size in any region carries the value, so it only narrows the requirement to nothing. It is " +
+		Title: "A requirement allows a value that no instance type has.",
+		Help: "No instance type in any region carries the value, so it only narrows the requirement to nothing. It is " +
 			"usually a typo; use the value the message suggests.",
 		Reported: Reporting{Plan: true, Review: true,
 			Note: "Without a provider `region` the value is compared with every region of the catalog."},
@@ -210,13 +215,13 @@ var rules = []Rule{
 	{
 		Code: ValueNotInRegion, Name: "ValueNotInRegion", Severity: Warning,
 		Title: "A requirement allows a value that is not offered in the region.",
-		Help: "The value exists, but no VM size offered in the cluster's region carries it, so it does not help " +
+		Help: "The value exists, but no instance type offered in the cluster's region carries it, so it does not help " +
 			"there. Check the region or drop the value.",
 		Reported: Reporting{Plan: true, Review: true, Note: "Only when a region is set (provider `region`, `--region` or the review configuration)."},
 	},
 	{
 		Code: GPUWithoutTaint, Name: "GPUWithoutTaint", Severity: Warning,
-		Title: "The NodePool admits GPU sizes but has no taint.",
+		Title: "The NodePool admits GPU instance types but has no taint.",
 		Help: "Without a taint ordinary pods land on expensive GPU nodes and keep them alive. Taint the pool (e.g. " +
 			"nvidia.com/gpu:NoSchedule) or exclude GPU sizes.",
 		Reported: Reporting{Plan: true, Review: true},
@@ -247,8 +252,9 @@ var rules = []Rule{
 	{
 		Code: NodeClassAssumed, Name: "NodeClassAssumed", Severity: Note,
 		Title: "The node class is not known; its defaults were assumed.",
-		Help: "The checks that depend on the AKSNodeClass (image family, OS disk, max pods) used the CRD's defaults " +
-			"because the referenced node class was not available to them.",
+		Help: "The checks that depend on the node class (the AKSNodeClass's image family, OS disk and max pods; the " +
+			"EC2NodeClass's AMI family, kubelet and block devices) used the CRD's defaults because the referenced node " +
+			"class was not available to them.",
 		Reported: Reporting{Plan: true, Note: "A note: it is listed in `analysis.findings` and `analysis.node_class` says so, " +
 			"but it is not shown as a diagnostic. Manage the AKSNodeClass in the same configuration and reference it " +
 			"(`name = karpenter_aksnodeclass.default.name`) so that it is planned before the pool. The review command says " +
@@ -256,8 +262,9 @@ var rules = []Rule{
 	},
 	{
 		Code: UnknownRegion, Name: "UnknownRegion", Severity: Error,
-		Title: "The region is not in the SKU catalog.",
-		Help:  "Provisioning checks need the region's VM sizes and prices. Use the region's ARM name, e.g. westeurope.",
+		Title: "The region is not in the pool's cloud's catalog.",
+		Help: "Provisioning checks need the region's instance types and prices. Use the region's ARM name on AKS (e.g. " +
+			"westeurope) or the AWS region on EKS (e.g. us-east-1; the EC2 catalog knows the regions it has on-demand or spot prices for).",
 		Reported: Reporting{Plan: true, Review: true, Note: "The review command rejects an unknown `--region` or `region:` in " +
 			"`.karpenter-review.yaml` as a usage error (exit code 2); it reports KRP114 for a region read from a plan's provider configuration."},
 	},
@@ -298,8 +305,9 @@ var rules = []Rule{
 		Help: "Karpenter packs pending pods greedily onto the fewest NodeClaims and launches the cheapest size that holds " +
 			"each one; on a wide pool that can mean a few very large nodes. When the cost of Karpenter's decision (as the " +
 			"emulation of its scheduler predicts it: `simulate --mode both`, `review --workloads`) exceeds the cheapest packing " +
-			"found by more than 10 %, a bounded set of edits is tried per pool (cap `karpenter.azure.com/sku-cpu` with `Lt` " +
-			"9, 17, 33 or 65; allow spot on an on-demand-only pool; drop a `sku-family` restriction), at most 16, each by " +
+			"found by more than 10 %, a bounded set of edits is tried per pool (cap `karpenter.azure.com/sku-cpu`, on EKS " +
+			"`karpenter.k8s.aws/instance-cpu`, with `Lt` 9, 17, 33 or 65; allow spot on an on-demand-only pool; drop a " +
+			"`sku-family` restriction, on EKS an `instance-family` or `instance-category` one), at most 16, each by " +
 			"re-running Karpenter's decision with the edit. The note gives the cheapest edit that leaves no workload with more " +
 			"pending pods than before, as the requirement to add in YAML and in HCL, with Karpenter's cost after it and the " +
 			"saving. Costs are list prices for the pods read; an edit that allows spot assumes the pods tolerate eviction. " +
@@ -307,6 +315,16 @@ var rules = []Rule{
 		Reported: Reporting{Review: true, Note: "Reported by `simulate --mode both` and `review --workloads` (which runs both modes), on the " +
 			"requirements of the NodePool it edits; the `simulate` JSON report has it as `advice` per cluster, with every edit tried. The " +
 			"`karpenter_provisioning_simulation` data source gives the same edit in its `advice` attribute (`mode = \"both\"`)."},
+	},
+	{
+		Code: CatalogGap, Name: "CatalogGap", Severity: Note,
+		Title: "The cloud's catalog lacks data for the region that some checks need.",
+		Help: "On EKS the EC2 catalog is built from public data that has no availability zones at all, on-demand price " +
+			"tables only for us-east-1, the GovCloud regions and cn-north-1 (in CNY), and spot prices only as a 2024-08-09 " +
+			"third-party snapshot. The note says once per pool what is missing for its region: offerings are then regional " +
+			"(zone spread is not judged and no single-zone finding is made from instance-type data), prices elsewhere are " +
+			"us-east-1's (as Karpenter falls back to them) and spot prices are estimates. Nothing to fix in the pool.",
+		Reported: Reporting{Plan: true, Review: true, Note: "Only for pools of a cloud whose catalog has such gaps (EKS); AKS pools never get it."},
 	},
 	{
 		Code: NodeClassNotFound, Name: "NodeClassNotFound", Severity: Error, Alternatives: []Severity{Warning},

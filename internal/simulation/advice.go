@@ -11,6 +11,7 @@ import (
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 )
 
@@ -23,14 +24,14 @@ const AdviceThreshold = 1.10
 // scheduling round over the cluster's pods).
 const MaxAdviceRuns = 16
 
-// skuCPUCaps are the `sku-cpu Lt N` caps tried: N-1 vCPU at most, the sizes Azure sells (8, 16,
-// 32, 64) included.
+// skuCPUCaps are the `<cpu label> Lt N` caps tried: N-1 vCPU at most, the sizes Azure and EC2
+// sell (8, 16, 32, 64) included.
 var skuCPUCaps = []int{9, 17, 33, 65}
 
-const (
-	skuCPUKey    = "karpenter.azure.com/sku-cpu"
-	skuFamilyKey = "karpenter.azure.com/sku-family"
-)
+// The AKS vCPU key of the edits; a pool's own cloud names them (cloud.Vocabulary: CPUKey,
+// FamilyKey, CategoryKey), so an EKS pool's edits cap karpenter.k8s.aws/instance-cpu and widen
+// instance-family or instance-category.
+const skuCPUKey = "karpenter.azure.com/sku-cpu"
 
 // Edit is one change to a NodePool's requirements.
 type Edit struct {
@@ -143,7 +144,7 @@ func AdvisePrediction(s *analysis.Solver, pin PredictionInput, karpenter, optima
 	pending := pendingCounts(karpenter)
 	var best, spot *Trial
 	var trials []Trial
-	for _, c := range candidates(pin.Pools) {
+	for _, c := range candidates(s.Clouds(), pin.Pools) {
 		edited := pin
 		edited.Pools = slices.Clone(pin.Pools)
 		edited.Pools[c.index] = simmodel.SimPool{Pool: analysis.NewPool(c.nodePool), NodeClass: pin.Pools[c.index].NodeClass}
@@ -195,14 +196,17 @@ type candidate struct {
 }
 
 // candidates are the edits tried, at most MaxAdviceRuns in all, taken from the pools in turn:
-// per pool the sku-cpu caps below its own, spot allowed when it is on-demand only, and its
-// sku-family restriction removed.
-func candidates(pools []simmodel.SimPool) []candidate {
+// per pool the caps of its cloud's vCPU label below its own, spot allowed when it is on-demand
+// only, and its family (or category) restriction removed.
+func candidates(clouds *cloud.Registry, pools []simmodel.SimPool) []candidate {
 	perPool := make([][]candidate, len(pools))
 	for i, sp := range pools {
 		var out []candidate
 		np := sp.Pool.NodePool
 		reqs := np.Spec.Template.Spec.Requirements
+		words := cloud.VocabularyOf(sp.Cloud(clouds))
+		skuCPUKey := words.CPUKey
+		widened := []string{words.FamilyKey, words.CategoryKey}
 		capNow := math.MaxInt
 		for _, r := range reqs {
 			if r.Key == skuCPUKey && r.Operator == corev1.NodeSelectorOpLt && len(r.Values) == 1 {
@@ -212,7 +216,7 @@ func candidates(pools []simmodel.SimPool) []candidate {
 			}
 		}
 		for _, n := range skuCPUCaps {
-			if n >= capNow {
+			if n >= capNow || skuCPUKey == "" {
 				continue
 			}
 			r := corev1.NodeSelectorRequirement{Key: skuCPUKey, Operator: corev1.NodeSelectorOpLt, Values: []string{strconv.Itoa(n)}}
@@ -223,7 +227,7 @@ func candidates(pools []simmodel.SimPool) []candidate {
 			out = append(out, candidate{i, withRequirement(np, r, true), Edit{Pool: np.Name, Requirement: r, Replaces: true, AssumesInterruptible: true}})
 		}
 		for _, r := range reqs {
-			if r.Key == skuFamilyKey && (r.Operator == corev1.NodeSelectorOpIn || r.Operator == corev1.NodeSelectorOpNotIn) {
+			if r.Key != "" && slices.Contains(widened, r.Key) && (r.Operator == corev1.NodeSelectorOpIn || r.Operator == corev1.NodeSelectorOpNotIn) {
 				cp := np.DeepCopy()
 				cp.Spec.Template.Spec.Requirements = slices.DeleteFunc(cp.Spec.Template.Spec.Requirements, func(x karpv1.NodeSelectorRequirementWithMinValues) bool {
 					return x.Key == r.Key && x.Operator == r.Operator

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 )
 
@@ -20,7 +21,7 @@ func TestAdviceCandidates(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []string
-	for _, c := range candidates([]simmodel.SimPool{{Pool: p}}) {
+	for _, c := range candidates(analysis.New(catalog.Default()).Clouds(), []simmodel.SimPool{{Pool: p}}) {
 		got = append(got, c.edit.YAML())
 		n := 0
 		for _, r := range c.nodePool.Spec.Template.Spec.Requirements {
@@ -56,7 +57,7 @@ func TestAdviceCandidates(t *testing.T) {
 	for i := range many {
 		many[i].Pool.Name = string(rune('a' + i))
 	}
-	cs := candidates(many)
+	cs := candidates(analysis.New(catalog.Default()).Clouds(), many)
 	tried := map[string]bool{}
 	for _, c := range cs {
 		tried[c.edit.Pool] = true

@@ -2,6 +2,7 @@ package simulation
 
 import (
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/sets"
 	"sigs.k8s.io/karpenter/pkg/scheduling"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
@@ -13,7 +14,8 @@ import (
 // compatible with the pod's node selector and one of its required node affinity terms.
 // Karpenter also intersects with each instance type's requirements; the overhead here is per
 // pool, which matters only for DaemonSets that select instance types.
-func daemonRunsOn(p *analysis.Pool, pod *corev1.Pod) bool {
+func daemonRunsOn(p *analysis.Pool, pod *corev1.Pod, wellKnown sets.Set[string]) bool {
+	allow := func(o *scheduling.CompatibilityOptions) { o.AllowUndefined = wellKnown }
 	d := pod.DeepCopy()
 	d.Spec.Tolerations = append(d.Spec.Tolerations, corev1.Toleration{Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectPreferNoSchedule})
 	if err := scheduling.Taints(p.Spec.Template.Spec.Taints).ToleratesPod(d); err != nil {
@@ -24,11 +26,11 @@ func daemonRunsOn(p *analysis.Pool, pod *corev1.Pod) bool {
 		terms = a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms
 	}
 	if len(terms) == 0 {
-		return p.Requirements.IsCompatible(scheduling.NewStrictPodRequirements(d), scheduling.AllowUndefinedWellKnownLabels)
+		return p.Requirements.IsCompatible(scheduling.NewStrictPodRequirements(d), allow)
 	}
 	for _, t := range terms {
 		d.Spec.Affinity.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms = []corev1.NodeSelectorTerm{t}
-		if p.Requirements.IsCompatible(scheduling.NewStrictPodRequirements(d), scheduling.AllowUndefinedWellKnownLabels) {
+		if p.Requirements.IsCompatible(scheduling.NewStrictPodRequirements(d), allow) {
 			return true
 		}
 	}

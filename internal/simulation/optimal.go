@@ -9,6 +9,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/workload"
 )
@@ -90,8 +91,10 @@ func DaemonOverhead(daemons []*corev1.Pod, pools []simmodel.SimPool) (corev1.Res
 	distinct := map[string]bool{}
 	for _, sp := range pools {
 		var on []*corev1.Pod
+		// The pool's cloud's well-known labels (not every linked provider's), as in its Karpenter.
+		wellKnown := sp.Cloud(analysis.Builtin()).WellKnownLabels()
 		for _, d := range daemons {
-			if daemonRunsOn(sp.Pool, d) {
+			if daemonRunsOn(sp.Pool, d, wellKnown) {
 				on = append(on, d)
 			}
 		}

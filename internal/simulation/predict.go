@@ -3,6 +3,7 @@ package simulation
 import (
 	"errors"
 	"fmt"
+	"k8s.io/apimachinery/pkg/util/sets"
 	"math"
 	"sort"
 	"strings"
@@ -60,7 +61,7 @@ func Predict(s *analysis.Solver, in PredictionInput) (*simmodel.Simulation, erro
 	if region == "" || !s.HasRegion(region) {
 		return nil, fmt.Errorf("region %q is not in the SKU catalog", in.Region)
 	}
-	pin := karpenter.Input{InstanceTypes: map[string][]*cloudprovider.InstanceType{}, Launchers: map[string]cloud.Launcher{}}
+	pin := karpenter.Input{InstanceTypes: map[string][]*cloudprovider.InstanceType{}, Launchers: map[string]cloud.Launcher{}, WellKnownLabels: map[string]sets.Set[string]{}}
 	rts := map[string]analysis.RegionTypes{}
 	for i, p := range in.Pools {
 		if p.Pool == nil || p.Pool.NodePool == nil {
@@ -81,6 +82,7 @@ func Predict(s *analysis.Solver, in PredictionInput) (*simmodel.Simulation, erro
 		pin.NodePools = append(pin.NodePools, np)
 		pin.InstanceTypes[np.Name] = rt.CloudProvider()
 		pin.Launchers[np.Name] = rt.Launcher()
+		pin.WellKnownLabels[np.Name] = c.WellKnownLabels()
 	}
 	for i, p := range in.Pods {
 		if p == nil {
@@ -123,7 +125,7 @@ func Predict(s *analysis.Solver, in PredictionInput) (*simmodel.Simulation, erro
 			continue
 		}
 		it, o := nc.Launch.InstanceType, nc.Launch.Offering
-		n := simmodel.SimNode{Pool: nc.NodePool, SKU: it.Name, Zone: o.Zone(), CapacityType: o.CapacityType(), HourlyPrice: o.Price,
+		n := simmodel.SimNode{Pool: nc.NodePool, SKU: it.Name, Zone: cloud.ZoneOf(o), CapacityType: o.CapacityType(), HourlyPrice: o.Price,
 			Requested: nc.Requests.DeepCopy(), Allocatable: it.Allocatable().DeepCopy()}
 		delete(n.Requested, corev1.ResourcePods)
 		if d := rts[nc.NodePool].ByName(it.Name); d != nil {

@@ -96,7 +96,10 @@ func Simulate(ctx context.Context, s *analysis.Solver, in Input, mode string) (*
 	var pools []simmodel.SimPool
 	for _, body := range in.NodePools {
 		obj := deepCopy(body)
-		v := crdvalidate.MustFor(kinds.NodePool.GVK)
+		v, err := crdvalidate.NodePoolFor(kinds.NodePool.GVK, crdvalidate.NodePoolGroup(obj))
+		if err != nil {
+			return nil, err
+		}
 		if errs := v.Validate(ctx, obj); len(errs) > 0 {
 			res.Skipped = append(res.Skipped, fmt.Sprintf("NodePool/%s: the API server would reject it", nameOf(obj)))
 			continue
@@ -116,6 +119,7 @@ func Simulate(ctx context.Context, s *analysis.Solver, in Input, mode string) (*
 		res.Pools = append(res.Pools, p.Name)
 	}
 	res.simPools = pools
+	res.Assumptions = append(res.Assumptions, cloudAssumptions(s, in.Region, pools)...)
 	if err := run(ctx, s, mode, in, pools, res); err != nil {
 		return nil, err
 	}
@@ -206,4 +210,23 @@ func deepCopyValue(v any) any {
 		return out
 	}
 	return v
+}
+
+// cloudAssumptions are what the clouds of the pools say a simulation of theirs cannot know
+// offline (cloud.Assumer: on EKS the spot allocation strategy, zones and price gaps), once per
+// cloud.
+func cloudAssumptions(s *analysis.Solver, region string, pools []simmodel.SimPool) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, p := range pools {
+		c := p.Cloud(s.Clouds())
+		if seen[c.Name()] {
+			continue
+		}
+		seen[c.Name()] = true
+		if a, ok := c.(cloud.Assumer); ok {
+			out = append(out, a.SimulationAssumptions(strings.ToLower(region))...)
+		}
+	}
+	return out
 }

@@ -96,7 +96,7 @@ func TestDaemonOverheadPerPool(t *testing.T) {
 		{p, everywhere, true}, {p, untolerating, false}, {plain, untolerating, true},
 		{plain, linuxOnly, true}, {plain, windows, false},
 	} {
-		if got := daemonRunsOn(tc.pool, tc.pod); got != tc.want {
+		if got := daemonRunsOn(tc.pool, tc.pod, analysis.Builtin().Default().WellKnownLabels()); got != tc.want {
 			t.Errorf("%s on %s (tainted %v): %v, want %v", tc.pod.Name, tc.pool.Name, tc.pool.HasTaint(), got, tc.want)
 		}
 	}

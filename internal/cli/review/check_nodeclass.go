@@ -16,13 +16,18 @@ const refField = "spec.template.spec.nodeClassRef"
 // cluster will not have: Karpenter keeps such a pool NotReady and launches nothing from it.
 // References whose name is unknown until apply are left alone. The `default` class counts as
 // present unless the cluster runs self-hosted Karpenter: AKS Node Auto Provisioning creates it.
-// A pool of Karpenter on another cloud (an EC2NodeClass) gets one note and no Azure checks.
+// An EKS pool (an EC2NodeClass reference) is checked against the cluster's EC2NodeClasses
+// (check_nodeclass_eks.go); a pool of Karpenter on a cloud this build does not serve gets one
+// note and no provisioning checks.
 func CheckNodeClassRefs(_ context.Context, c *Cluster) []Finding {
 	have := map[string]bool{}
 	var names []string
 	for _, nc := range c.NodeClasses {
 		if nc.Name == unknownName {
 			return nil // any reference might be to the node class whose name is not known yet
+		}
+		if nc.GVK.GroupKind() != kinds.AKSNodeClass.GVK.GroupKind() {
+			continue
 		}
 		have[nc.Name] = true
 		names = append(names, nc.Name)
@@ -39,6 +44,10 @@ func CheckNodeClassRefs(_ context.Context, c *Cluster) []Finding {
 		group, kind, name := p.String("spec", "template", "spec", "nodeClassRef", "group"),
 			p.String("spec", "template", "spec", "nodeClassRef", "kind"),
 			p.String("spec", "template", "spec", "nodeClassRef", "name")
+		if eksPool(p) {
+			out = append(out, checkEC2NodeClassRef(c, p)...)
+			continue
+		}
 		if cloud, ok := otherCloud(p); ok {
 			out = append(out, p.Finding(findings.OtherCloud, refField,
 				fmt.Sprintf("NodePool %s references %s %q (%s), a node class of Karpenter on %s; it was not checked against the Azure SKU catalog", p.Name, kind, name, group, cloud),
@@ -72,21 +81,18 @@ func CheckNodeClassRefs(_ context.Context, c *Cluster) []Finding {
 	return out
 }
 
-// otherClouds are the groups of the node classes of Karpenter's other cloud providers.
+// otherClouds are the groups of the node classes of Karpenter's cloud providers this build
+// does not serve (AKS and EKS are served).
 var otherClouds = map[string]string{
-	"karpenter.k8s.aws": "AWS",
 	"karpenter.k8s.gcp": "Google Cloud",
 }
 
-// otherCloud reports whether a NodePool's nodeClassRef names another cloud's node class.
+// otherCloud reports whether a NodePool's nodeClassRef names the node class of a cloud this
+// build does not serve.
 func otherCloud(p *Object) (string, bool) {
 	group := p.String("spec", "template", "spec", "nodeClassRef", "group")
-	kind := p.String("spec", "template", "spec", "nodeClassRef", "kind")
 	if cloud, ok := otherClouds[group]; ok {
 		return cloud, true
-	}
-	if group == "" && kind == "EC2NodeClass" {
-		return "AWS", true
 	}
 	return "", false
 }

@@ -8,7 +8,7 @@ import (
 	"sync"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
@@ -63,12 +63,16 @@ func (p *provisioning) analyse(c *Cluster, pool *Object) *analysis.Analysis {
 		p.analyses[pool] = nil
 		return nil
 	}
-	if known, unknown := crdtree.StripUnknown(withoutNamespace(pool.Body)); len(unknown) == 0 && len(crdvalidate.MustFor(kinds.NodePool.GVK).Validate(context.Background(), known)) == 0 {
+	v, err := crdvalidate.NodePoolFor(kinds.NodePool.GVK, crdvalidate.NodePoolGroup(pool.Body))
+	if err != nil {
+		panic(err) // the pinned providers' CRDs serve karpenter.sh/v1: a build defect
+	}
+	if known, unknown := crdtree.StripUnknown(withoutNamespace(pool.Body)); len(unknown) == 0 && len(v.Validate(context.Background(), known)) == 0 {
 		// The API server's defaults first, as the provider's plan has them: an absent
 		// expireAfter is 720h, not Never.
-		crdvalidate.MustFor(kinds.NodePool.GVK).Default(known)
+		v.Default(known)
 		if sp, err := analysis.PoolFromObject(known); err == nil {
-			nc, assumed := nodeClassOf(c, pool)
+			nc, assumed := nodeClassOf(shared.solver, c, pool)
 			full := shared.solver.Analyze(sp, analysis.Options{Region: c.Region, NodeClass: nc, NodeClassAssumed: assumed, Target: c.Target})
 			a = &analysis.Analysis{Findings: full.Findings, Summary: full.Summary}
 		}
@@ -77,20 +81,27 @@ func (p *provisioning) analyse(c *Cluster, pool *Object) *analysis.Analysis {
 	return a
 }
 
-// nodeClassOf returns the settings of the AKSNodeClass the pool references when it is part of
-// the input; otherwise the defaults, and that they were assumed.
-func nodeClassOf(c *Cluster, pool *Object) (aks.NodeClass, bool) {
+// nodeClassOf returns the settings of the node class the pool references (an AKSNodeClass, or
+// an EC2NodeClass for an EKS pool) when it is part of the input, decoded by the pool's cloud;
+// otherwise nil (the cloud's defaults), and that they were
+// assumed.
+func nodeClassOf(s *analysis.Solver, c *Cluster, pool *Object) (cloud.NodeClass, bool) {
 	name := pool.String("spec", "template", "spec", "nodeClassRef", "name")
+	kind := kinds.AKSNodeClass
+	if eksPool(pool) {
+		kind = kinds.EC2NodeClass
+	}
+	cl := s.Clouds().Serving(kind.GVK.Group)
 	for _, nc := range c.NodeClasses {
-		if nc.Name != name {
+		if nc.Name != name || nc.GVK.GroupKind() != kind.GVK.GroupKind() {
 			continue
 		}
 		known, _ := crdtree.StripUnknown(nc.Body)
-		if s, err := analysis.NodeClassFromObject(known); err == nil {
-			return s, false
+		if decoded, err := cl.DecodeNodeClass(known); err == nil {
+			return decoded, false
 		}
 	}
-	return aks.NodeClass{}, true
+	return nil, true
 }
 
 // CheckProvisioning reports what the solver finds for each NodePool against the embedded SKU
@@ -164,10 +175,15 @@ func ProvisioningFacts(ctx context.Context, c *Cluster, pool *Object) []Fact {
 		return nil
 	}
 	s := a.Summary
-	out := []Fact{{"checked against", s.Scope}, {"admissible SKUs", fmt.Sprint(s.AdmissibleSKUs)}}
-	if _, assumed := nodeClassOf(c, pool); assumed {
+	eks := eksPool(pool)
+	admissible := "admissible SKUs"
+	if eks {
+		admissible = "admissible instance types"
+	}
+	out := []Fact{{"checked against", s.Scope}, {admissible, fmt.Sprint(s.AdmissibleSKUs)}}
+	if _, assumed := nodeClassOf(shared.solver, c, pool); assumed {
 		v := "defaults assumed (not in the input)"
-		if pool.String("spec", "template", "spec", "nodeClassRef", "name") == NAPNodeClass && !c.SelfHosted {
+		if pool.String("spec", "template", "spec", "nodeClassRef", "name") == NAPNodeClass && !c.SelfHosted && !eks {
 			v = "defaults assumed (the default class AKS Node Auto Provisioning creates)"
 		}
 		out = append(out, Fact{"node class settings", v})
@@ -177,7 +193,11 @@ func ProvisioningFacts(ctx context.Context, c *Cluster, pool *Object) []Fact {
 	}
 	out = append(out, Fact{"cheapest", fmt.Sprintf("%s, %s, %s", s.CheapestSKU, s.CheapestCapacity, priceFact(s.CheapestHourlyPrice, s.PriceSource))})
 	if len(s.CapacityTypes) > 1 {
-		out = append(out, Fact{"Karpenter launches", s.CheapestCapacity + " (the Azure provider ranks offerings by price, then spot before on-demand)"})
+		why := " (the Azure provider ranks offerings by price, then spot before on-demand)"
+		if eks {
+			why = " (the AWS provider launches spot when the pool allows it; price-capacity-optimized spot allocation is out of reach offline, the cheapest spot offering stands in)"
+		}
+		out = append(out, Fact{"Karpenter launches", s.CheapestCapacity + why})
 	}
 	// Both sides of a pool that allows both capacity types, so that the spot
 	// price and the on-demand fallback's are visible together.

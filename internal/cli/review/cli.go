@@ -27,7 +27,9 @@ const usageHead = `Usage: terraform-provider-karpenter review [flags] [paths...|
 
 Reviews Karpenter NodePools and AKSNodeClasses offline with the checks the provider runs at
 plan time: the API server's own schema and CEL validation, node class references, competing
-pools and limits. Paths are Kubernetes YAML or JSON files, directories (searched recursively
+pools and limits. EKS NodePools and their EC2NodeClasses are reviewed the same way against the
+embedded EC2 catalog (--region us-east-1; the GovCloud regions and cn-north-1 have their own
+on-demand prices, other AWS regions us-east-1's). Paths are Kubernetes YAML or JSON files, directories (searched recursively
 for *.yaml, *.yml, *.json and kustomizations; hidden entries skipped) and Terraform plans
 (terraform show -json plan.out > plan.json). "-" reads standard input, e.g.
   kustomize build clusters/prod | terraform-provider-karpenter review -
@@ -175,7 +177,7 @@ func parseFlags(args []string, stderr io.Writer) (*cliOptions, error) {
 	fs.StringVar(&o.color, "color", "auto", "colour the text report: auto (when standard output is a terminal and NO_COLOR is unset), always or never")
 	fs.StringVar(&o.failOn, "fail-on", "error", "exit with 1 when a finding of this severity or higher remains: warning or error")
 	fs.BoolVar(&o.strict, "strict", false, "report warnings as errors")
-	fs.StringVar(&o.region, "region", "", "Azure region of clusters whose config file or plan names none (e.g. westeurope)")
+	fs.StringVar(&o.region, "region", "", "region of clusters whose config file or plan names none: Azure (e.g. westeurope) or, for EKS pools, AWS (e.g. us-east-1)")
 	fs.Func("suppress", "drop findings of these codes, e.g. KRP104 or KRP104,KRP202 (repeatable)", func(s string) error {
 		codes, err := findings.ParseCodes(s)
 		o.suppress = append(o.suppress, codes...)

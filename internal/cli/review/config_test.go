@@ -15,7 +15,7 @@ func TestConfigErrors(t *testing.T) {
 		{"no name", "clusters:\n  - paths: [x]\n", "name is required"},
 		{"no paths", "clusters:\n  - name: a\n", "paths is required"},
 		{"twice", "clusters:\n  - {name: a, paths: [x]}\n  - {name: a, paths: [y]}\n", "defined twice"},
-		{"bad region", "clusters:\n  - {name: a, paths: [x], region: mars}\n", `unknown Azure region "mars"`},
+		{"bad region", "clusters:\n  - {name: a, paths: [x], region: mars}\n", `unknown region "mars"`},
 		{"bad code", "suppress: [KRP9]\n", "KRP9"},
 		{"bad glob", "exclude: [\"a/[\"]\n", "syntax error in pattern"},
 		{"escaping glob", "clusters:\n  - {name: a, paths: [../x]}\n", "leaves the config file's directory"},

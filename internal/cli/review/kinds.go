@@ -13,7 +13,7 @@ import (
 )
 
 // reviewedKinds are the kinds the review judges: Karpenter's NodePool and NodeOverlay and the
-// node classes of the cloud it reviews for (AKS); other kinds of the Karpenter groups
+// node classes of the clouds it reviews for (AKSNodeClass, EC2NodeClass); other kinds of the Karpenter groups
 // (NodeClaim) are passed over like any other Kubernetes object.
 var reviewedKinds = func() map[schema.GroupKind]bool {
 	m := map[schema.GroupKind]bool{}
@@ -24,12 +24,18 @@ var reviewedKinds = func() map[schema.GroupKind]bool {
 }()
 
 // writtenKinds are the kinds a reviewed manifest may hold, in the order the fix for an
-// unknown kind names them: the pools, the node classes of the reviewed cloud, the overlays.
+// unknown kind names them: the pools, the node classes of the reviewed clouds (AKS first), the
+// overlays.
 func writtenKinds() []*kinds.Kind {
 	var out []*kinds.Kind
 	out = append(out, kinds.WithRole(kinds.Pool)...)
 	for _, k := range kinds.WithRole(kinds.NodeClass) {
 		if k.Cloud == kinds.AKSNodeClass.Cloud {
+			out = append(out, k)
+		}
+	}
+	for _, k := range kinds.WithRole(kinds.NodeClass) {
+		if k.Cloud == kinds.EC2NodeClass.Cloud {
 			out = append(out, k)
 		}
 	}
@@ -48,11 +54,11 @@ func useKindsFix() string {
 	return "Use kind " + strings.Join(alts, ", or ")
 }
 
-// karpenterCRDs indexes the CRDs AKS ships by group and kind, so that the versions a
+// karpenterCRDs indexes the CRDs AKS ships and the EC2NodeClass CRD by group and kind, so that the versions a
 // document may use come from the CRDs themselves.
 var karpenterCRDs = func() map[schema.GroupKind]*apiextensionsv1.CustomResourceDefinition {
 	m := map[schema.GroupKind]*apiextensionsv1.CustomResourceDefinition{}
-	for _, c := range crds.All() {
+	for _, c := range crds.Known() {
 		m[schema.GroupKind{Group: c.Spec.Group, Kind: c.Spec.Names.Kind}] = c
 	}
 	return m

@@ -9,12 +9,13 @@ import (
 )
 
 // The kinds the review judges, and the fix for a kind no CRD defines, come from
-// internal/kinds: on AKS they are the NodePool, the AKSNodeClass and the NodeOverlay, and the
-// fix reads as it did when it was written by hand.
+// internal/kinds: the NodePool, the node classes of the served clouds (AKSNodeClass,
+// EC2NodeClass) and the NodeOverlay, and the fix names each with its apiVersion.
 func TestReviewedKindsComeFromTheKindsPackage(t *testing.T) {
 	want := map[schema.GroupKind]bool{
 		{Group: "karpenter.sh", Kind: "NodePool"}:            true,
 		{Group: "karpenter.azure.com", Kind: "AKSNodeClass"}: true,
+		{Group: "karpenter.k8s.aws", Kind: "EC2NodeClass"}:   true,
 		{Group: "karpenter.sh", Kind: "NodeOverlay"}:         true,
 	}
 	if len(reviewedKinds) != len(want) {
@@ -29,7 +30,7 @@ func TestReviewedKindsComeFromTheKindsPackage(t *testing.T) {
 	if v.problem != findings.UnknownKind {
 		t.Fatalf("verdict %+v, want %s", v, findings.UnknownKind)
 	}
-	if got, want := v.fix, "Use kind NodePool with apiVersion karpenter.sh/v1, or AKSNodeClass with apiVersion karpenter.azure.com/v1beta1."; got != want {
+	if got, want := v.fix, "Use kind NodePool with apiVersion karpenter.sh/v1, or AKSNodeClass with apiVersion karpenter.azure.com/v1beta1, or EC2NodeClass with apiVersion karpenter.k8s.aws/v1."; got != want {
 		t.Errorf("fix %q, want %q", got, want)
 	}
 	if got := v1beta1NodePool; got != (schema.GroupVersionKind{Group: "karpenter.sh", Version: "v1beta1", Kind: "NodePool"}) {

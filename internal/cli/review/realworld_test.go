@@ -84,21 +84,25 @@ func TestUnknownFields(t *testing.T) {
 	}
 }
 
-// An EKS repository: the NodePool targets Karpenter on AWS, so it gets one note and no Azure
-// findings; the file holding only an EC2NodeClass says it was skipped.
+// An EKS repository: the NodePool targets Karpenter on AWS and is reviewed against the EC2
+// catalog with the EC2NodeClass CRD's own validation (this EC2NodeClass lacks the subnet and
+// security-group selector terms the CRD requires); no Azure fact or word.
 func TestOtherCloud(t *testing.T) {
-	out := runJSON(t, "", ExitClean, "testdata/realworld/eks")
+	out := runJSON(t, "", ExitFindings, "testdata/realworld/eks")
 	sameLines(t, out.brief(), []string{
-		"testdata/realworld/eks/ec2nodeclass.yaml:2:1 KRP011 EC2NodeClass/default kind",
-		"testdata/realworld/eks/nodepool.yaml:9:7 KRP011 NodePool/gpu spec.template.spec.nodeClassRef",
+		"testdata/realworld/eks/ec2nodeclass.yaml:5:1 KRP001 EC2NodeClass/default spec.securityGroupSelectorTerms",
+		"testdata/realworld/eks/ec2nodeclass.yaml:5:1 KRP001 EC2NodeClass/default spec.subnetSelectorTerms",
+		"testdata/realworld/eks/nodepool.yaml:2:1 KRP125 NodePool/gpu",
+		"testdata/realworld/eks/nodepool.yaml:6:1 KRP104 NodePool/gpu spec.limits",
+		"testdata/realworld/eks/nodepool.yaml:8:5 KRP109 NodePool/gpu spec.template.spec.taints",
 	})
 	for _, p := range out.Pools {
-		if slices.ContainsFunc(p.Facts, func(f Fact) bool { return f.Name == "cheapest" || f.Name == "admissible SKUs" }) {
+		if slices.ContainsFunc(p.Facts, func(f Fact) bool { return f.Name == "admissible SKUs" || strings.Contains(f.Value, "Standard_") }) {
 			t.Errorf("an AWS pool gets no Azure facts: %+v", p.Facts)
 		}
 	}
-	if m, _ := messageOf(t, out, "KRP011"); !strings.Contains(m, "skipped") {
-		t.Errorf("KRP011 on the EC2NodeClass: %q", m)
+	if m, fix := messageOf(t, out, "KRP109"); !strings.Contains(m, "GPU instance type(s)") || !strings.Contains(fix, "karpenter.k8s.aws/instance-gpu-count") {
+		t.Errorf("KRP109 on the EKS pool: %q / %q", m, fix)
 	}
 }
 

@@ -8,8 +8,8 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
 )
 
-// NormalizeRegion turns a region as people write it ("West Europe", "westeurope") into the
-// ARM name and checks that a built-in cloud's embedded catalog knows it, so that a typo fails the run
+// NormalizeRegion turns a region as people write it ("West Europe", "westeurope", "us-east-1")
+// into the ARM or AWS name and checks that a built-in cloud's embedded catalog knows it, so that a typo fails the run
 // instead of checking against nothing. "" stays "" (no region given).
 func NormalizeRegion(s string) (string, error) {
 	if s == "" {
@@ -28,9 +28,9 @@ func NormalizeRegion(s string) (string, error) {
 		}
 	}
 	if len(near) > 0 {
-		return "", fmt.Errorf("unknown Azure region %q (did you mean %s?)", s, strings.Join(near, ", "))
+		return "", fmt.Errorf("unknown region %q: neither an Azure nor an AWS region of the embedded catalogs (did you mean %s?)", s, strings.Join(near, ", "))
 	}
-	return "", fmt.Errorf("unknown Azure region %q", s)
+	return "", fmt.Errorf("unknown region %q: neither an Azure region (e.g. westeurope) nor an AWS region (e.g. us-east-1) of the embedded catalogs", s)
 }
 
 // editDistance is the Levenshtein distance of two short ASCII names.

@@ -133,17 +133,18 @@ func writePools(b *strings.Builder, r *Report, s styler) {
 }
 
 func closingLine(r *Report) string {
-	pools, classes := 0, 0
+	pools, classes, ec2 := 0, 0, 0
 	for _, c := range r.Clusters {
 		pools += c.NodePools
-		classes += c.NodeClasses
+		classes += c.NodeClasses - c.EC2NodeClasses
+		ec2 += c.EC2NodeClasses
 	}
 	counts := fmt.Sprintf("%s, %s, %s", plural(r.Count(findings.Error), "error"), plural(r.Count(findings.Warning), "warning"), plural(r.Count(findings.Note), "note"))
 	if r.Suppressed > 0 {
 		counts += fmt.Sprintf(" (%d suppressed)", r.Suppressed)
 	}
 	return fmt.Sprintf("%s in %s: %s, %s, %s\n", counts, plural(r.Files, "file"), plural(len(r.Clusters), "cluster"),
-		pluralWord(pools, "NodePool", "NodePools"), pluralWord(classes, "AKSNodeClass", "AKSNodeClasses"))
+		pluralWord(pools, "NodePool", "NodePools"), nodeClassCounts(classes, ec2))
 }
 
 // placeOf renders a location as editors and CI logs link it: file:line:column, then the

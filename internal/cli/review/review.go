@@ -71,6 +71,8 @@ type ClusterSummary struct {
 	Region      string `json:"region,omitempty"`
 	NodePools   int    `json:"nodePools"`
 	NodeClasses int    `json:"nodeClasses"`
+	// EC2NodeClasses counts the EKS node classes (of NodeClasses).
+	EC2NodeClasses int `json:"ec2NodeClasses,omitempty"`
 }
 
 // Count returns the number of findings of a severity.
@@ -182,7 +184,7 @@ func Review(ctx context.Context, opts Options) (*Report, error) {
 			opts.Visit(c, docs)
 		}
 		clusters = append(clusters, c)
-		rep.Clusters = append(rep.Clusters, ClusterSummary{Name: name, Region: c.Region, NodePools: len(c.NodePools), NodeClasses: len(c.NodeClasses)})
+		rep.Clusters = append(rep.Clusters, ClusterSummary{Name: name, Region: c.Region, NodePools: len(c.NodePools), NodeClasses: len(c.NodeClasses), EC2NodeClasses: countEC2NodeClasses(c)})
 	}
 	if !opts.noFleet {
 		all = append(all, fleetDrift(cfg, clusters)...)

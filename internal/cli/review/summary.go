@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
 )
@@ -34,13 +36,23 @@ type PoolSummary struct {
 // DefaultFacts are what the manifests themselves say about a pool.
 func DefaultFacts() []FactFunc { return []FactFunc{ManifestFacts, ProvisioningFacts} }
 
-// wellKnownKeys are the requirement keys worth a summary line, with their short names.
-var wellKnownKeys = []struct{ key, name string }{
-	{"karpenter.sh/capacity-type", "capacity types"},
-	{"kubernetes.io/arch", "architectures"},
-	{"karpenter.azure.com/sku-family", "SKU families"},
-	{"node.kubernetes.io/instance-type", "instance types"},
-	{"topology.kubernetes.io/zone", "zones"},
+// summaryKey is a requirement key worth a summary line, with its short name.
+type summaryKey struct{ key, name string }
+
+// wellKnownKeys are the requirement keys worth a summary line for a pool of the cloud with the
+// vocabulary: the core ones and the cloud's category and family labels (AKS: sku-family; EKS:
+// instance-category, instance-family).
+func wellKnownKeys(words cloud.Vocabulary) []summaryKey {
+	out := []summaryKey{{"karpenter.sh/capacity-type", "capacity types"}, {"kubernetes.io/arch", "architectures"}}
+	if words.CategoryKey != "" {
+		out = append(out, summaryKey{words.CategoryKey, "instance categories"})
+	}
+	if words.FamilyKey == "karpenter.azure.com/sku-family" {
+		out = append(out, summaryKey{words.FamilyKey, "SKU families"})
+	} else if words.FamilyKey != "" {
+		out = append(out, summaryKey{words.FamilyKey, "instance families"})
+	}
+	return append(out, summaryKey{"node.kubernetes.io/instance-type", "instance types"}, summaryKey{"topology.kubernetes.io/zone", "zones"})
 }
 
 // ManifestFacts summarizes weight, node class, limits, the well-known requirements and taints.
@@ -67,7 +79,8 @@ func ManifestFacts(_ context.Context, _ *Cluster, p *Object) []Fact {
 		out = append(out, Fact{"limits", "none"})
 	}
 	reqs, _ := p.Get("spec", "template", "spec", "requirements").([]any)
-	for _, k := range wellKnownKeys {
+	words := cloud.VocabularyOf(analysis.CloudServing(p.String("spec", "template", "spec", "nodeClassRef", "group")))
+	for _, k := range wellKnownKeys(words) {
 		var parts []string
 		for _, r := range reqs {
 			rm, _ := r.(map[string]any)

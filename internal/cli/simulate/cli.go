@@ -22,7 +22,10 @@ import (
 const usageHead = `Usage: terraform-provider-karpenter simulate [flags] [paths...|-]
 
 Simulates, offline, the nodes Karpenter on AKS would launch for the workloads in the input and
-what they cost per hour, from the embedded SKU catalog. Paths are read as the review command
+what they cost per hour, from the embedded SKU catalog; EKS NodePools (an EC2NodeClass
+reference) from the embedded EC2 catalog, e.g. --region us-east-1, with the AWS provider's
+launch choice (spot when allowed, the cheapest offering; price-capacity-optimized spot
+allocation is out of reach offline, and the result's assumptions say so). Paths are read as the review command
 reads them: Kubernetes YAML or JSON files, directories (recursively), kustomizations and
 Terraform plans (terraform show -json plan.out > plan.json) for the NodePools; "-" reads
 standard input, e.g.
@@ -113,7 +116,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	o := &options{}
 	fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&o.region, "region", "", "Azure region of clusters whose config file or plan names none (e.g. westeurope)")
+	fs.StringVar(&o.region, "region", "", "region of clusters whose config file or plan names none: Azure (e.g. westeurope) or, for EKS pools, AWS (e.g. us-east-1)")
 	fs.StringVar(&o.mode, "mode", simulation.Karpenter, "karpenter, optimal or both")
 	fs.StringVar(&o.format, "format", "text", "report format: text, json or markdown")
 	fs.StringVar(&o.output, "output", "", "write the report to this file instead of standard output")

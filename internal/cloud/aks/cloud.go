@@ -9,7 +9,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/sets"
-	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
@@ -123,8 +122,25 @@ var labelDomains = []string{azv1beta1.Group, "kubernetes.azure.com"}
 
 func (c *Cloud) LabelDomains() []string { return labelDomains }
 
-// WellKnownLabels is Karpenter's set, which the Azure provider's v1beta1 package extends with
-// its own labels when it is linked in (as it is here).
-var wellKnownLabels = sync.OnceValue(func() sets.Set[string] { return karpv1.WellKnownLabels.Clone() })
+// WellKnownLabels is Karpenter's set as the Azure provider's own binary has it: the core
+// labels plus the ones its v1beta1 package adds in its init. The process-wide
+// karpv1.WellKnownLabels also holds the AWS provider's labels (linked in for EKS), which
+// Karpenter on AKS does not know: an AKS pool's karpenter.k8s.aws/* requirement is a custom
+// label there.
+var wellKnownLabels = sync.OnceValue(func() sets.Set[string] {
+	return cloud.CoreWellKnownLabels().Union(azv1beta1.AzureWellKnownLabels)
+})
 
 func (c *Cloud) WellKnownLabels() sets.Set[string] { return wellKnownLabels() }
+
+// Vocabulary is what Karpenter on AKS calls things, and its labels for the attributes every
+// cloud has.
+func (c *Cloud) Vocabulary() cloud.Vocabulary {
+	return cloud.Vocabulary{
+		Kubernetes: "AKS", InstanceTypes: "Azure VM sizes", InstanceType: "size", NodeClassKind: NodeClassKind.Kind,
+		NodeClassDefaults: "Ubuntu, 128 GB OS disk", NodeClassResource: "karpenter_aksnodeclass",
+		Catalog: "SKU catalog", SpotNotice: "spot VMs can be evicted at 30 seconds' notice", GPUResources: []string{"nvidia.com/gpu"},
+		CPUKey: azv1beta1.LabelSKUCPU, MemoryKey: azv1beta1.LabelSKUMemory, FamilyKey: azv1beta1.LabelSKUFamily,
+		GPUCountKey: azv1beta1.LabelSKUGPUCount, GPUNameKey: azv1beta1.LabelSKUGPUName, GPUManufacturerKey: azv1beta1.LabelSKUGPUManufacturer,
+	}
+}

@@ -9,7 +9,6 @@ import (
 	"github.com/Azure/karpenter-provider-azure/pkg/providers/allocationstrategy/stages"
 	"github.com/Azure/karpenter-provider-azure/pkg/utils/zones"
 	corev1 "k8s.io/api/core/v1"
-	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 	"sigs.k8s.io/karpenter/pkg/scheduling"
 	"sigs.k8s.io/karpenter/pkg/utils/resources"
@@ -69,9 +68,10 @@ func (c *Cloud) Rank(cands []cloud.InstanceOfferings) []cloud.InstanceOfferings 
 	return out
 }
 
-// wellKnownAndRestricted is the label set of v1beta1.AllowUndefinedWellKnownAndRestrictedLabels,
-// computed once instead of on every call.
-var wellKnownAndRestricted = karpv1.WellKnownLabels.Union(azv1beta1.RestrictedLabels)
+// wellKnownAndRestricted is the label set of v1beta1.AllowUndefinedWellKnownAndRestrictedLabels
+// in the Azure provider's own binary (its well-known labels, not the AWS ones this binary also
+// links), computed once instead of on every call.
+var wellKnownAndRestricted = wellKnownLabels().Union(azv1beta1.RestrictedLabels)
 
 func allowUndefinedWellKnownAndRestricted(o *scheduling.CompatibilityOptions) {
 	o.AllowUndefined = wellKnownAndRestricted

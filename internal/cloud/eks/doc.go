@@ -25,5 +25,12 @@
 // Karpenter's global label and resource sets (karpv1.WellKnownLabels,
 // RestrictedLabelDomains, WellKnownResources, cloudprovider.ReservationIDLabel):
 // a binary that links this package and the Azure provider sees both clouds'
-// labels as well known (TestImportExtendsKarpentersGlobals).
+// labels as well known (TestImportExtendsKarpentersGlobals). The seam's
+// well-known labels of each cloud (Cloud.WellKnownLabels) are therefore the core
+// labels plus that cloud's provider's only, as in its own Karpenter binary.
+//
+// Cloud (cloud.go, launch.go) is this package behind the seam: EC2NodeClass
+// decoding, the catalog's regions (no zones: RegionCaveats says so), prices with
+// their provenance, and the AWS provider's launch filters and capacity-type
+// choice (cheapest offering; price-capacity-optimized spot is out of reach).
 package eks

@@ -19,6 +19,7 @@ import (
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/providerdata"
@@ -91,12 +92,12 @@ func (d *dataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 				MarkdownDescription: "The admissible sizes.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"name":            str("VM size, e.g. `Standard_D4s_v5`."),
-					"family":          str("`karpenter.azure.com/sku-family` label value."),
+					"family":          str("`karpenter.azure.com/sku-family` label value (on EKS pools `karpenter.k8s.aws/instance-family`)."),
 					"architecture":    str("`amd64` or `arm64`."),
 					"vcpu":            schema.Int64Attribute{Computed: true, MarkdownDescription: "vCPUs."},
 					"memory_gib":      schema.Float64Attribute{Computed: true, MarkdownDescription: "Memory in GiB as the VM reports it."},
 					"gpu_count":       schema.Int64Attribute{Computed: true, MarkdownDescription: "GPUs."},
-					"gpu_name":        str("`karpenter.azure.com/sku-gpu-name` label value, if any."),
+					"gpu_name":        str("`karpenter.azure.com/sku-gpu-name` label value, if any (on EKS pools `karpenter.k8s.aws/instance-gpu-name`)."),
 					"capacity":        schema.MapAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Node capacity as Karpenter computes it (cpu, memory, pods, ephemeral-storage, GPUs)."},
 					"allocatable":     schema.MapAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Capacity minus kube-reserved, system-reserved and eviction thresholds."},
 					"capacity_types":  schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Capacity types the requirements allow (`on-demand`, `spot`)."},
@@ -177,6 +178,7 @@ func nodeClassAttribute() schema.Attribute {
 func candidates(a *analysis.Analysis) []instanceModel {
 	var out []instanceModel
 	seen := map[string]bool{}
+	words := cloud.VocabularyOf(a.Cloud())
 	for _, c := range a.Admissible {
 		it := c.InstanceType
 		if seen[it.Name] {
@@ -190,8 +192,10 @@ func candidates(a *analysis.Analysis) []instanceModel {
 			return ""
 		}
 		gpus := int64(0)
-		if q, ok := it.Capacity["nvidia.com/gpu"]; ok {
-			gpus = q.Value()
+		for _, r := range words.GPUResources {
+			if q, ok := it.Capacity[corev1.ResourceName(r)]; ok {
+				gpus += q.Value()
+			}
 		}
 		zones, capTypes := map[string]bool{}, map[string]bool{}
 		for _, of := range c.Offerings {
@@ -201,11 +205,11 @@ func candidates(a *analysis.Analysis) []instanceModel {
 			}
 		}
 		m := instanceModel{
-			Name: types.StringValue(it.Name), Family: types.StringValue(label("karpenter.azure.com/sku-family")),
+			Name: types.StringValue(it.Name), Family: types.StringValue(label(words.FamilyKey)),
 			Architecture: types.StringValue(label(corev1.LabelArchStable)),
 			VCPU:         types.Int64Value(it.Capacity.Cpu().Value()),
 			MemoryGiB:    types.Float64Value(it.MemoryGiB),
-			GPUCount:     types.Int64Value(gpus), GPUName: types.StringValue(label("karpenter.azure.com/sku-gpu-name")),
+			GPUCount:     types.Int64Value(gpus), GPUName: types.StringValue(label(words.GPUNameKey)),
 			Capacity: quantities(it.Capacity), Allocatable: quantities(it.Allocatable()),
 			CapacityTypes: strs(capTypes), Zones: strs(zones),
 			OnDemandPrice: types.Float64Value(it.OnDemand.Value), SpotPrice: types.Float64Value(it.Spot.Value),

@@ -2,6 +2,7 @@ package karpenter
 
 import (
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/sets"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 	"sigs.k8s.io/karpenter/pkg/scheduling"
@@ -18,9 +19,15 @@ type Input struct {
 	InstanceTypes map[string][]*cloudprovider.InstanceType
 	// Launchers holds, per NodePool, its cloud's launch choice (the cloud its nodeClassRef
 	// names); a pool without one launches nothing, as no provider would answer its Create.
-	Launchers     map[string]cloud.Launcher
-	Pods          []*corev1.Pod
-	DaemonSetPods []*corev1.Pod
+	Launchers map[string]cloud.Launcher
+	// WellKnownLabels holds, per NodePool, the label keys its cloud's Karpenter knows
+	// (cloud.Labels.WellKnownLabels): the keys a pod may select on without the pool defining
+	// them (scheduling.AllowUndefinedWellKnownLabels in Karpenter's own binary). This binary
+	// links two providers, whose inits both extend karpv1.WellKnownLabels; a pool without an
+	// entry uses that process-wide set.
+	WellKnownLabels map[string]sets.Set[string]
+	Pods            []*corev1.Pod
+	DaemonSetPods   []*corev1.Pod
 	// MinValuesBestEffort is Karpenter's --min-values-policy=BestEffort (the default, Strict,
 	// drops a NodeClaim whose options cannot meet minValues).
 	MinValuesBestEffort bool

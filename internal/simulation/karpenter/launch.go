@@ -137,7 +137,7 @@ func allocate(c cloud.Launcher, its []*cloudprovider.InstanceType, reqs scheduli
 	}
 	l := &Launch{InstanceType: best, Offering: tied[0]}
 	for _, o := range tied {
-		l.Zones = append(l.Zones, o.Zone())
+		l.Zones = append(l.Zones, cloud.ZoneOf(o))
 	}
 	return l
 }

@@ -3,6 +3,7 @@ package karpenter
 import (
 	"errors"
 	"fmt"
+	"k8s.io/apimachinery/pkg/util/sets"
 	"math"
 	"sort"
 	"strings"
@@ -25,11 +26,13 @@ type template struct {
 	groupOf    map[*cloudprovider.InstanceType]int
 	overhead   map[*cloudprovider.InstanceType]vec
 	overheadOK bool
+	// allow is the CompatibilityOption of the pool's cloud (its well-known labels).
+	allow func(*scheduling.CompatibilityOptions)
 }
 
 // newTemplate builds a NodePool's template and pre-filters its instance types by the pool's
 // requirements; nil when none is left (Karpenter then skips the pool).
-func newTemplate(np *karpv1.NodePool, its []*cloudprovider.InstanceType, relaxMinValues bool) *template {
+func newTemplate(np *karpv1.NodePool, its []*cloudprovider.InstanceType, relaxMinValues bool, wellKnown sets.Set[string]) *template {
 	nc := np.Spec.Template.ToNodeClaim()
 	labels := map[string]string{}
 	for k, v := range nc.Labels {
@@ -43,7 +46,10 @@ func newTemplate(np *karpv1.NodePool, its []*cloudprovider.InstanceType, relaxMi
 	// DaemonSets selecting on these labels are counted on Karpenter's nodes.
 	reqs.Add(scheduling.NewRequirement(karpv1.NodeRegisteredLabelKey, corev1.NodeSelectorOpIn, "true"))
 	reqs.Add(scheduling.NewRequirement(karpv1.NodeInitializedLabelKey, corev1.NodeSelectorOpIn, "true"))
-	t := &template{nodePool: np, taints: nc.Spec.Taints, requirements: reqs}
+	t := &template{nodePool: np, taints: nc.Spec.Taints, requirements: reqs, allow: scheduling.AllowUndefinedWellKnownLabels}
+	if wellKnown != nil {
+		t.allow = func(o *scheduling.CompatibilityOptions) { o.AllowUndefined = wellKnown }
+	}
 	all := []daemonGroup{{instanceTypes: its, hostPorts: scheduling.NewHostPortUsage()}}
 	opts, _, err := filterInstanceTypes(newCompatCache(), its, reqs, &corev1.Pod{}, corev1.ResourceList{}, all, nil, corev1.ResourceList{}, relaxMinValues)
 	if err != nil || len(opts) == 0 {
@@ -166,7 +172,7 @@ func daemonCompatible(t *template, it *cloudprovider.InstanceType, p *corev1.Pod
 	}
 	for {
 		reqs := scheduling.NewStrictPodRequirements(p)
-		if t.requirements.IsCompatible(reqs, scheduling.AllowUndefinedWellKnownLabels) && it.Requirements.Intersects(reqs) == nil {
+		if t.requirements.IsCompatible(reqs, t.allow) && it.Requirements.Intersects(reqs) == nil {
 			return true
 		}
 		if !removeRequiredNodeAffinityTerm(p) {
@@ -247,7 +253,7 @@ func (n *nodeClaim) canAdd(p *corev1.Pod, pd *podData, relaxMinValues bool) (can
 		}
 	}
 	reqs := scheduling.NewRequirements(n.requirements.Values()...)
-	if err := reqs.Compatible(pd.requirements, scheduling.AllowUndefinedWellKnownLabels); err != nil {
+	if err := reqs.Compatible(pd.requirements, n.template.allow); err != nil {
 		return candidate{}, fmt.Errorf("incompatible requirements, %w", err)
 	}
 	reqs.Add(pd.requirements.Values()...)
@@ -255,7 +261,7 @@ func (n *nodeClaim) canAdd(p *corev1.Pod, pd *podData, relaxMinValues bool) (can
 	if err != nil {
 		return candidate{}, err
 	}
-	if err := reqs.Compatible(topo, scheduling.AllowUndefinedWellKnownLabels); err != nil {
+	if err := reqs.Compatible(topo, n.template.allow); err != nil {
 		return candidate{}, err
 	}
 	reqs.Add(topo.Values()...)

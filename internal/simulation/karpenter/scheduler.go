@@ -92,7 +92,7 @@ func prepare(in Input) (*round, error) {
 			}
 		}
 		r.limits[np.Name] = corev1.ResourceList(np.Spec.Limits)
-		if t := newTemplate(np, in.InstanceTypes[np.Name], r.relaxMinValues); t != nil {
+		if t := newTemplate(np, in.InstanceTypes[np.Name], r.relaxMinValues, in.WellKnownLabels[np.Name]); t != nil {
 			r.templates = append(r.templates, t)
 		}
 	}

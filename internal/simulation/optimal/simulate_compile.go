@@ -2,6 +2,7 @@ package optimal
 
 import (
 	"fmt"
+	"k8s.io/apimachinery/pkg/util/sets"
 	"sort"
 	"strings"
 
@@ -50,6 +51,8 @@ type simPool struct {
 	limits    []poolLimit
 	// byPrice orders types by their cheapest offering (re-typing walks it upwards).
 	byPrice []int
+	// wellKnown are the labels the pool's cloud's Karpenter knows (not every linked provider's).
+	wellKnown sets.Set[string]
 }
 
 // poolLimit is one entry of spec.limits, in the units of dims (or nodes).
@@ -143,7 +146,8 @@ func compile(s *analysis.Solver, region string, in simmodel.SimulationInput) *pr
 	for i, sp := range pools {
 		// The pool's instance types are its cloud's (by nodeClassRef.group), for its node class.
 		nc := sp.ResolvedNodeClass(s.Clouds())
-		p := &simPool{idx: i, name: sp.Pool.Name, weight: weight(sp.Pool), pool: sp.Pool, nodeClass: nc, taints: sp.Pool.Spec.Template.Spec.Taints}
+		p := &simPool{idx: i, name: sp.Pool.Name, weight: weight(sp.Pool), pool: sp.Pool, nodeClass: nc, taints: sp.Pool.Spec.Template.Spec.Taints,
+			wellKnown: sp.Cloud(s.Clouds()).WellKnownLabels()}
 		for name, q := range sp.Pool.Spec.Limits {
 			v := pb.quantity(name, q)
 			p.limits = append(p.limits, poolLimit{name: name, limit: v, remaining: v})
@@ -220,7 +224,7 @@ func (pb *problem) poolType(it *cloud.InstanceType, offs cloudprovider.Offerings
 	}
 	t.minPrice = offs[0].Price
 	for j, of := range offs {
-		z := of.Zone()
+		z := cloud.ZoneOf(of)
 		id, ok := zoneID[z]
 		if !ok {
 			id = len(zoneID)
@@ -306,7 +310,7 @@ func (pb *problem) podClass(reqs scheduling.Requirements, pod *corev1.Pod) *podC
 			c.why[pi] = err.Error()
 			continue
 		}
-		if err := p.pool.Requirements.Compatible(reqs, scheduling.AllowUndefinedWellKnownLabels); err != nil {
+		if err := p.pool.Requirements.Compatible(reqs, func(o *scheduling.CompatibilityOptions) { o.AllowUndefined = p.wellKnown }); err != nil {
 			c.why[pi] = "incompatible requirements, " + err.Error()
 			continue
 		}

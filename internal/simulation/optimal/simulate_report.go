@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 )
 
@@ -131,7 +132,7 @@ func (pb *problem) simNode(n *simNode, share func(placement) map[int]int) simmod
 		pods = append(pods, simmodel.PodCount{Workload: pb.workloads[w].w.Name, Count: counts[w]})
 	}
 	return simmodel.SimNode{
-		Pool: n.pool.name, SKU: pt.it.Name, Zone: of.Zone(), CapacityType: ct,
+		Pool: n.pool.name, SKU: pt.it.Name, Zone: cloud.ZoneOf(of), CapacityType: ct,
 		HourlyPrice: of.Price, PriceEstimated: price.Estimated(), PriceSource: price.Source,
 		Pods: pods, Requested: requested, Allocatable: pt.it.Allocatable().DeepCopy(),
 	}
