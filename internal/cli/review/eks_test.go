@@ -99,13 +99,6 @@ func readFile(t *testing.T, path string) string {
 	return string(b)
 }
 
-func writeFile(t *testing.T, path, content string) {
-	t.Helper()
-	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // An EKS pool is validated by the NodePool CRD the AWS provider ships: a typo under
 // karpenter.k8s.aws is rejected there ("label domain ... is restricted", as kubectl apply on an
 // EKS cluster says) with the key meant, while kubernetes.azure.com/* keys, restricted on AKS,
