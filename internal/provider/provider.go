@@ -105,7 +105,11 @@ func (p *Provider) Configure(ctx context.Context, req provider.ConfigureRequest,
 	}
 	clients := connect.New(connector(k, az, cfg.azureUnknown(), p.azure))
 	clients.SetAzure(az, p.azure, cfg.azureUnknown())
+	clients.SetClusterConnector(clusterConnector(k, clients))
 	data := providerdata.New(cfg.Region.ValueString(), clients)
+	if k.AKSClusterID != "" {
+		data.OwnCluster = connect.ClusterKey(k.AKSClusterID)
+	}
 	data.Checks = cfg.checks(ctx, &resp.Diagnostics)
 	if p.configured != nil {
 		p.configured(data)
