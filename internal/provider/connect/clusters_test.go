@@ -27,7 +27,9 @@ func TestForClusterPoolsConnectionsPerCluster(t *testing.T) {
 	connects := map[string]int{}
 	var broken atomic.Bool
 	broken.Store(true)
-	root := New(func(context.Context) (kube.Connection, error) { return kube.Connection{}, errors.New("the provider's own cluster is not used here") })
+	root := New(func(context.Context) (kube.Connection, error) {
+		return kube.Connection{}, errors.New("the provider's own cluster is not used here")
+	})
 	root.SetClusterConnector(func(_ context.Context, id azure.ClusterID) (kube.Connection, error) {
 		name := strings.ToLower(id.Name) // the spelling of whichever resource asked first
 		mu.Lock()
