@@ -177,3 +177,19 @@ resource "karpenter_nodepool" "p" {
 		},
 	})
 }
+
+// An aks_cluster_id that is no AKS resource ID is an error on cluster.aks_cluster_id at plan,
+// naming the value and the expected form.
+func TestAccFleetClusterIDIsValidated(t *testing.T) {
+	cfg := `
+resource "karpenter_aksnodeclass" "nc" {
+  name    = "standard"
+  cluster = { aks_cluster_id = "/subscriptions/11111111-2222-3333-4444-555555555555/resourceGroups/rg-aks" }
+}
+`
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories(),
+		Steps: []resource.TestStep{{Config: cfg, PlanOnly: true,
+			ExpectError: regexp.MustCompile(`(?s)Invalid AKS cluster ID.*cluster\.aks_cluster_id\s+=\s+"/subscriptions/.*managedClusters`)}},
+	})
+}
