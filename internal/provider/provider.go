@@ -110,6 +110,7 @@ func (p *Provider) Configure(ctx context.Context, req provider.ConfigureRequest,
 	if k.AKSClusterID != "" {
 		data.OwnCluster = connect.ClusterKey(k.AKSClusterID)
 	}
+	data.OwnConnection = k.AKSClusterID != "" || k.ConfigPath != "" || k.Host != "" || k.Exec != nil || len(k.Unknown) > 0
 	data.Checks = cfg.checks(ctx, &resp.Diagnostics)
 	if p.configured != nil {
 		p.configured(data)

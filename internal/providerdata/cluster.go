@@ -98,6 +98,18 @@ func (d *Data) BoardsOfCluster(id string) []*planstate.Board {
 	}
 }
 
+// KubeOf are the Kubernetes clients of the AKS cluster id names (the NAP resource's
+// cluster_id): the provider's own when its kubernetes block names that cluster, or names a
+// connection of its own (a kubeconfig, a host: then it is taken to reach that cluster, as
+// before fleets), else the pooled clients of that cluster, reached through the Azure API.
+func (d *Data) KubeOf(id string) *connect.Clients {
+	own := d.root()
+	if id == "" || connect.ClusterKey(id) == own.OwnCluster || (own.OwnCluster == "" && own.OwnConnection) {
+		return own.Clients
+	}
+	return own.Clients.ForCluster(connect.Cluster{AKSClusterID: id})
+}
+
 // root is the provider's own data, which every scoped Data is copied from.
 func (d *Data) root() *Data {
 	if d.own != nil {

@@ -66,3 +66,21 @@ func TestBoardsOfCluster(t *testing.T) {
 		t.Errorf("boards of the provider's own cluster = %v, want the provider's", got)
 	}
 }
+
+// The NAP resource checks the CRDs of its cluster_id's cluster: through the provider's own
+// connection when that names the cluster or a connection of its own (a kubeconfig), else
+// through the fleet's pooled clients of that cluster.
+func TestKubeOf(t *testing.T) {
+	d := New("", connect.New(nil))
+	if got := d.KubeOf(id("a")); got != d.ForCluster(Target{AKSClusterID: id("a")}).Clients {
+		t.Error("provider without a connection: the NAP resource of cluster a does not use a's clients")
+	}
+	d.OwnConnection = true // a kubeconfig
+	if d.KubeOf(id("a")) != d.Clients {
+		t.Error("provider with a kubeconfig: the NAP resource does not use it, as before fleets")
+	}
+	d.OwnCluster = connect.ClusterKey(id("own"))
+	if d.KubeOf(id("own")) != d.Clients || d.KubeOf(id("a")) == d.Clients {
+		t.Error("provider of cluster own: the NAP resources do not use the clients of their own clusters")
+	}
+}

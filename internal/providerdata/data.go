@@ -23,6 +23,9 @@ type Data struct {
 	// block names by aks_cluster_id; "" when it connects otherwise (a kubeconfig, a host), so
 	// that which cluster it reaches is not known.
 	OwnCluster string
+	// OwnConnection says that the provider's kubernetes block (or the KUBE_* environment)
+	// names a connection, by aks_cluster_id or otherwise.
+	OwnConnection bool
 	// Cluster is the cluster this Data is scoped to (ForCluster); zero for the provider's own.
 	Cluster connect.Cluster
 

@@ -45,8 +45,7 @@ func (c Cluster) Label() string {
 // one cluster. An ID that does not parse is its own key, lower-cased.
 func ClusterKey(id string) string {
 	if c, err := azure.ParseClusterID(id); err == nil {
-		return strings.ToLower("/subscriptions/" + c.SubscriptionID + "/resourceGroups/" + c.ResourceGroup +
-			"/providers/Microsoft.ContainerService/managedClusters/" + c.Name)
+		return strings.ToLower(c.String())
 	}
 	return strings.ToLower(strings.TrimRight(id, "/"))
 }
