@@ -193,3 +193,41 @@ resource "karpenter_aksnodeclass" "nc" {
 			ExpectError: regexp.MustCompile(`(?s)Invalid AKS cluster ID.*cluster\.aks_cluster_id\s+=\s+"/subscriptions/.*managedClusters`)}},
 	})
 }
+
+// Clusters created in the same run have IDs known only after apply: their pools are planned
+// (strict mode, no false KRP201 for the node class planned with them), the connection waits
+// for the apply.
+func TestAccFleetClusterIDKnownAfterApply(t *testing.T) {
+	cfg := fmt.Sprintf(`
+provider "karpenter" {
+  region = "westeurope"
+  checks = { strict = true }
+}
+
+resource "terraform_data" "cluster" {
+  for_each = toset(["a", "b"])
+  input    = %q
+}
+
+resource "karpenter_aksnodeclass" "nc" {
+  for_each = terraform_data.cluster
+  name     = "standard"
+  cluster  = { aks_cluster_id = each.value.output }
+}
+
+resource "karpenter_nodepool" "p" {
+  for_each = terraform_data.cluster
+  name     = "general"
+  cluster  = { aks_cluster_id = each.value.output, name = each.key }
+  template = {
+    node_class_ref = { group = "karpenter.azure.com", kind = "AKSNodeClass", name = karpenter_aksnodeclass.nc[each.key].name }
+    requirements   = [{ key = "karpenter.azure.com/sku-family", operator = "In", values = ["D"] }]
+  }
+  limits = { cpu = "100" }
+}
+`, clusterIDOf("aks-later"))
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories(),
+		Steps:                    []resource.TestStep{{Config: cfg, PlanOnly: true, ExpectNonEmptyPlan: true}},
+	})
+}

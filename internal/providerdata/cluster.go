@@ -27,6 +27,10 @@ type Target struct {
 	Name string
 }
 
+// unknownClusterKey is the board key of the clusters whose IDs are known only after apply; no
+// AKS resource ID (which starts with "/subscriptions/") lower-cases to it.
+const unknownClusterKey = "(known after apply)"
+
 // boards are the plan-time boards of a fleet's clusters.
 type boards struct {
 	mu sync.Mutex
@@ -48,8 +52,11 @@ func (b *boards) of(key string) *planstate.Board {
 // that cluster (pooled per cluster, connected on first use), its plan-time board (so that a
 // pool is checked only against the node classes of its own cluster), and its region. A
 // resource without the attribute, or naming the cluster the provider's kubernetes block names,
-// gets the provider's own. A cluster ID known only after apply gets a board of its own, which
-// no other resource shares, and clients that refuse to connect.
+// gets the provider's own. Resources whose cluster ID is known only after apply (clusters
+// created in the same run) share one board, as which cluster each is cannot be told yet: a
+// node class of one of them may vouch for a pool of another, where a board of each would have
+// every pool warn of a missing node class until the IDs are known. Their clients refuse to
+// connect.
 func (d *Data) ForCluster(t Target) *Data {
 	own := d.root()
 	out := own
@@ -59,7 +66,7 @@ func (d *Data) ForCluster(t Target) *Data {
 		c.own = own
 		c.Clients = connect.New(unknownCluster)
 		c.Clients.DeletePollInterval, c.Clients.AzurePollInterval = own.Clients.DeletePollInterval, own.Clients.AzurePollInterval
-		c.Plan = planstate.New()
+		c.Plan = own.boards.of(unknownClusterKey)
 		c.Cluster = connect.Cluster{Name: t.Name}
 		out = &c
 	case t.AKSClusterID != "" && connect.ClusterKey(t.AKSClusterID) != own.OwnCluster:

@@ -1,6 +1,7 @@
 package providerdata
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -38,11 +39,14 @@ func TestForClusterScopesBoardsAndRegion(t *testing.T) {
 	if !a2.Plan.NodePools().NodeClass("standard").Exists() || b.Plan.NodePools().NodeClass("standard").Exists() || d.Plan.NodePools().NodeClass("standard").Exists() {
 		t.Error("a node class of cluster a is seen outside cluster a, or not in it")
 	}
-	// A cluster known only after apply shares nothing; a region known only after apply makes
-	// the checks' results unknown.
+	// Clusters known only after apply share one board, apart from the known ones; a region known
+	// only after apply makes the checks' results unknown.
 	u := d.ForCluster(Target{IDUnknown: true, RegionUnknown: true})
-	if u.Plan == d.Plan || u.Plan == d.ForCluster(Target{IDUnknown: true}).Plan || !slices.Contains(u.Checks.Unknown, "cluster.region") {
-		t.Errorf("unknown cluster: shared board or checks.Unknown %v", u.Checks.Unknown)
+	if u.Plan == d.Plan || u.Plan == a.Plan || u.Plan != d.ForCluster(Target{IDUnknown: true}).Plan || !slices.Contains(u.Checks.Unknown, "cluster.region") {
+		t.Errorf("unknown cluster: board shared with a known cluster, or not with the other unknown ones, or checks.Unknown %v", u.Checks.Unknown)
+	}
+	if _, err := u.Clients.Kube(context.Background()); err == nil || !strings.Contains(err.Error(), "known only after apply") {
+		t.Errorf("clients of an unknown cluster connected: %v", err)
 	}
 	if slices.Contains(d.Checks.Unknown, "cluster.region") {
 		t.Error("a resource's unknown region leaked into the provider's checks")
