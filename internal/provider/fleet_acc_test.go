@@ -18,6 +18,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/containerservice/armcontainerservice/v6"
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/containerservice/armcontainerservice/v6/fake"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clients/azure"
@@ -237,4 +238,32 @@ func TestAccFleetTwoClusters(t *testing.T) {
 	if got := d.planActions(); len(got) != 0 {
 		t.Errorf("plan after dropping cluster down is not empty: %v", got)
 	}
+
+	// An object that exists already in cluster b: the error gives the import ID with the cluster.
+	taken := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "karpenter.sh/v1", "kind": "NodePool", "metadata": map[string]any{"name": "taken"},
+		"spec": map[string]any{"template": map[string]any{"spec": map[string]any{
+			"nodeClassRef": map[string]any{"group": "karpenter.azure.com", "kind": "AKSNodeClass", "name": "default"},
+			"requirements": []any{map[string]any{"key": "karpenter.azure.com/sku-family", "operator": "In", "values": []any{"D"}}},
+		}}},
+	}}
+	if _, err := b.Dynamic.Resource(nodePools).Create(context.Background(), taken, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = b.Dynamic.Resource(nodePools).Delete(context.Background(), "taken", metav1.DeleteOptions{}) })
+	d.write("main.tf", fleetConfig("b", "northeurope")+fmt.Sprintf(`
+resource "karpenter_nodepool" "taken" {
+  name    = "taken"
+  cluster = { aks_cluster_id = %q }
+  template = {
+    node_class_ref = { group = "karpenter.azure.com", kind = "AKSNodeClass", name = "default" }
+    requirements   = [{ key = "karpenter.azure.com/sku-family", operator = "In", values = ["D"] }]
+  }
+}
+`, clusterIDOf("aks-b")))
+	out, errOut, code = d.run("apply", "-auto-approve", "-input=false")
+	if want := clusterIDOf("aks-b") + "//taken"; code == 0 || !strings.Contains(strings.Join(strings.Fields(errOut), ""), want) {
+		t.Errorf("apply over an existing object: exit %d, want the import ID %s\n%s\n%s", code, want, out, errOut)
+	}
+	d.write("main.tf", fleetConfig("b", "northeurope"))
 }

@@ -195,7 +195,8 @@ func (r *Resource) write(ctx context.Context, plan tfsdk.Plan, state *tfsdk.Stat
 		timeout, d = t.Update(ctx, r.kind.CreateTimeout)
 	}
 	diags.Append(d...)
-	c := r.client(ctx, r.dataFor(plan.Raw), diags)
+	data := r.dataFor(plan.Raw)
+	c := r.client(ctx, data, diags)
 	if diags.HasError() {
 		return nil
 	}
@@ -221,9 +222,13 @@ func (r *Resource) write(ctx context.Context, plan tfsdk.Plan, state *tfsdk.Stat
 	var exists *kube.AlreadyExistsError
 	switch {
 	case errors.As(err, &exists):
+		id := exists.Name
+		if data.Cluster.AKSClusterID != "" {
+			id = data.Cluster.AKSClusterID + ImportClusterSeparator + exists.Name // the object of that cluster
+		}
 		diags.AddAttributeError(path.Root("name"), r.kind.GVK.Kind+" already exists",
 			fmt.Sprintf("%s. To manage it with Terraform, import it instead of creating it:\n\n  terraform import %s_%s.<name> %s\n\nor add an `import` block with id = %q.",
-				exists.Error(), "karpenter", r.kind.TypeSuffix, exists.Name, exists.Name))
+				exists.Error(), "karpenter", r.kind.TypeSuffix, id, id))
 		return nil
 	case err != nil:
 		op := operation{verb: "create", timeout: timeout}
