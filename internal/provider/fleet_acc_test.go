@@ -250,7 +250,9 @@ func TestAccFleetTwoClusters(t *testing.T) {
 	if _, err := b.Dynamic.Resource(nodePools).Create(context.Background(), taken, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = b.Dynamic.Resource(nodePools).Delete(context.Background(), "taken", metav1.DeleteOptions{}) })
+	t.Cleanup(func() {
+		_ = b.Dynamic.Resource(nodePools).Delete(context.Background(), "taken", metav1.DeleteOptions{})
+	})
 	d.write("main.tf", fleetConfig("b", "northeurope")+fmt.Sprintf(`
 resource "karpenter_nodepool" "taken" {
   name    = "taken"
