@@ -103,9 +103,10 @@ func TestTypesMirrorTerraformSchema(t *testing.T) {
 					if prefix != "" {
 						path = prefix + "." + name
 					}
-					// id, timeouts and take_ownership_from are Terraform's own, and the kind's extra
-					// attributes (plan-time check settings and results) are not part of the Kubernetes object.
-					if _, extra := c.kind.ExtraAttributes[name]; prefix == "" && (extra || name == "id" || name == "timeouts" || name == crdresource.TakeOwnershipFrom) {
+					// id, timeouts, take_ownership_from and cluster (a Bicep deployment targets its own
+					// cluster) are Terraform's own, and the kind's extra attributes (plan-time check
+					// settings and results) are not part of the Kubernetes object.
+					if _, extra := c.kind.ExtraAttributes[name]; prefix == "" && (extra || name == "id" || name == "timeouts" || name == crdresource.TakeOwnershipFrom || name == crdresource.ClusterAttribute) {
 						continue
 					}
 					if a.IsComputed() && !a.IsOptional() && !a.IsRequired() {

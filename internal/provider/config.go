@@ -20,6 +20,7 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clients/azure"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clients/kube"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/provider/connect"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/providerdata"
 )
 
@@ -299,6 +300,21 @@ func connector(k kubernetesSettings, az azure.Settings, azUnknown []string, opts
 			return kube.Connection{}, err
 		}
 		conn, err := azure.AKSConnection(ctx, id, cred, copts, k.Admin)
+		conn.QPS, conn.Burst = k.QPS, k.Burst
+		return conn, err
+	}
+}
+
+// clusterConnector reaches a cluster that a resource names in its `cluster` attribute: through
+// the Azure API with the provider's `azure` credential (one for the whole fleet, so one token
+// cache), rate-limited as the provider's kubernetes block says, per cluster.
+func clusterConnector(k kubernetesSettings, clients *connect.Clients) func(context.Context, azure.ClusterID) (kube.Connection, error) {
+	return func(ctx context.Context, id azure.ClusterID) (kube.Connection, error) {
+		_, cred, copts, err := clients.Azure()
+		if err != nil {
+			return kube.Connection{}, err
+		}
+		conn, err := azure.AKSConnection(ctx, id, cred, copts, false)
 		conn.QPS, conn.Burst = k.QPS, k.Burst
 		return conn, err
 	}

@@ -105,7 +105,12 @@ func (p *Provider) Configure(ctx context.Context, req provider.ConfigureRequest,
 	}
 	clients := connect.New(connector(k, az, cfg.azureUnknown(), p.azure))
 	clients.SetAzure(az, p.azure, cfg.azureUnknown())
+	clients.SetClusterConnector(clusterConnector(k, clients))
 	data := providerdata.New(cfg.Region.ValueString(), clients)
+	if k.AKSClusterID != "" {
+		data.OwnCluster = connect.ClusterKey(k.AKSClusterID)
+	}
+	data.OwnConnection = k.AKSClusterID != "" || k.ConfigPath != "" || k.Host != "" || k.Exec != nil || len(k.Unknown) > 0
 	data.Checks = cfg.checks(ctx, &resp.Diagnostics)
 	if p.configured != nil {
 		p.configured(data)

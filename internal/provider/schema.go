@@ -26,8 +26,9 @@ func providerSchema() schema.Schema {
 			"Every setting is optional: `terraform plan` works with no cluster and no Azure account, and clients connect only when an apply or refresh needs them.",
 		Attributes: map[string]schema.Attribute{
 			"region": schema.StringAttribute{
-				Optional:            true,
-				MarkdownDescription: "Azure region (e.g. `westeurope`) that plan-time checks price and check NodePools against. When unset, checks run over all regions and say so.",
+				Optional: true,
+				MarkdownDescription: "Azure region (e.g. `westeurope`) that plan-time checks price and check NodePools against. When unset, checks run over all regions and say so. " +
+					"A resource's `cluster.region` overrides it for that resource.",
 			},
 			"checks": schema.SingleNestedAttribute{
 				Optional:            true,
@@ -58,7 +59,9 @@ func kubernetesSchema() schema.SingleNestedAttribute {
 		Optional: true,
 		MarkdownDescription: "How to reach the cluster's API server: a kubeconfig file, explicit host and credentials, an exec credential plugin, " +
 			"or `aks_cluster_id`, with which the provider fetches the endpoint through the Azure API and authenticates with an Entra ID token. " +
-			"Explicit settings override the kubeconfig's. `KUBE_CONFIG_PATH`, `KUBE_CTX`, `KUBE_HOST` and `KUBE_TOKEN` are read when the attributes are unset.",
+			"Explicit settings override the kubeconfig's. `KUBE_CONFIG_PATH`, `KUBE_CTX`, `KUBE_HOST` and `KUBE_TOKEN` are read when the attributes are unset. " +
+			"A `karpenter_nodepool` or `karpenter_aksnodeclass` with a `cluster` attribute is managed in that cluster instead, reached through the Azure API (see the multi-cluster guide); " +
+			"`qps` and `burst` apply to each such cluster too.",
 		Attributes: map[string]schema.Attribute{
 			"config_path": schema.StringAttribute{Optional: true, MarkdownDescription: "Path to a kubeconfig file; a leading `~/` is the home directory. Env: `KUBE_CONFIG_PATH`.", Validators: []validator.String{notWithAKS}},
 			"config_context": schema.StringAttribute{Optional: true, MarkdownDescription: "Context of the kubeconfig to use instead of its current context. Env: `KUBE_CTX`.",

@@ -1,6 +1,7 @@
-# The same pools on several clusters: one provider configuration per cluster (an alias), one
-# set of pool definitions, and for_each to stamp them out per cluster. Each cluster is checked
-# against its own region. Guide: "Multi-cluster with provider aliases and for_each".
+# The same pools on several AKS clusters from one provider configuration: every resource names
+# its cluster in the `cluster` attribute, and one for_each over clusters × pools stamps them
+# out. Each cluster's pools are checked against that cluster's region. Guide: "Multi-cluster
+# fleets with the cluster attribute and for_each".
 
 terraform {
   required_providers {
@@ -34,95 +35,62 @@ locals {
       taints   = [{ key = "dedicated", value = "batch", effect = "NoSchedule" }]
     }
   }
-}
 
-# Provider configurations cannot be created with for_each in Terraform: one block per cluster.
-provider "karpenter" {
-  alias  = "weu"
-  region = local.clusters.weu.region
-  kubernetes = {
-    aks_cluster_id = local.clusters.weu.id
+  # Every cluster × every pool, keyed "weu/general".
+  fleet = {
+    for pair in setproduct(keys(local.clusters), keys(local.pools)) :
+    "${pair[0]}/${pair[1]}" => { cluster = pair[0], pool = pair[1] }
   }
 }
 
-provider "karpenter" {
-  alias  = "neu"
-  region = local.clusters.neu.region
-  kubernetes = {
-    aks_cluster_id = local.clusters.neu.id
-  }
-}
+# One provider configuration for the whole fleet. No kubernetes block: each resource's cluster
+# attribute names its cluster, which the provider reaches through the Azure API with these
+# credentials (the environment's here), once per cluster, on first use.
+provider "karpenter" {}
 
-# ---- westeurope ----
-
-resource "karpenter_aks_node_auto_provisioning" "weu" {
-  provider           = karpenter.weu
-  cluster_id         = local.clusters.weu.id
+resource "karpenter_aks_node_auto_provisioning" "nap" {
+  for_each           = local.clusters
+  cluster_id         = each.value.id
   default_node_pools = "None"
 }
 
-resource "karpenter_aksnodeclass" "weu" {
-  provider     = karpenter.weu
+resource "karpenter_aksnodeclass" "standard" {
+  for_each     = local.clusters
   name         = "standard"
   image_family = "AzureLinux"
-  depends_on   = [karpenter_aks_node_auto_provisioning.weu]
-}
-
-resource "karpenter_nodepool" "weu" {
-  provider = karpenter.weu
-  for_each = local.pools
-
-  name   = each.key
-  weight = each.value.weight
-  template = {
-    node_class_ref = { group = "karpenter.azure.com", kind = "AKSNodeClass", name = karpenter_aksnodeclass.weu.name }
-    requirements = [
-      { key = "karpenter.sh/capacity-type", operator = "In", values = each.value.capacity },
-      { key = "karpenter.azure.com/sku-family", operator = "In", values = each.value.families },
-    ]
-    taints = each.value.taints
+  cluster = {
+    # Through the NAP resource of the same cluster, so that the node class waits for its CRDs.
+    aks_cluster_id = karpenter_aks_node_auto_provisioning.nap[each.key].cluster_id
+    region         = each.value.region
+    name           = each.key
   }
-  limits = { cpu = tostring(each.value.cpu * local.clusters.weu.scale) }
 }
 
-# ---- northeurope ----
+resource "karpenter_nodepool" "pool" {
+  for_each = local.fleet
 
-resource "karpenter_aks_node_auto_provisioning" "neu" {
-  provider           = karpenter.neu
-  cluster_id         = local.clusters.neu.id
-  default_node_pools = "None"
-}
-
-resource "karpenter_aksnodeclass" "neu" {
-  provider     = karpenter.neu
-  name         = "standard"
-  image_family = "AzureLinux"
-  depends_on   = [karpenter_aks_node_auto_provisioning.neu]
-}
-
-resource "karpenter_nodepool" "neu" {
-  provider = karpenter.neu
-  for_each = local.pools
-
-  name   = each.key
-  weight = each.value.weight
-  template = {
-    node_class_ref = { group = "karpenter.azure.com", kind = "AKSNodeClass", name = karpenter_aksnodeclass.neu.name }
-    requirements = [
-      { key = "karpenter.sh/capacity-type", operator = "In", values = each.value.capacity },
-      { key = "karpenter.azure.com/sku-family", operator = "In", values = each.value.families },
-    ]
-    taints = each.value.taints
+  name = each.value.pool
+  cluster = {
+    aks_cluster_id = local.clusters[each.value.cluster].id
+    region         = local.clusters[each.value.cluster].region
+    name           = each.value.cluster
   }
-  limits = { cpu = tostring(each.value.cpu * local.clusters.neu.scale) }
+  weight = local.pools[each.value.pool].weight
+  template = {
+    node_class_ref = { group = "karpenter.azure.com", kind = "AKSNodeClass", name = karpenter_aksnodeclass.standard[each.value.cluster].name }
+    requirements = [
+      { key = "karpenter.sh/capacity-type", operator = "In", values = local.pools[each.value.pool].capacity },
+      { key = "karpenter.azure.com/sku-family", operator = "In", values = local.pools[each.value.pool].families },
+    ]
+    taints = local.pools[each.value.pool].taints
+  }
+  limits = { cpu = tostring(local.pools[each.value.pool].cpu * local.clusters[each.value.cluster].scale) }
 }
 
 output "pools" {
   description = "What each pool can launch in its cluster's region."
   value = {
-    for key, p in merge(
-      { for k, p in karpenter_nodepool.weu : "weu/${k}" => p },
-      { for k, p in karpenter_nodepool.neu : "neu/${k}" => p },
-    ) : key => format("%d sizes in %s, from %s at $%.4f/h", p.analysis.admissible_skus, p.analysis.scope, p.analysis.cheapest_sku, p.analysis.cheapest_hourly_price)
+    for key, p in karpenter_nodepool.pool :
+    key => format("%d sizes in %s, from %s at $%.4f/h", p.analysis.admissible_skus, p.analysis.scope, p.analysis.cheapest_sku, p.analysis.cheapest_hourly_price)
   }
 }

@@ -27,9 +27,10 @@ var notObjects = map[string]bool{"karpenter_aks_node_auto_provisioning": true}
 
 // planResourceAttrs are the attributes of the Terraform resources that are not CRD fields:
 // the id, timeouts, the field managers taken over after an import, and the plan-time
-// provisioning checks' settings and results. A test keeps the list in step with the resources'
-// schemas.
-var planResourceAttrs = []string{"id", "timeouts", "take_ownership_from", "checks", "analysis"}
+// provisioning checks' settings and results, and the cluster a fleet's resource is managed in
+// (not yet a cluster of its own in the review: the objects of one provider configuration are
+// one cluster). A test keeps the list in step with the resources' schemas.
+var planResourceAttrs = []string{"id", "timeouts", "take_ownership_from", "checks", "analysis", "cluster"}
 
 // tfPlan is the part of `terraform show -json` plan output the review reads.
 type tfPlan struct {

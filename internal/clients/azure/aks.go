@@ -27,6 +27,11 @@ type ClusterID struct {
 	SubscriptionID, ResourceGroup, Name string
 }
 
+// String is the cluster's resource ID.
+func (c ClusterID) String() string {
+	return "/subscriptions/" + c.SubscriptionID + "/resourceGroups/" + c.ResourceGroup + "/providers/Microsoft.ContainerService/managedClusters/" + c.Name
+}
+
 // ParseClusterID checks that id is a Microsoft.ContainerService/managedClusters resource ID.
 func ParseClusterID(id string) (ClusterID, error) {
 	r, err := arm.ParseResourceID(id)

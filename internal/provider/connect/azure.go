@@ -36,7 +36,7 @@ func (c *Clients) SetAzure(s azure.Settings, o azure.Options, unknown []string) 
 // Azure returns the settings, credential and ARM client options, building the credential on
 // the first call.
 func (c *Clients) Azure() (azure.Settings, azcore.TokenCredential, *arm.ClientOptions, error) {
-	a := &c.azure
+	a := c.azure
 	if !a.set {
 		return azure.Settings{}, nil, nil, errors.New("the provider's Azure settings were not configured")
 	}

@@ -33,12 +33,17 @@ type Clients struct {
 	client     *kube.Client
 	restConfig *rest.Config
 
-	azure azureState
+	// azure is shared with the clients of the fleet's clusters: one credential, one token cache.
+	azure *azureState
+
+	// fleet are the clients of the clusters that resources name in their `cluster` attribute
+	// (clusters.go), shared with those clusters' clients.
+	fleet *fleet
 }
 
 // New returns clients whose Kubernetes client is built by connect on first use.
 func New(connect func(ctx context.Context) (kube.Connection, error)) *Clients {
-	return &Clients{connect: connect, DeletePollInterval: 2 * time.Second, AzurePollInterval: 10 * time.Second}
+	return &Clients{connect: connect, DeletePollInterval: 2 * time.Second, AzurePollInterval: 10 * time.Second, azure: &azureState{}, fleet: &fleet{}}
 }
 
 // Kube returns the Kubernetes client, connecting on the first call.

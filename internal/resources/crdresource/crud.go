@@ -19,6 +19,7 @@ import (
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clients/kube"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/providerdata"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/tfcrd"
 )
 
@@ -31,13 +32,19 @@ const importedKey = "imported"
 // before it applies. It is cleared only once that write succeeds.
 const adoptKey = "adopt"
 
-func (r *Resource) client(ctx context.Context, diags *diag.Diagnostics) *kube.Client {
-	if r.data == nil {
+// client is the Kubernetes client of the cluster of d (dataFor: the resource's cluster).
+func (r *Resource) client(ctx context.Context, d *providerdata.Data, diags *diag.Diagnostics) *kube.Client {
+	if d == nil {
 		diags.AddError("Provider not configured", "The karpenter provider was not configured before use.")
 		return nil
 	}
-	c, err := r.data.Clients.Kube(ctx)
+	c, err := d.Clients.Kube(ctx)
 	if err != nil {
+		if d.Cluster.AKSClusterID != "" {
+			// Only this cluster's resources fail; the error names it.
+			diags.AddAttributeError(clusterPath, "Cannot connect to the Kubernetes cluster", err.Error())
+			return nil
+		}
 		diags.AddError("Cannot connect to the Kubernetes cluster", err.Error())
 		return nil
 	}
@@ -94,7 +101,7 @@ func (r *Resource) setState(ctx context.Context, state *tfsdk.State, live *unstr
 
 func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	if live := r.write(ctx, req.Plan, &resp.State, &resp.Diagnostics, true, false, resp.Private, nil); live != nil {
-		r.observeWrite(ctx, live, nil, &resp.State, resp.Private, &resp.Diagnostics)
+		r.observeWrite(ctx, r.dataFor(req.Plan.Raw), live, nil, &resp.State, resp.Private, &resp.Diagnostics)
 	}
 }
 
@@ -114,7 +121,7 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 		}
 	}
 	if live := r.write(ctx, req.Plan, &resp.State, &resp.Diagnostics, false, adopt != nil, resp.Private, check); live != nil {
-		r.observeWrite(ctx, live, remembered, &resp.State, resp.Private, &resp.Diagnostics)
+		r.observeWrite(ctx, r.dataFor(req.Plan.Raw), live, remembered, &resp.State, resp.Private, &resp.Diagnostics)
 		if adopt != nil && resp.Private != nil {
 			// Handed over and applied: later updates leave the managed fields alone.
 			resp.Diagnostics.Append(resp.Private.SetKey(ctx, adoptKey, nil)...)
@@ -124,15 +131,15 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 
 // observe runs Kind.Observe on the object read or written and keeps its value in private
 // state; it returns what is remembered now.
-func (r *Resource) observe(ctx context.Context, live *unstructured.Unstructured, remembered []byte, private privateSetter, diags *diag.Diagnostics) []byte {
+func (r *Resource) observe(ctx context.Context, d *providerdata.Data, live *unstructured.Unstructured, remembered []byte, private privateSetter, diags *diag.Diagnostics) []byte {
 	if r.kind.Observe == nil || private == nil {
 		return remembered
 	}
-	c := r.client(ctx, diags)
+	c := r.client(ctx, d, diags)
 	if c == nil {
 		return remembered
 	}
-	v := r.kind.Observe(ctx, &ObserveContext{Data: r.data, Client: c, Object: live.UnstructuredContent(), Remembered: remembered})
+	v := r.kind.Observe(ctx, &ObserveContext{Data: d, Client: c, Object: live.UnstructuredContent(), Remembered: remembered})
 	if v == nil {
 		return remembered
 	}
@@ -144,8 +151,8 @@ func (r *Resource) observe(ctx context.Context, live *unstructured.Unstructured,
 // left unknown (a pool's analysis, when its node class could not be seen the same way in both
 // of Terraform's walks) with what the plan hook computes from it. Known values stay as planned:
 // the state must equal them.
-func (r *Resource) observeWrite(ctx context.Context, live *unstructured.Unstructured, remembered []byte, state *tfsdk.State, private privateSetter, diags *diag.Diagnostics) {
-	remembered = r.observe(ctx, live, remembered, private, diags)
+func (r *Resource) observeWrite(ctx context.Context, d *providerdata.Data, live *unstructured.Unstructured, remembered []byte, state *tfsdk.State, private privateSetter, diags *diag.Diagnostics) {
+	remembered = r.observe(ctx, d, live, remembered, private, diags)
 	values := attributes(state.Raw)
 	var open []string
 	for k := range r.kind.ExtraAttributes {
@@ -188,7 +195,8 @@ func (r *Resource) write(ctx context.Context, plan tfsdk.Plan, state *tfsdk.Stat
 		timeout, d = t.Update(ctx, r.kind.CreateTimeout)
 	}
 	diags.Append(d...)
-	c := r.client(ctx, diags)
+	data := r.dataFor(plan.Raw)
+	c := r.client(ctx, data, diags)
 	if diags.HasError() {
 		return nil
 	}
@@ -214,9 +222,13 @@ func (r *Resource) write(ctx context.Context, plan tfsdk.Plan, state *tfsdk.Stat
 	var exists *kube.AlreadyExistsError
 	switch {
 	case errors.As(err, &exists):
+		id := exists.Name
+		if data.Cluster.AKSClusterID != "" {
+			id = data.Cluster.AKSClusterID + ImportClusterSeparator + exists.Name // the object of that cluster
+		}
 		diags.AddAttributeError(path.Root("name"), r.kind.GVK.Kind+" already exists",
 			fmt.Sprintf("%s. To manage it with Terraform, import it instead of creating it:\n\n  terraform import %s_%s.<name> %s\n\nor add an `import` block with id = %q.",
-				exists.Error(), "karpenter", r.kind.TypeSuffix, exists.Name, exists.Name))
+				exists.Error(), "karpenter", r.kind.TypeSuffix, id, id))
 		return nil
 	case err != nil:
 		op := operation{verb: "create", timeout: timeout}
@@ -302,7 +314,8 @@ func quoteAll(ss []string) []string {
 }
 
 func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	c := r.client(ctx, &resp.Diagnostics)
+	data := r.dataFor(req.State.Raw)
+	c := r.client(ctx, data, &resp.Diagnostics)
 	if c == nil {
 		return
 	}
@@ -332,7 +345,7 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 		return
 	}
 	recordResourceVersion(ctx, resp.Private, live, &resp.Diagnostics)
-	remembered = r.observe(ctx, live, remembered, resp.Private, &resp.Diagnostics)
+	remembered = r.observe(ctx, data, live, remembered, resp.Private, &resp.Diagnostics)
 	if imported != nil {
 		// Fill the plan-time results too, from what the plan that follows will see, so that it
 		// is empty. Findings are reported by that plan, not here.
@@ -353,7 +366,7 @@ func (r *Resource) Delete(ctx context.Context, req resource.DeleteRequest, resp 
 	resp.Diagnostics.Append(d...)
 	var name string
 	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("name"), &name)...)
-	c := r.client(ctx, &resp.Diagnostics)
+	c := r.client(ctx, r.dataFor(req.State.Raw), &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -402,9 +415,19 @@ func (r *Resource) blockers(ctx context.Context, c *kube.Client, obj *unstructur
 	return r.kind.DeletionBlockers(ctx, c, obj)
 }
 
+// ImportState takes "<name>" (an object of the provider's cluster) or "<aks_cluster_id>//<name>"
+// (of that cluster, as the cluster attribute names it).
 func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), req.ID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+	clusterID, name, err := parseImportID(req.ID)
+	if err != nil {
+		resp.Diagnostics.AddError("Invalid import ID", err.Error())
+		return
+	}
+	if clusterID != "" {
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, clusterPath, clusterID)...)
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), name)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), name)...)
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, importedKey, []byte(`true`))...)
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, adoptKey, []byte(`true`))...)
 }

@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/providerdata"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/tfcrd"
 )
 
@@ -114,7 +115,7 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 		var name string
 		if !req.State.Raw.IsNull() && r.kind.PlanDelete != nil && r.data != nil {
 			if v, ok := attributes(req.State.Raw)["name"]; ok && v.As(&name) == nil {
-				r.kind.PlanDelete(r.data, name)
+				r.kind.PlanDelete(r.dataFor(req.State.Raw), name)
 			}
 		}
 		return
@@ -190,8 +191,13 @@ func (r *Resource) runPlanHook(ctx context.Context, obj map[string]any, typ tfty
 		return
 	}
 	obj["apiVersion"], obj["kind"] = r.kind.GVK.GroupVersion().String(), r.kind.GVK.Kind
+	var data *providerdata.Data
+	if r.data != nil {
+		// The resource's cluster: its clients, region and plan-time board.
+		data = r.data.ForCluster(targetOf(values))
+	}
 	r.kind.Plan(ctx, &PlanContext{
-		Data:       r.data,
+		Data:       data,
 		Object:     obj,
 		Values:     values,
 		Types:      typ.(tftypes.Object).AttributeTypes,

@@ -248,6 +248,7 @@ func (r *Resource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *r
 	}
 	attrs["timeouts"] = timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true, Delete: true})
 	attrs[TakeOwnershipFrom] = takeOwnershipAttribute()
+	attrs[ClusterAttribute] = r.clusterAttribute()
 	for k, v := range r.kind.ExtraAttributes {
 		attrs[k] = v
 	}

@@ -230,7 +230,7 @@ func (r *Resource) apply(ctx context.Context, plan *model, prior []azure.RoleAss
 	}
 
 	if plan.ManageCRDs.ValueBool() || plan.WaitForCRDs.ValueBool() {
-		if err := r.crds(ctx, plan.ManageCRDs.ValueBool()); err != nil {
+		if err := r.crds(ctx, r.data.KubeOf(plan.ClusterID.ValueString()), plan.ManageCRDs.ValueBool()); err != nil {
 			return fail("Karpenter CRDs are not ready", err.Error())
 		}
 		plan.CRDsEstablished = types.BoolValue(true)
@@ -278,7 +278,7 @@ func (r *Resource) precheck(ctx context.Context, cl *azure.Cluster, want azure.N
 		return false
 	}
 	if want.EffectiveMode() == azure.ModeManual && cl.NodeProvisioning.EffectiveMode() == azure.ModeAuto {
-		return r.checkNoNAPNodes(ctx, cl.ID.Name, diags)
+		return r.checkNoNAPNodes(ctx, r.data.KubeOf(cl.ID.String()), cl.ID.Name, diags)
 	}
 	return true
 }
@@ -385,7 +385,7 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 	st.RoleAssignmentIDs = assignmentMap(kept)
 
 	if st.WaitForCRDs.ValueBool() || st.ManageCRDs.ValueBool() {
-		est, err := r.crdsEstablished(ctx, st.ManageCRDs.ValueBool())
+		est, err := r.crdsEstablished(ctx, r.data.KubeOf(st.ClusterID.ValueString()), st.ManageCRDs.ValueBool())
 		if err != nil {
 			// Refresh must not fail because the cluster's API server is unreachable: the
 			// Azure side was read, and the CRDs are checked again at apply.

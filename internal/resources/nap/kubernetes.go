@@ -17,11 +17,13 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clients/kube"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crds"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/provider/connect"
 )
 
 // crds installs the CRDs when asked and waits until they are Established.
-func (r *Resource) crds(ctx context.Context, manage bool) error {
-	cfg, err := r.data.Clients.RESTConfig(ctx)
+// kc are the clients of the resource's cluster (providerdata.Data.KubeOf).
+func (r *Resource) crds(ctx context.Context, kc *connect.Clients, manage bool) error {
+	cfg, err := kc.RESTConfig(ctx)
 	if err != nil {
 		return fmt.Errorf("the CRDs are checked through the provider's kubernetes connection, which is not usable: %w. "+
 			"Configure the provider's kubernetes block (e.g. kubernetes = { aks_cluster_id = ... }), or set wait_for_crds = false", err)
@@ -30,7 +32,7 @@ func (r *Resource) crds(ctx context.Context, manage bool) error {
 	if err != nil {
 		return err
 	}
-	cc.PollInterval = r.data.Clients.DeletePollInterval
+	cc.PollInterval = kc.DeletePollInterval
 	names := append([]string(nil), kube.KarpenterCRDs...)
 	if manage {
 		all := crds.All()
@@ -57,21 +59,21 @@ var (
 )
 
 // checkNoNAPNodes reports the nodes and NodeClaims that keep AKS from leaving Auto mode.
-func (r *Resource) checkNoNAPNodes(ctx context.Context, cluster string, diags *diag.Diagnostics) bool {
+func (r *Resource) checkNoNAPNodes(ctx context.Context, kc *connect.Clients, cluster string, diags *diag.Diagnostics) bool {
 	fail := func(detail string) bool {
 		diags.AddError("Cannot switch node provisioning back to Manual", detail)
 		return false
 	}
-	kc, err := r.data.Clients.Kube(ctx)
+	client, err := kc.Kube(ctx)
 	if err != nil {
 		return fail(fmt.Sprintf("AKS refuses to leave Auto mode while nodes provisioned by NAP exist, and the provider cannot look for them: %v. "+
 			"Configure the provider's kubernetes connection, or set switch_back_to_manual_on_destroy = false to leave NAP enabled.", err))
 	}
-	nodes, err := kc.List(ctx, nodesGVR, "karpenter.sh/nodepool")
+	nodes, err := client.List(ctx, nodesGVR, "karpenter.sh/nodepool")
 	if err != nil {
 		return fail("Listing the cluster's nodes failed: " + err.Error())
 	}
-	claims, err := kc.List(ctx, nodeClaimsGVR, "")
+	claims, err := client.List(ctx, nodeClaimsGVR, "")
 	if apierrors.IsNotFound(err) {
 		claims, err = nil, nil // no NodeClaim CRD: Karpenter never ran here
 	}
@@ -95,8 +97,8 @@ func (r *Resource) checkNoNAPNodes(ctx context.Context, cluster string, diags *d
 		cluster, strings.Join(what, ", ")))
 }
 
-func (r *Resource) crdsEstablished(ctx context.Context, manage bool) (bool, error) {
-	cfg, err := r.data.Clients.RESTConfig(ctx)
+func (r *Resource) crdsEstablished(ctx context.Context, kc *connect.Clients, manage bool) (bool, error) {
+	cfg, err := kc.RESTConfig(ctx)
 	if err != nil {
 		return false, err
 	}

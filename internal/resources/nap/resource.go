@@ -263,7 +263,10 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 		plan.EffectiveMode = plan.Mode
 	}
 	if r.data != nil && plan.Mode.ValueString() != azure.ModeManual {
-		r.data.Plan.NAP().PlanGrants(plan.scopes(ctx), plan.scopesKnown() && !plan.Mode.IsUnknown())
+		// Only node classes of this cluster are vouched for by its grants (providerdata.BoardsOfCluster).
+		for _, b := range r.data.BoardsOfCluster(plan.ClusterID.ValueString()) {
+			b.NAP().PlanGrants(plan.scopes(ctx), plan.scopesKnown() && !plan.Mode.IsUnknown())
+		}
 	}
 	checksCRDs := plan.WaitForCRDs.ValueBool() || plan.ManageCRDs.ValueBool()
 	switch {
