@@ -77,7 +77,10 @@ func TestCompareUpstream(t *testing.T) {
 	// maxDiff is the largest difference of a Karpenter outcome's cost from the nearest of the
 	// emulation's outcomes; maxSpread the largest spread of Karpenter's own runs.
 	maxDiff, maxSpread := 0.0, 0.0
-	var oursTime, upTime time.Duration
+	var oursTime, upTime, reachTime time.Duration
+	// inSample counts the scenarios where every Karpenter run was in the emulation's sampled
+	// outcomes already; reachedScenarios those where the guided search found the rest.
+	inSample, reachedScenarios, reachRuns := 0, 0, 0
 	pods := 0
 	runs := envInt("UPSTREAM_RUNS", 4)
 	for _, sc := range scenarios {
@@ -115,6 +118,34 @@ func TestCompareUpstream(t *testing.T) {
 		set := map[string]bool{}
 		for _, o := range ours {
 			set[o.signature()] = true
+		}
+		// A Karpenter outcome the sample missed is looked for with the guided search: the
+		// emulation's tie-breaks that could give it, depth-first, pruned at the first binding
+		// it does not have (karpenter.Reach). Found, it is one of the emulation's outcomes.
+		sampleHas, reachedHere, sampled := true, 0, len(ours)
+		for _, u := range ups {
+			if set[u.signature()] {
+				continue
+			}
+			sampleHas = false
+			if ties == 0 {
+				continue
+			}
+			start := time.Now()
+			found, n, _, err := reachDecision(sc, u, envInt("REACH_RUNS", 2000))
+			reachTime += time.Since(start)
+			reachRuns += n
+			if err != nil {
+				t.Fatalf("%s: emulation: %v", sc.name, err)
+			}
+			if found != nil {
+				set[u.signature()] = true
+				ours = append(ours, *found)
+				reachedHere++
+			}
+		}
+		if sampleHas {
+			inSample++
 		}
 		first, diff := "", 0.0
 		upOutcomes := map[string]bool{}
@@ -163,9 +194,13 @@ func TestCompareUpstream(t *testing.T) {
 			if exhaustive {
 				walk = "all"
 			}
-			tieNote = fmt.Sprintf("; %d random ties, %d outcomes (%s); Karpenter %d outcomes in %d runs", ties, len(ours), walk, len(upOutcomes), len(ups))
+			tieNote = fmt.Sprintf("; %d random ties, %d outcomes (%s); Karpenter %d outcomes in %d runs", ties, sampled, walk, len(upOutcomes), len(ups))
 		} else if reason != "" {
 			tieNote = fmt.Sprintf("; the emulation met no random tie, Karpenter (%s) %d outcomes in %d runs", reason, len(upOutcomes), len(ups))
+		}
+		if reachedHere > 0 && first == "" {
+			reachedScenarios++
+			tieNote += fmt.Sprintf("; %d of Karpenter's outcomes found by the guided search, not in the sample", reachedHere)
 		}
 		if first == "" {
 			identical++
@@ -182,6 +217,8 @@ func TestCompareUpstream(t *testing.T) {
 	}
 	fmt.Printf("(%d pods in all; emulation %s with its tie-break re-runs, Karpenter's scheduler %s for the first runs; %d scenarios with random ties or a random shape, every Karpenter run among the emulation's outcomes in %d, every Karpenter run's cost within the emulation's cost range in %d; Karpenter's own runs spread up to %.2f%% in cost)\n",
 		pods, oursTime.Round(time.Millisecond), upTime.Round(time.Millisecond), random, randomMatched, inRange, maxSpread)
+	fmt.Printf("(every Karpenter run among the emulation's sampled outcomes in %d scenarios; the guided search found the others' in %d, in %d rounds, %s)\n",
+		inSample, reachedScenarios, reachRuns, reachTime.Round(time.Millisecond))
 	fmt.Printf("prediction: %d of %d scenarios identical, max cost difference %.2f%%\n", identical, len(scenarios), maxDiff)
 	// A difference where the emulation met no random tie is a rule it gets wrong.
 	if deterministicDiffer > 0 {
