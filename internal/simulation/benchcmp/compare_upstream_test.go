@@ -33,9 +33,14 @@ func envInt(name string, def int) int {
 // zones at random). Where Karpenter breaks ties at random (Go map order), the emulation
 // records each tie it meets and re-runs the round with other tie-breaks
 // (provisioner.Outcomes, at most TIE_RUNS runs, default tieLimit): its outcomes are a
-// set, and Karpenter runs UPSTREAM_RUNS times (default 4). A scenario is identical when every
-// Karpenter run is in the emulation's set; its cost difference is, over Karpenter's runs, the
-// largest relative difference from the nearest emulated outcome. With SCENARIOS=DIR it reads
+// set, and Karpenter runs UPSTREAM_RUNS times (default 4). A Karpenter run the sample missed is
+// looked for with karpenter.Reach (a depth-first search of the emulation's tie-breaks guided by
+// that run's bindings and pruned at the first binding it does not have, at most REACH_RUNS
+// rounds, default 2000): found, it is one of the emulation's outcomes. A scenario is
+// identical when every Karpenter run is among the emulation's outcomes; its cost difference
+// is, over Karpenter's runs, the largest relative difference from the nearest emulated outcome.
+// The line before the last says in how many scenarios the sample alone had them all (what a
+// prediction's cost range covers). With SCENARIOS=DIR it reads
 // the scenario directories under DIR; without, it runs the seeded corpus (CORPUS scenarios,
 // default 200, seed CORPUS_SEED, at most CORPUS_MAX_PODS pods each: 150 in the suite, 2,000 in
 // make compare-upstream; CORPUS_ONLY=45,61 keeps those indices only). COMPARE_VERBOSE=1
