@@ -181,10 +181,11 @@ func targetOf(ncs []*scheduling.NodeClaim) (karpenter.Target, map[*scheduling.No
 		if z := nc.Requirements.Get(corev1.LabelTopologyZone); nc.Requirements.Has(corev1.LabelTopologyZone) && z.Operator() == corev1.NodeSelectorOpIn {
 			tc.Zones = z.Values()
 		}
-		t.Claims = append(t.Claims, tc)
 		for _, p := range nc.Pods {
 			t.Claim[p.UID] = i
+			tc.Pods = append(tc.Pods, p.UID)
 		}
+		t.Claims = append(t.Claims, tc)
 	}
 	return t, rank
 }

@@ -17,7 +17,9 @@ import (
 // on one whose pool, zones or instance-type options can no longer become the outcome's). A
 // pod once bound stays bound, so no later choice can repair such a binding, and only the
 // choices made before it need revisiting: the search is exhaustive within its budget, not a
-// sample.
+// sample. The target is followed pod by pod (each pod on the same NodeClaim, in the same
+// order), which is stricter than match may be: a round found is the target; Exhaustive says no
+// round binds the pods as the target does.
 
 // Target is one outcome to reproduce, by creation order (Karpenter's NodeClaims are numbered
 // as they are created, hostname-placeholder-NNNN; the emulation creates its own in the same
@@ -37,6 +39,8 @@ type TargetClaim struct {
 	Zones []string
 	// InstanceType is the size launched for it ("" when none or unknown).
 	InstanceType string
+	// Pods are its pods in the order they were bound (nil: not checked).
+	Pods []types.UID
 }
 
 // Reached is what Reach found.
@@ -141,6 +145,9 @@ func (r *replayTies) placed(p *corev1.Pod, n *nodeClaim) bool {
 	tc := r.target.Claims[c]
 	if tc.NodePool != n.template.nodePool.Name {
 		return false
+	}
+	if k := len(n.pods) - 1; tc.Pods != nil && (k >= len(tc.Pods) || tc.Pods[k] != p.UID) {
+		return false // bound in another order: the queue went another way
 	}
 	if len(tc.Zones) > 0 && n.requirements.Has(corev1.LabelTopologyZone) {
 		zones := n.requirements.Get(corev1.LabelTopologyZone)

@@ -25,10 +25,11 @@ func targetOf(r *Result) Target {
 		if nc.Launch != nil {
 			tc.InstanceType = nc.Launch.InstanceType.Name
 		}
-		t.Claims = append(t.Claims, tc)
 		for _, p := range nc.Pods {
 			t.Claim[p.UID] = i
+			tc.Pods = append(tc.Pods, p.UID)
 		}
+		t.Claims = append(t.Claims, tc)
 	}
 	return t
 }

@@ -136,7 +136,7 @@ def gpu_pool():
     return nodepool("gpu", [req("karpenter.azure.com/sku-gpu-manufacturer", "In", ["nvidia"]), req("karpenter.sh/capacity-type", "In", ["on-demand"])],
                     taints=[{"key": "nvidia.com/gpu", "value": "true", "effect": "NoSchedule"}])
 
-def workloads_for(pools, budget):
+def workloads_for(pools, budget, zone_p=0.35):
     objs, extra_docs = [], []
     names = set()
     n = 0
@@ -163,7 +163,7 @@ def workloads_for(pools, budget):
             spec["containers"][0] = container(app, c, m, limits_only=True)
         tsc = []
         r = R.random()
-        if r < 0.35: tsc.append(zone_spread(app, R.choice([1, 1, 2]), R.choice(["DoNotSchedule", "DoNotSchedule", "ScheduleAnyway"])))
+        if r < zone_p: tsc.append(zone_spread(app, R.choice([1, 1, 2]), R.choice(["DoNotSchedule", "DoNotSchedule", "ScheduleAnyway"])))
         if R.random() < 0.25: tsc.append(host_spread(app, R.choice([1, 2, 3]), R.choice(["DoNotSchedule", "ScheduleAnyway"])))
         if tsc: spec["topologySpreadConstraints"] = tsc
         if kind == "StatefulSet" and R.random() < 0.6:
@@ -304,4 +304,15 @@ for i in range(5):
     if patches: kz += "patches:\n" + patches
     base["kustomization.yaml"] = kz
     write(next_name("kustomize"), base, region)
+# 4) zone-heavy: most workloads spread over zones, in regions whose zones differ (eastus,
+# westus2: sizes missing or regional-only in some zones), where Karpenter's random zone picks
+# change what it launches
+for i in range(8):
+    region = ["eastus", "eastus", "westus2", "eastus", "westus2", "eastus", "eastus", "westus2"][i]
+    pools = pools_for(300 + i)
+    objs, extra = workloads_for(pools, R.choice(sizes[:14]), zone_p=0.85)
+    files = {"nodepools.yaml": pools, "workloads.yaml": objs + extra}
+    ds = daemons()
+    if ds: files["daemonsets.yaml"] = ds
+    write(next_name("zones"), files, region)
 print("wrote", idx)
