@@ -36,7 +36,7 @@ func envInt(name string, def int) int {
 // set, and Karpenter runs UPSTREAM_RUNS times (default 4). A Karpenter run the sample missed is
 // looked for with karpenter.Reach (a depth-first search of the emulation's tie-breaks guided by
 // that run's bindings and pruned at the first binding it does not have, at most REACH_RUNS
-// rounds, default 2000): found, it is one of the emulation's outcomes. A scenario is
+// rounds, default 2000, and REACH_SECONDS, default 60, per Karpenter run): found, it is one of the emulation's outcomes. A scenario is
 // identical when every Karpenter run is among the emulation's outcomes; its cost difference
 // is, over Karpenter's runs, the largest relative difference from the nearest emulated outcome.
 // The line before the last says in how many scenarios the sample alone had them all (what a
@@ -137,7 +137,7 @@ func TestCompareUpstream(t *testing.T) {
 				continue
 			}
 			start := time.Now()
-			found, n, _, err := reachDecision(sc, u, envInt("REACH_RUNS", 2000))
+			found, n, _, err := reachDecision(sc, u, envInt("REACH_RUNS", 2000), time.Duration(envInt("REACH_SECONDS", 60))*time.Second)
 			reachTime += time.Since(start)
 			reachRuns += n
 			if err != nil {

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/Azure/karpenter-provider-azure/pkg/apis/v1beta1"
 	"github.com/Azure/karpenter-provider-azure/pkg/providers/allocationstrategy"
@@ -269,16 +270,16 @@ func compareDecisions(ours, up decision) string {
 }
 
 // reachDecision asks the emulation whether some choice at its ties gives Karpenter's outcome
-// up (karpenter.Reach, at most limit rounds): found is that round's outcome, nil when none was
+// up (karpenter.Reach, at most limit rounds and budget): found is that round's outcome, nil when none was
 // found; exhaustive when none can be.
-func reachDecision(sc scenario, up decision, limit int) (found *decision, runs int, exhaustive bool, err error) {
+func reachDecision(sc scenario, up decision, limit int, budget time.Duration) (found *decision, runs int, exhaustive bool, err error) {
 	in := emulationInput(sc)
 	first, err := karpenter.Solve(in)
 	if err != nil {
 		return nil, 0, false, err
 	}
 	want := up.signature()
-	r, err := karpenter.Reach(in, first, up.target, limit, func(res *karpenter.Result) bool { return decisionOf(res).signature() == want })
+	r, err := karpenter.Reach(in, first, up.target, limit, time.Now().Add(budget), func(res *karpenter.Result) bool { return decisionOf(res).signature() == want })
 	if err != nil || r.Result == nil {
 		return nil, r.Runs, r.Exhaustive, err
 	}

@@ -2,6 +2,7 @@ package karpenter
 
 import (
 	"slices"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -55,10 +56,11 @@ type Reached struct {
 }
 
 // Reach searches the emulation's tie-breaks for a round whose outcome is the target, in at
-// most limit rounds; match decides whether a finished round is the target (the bindings
-// checked on the way are necessary, not sufficient: sizes, pending pods and the rest are
-// match's). first is the round's Solve result (its prepared round is reused).
-func Reach(in Input, first *Result, target Target, limit int, match func(*Result) bool) (Reached, error) {
+// most limit rounds and, when deadline is not zero, until then; match decides whether a
+// finished round is the target (the bindings checked on the way are necessary, not
+// sufficient: sizes, pending pods and the rest are match's). first is the round's Solve
+// result (its prepared round is reused).
+func Reach(in Input, first *Result, target Target, limit int, deadline time.Time, match func(*Result) bool) (Reached, error) {
 	rd := first.round
 	if rd == nil {
 		var err error
@@ -68,6 +70,9 @@ func Reach(in Input, first *Result, target Target, limit int, match func(*Result
 	}
 	var script []int
 	for runs := 1; runs <= limit; runs++ {
+		if runs > 1 && !deadline.IsZero() && time.Now().After(deadline) {
+			return Reached{Runs: runs - 1}, nil
+		}
 		rt := &replayTies{target: &target, script: script}
 		if res, done := rd.runUntil(rt); done && match(res) {
 			return Reached{Result: res, Runs: runs}, nil

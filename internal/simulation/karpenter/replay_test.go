@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -77,7 +78,7 @@ func TestReachFindsEveryOutcomeOfTheTies(t *testing.T) {
 		t.Fatalf("%d outcomes (exhaustive %v); want at least one per zone of the first tie, all of them", len(set.Results), set.Exhaustive)
 	}
 	for i, want := range set.Results {
-		got, err := Reach(in, first, targetOf(want), set.Runs, func(r *Result) bool { return placementsOf(r) == placementsOf(want) })
+		got, err := Reach(in, first, targetOf(want), set.Runs, time.Time{}, func(r *Result) bool { return placementsOf(r) == placementsOf(want) })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -98,7 +99,7 @@ func TestReachRulesOutAnImpossibleOutcome(t *testing.T) {
 	}
 	target := targetOf(first)
 	target.Claims[0].NodePool = "elsewhere"
-	got, err := Reach(in, first, target, 1000, func(*Result) bool { return true })
+	got, err := Reach(in, first, target, 1000, time.Time{}, func(*Result) bool { return true })
 	if err != nil {
 		t.Fatal(err)
 	}
