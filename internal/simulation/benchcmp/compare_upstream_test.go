@@ -33,9 +33,14 @@ func envInt(name string, def int) int {
 // zones at random). Where Karpenter breaks ties at random (Go map order), the emulation
 // records each tie it meets and re-runs the round with other tie-breaks
 // (provisioner.Outcomes, at most TIE_RUNS runs, default tieLimit): its outcomes are a
-// set, and Karpenter runs UPSTREAM_RUNS times (default 4). A scenario is identical when every
-// Karpenter run is in the emulation's set; its cost difference is, over Karpenter's runs, the
-// largest relative difference from the nearest emulated outcome. With SCENARIOS=DIR it reads
+// set, and Karpenter runs UPSTREAM_RUNS times (default 4). A Karpenter run the sample missed is
+// looked for with karpenter.Reach (a depth-first search of the emulation's tie-breaks guided by
+// that run's bindings and pruned at the first binding it does not have, at most REACH_RUNS
+// rounds, default 2000, and REACH_SECONDS, default 60, per Karpenter run): found, it is one of the emulation's outcomes. A scenario is
+// identical when every Karpenter run is among the emulation's outcomes; its cost difference
+// is, over Karpenter's runs, the largest relative difference from the nearest emulated outcome.
+// The line before the last says in how many scenarios the sample alone had them all (what a
+// prediction's cost range covers). With SCENARIOS=DIR it reads
 // the scenario directories under DIR; without, it runs the seeded corpus (CORPUS scenarios,
 // default 200, seed CORPUS_SEED, at most CORPUS_MAX_PODS pods each: 150 in the suite, 2,000 in
 // make compare-upstream; CORPUS_ONLY=45,61 keeps those indices only). COMPARE_VERBOSE=1
@@ -77,7 +82,10 @@ func TestCompareUpstream(t *testing.T) {
 	// maxDiff is the largest difference of a Karpenter outcome's cost from the nearest of the
 	// emulation's outcomes; maxSpread the largest spread of Karpenter's own runs.
 	maxDiff, maxSpread := 0.0, 0.0
-	var oursTime, upTime time.Duration
+	var oursTime, upTime, reachTime time.Duration
+	// inSample counts the scenarios where every Karpenter run was in the emulation's sampled
+	// outcomes already; reachedScenarios those where the guided search found the rest.
+	inSample, reachedScenarios, reachRuns := 0, 0, 0
 	pods := 0
 	runs := envInt("UPSTREAM_RUNS", 4)
 	for _, sc := range scenarios {
@@ -115,6 +123,38 @@ func TestCompareUpstream(t *testing.T) {
 		set := map[string]bool{}
 		for _, o := range ours {
 			set[o.signature()] = true
+		}
+		// A Karpenter outcome the sample missed is looked for with the guided search: the
+		// emulation's tie-breaks that could give it, depth-first, pruned at the first binding
+		// it does not have (karpenter.Reach). Found, it is one of the emulation's outcomes.
+		// ruledOut counts Karpenter runs the search proved the emulation cannot give pod for pod
+		// (no tie-break binds the pods as that run did): a rule differs, not chance.
+		sampleHas, reachedHere, sampled, ruledOut := true, 0, len(ours), 0
+		for _, u := range ups {
+			if set[u.signature()] {
+				continue
+			}
+			sampleHas = false
+			if ties == 0 {
+				continue
+			}
+			start := time.Now()
+			found, n, exhaustive, err := reachDecision(sc, u, envInt("REACH_RUNS", 2000), time.Duration(envInt("REACH_SECONDS", 60))*time.Second)
+			reachTime += time.Since(start)
+			reachRuns += n
+			if err != nil {
+				t.Fatalf("%s: emulation: %v", sc.name, err)
+			}
+			if found != nil {
+				set[u.signature()] = true
+				ours = append(ours, *found)
+				reachedHere++
+			} else if exhaustive {
+				ruledOut++
+			}
+		}
+		if sampleHas {
+			inSample++
 		}
 		first, diff := "", 0.0
 		upOutcomes := map[string]bool{}
@@ -163,9 +203,16 @@ func TestCompareUpstream(t *testing.T) {
 			if exhaustive {
 				walk = "all"
 			}
-			tieNote = fmt.Sprintf("; %d random ties, %d outcomes (%s); Karpenter %d outcomes in %d runs", ties, len(ours), walk, len(upOutcomes), len(ups))
+			tieNote = fmt.Sprintf("; %d random ties, %d outcomes (%s); Karpenter %d outcomes in %d runs", ties, sampled, walk, len(upOutcomes), len(ups))
 		} else if reason != "" {
 			tieNote = fmt.Sprintf("; the emulation met no random tie, Karpenter (%s) %d outcomes in %d runs", reason, len(upOutcomes), len(ups))
+		}
+		if ruledOut > 0 {
+			tieNote += fmt.Sprintf("; %d of Karpenter's runs proven out of the emulation's reach (every tie-break searched)", ruledOut)
+		}
+		if reachedHere > 0 && first == "" {
+			reachedScenarios++
+			tieNote += fmt.Sprintf("; %d of Karpenter's outcomes found by the guided search, not in the sample", reachedHere)
 		}
 		if first == "" {
 			identical++
@@ -182,6 +229,8 @@ func TestCompareUpstream(t *testing.T) {
 	}
 	fmt.Printf("(%d pods in all; emulation %s with its tie-break re-runs, Karpenter's scheduler %s for the first runs; %d scenarios with random ties or a random shape, every Karpenter run among the emulation's outcomes in %d, every Karpenter run's cost within the emulation's cost range in %d; Karpenter's own runs spread up to %.2f%% in cost)\n",
 		pods, oursTime.Round(time.Millisecond), upTime.Round(time.Millisecond), random, randomMatched, inRange, maxSpread)
+	fmt.Printf("(every Karpenter run among the emulation's sampled outcomes in %d scenarios; the guided search found the others' in %d, in %d rounds, %s)\n",
+		inSample, reachedScenarios, reachRuns, reachTime.Round(time.Millisecond))
 	fmt.Printf("prediction: %d of %d scenarios identical, max cost difference %.2f%%\n", identical, len(scenarios), maxDiff)
 	// A difference where the emulation met no random tie is a rule it gets wrong.
 	if deterministicDiffer > 0 {

@@ -4,12 +4,17 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"reflect"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/Azure/karpenter-provider-azure/pkg/apis/v1beta1"
 	"github.com/Azure/karpenter-provider-azure/pkg/providers/allocationstrategy"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/utils/clock"
 	fakecr "sigs.k8s.io/controller-runtime/pkg/client/fake"
@@ -75,6 +80,10 @@ type decision struct {
 	claims        []launched
 	unschedulable int
 	cost          float64
+	// target is, for Karpenter's side, the outcome as the emulation's guided search
+	// (karpenter.Reach) follows it: each pod's NodeClaim in creation order, each NodeClaim's
+	// pool, zones and size.
+	target karpenter.Target
 }
 
 func newLaunched(pool, sku, ct string, price float64, pods []*corev1.Pod) launched {
@@ -122,8 +131,9 @@ func upstreamDecision(sc scenario) (decision, error) {
 	if err != nil {
 		return decision{}, err
 	}
+	target, rank := targetOf(results.NewNodeClaims)
 	results = results.TruncateInstanceTypes(ctx, scheduling.MaxInstanceTypes)
-	d := decision{unschedulable: len(results.PodErrors)}
+	d := decision{unschedulable: len(results.PodErrors), target: target}
 	for _, nc := range results.NewNodeClaims {
 		claim := nc.ToNodeClaim()
 		reqs := kscheduling.NewNodeSelectorRequirementsWithMinValues(claim.Spec.Requirements...)
@@ -141,9 +151,44 @@ func upstreamDecision(sc scenario) (decision, error) {
 			continue
 		}
 		d.claims = append(d.claims, newLaunched(nc.NodePoolName, sel.InstanceType.Name, sel.CapacityType(), sel.Offering.Price, nc.Pods))
+		d.target.Claims[rank[nc]].InstanceType = sel.InstanceType.Name
 	}
 	d.finish()
 	return d, nil
+}
+
+// targetOf numbers Karpenter's NodeClaims in creation order (their hostname placeholders
+// count up; the counter is global, so only the order matters) and records each pod's. Solve's
+// FinalizeScheduling drops the placeholder from the requirements; the NodeClaim keeps it in an
+// unexported field, read here by reflection (a test-only reading of upstream's own state).
+func targetOf(ncs []*scheduling.NodeClaim) (karpenter.Target, map[*scheduling.NodeClaim]int) {
+	ordered := slices.Clone(ncs)
+	seqs := map[*scheduling.NodeClaim]int{}
+	for _, nc := range ncs {
+		h := reflect.ValueOf(nc).Elem().FieldByName("hostname").String()
+		n, err := strconv.Atoi(strings.TrimPrefix(h, "hostname-placeholder-"))
+		if err != nil {
+			panic(fmt.Sprintf("Karpenter's NodeClaim hostname %q is not a numbered placeholder", h))
+		}
+		seqs[nc] = n
+	}
+	seq := func(nc *scheduling.NodeClaim) int { return seqs[nc] }
+	slices.SortFunc(ordered, func(a, b *scheduling.NodeClaim) int { return seq(a) - seq(b) })
+	t := karpenter.Target{Claim: map[types.UID]int{}}
+	rank := map[*scheduling.NodeClaim]int{}
+	for i, nc := range ordered {
+		rank[nc] = i
+		tc := karpenter.TargetClaim{NodePool: nc.NodePoolName}
+		if z := nc.Requirements.Get(corev1.LabelTopologyZone); nc.Requirements.Has(corev1.LabelTopologyZone) && z.Operator() == corev1.NodeSelectorOpIn {
+			tc.Zones = z.Values()
+		}
+		for _, p := range nc.Pods {
+			t.Claim[p.UID] = i
+			tc.Pods = append(tc.Pods, p.UID)
+		}
+		t.Claims = append(t.Claims, tc)
+	}
+	return t, rank
 }
 
 // emulatedDecision is the emulation's outcome on the same scenario.
@@ -222,4 +267,22 @@ func compareDecisions(ours, up decision) string {
 		return fmt.Sprintf("pending pods: emulation %d, Karpenter %d", ours.unschedulable, up.unschedulable)
 	}
 	return ""
+}
+
+// reachDecision asks the emulation whether some choice at its ties gives Karpenter's outcome
+// up (karpenter.Reach, at most limit rounds and budget): found is that round's outcome, nil when none was
+// found; exhaustive when none can be.
+func reachDecision(sc scenario, up decision, limit int, budget time.Duration) (found *decision, runs int, exhaustive bool, err error) {
+	in := emulationInput(sc)
+	first, err := karpenter.Solve(in)
+	if err != nil {
+		return nil, 0, false, err
+	}
+	want := up.signature()
+	r, err := karpenter.Reach(in, first, up.target, limit, time.Now().Add(budget), func(res *karpenter.Result) bool { return decisionOf(res).signature() == want })
+	if err != nil || r.Result == nil {
+		return nil, r.Runs, r.Exhaustive, err
+	}
+	d := decisionOf(r.Result)
+	return &d, r.Runs, false, nil
 }

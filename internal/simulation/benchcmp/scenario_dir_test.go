@@ -1,240 +1,245 @@
 package benchcmp
 
 import (
-	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 
 	azv1beta1 "github.com/Azure/karpenter-provider-azure/pkg/apis/v1beta1"
-	appsv1 "k8s.io/api/apps/v1"
-	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 	"sigs.k8s.io/yaml"
 
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/workload"
 )
 
 func init() { loadScenarios = loadScenarioDirs }
 
-// loadScenarioDirs reads every directory under dir that holds manifests as one scenario:
-// NodePools, AKSNodeClasses, Pods, Deployments, ReplicaSets, StatefulSets, Jobs (replicas or
-// parallelism pods from the template) and DaemonSets (one pod each), plus an optional
-// scenario.yaml with `region` (default westeurope). Pods of a pool are priced from the
-// embedded catalog with the pool's node class (CRD defaults when none is given).
+// loadScenarioDirs reads the scenario directories under dir. A scenario directory is the
+// shallowest directory on its path that holds manifests (a .yaml, .yml or .json file, a
+// kustomization.yaml, a Chart.yaml); everything below it belongs to it (a Kustomize base in a
+// subdirectory, say). Its inputs are read as `simulate` reads them: files, directories,
+// Kustomize overlays and Helm charts or output through the review's reader, NodePools and
+// AKSNodeClasses with the API server's defaults, workloads through internal/workload
+// (Deployments, ReplicaSets, StatefulSets, Jobs, CronJobs (one run), Pods, DaemonSets; requests
+// as Kubernetes sums them, init containers and RuntimeClass overhead included; an HPA's
+// maxReplicas when scenario.yaml says `hpaMaxReplicas: true`). scenario.yaml (optional) gives
+// `region` (default westeurope). A document the reader rejects (malformed YAML, an object the
+// API server would refuse) fails the load with its file and line; every problem of every
+// scenario is reported at once.
 func loadScenarioDirs(dir string) ([]scenario, error) {
-	var dirs []string
-	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+	info, err := os.Stat(dir)
+	if err != nil {
+		return nil, err
+	}
+	if !info.IsDir() {
+		return nil, fmt.Errorf("SCENARIOS=%s is not a directory", dir)
+	}
+	var roots []string
+	err = filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() {
-			dirs = append(dirs, path)
+		if !d.IsDir() {
+			return nil
+		}
+		if holdsManifests(path) {
+			roots = append(roots, path)
+			return filepath.SkipDir
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	sort.Strings(dirs)
+	sort.Strings(roots)
 	var out []scenario
 	var errs []error
-	for _, d := range dirs {
-		sc, ok, err := loadScenarioDir(dir, d)
+	for _, r := range roots {
+		sc, err := loadScenarioDir(dir, r)
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		if ok {
-			out = append(out, sc)
-		}
+		out = append(out, sc)
+	}
+	if len(roots) == 0 {
+		errs = append(errs, fmt.Errorf("%s: no directory with manifests (.yaml, .yml, .json, kustomization.yaml, Chart.yaml)", dir))
 	}
 	return out, errors.Join(errs...)
 }
 
-var docSeparator = regexp.MustCompile(`(?m)^---\s*$`)
+func holdsManifests(dir string) bool {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		if e.IsDir() || e.Name() == "scenario.yaml" {
+			continue
+		}
+		switch strings.ToLower(filepath.Ext(e.Name())) {
+		case ".yaml", ".yml", ".json":
+			return true
+		}
+	}
+	return false
+}
 
-func loadScenarioDir(root, dir string) (scenario, bool, error) {
-	files, _ := filepath.Glob(filepath.Join(dir, "*"))
-	sort.Strings(files)
+// scenarioConfig is scenario.yaml.
+type scenarioConfig struct {
+	Region         string `json:"region"`
+	HPAMaxReplicas bool   `json:"hpaMaxReplicas"`
+}
+
+func loadScenarioDir(root, dir string) (scenario, error) {
 	name, _ := filepath.Rel(root, dir)
 	if name == "." {
 		name = filepath.Base(dir)
 	}
 	sc := scenario{name: name, its: map[string][]*cloudprovider.InstanceType{}}
-	region := "westeurope"
-	classes := map[string]aks.NodeClass{}
-	found := false
+	cfg := scenarioConfig{Region: "westeurope"}
+	cfgPath := filepath.Join(dir, "scenario.yaml")
+	if data, err := os.ReadFile(cfgPath); err == nil {
+		if err := yaml.UnmarshalStrict(data, &cfg); err != nil {
+			return sc, fmt.Errorf("%s: %w (want region: <Azure region>, hpaMaxReplicas: true|false)", cfgPath, err)
+		}
+	} else if !os.IsNotExist(err) {
+		return sc, err
+	}
+	var (
+		pools, classes []*review.Object
+		docs           []workload.Document
+		clusters       int
+	)
+	// The review reads every file of the directory but scenario.yaml, which is no manifest.
+	var paths []string
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return sc, err
+	}
+	for _, e := range entries {
+		if e.Name() != "scenario.yaml" {
+			paths = append(paths, filepath.Join(dir, e.Name()))
+		}
+	}
+	rv, err := review.Review(context.Background(), review.Options{Paths: paths, Region: cfg.Region,
+		Checks: []review.Check{review.CheckSchema}, Facts: []review.FactFunc{},
+		Visit: func(c *review.Cluster, d []workload.Document) {
+			clusters++
+			pools, classes, docs = append(pools, c.NodePools...), append(classes, c.NodeClasses...), append(docs, d...)
+		}})
+	if err != nil {
+		return sc, fmt.Errorf("%s: %w", dir, err)
+	}
 	var errs []error
-	for _, f := range files {
-		ext := strings.ToLower(filepath.Ext(f))
-		if ext != ".yaml" && ext != ".yml" && ext != ".json" {
-			continue
-		}
-		data, err := os.ReadFile(f)
-		if err != nil {
-			return sc, false, err
-		}
-		if filepath.Base(f) == "scenario.yaml" {
-			var cfg struct {
-				Region string `json:"region"`
-			}
-			if err := yaml.Unmarshal(data, &cfg); err != nil {
-				errs = append(errs, fmt.Errorf("%s: %w", f, err))
-			} else if cfg.Region != "" {
-				region = cfg.Region
-			}
-			continue
-		}
-		for i, doc := range docSeparator.Split(string(data), -1) {
-			if len(bytes.TrimSpace([]byte(doc))) == 0 {
-				continue
-			}
-			obj := map[string]any{}
-			if err := yaml.Unmarshal([]byte(doc), &obj); err != nil {
-				errs = append(errs, fmt.Errorf("%s: document %d: %w", f, i+1, err))
-				continue
-			}
-			if len(obj) == 0 {
-				continue
-			}
-			if err := addObject(&sc, classes, obj); err != nil {
-				errs = append(errs, fmt.Errorf("%s: document %d: %w", f, i+1, err))
-				continue
-			}
-			found = true
+	for _, f := range rv.Findings {
+		if f.Severity() == findings.Error {
+			errs = append(errs, fmt.Errorf("%s:%d: %s", f.File, f.Line, f.Finding.String()))
 		}
 	}
-	if len(errs) > 0 {
-		return sc, false, errors.Join(errs...)
+	set := workload.Read(docs, workload.Options{HPAMaxReplicas: cfg.HPAMaxReplicas})
+	for _, f := range set.Findings {
+		if f.Severity() == findings.Error {
+			errs = append(errs, fmt.Errorf("%s:%d: %s", f.File, f.Line, f.Finding.String()))
+		}
 	}
-	if !found {
-		return sc, false, nil
+	if clusters > 1 {
+		errs = append(errs, fmt.Errorf("%s: the objects belong to %d clusters; a scenario is one", dir, clusters))
+	}
+	nodeClasses := map[string]aks.NodeClass{}
+	for _, o := range classes {
+		nc := &azv1beta1.AKSNodeClass{}
+		if err := fromBody(o, nc); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		nodeClasses[nc.Name] = aks.FromAKSNodeClass(nc)
+	}
+	for _, o := range pools {
+		np := &karpv1.NodePool{}
+		if err := fromBody(o, np); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		sc.pools = append(sc.pools, np)
 	}
 	if len(sc.pools) == 0 {
-		return sc, false, fmt.Errorf("%s: no NodePool", dir)
+		errs = append(errs, fmt.Errorf("%s: no NodePool", dir))
 	}
+	if len(set.Pods) == 0 {
+		errs = append(errs, fmt.Errorf("%s: no pods (no Deployment, StatefulSet, Job, ... with replicas)", dir))
+	}
+	if len(errs) > 0 {
+		return sc, errors.Join(errs...)
+	}
+	region := strings.ToLower(cfg.Region)
 	sc.name += "-" + region
 	for _, np := range sc.pools {
-		nc := classes[""]
-		if ref := np.Spec.Template.Spec.NodeClassRef; ref != nil {
-			if c, ok := classes[ref.Name]; ok {
-				nc = c
-			}
-		}
+		nc := nodeClasses[np.Spec.Template.Spec.NodeClassRef.Name] // the CRD defaults when not given
 		res := aks.List(catalog.Default(), region, nc, aks.Cluster{})
+		if len(res.InstanceTypes) == 0 {
+			return sc, fmt.Errorf("%s: region %q has no instance types in the catalog", cfgPath, cfg.Region)
+		}
 		for _, it := range res.InstanceTypes {
 			sc.its[np.Name] = append(sc.its[np.Name], it.InstanceType)
 		}
 	}
-	return sc, true, nil
+	sc.pods = pending(set.Pods, "pod")
+	sc.daemons = pending(set.DaemonSets, "daemonset")
+	return sc, nil
 }
 
-func addObject(sc *scenario, classes map[string]aks.NodeClass, obj map[string]any) error {
-	kind, _ := obj["kind"].(string)
-	conv := func(into any) error { return runtime.DefaultUnstructuredConverter.FromUnstructured(obj, into) }
-	switch kind {
-	case "NodePool":
-		np := &karpv1.NodePool{}
-		if err := conv(np); err != nil {
-			return err
+// fromBody decodes an object as the API server stores it: its CRD's defaults applied.
+func fromBody(o *review.Object, into any) error {
+	body := runtime.DeepCopyJSON(o.Body)
+	if k := kinds.ForGroupKind(o.GVK.GroupKind()); k != nil {
+		if v, err := crdvalidate.For(k.GVK); err == nil {
+			v.Default(body)
 		}
-		if np.Spec.Template.Spec.NodeClassRef == nil {
-			np.Spec.Template.Spec.NodeClassRef = &karpv1.NodeClassReference{Group: "karpenter.azure.com", Kind: "AKSNodeClass", Name: "default"}
-		}
-		sc.pools = append(sc.pools, np)
-	case "AKSNodeClass":
-		nc := &azv1beta1.AKSNodeClass{}
-		if err := conv(nc); err != nil {
-			return err
-		}
-		classes[nc.Name] = aks.FromAKSNodeClass(nc)
-	case "Pod":
-		p := &corev1.Pod{}
-		if err := conv(p); err != nil {
-			return err
-		}
-		sc.pods = append(sc.pods, pendingPod(p.ObjectMeta, p.Spec, p.Name))
-	case "Deployment", "ReplicaSet", "StatefulSet", "Job":
-		var meta metav1.ObjectMeta
-		var tmpl corev1.PodTemplateSpec
-		n := int32(1)
-		switch kind {
-		case "Deployment":
-			d := &appsv1.Deployment{}
-			if err := conv(d); err != nil {
-				return err
-			}
-			meta, tmpl = d.ObjectMeta, d.Spec.Template
-			if d.Spec.Replicas != nil {
-				n = *d.Spec.Replicas
-			}
-		case "ReplicaSet":
-			d := &appsv1.ReplicaSet{}
-			if err := conv(d); err != nil {
-				return err
-			}
-			meta, tmpl = d.ObjectMeta, d.Spec.Template
-			if d.Spec.Replicas != nil {
-				n = *d.Spec.Replicas
-			}
-		case "StatefulSet":
-			d := &appsv1.StatefulSet{}
-			if err := conv(d); err != nil {
-				return err
-			}
-			meta, tmpl = d.ObjectMeta, d.Spec.Template
-			if d.Spec.Replicas != nil {
-				n = *d.Spec.Replicas
-			}
-		case "Job":
-			d := &batchv1.Job{}
-			if err := conv(d); err != nil {
-				return err
-			}
-			meta, tmpl = d.ObjectMeta, d.Spec.Template
-			if d.Spec.Parallelism != nil {
-				n = *d.Spec.Parallelism
-			}
-		}
-		for i := int32(0); i < n; i++ {
-			m := tmpl.ObjectMeta
-			m.Namespace = meta.Namespace
-			sc.pods = append(sc.pods, pendingPod(m, tmpl.Spec, fmt.Sprintf("%s-%d", meta.Name, i)))
-		}
-	case "DaemonSet":
-		d := &appsv1.DaemonSet{}
-		if err := conv(d); err != nil {
-			return err
-		}
-		m := d.Spec.Template.ObjectMeta
-		m.Namespace = d.Namespace
-		sc.daemons = append(sc.daemons, pendingPod(m, d.Spec.Template.Spec, d.Name))
-	default:
-		return fmt.Errorf("kind %q is not a scenario manifest (NodePool, AKSNodeClass, Pod, Deployment, ReplicaSet, StatefulSet, Job, DaemonSet)", kind)
+	}
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(body, into); err != nil {
+		return fmt.Errorf("%s:%d: %s/%s: %w", o.Source.File, o.Source.Line, o.GVK.Kind, o.Name, err)
 	}
 	return nil
 }
 
-func pendingPod(meta metav1.ObjectMeta, spec corev1.PodSpec, name string) *corev1.Pod {
-	p := &corev1.Pod{ObjectMeta: *meta.DeepCopy(), Spec: *spec.DeepCopy(), Status: corev1.PodStatus{Phase: corev1.PodPending}}
-	p.Name = name
-	if p.Namespace == "" {
-		p.Namespace = "default"
+// pending gives the pods the identity and phase of pending pods: a UID (the scheduler keys
+// its caches by it) and unique names.
+func pending(pods []*corev1.Pod, prefix string) []*corev1.Pod {
+	out := make([]*corev1.Pod, len(pods))
+	seen := map[string]int{}
+	for i, p := range pods {
+		p = p.DeepCopy()
+		if p.Namespace == "" {
+			p.Namespace = "default"
+		}
+		if p.Name == "" {
+			p.Name = fmt.Sprintf("%s-%d", prefix, i)
+		}
+		if n := seen[p.Namespace+"/"+p.Name]; n > 0 {
+			p.Name = fmt.Sprintf("%s-%d", p.Name, n)
+		}
+		seen[p.Namespace+"/"+p.Name]++
+		p.UID = types.UID(prefix + "/" + p.Namespace + "/" + p.Name)
+		if p.Labels == nil {
+			p.Labels = map[string]string{}
+		}
+		p.Status.Phase = corev1.PodPending
+		out[i] = p
 	}
-	p.UID = types.UID(p.Namespace + "/" + name)
-	if p.Labels == nil {
-		p.Labels = map[string]string{}
-	}
-	return p
+	return out
 }

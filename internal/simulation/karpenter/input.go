@@ -51,6 +51,8 @@ type NodeClaim struct {
 	Requests corev1.ResourceList
 	// Launch is what the Azure provider launches for it; nil when no option is left at launch.
 	Launch *Launch
+	// seq is its rank in creation order (NodeClaims come in the scheduler's last order).
+	seq int
 }
 
 // Launch is the Azure provider's choice for a NodeClaim.

@@ -70,7 +70,7 @@ func launch(r result, launchers map[string]cloud.Launcher, relaxMinValues bool) 
 		// The scheduling-simulation keys never reach the NodeClaim.
 		delete(final, karpv1.NodeRegisteredLabelKey)
 		delete(final, karpv1.NodeInitializedLabelKey)
-		nc := &NodeClaim{NodePool: n.template.nodePool.Name, Pods: n.pods, Requirements: final, InstanceTypeOptions: opts, Requests: n.requests}
+		nc := &NodeClaim{NodePool: n.template.nodePool.Name, Pods: n.pods, Requirements: final, InstanceTypeOptions: opts, Requests: n.requests, seq: n.seq}
 		// The provider filters the pool's instance types; only the NodeClaim's options can pass
 		// its instance-type requirement, so those are the ones to look at.
 		key := requirementsKey(final) + "\x02" + resources.String(n.requests)

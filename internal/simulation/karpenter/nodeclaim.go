@@ -202,6 +202,8 @@ type nodeClaim struct {
 	floorOK    bool
 	requestsV  vec
 	requestsOK bool
+	// seq is the NodeClaim's rank in creation order.
+	seq int
 }
 
 func newNodeClaim(t *template, topo *topology, cache *compatCache, its []*cloudprovider.InstanceType, hostname string) *nodeClaim {

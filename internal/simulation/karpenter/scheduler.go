@@ -42,6 +42,8 @@ type scheduler struct {
 	ties           *ties
 	// foldOrder is, per template, the order of its daemon groups in this run (daemonFoldOrder).
 	foldOrder map[*template][]int
+	// stopped is set when the tie-breaker (following a known outcome) gave up on the round.
+	stopped bool
 }
 
 // Solve runs one provisioning round: Karpenter's scheduler over the pending pods, then the
@@ -52,6 +54,12 @@ func Solve(in Input) (*Result, error) {
 		return nil, err
 	}
 	return r.run(in.TieBreaks), nil
+}
+
+// run is one Solve of the round with the given tie-breaks.
+func (r *round) run(tb TieBreaker) *Result {
+	out, _ := r.runUntil(tb)
+	return out
 }
 
 // round is a provisioning round as far as it does not depend on Karpenter's random
@@ -109,8 +117,8 @@ func prepare(in Input) (*round, error) {
 	return r, nil
 }
 
-// run is one Solve of the round with the given tie-breaks.
-func (r *round) run(tb TieBreaker) *Result {
+// runUntil is run, stopped early (nil, false) when the tie-breaker gives up on the round.
+func (r *round) runUntil(tb TieBreaker) (*Result, bool) {
 	s := &scheduler{
 		templates:      r.templates,
 		remaining:      make(map[string]corev1.ResourceList, len(r.limits)),
@@ -133,10 +141,13 @@ func (r *round) run(tb TieBreaker) *Result {
 	s.topology = newTopology(r.domains, pods)
 	s.topology.ties = s.ties
 	res := s.solve(pods)
+	if s.stopped {
+		return nil, false
+	}
 	out := launch(res, r.launchers, s.relaxMinValues)
 	out.Ties, out.tieArities, out.tieChoices = len(s.ties.arities), s.ties.arities, s.ties.choices
 	out.round = r
-	return out
+	return out, true
 }
 
 // orderByWeight is the provisioner's NodePool order: weight descending, then name descending.
@@ -188,7 +199,11 @@ func (s *scheduler) solve(pods []*corev1.Pod) result {
 		if !ok {
 			break
 		}
-		if err := s.trySchedule(p); err != nil {
+		err := s.trySchedule(p)
+		if s.stopped {
+			break
+		}
+		if err != nil {
 			podErrors[p] = err
 			s.topology.update(p)
 			s.updatePodData(p)
@@ -229,9 +244,12 @@ func (s *scheduler) add(p *corev1.Pod) error {
 	// sort.Slice on the slice as it stands: the same sort on the same order gives the same ties.
 	sort.Slice(s.newNodeClaims, func(a, b int) bool { return len(s.newNodeClaims[a].pods) < len(s.newNodeClaims[b].pods) })
 	pd := s.podData[p.UID]
+	s.ties.pod = p
 	for _, n := range s.newNodeClaims {
+		s.ties.claim = n.seq
 		if c, err := n.canAdd(p, pd, false); err == nil {
 			n.add(p, pd, c)
+			s.stopped = !s.ties.placed(p, n)
 			return nil
 		}
 	}
@@ -254,6 +272,8 @@ func (s *scheduler) add(p *corev1.Pod) error {
 		}
 		s.nextHost++
 		n := newNodeClaim(t, s.topology, s.cache, its, fmt.Sprintf("hostname-placeholder-%04d", s.nextHost))
+		n.seq = len(s.newNodeClaims)
+		s.ties.claim = n.seq
 		c, err := n.canAdd(p, pd, s.relaxMinValues)
 		if err != nil {
 			errs = append(errs, err)
@@ -261,6 +281,7 @@ func (s *scheduler) add(p *corev1.Pod) error {
 		}
 		n.add(p, pd, c)
 		s.newNodeClaims = append(s.newNodeClaims, n)
+		s.stopped = !s.ties.placed(p, n)
 		s.remaining[t.nodePool.Name] = subtractMax(s.remaining[t.nodePool.Name], n.instanceTypeOptions)
 		return nil
 	}

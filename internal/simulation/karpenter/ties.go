@@ -2,6 +2,8 @@ package karpenter
 
 import (
 	"math/rand/v2"
+
+	corev1 "k8s.io/api/core/v1"
 )
 
 // Where Karpenter's scheduler takes "the first" of equally ranked alternatives while ranging
@@ -71,6 +73,11 @@ type ties struct {
 	breaker TieBreaker
 	arities []int
 	choices []int
+	// pod and claim say where the scheduler stands when a tie comes up: the pod being added
+	// and the creation rank of the NodeClaim it is tried on (the rank a new one would get).
+	// A breaker that follows a known outcome (replayTies) reads them.
+	pod   *corev1.Pod
+	claim int
 }
 
 // choose resolves a tie among n alternatives (no tie when n < 2).
@@ -80,13 +87,50 @@ func (t *ties) choose(n int) int {
 	}
 	c := 0
 	if t.breaker != nil {
-		if c = t.breaker.Choose(n); c < 0 || c >= n {
-			c = 0
-		}
+		c = t.breaker.Choose(n)
+	}
+	return t.record(n, c)
+}
+
+// chooseDomain resolves a tie among the domains of key (in name order) that a topology
+// group found equally good for the pod at hand.
+func (t *ties) chooseDomain(key string, domains []string) int {
+	n := len(domains)
+	if n < 2 {
+		return 0
+	}
+	if d, ok := t.breaker.(domainBreaker); ok {
+		return t.record(n, d.chooseDomain(t.pod, t.claim, key, domains))
+	}
+	return t.choose(n)
+}
+
+func (t *ties) record(n, c int) int {
+	if c < 0 || c >= n {
+		c = 0
 	}
 	t.arities = append(t.arities, n)
 	t.choices = append(t.choices, c)
 	return c
+}
+
+// placed tells a breaker that follows a known outcome where a pod was bound; false stops the
+// round (the outcome cannot be reached any more).
+func (t *ties) placed(p *corev1.Pod, n *nodeClaim) bool {
+	if w, ok := t.breaker.(placementWatcher); ok {
+		return w.placed(p, n)
+	}
+	return true
+}
+
+// domainBreaker is a TieBreaker that looks at the domains of a topology tie.
+type domainBreaker interface {
+	chooseDomain(p *corev1.Pod, claim int, key string, domains []string) int
+}
+
+// placementWatcher is a TieBreaker that watches every binding of a pod to a NodeClaim.
+type placementWatcher interface {
+	placed(p *corev1.Pod, n *nodeClaim) bool
 }
 
 // OutcomeSet is what Outcomes found.

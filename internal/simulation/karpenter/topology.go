@@ -571,7 +571,7 @@ func (g *topologyGroup) nextSpread(p *corev1.Pod, podDomains, nodeDomains *sched
 	if len(best) == 0 {
 		return scheduling.NewRequirement(g.key, corev1.NodeSelectorOpDoesNotExist)
 	}
-	return scheduling.NewRequirement(g.key, corev1.NodeSelectorOpIn, best[tb.choose(len(best))])
+	return scheduling.NewRequirement(g.key, corev1.NodeSelectorOpIn, best[tb.chooseDomain(g.key, best)])
 }
 
 func (g *topologyGroup) domainMinCount(domains *scheduling.Requirement) int32 {
@@ -637,10 +637,10 @@ func (g *topologyGroup) nextAffinity(p *corev1.Pod, podDomains, nodeDomains *sch
 			}
 		}
 		if len(inBoth) > 0 {
-			options.Insert(inBoth[tb.choose(len(inBoth))])
+			options.Insert(inBoth[tb.chooseDomain(g.key, inBoth)])
 		}
 		if len(inPod) > 0 {
-			options.Insert(inPod[tb.choose(len(inPod))])
+			options.Insert(inPod[tb.chooseDomain(g.key, inPod)])
 		}
 	}
 	return options

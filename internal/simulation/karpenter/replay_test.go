@@ -1,0 +1,109 @@
+package karpenter
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
+	"sigs.k8s.io/karpenter/pkg/cloudprovider"
+)
+
+// targetOf is the outcome r as Reach follows it.
+func targetOf(r *Result) Target {
+	t := Target{Claim: map[types.UID]int{}}
+	ncs := slices.Clone(r.NodeClaims)
+	slices.SortFunc(ncs, func(a, b *NodeClaim) int { return a.seq - b.seq })
+	for i, nc := range ncs {
+		tc := TargetClaim{NodePool: nc.NodePool}
+		if z := nc.Requirements.Get(corev1.LabelTopologyZone); nc.Requirements.Has(corev1.LabelTopologyZone) && z.Operator() == corev1.NodeSelectorOpIn {
+			tc.Zones = z.Values()
+		}
+		if nc.Launch != nil {
+			tc.InstanceType = nc.Launch.InstanceType.Name
+		}
+		for _, p := range nc.Pods {
+			t.Claim[p.UID] = i
+			tc.Pods = append(tc.Pods, p.UID)
+		}
+		t.Claims = append(t.Claims, tc)
+	}
+	return t
+}
+
+// placementsOf identifies an outcome by the zones of each NodeClaim and the pods on it.
+func placementsOf(r *Result) string {
+	var out []string
+	for _, nc := range r.NodeClaims {
+		var names []string
+		for _, p := range nc.Pods {
+			names = append(names, p.Name)
+		}
+		slices.Sort(names)
+		out = append(out, fmt.Sprint(nc.Requirements.Get(corev1.LabelTopologyZone).String(), names))
+	}
+	slices.Sort(out)
+	return fmt.Sprint(out)
+}
+
+func spreadPods(n int) []*corev1.Pod {
+	var pods []*corev1.Pod
+	for i := range n {
+		p := pod("spread", i, fmt.Sprint(1+i%3))
+		p.Spec.TopologySpreadConstraints = []corev1.TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: corev1.LabelTopologyZone,
+			WhenUnsatisfiable: corev1.DoNotSchedule, LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "spread"}}}}
+		pods = append(pods, p)
+	}
+	return pods
+}
+
+// Every outcome the exhaustive walk of the ties finds is one Reach finds again from the
+// outcome alone, guided by it: the first round it tries is the outcome in most cases, and it
+// never needs more rounds than the walk.
+func TestReachFindsEveryOutcomeOfTheTies(t *testing.T) {
+	in := Input{NodePools: []*karpv1.NodePool{pool("general")}, InstanceTypes: map[string][]*cloudprovider.InstanceType{"general": regionTypes("eastus")}, Pods: spreadPods(5)}
+	first, err := Solve(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := Outcomes(in, first, 1000, placementsOf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !set.Exhaustive || len(set.Results) < 3 {
+		t.Fatalf("%d outcomes (exhaustive %v); want at least one per zone of the first tie, all of them", len(set.Results), set.Exhaustive)
+	}
+	for i, want := range set.Results {
+		got, err := Reach(in, first, targetOf(want), set.Runs, time.Time{}, func(r *Result) bool { return placementsOf(r) == placementsOf(want) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Result == nil || got.Runs > set.Runs {
+			t.Fatalf("outcome %d (%s): Reach found nothing in %d rounds (exhaustive %v)", i, placementsOf(want), got.Runs, got.Exhaustive)
+		}
+	}
+}
+
+// An outcome the rules cannot give (a pod on a pool that does not exist) is not found, and
+// Reach says it searched every tie-break that could lead to it, stopping each round at its
+// first binding instead of running it out.
+func TestReachRulesOutAnImpossibleOutcome(t *testing.T) {
+	in := Input{NodePools: []*karpv1.NodePool{pool("general")}, InstanceTypes: map[string][]*cloudprovider.InstanceType{"general": regionTypes("eastus")}, Pods: spreadPods(5)}
+	first, err := Solve(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	target := targetOf(first)
+	target.Claims[0].NodePool = "elsewhere"
+	got, err := Reach(in, first, target, 1000, time.Time{}, func(*Result) bool { return true })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Result != nil || !got.Exhaustive || got.Runs > first.tieArities[0] {
+		t.Fatalf("found %v, exhaustive %v in %d rounds; want nothing, exhaustively, in at most one round per choice of the first tie (%d)", got.Result != nil, got.Exhaustive, got.Runs, first.tieArities[0])
+	}
+}
