@@ -2,6 +2,7 @@ package aks
 
 import (
 	"context"
+	"math"
 	"sort"
 
 	azv1beta1 "github.com/Azure/karpenter-provider-azure/pkg/apis/v1beta1"
@@ -24,16 +25,26 @@ import (
 // stable sort, so every offering ranked equal to the first is a possible launch; they are
 // returned ordered by zone.
 func (c *Cloud) Launch(options []*cloudprovider.InstanceType, reqs scheduling.Requirements, requests corev1.ResourceList, resolvable map[*cloudprovider.InstanceType]bool) (*cloudprovider.InstanceType, []*cloudprovider.Offering) {
+	// The ranking puts the lowest price first, so only the candidates whose cheapest available
+	// compatible offering has the lowest price can come first: the others are left out before
+	// upstream's ranking sorts what remains (same first, a fraction of the work).
 	var candidates []*cloudprovider.InstanceType
+	lowest := math.MaxFloat64
 	for _, it := range options {
 		ok, known := resolvable[it]
 		if !known {
-			ok = reqs.Compatible(it.Requirements, allowUndefinedWellKnownAndRestricted) == nil && len(it.Offerings.Compatible(reqs).Available()) > 0
+			ok = cloud.Compatible(reqs, it.Requirements, wellKnownAndRestricted) && hasOffering(it, reqs)
 			if resolvable != nil {
 				resolvable[it] = ok
 			}
 		}
-		if ok && resources.Fits(requests, it.Allocatable()) {
+		if !ok || !resources.Fits(requests, it.Allocatable()) {
+			continue
+		}
+		switch p := cheapest(it, reqs); {
+		case p < lowest:
+			lowest, candidates = p, append(candidates[:0], it)
+		case p == lowest:
 			candidates = append(candidates, it)
 		}
 	}
@@ -69,13 +80,32 @@ func (c *Cloud) Rank(cands []cloud.InstanceOfferings) []cloud.InstanceOfferings 
 	return out
 }
 
-// wellKnownAndRestricted is the label set of v1beta1.AllowUndefinedWellKnownAndRestrictedLabels,
-// computed once instead of on every call.
-var wellKnownAndRestricted = karpv1.WellKnownLabels.Union(azv1beta1.RestrictedLabels)
-
-func allowUndefinedWellKnownAndRestricted(o *scheduling.CompatibilityOptions) {
-	o.AllowUndefined = wellKnownAndRestricted
+// hasOffering is len(it.Offerings.Compatible(reqs).Available()) > 0.
+func hasOffering(it *cloudprovider.InstanceType, reqs scheduling.Requirements) bool {
+	for _, o := range it.Offerings {
+		if o.Available && cloud.CompatibleWellKnown(reqs, o.Requirements) {
+			return true
+		}
+	}
+	return false
 }
+
+// cheapest is the lowest price among the instance type's available offerings compatible with
+// reqs (Offerings.Available().Compatible(reqs), as the allocation strategy's filter stage keeps
+// them); math.MaxFloat64 when there is none.
+func cheapest(it *cloudprovider.InstanceType, reqs scheduling.Requirements) float64 {
+	p := math.MaxFloat64
+	for _, o := range it.Offerings {
+		if o.Available && o.Price < p && cloud.CompatibleWellKnown(reqs, o.Requirements) {
+			p = o.Price
+		}
+	}
+	return p
+}
+
+// wellKnownAndRestricted is the label set of v1beta1.AllowUndefinedWellKnownAndRestrictedLabels
+// (the resolve filter's option), computed once instead of on every call.
+var wellKnownAndRestricted = karpv1.WellKnownLabels.Union(azv1beta1.RestrictedLabels)
 
 // scopeOf is the offering's placement scope (zonal or regional), the ranking's last criterion.
 func scopeOf(o *cloudprovider.Offering) string { return zones.PlacementScopeForOffering(o) }

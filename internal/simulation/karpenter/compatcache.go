@@ -9,6 +9,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 	"sigs.k8s.io/karpenter/pkg/scheduling"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
 )
 
 // compatCache memoises, per distinct requirement set, which instance types are compatible
@@ -58,10 +60,10 @@ func compatOf(m map[*cloudprovider.InstanceType]*itCompat, it *cloudprovider.Ins
 	if r, ok := m[it]; ok {
 		return r
 	}
-	r := &itCompat{compatible: it.Requirements.Intersects(reqs) == nil}
+	r := &itCompat{compatible: cloud.Intersects(it.Requirements, reqs)}
 	for _, g := range it.AllocatableOfferingsList() {
 		for _, of := range g.Offerings {
-			if reqs.IsCompatible(of.Requirements, scheduling.AllowUndefinedWellKnownLabels) {
+			if cloud.CompatibleWellKnown(reqs, of.Requirements) {
 				r.allocatables = append(r.allocatables, g.Allocatable)
 				break
 			}

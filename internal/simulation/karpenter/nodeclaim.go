@@ -11,6 +11,8 @@ import (
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 	"sigs.k8s.io/karpenter/pkg/scheduling"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
 	"sigs.k8s.io/karpenter/pkg/utils/resources"
 )
 
@@ -28,8 +30,9 @@ type template struct {
 }
 
 // newTemplate builds a NodePool's template and pre-filters its instance types by the pool's
-// requirements; nil when none is left (Karpenter then skips the pool).
-func newTemplate(np *karpv1.NodePool, its []*cloudprovider.InstanceType, relaxMinValues bool) *template {
+// requirements; nil when none is left (Karpenter then skips the pool). The round's memo keeps
+// the answers: the pool's NodeClaims start with the same requirements (but for the hostname).
+func newTemplate(cache *compatCache, np *karpv1.NodePool, its []*cloudprovider.InstanceType, relaxMinValues bool) *template {
 	nc := np.Spec.Template.ToNodeClaim()
 	labels := map[string]string{}
 	for k, v := range nc.Labels {
@@ -45,7 +48,7 @@ func newTemplate(np *karpv1.NodePool, its []*cloudprovider.InstanceType, relaxMi
 	reqs.Add(scheduling.NewRequirement(karpv1.NodeInitializedLabelKey, corev1.NodeSelectorOpIn, "true"))
 	t := &template{nodePool: np, taints: nc.Spec.Taints, requirements: reqs}
 	all := []daemonGroup{{instanceTypes: its, hostPorts: scheduling.NewHostPortUsage()}}
-	opts, _, err := filterInstanceTypes(newCompatCache(), its, reqs, &corev1.Pod{}, corev1.ResourceList{}, all, nil, corev1.ResourceList{}, relaxMinValues)
+	opts, _, err := filterInstanceTypes(cache, its, reqs, &corev1.Pod{}, corev1.ResourceList{}, all, nil, corev1.ResourceList{}, relaxMinValues)
 	if err != nil || len(opts) == 0 {
 		return nil
 	}
@@ -247,16 +250,16 @@ func (n *nodeClaim) canAdd(p *corev1.Pod, pd *podData, relaxMinValues bool) (can
 		}
 	}
 	reqs := scheduling.NewRequirements(n.requirements.Values()...)
-	if err := reqs.Compatible(pd.requirements, scheduling.AllowUndefinedWellKnownLabels); err != nil {
-		return candidate{}, fmt.Errorf("incompatible requirements, %w", err)
+	if !cloud.CompatibleWellKnown(reqs, pd.requirements) {
+		return candidate{}, fmt.Errorf("incompatible requirements, %w", reqs.Compatible(pd.requirements, scheduling.AllowUndefinedWellKnownLabels))
 	}
 	reqs.Add(pd.requirements.Values()...)
 	topo, err := n.topology.addRequirements(p, n.template.taints, pd.strictRequirements, reqs)
 	if err != nil {
 		return candidate{}, err
 	}
-	if err := reqs.Compatible(topo, scheduling.AllowUndefinedWellKnownLabels); err != nil {
-		return candidate{}, err
+	if !cloud.CompatibleWellKnown(reqs, topo) {
+		return candidate{}, reqs.Compatible(topo, scheduling.AllowUndefinedWellKnownLabels)
 	}
 	reqs.Add(topo.Values()...)
 	total := resources.Merge(n.requests, pd.requests)

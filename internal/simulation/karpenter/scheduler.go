@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/types"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
@@ -92,7 +93,7 @@ func prepare(in Input) (*round, error) {
 			}
 		}
 		r.limits[np.Name] = corev1.ResourceList(np.Spec.Limits)
-		if t := newTemplate(np, in.InstanceTypes[np.Name], r.relaxMinValues); t != nil {
+		if t := newTemplate(r.cache, np, in.InstanceTypes[np.Name], r.relaxMinValues); t != nil {
 			r.templates = append(r.templates, t)
 		}
 	}
@@ -268,20 +269,24 @@ func (s *scheduler) add(p *corev1.Pod) error {
 }
 
 // subtractMax charges a new NodeClaim against its NodePool's limits with the largest capacity
-// among its options, as Karpenter does (it cannot know which one will launch).
+// among its options, as Karpenter does (it cannot know which one will launch). Upstream takes
+// resources.MaxResources over every capacity list; only the limited resources are looked at
+// here, the others are not subtracted from anything.
 func subtractMax(remaining corev1.ResourceList, its []*cloudprovider.InstanceType) corev1.ResourceList {
 	if len(its) == 0 {
 		return remaining
 	}
-	all := make([]corev1.ResourceList, len(its))
-	for i, it := range its {
-		all[i] = it.Capacity
-	}
-	max := resources.MaxResources(all...)
-	out := corev1.ResourceList{}
+	out := make(corev1.ResourceList, len(remaining))
 	for k, v := range remaining {
+		var most resource.Quantity
+		found := false
+		for _, it := range its {
+			if q, ok := it.Capacity[k]; ok && (!found || q.Cmp(most) > 0) {
+				most, found = q, true
+			}
+		}
 		cp := v.DeepCopy()
-		cp.Sub(max[k])
+		cp.Sub(most)
 		out[k] = cp
 	}
 	return out

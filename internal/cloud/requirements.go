@@ -1,0 +1,64 @@
+package cloud
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/sets"
+	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
+	"sigs.k8s.io/karpenter/pkg/scheduling"
+)
+
+// Karpenter's scheduler and a cloud's launch ask the same two questions of requirement sets
+// for every option and offering: do they intersect, are they compatible. Upstream answers
+// with an error and a freshly allocated set of shared keys each time; these answer the same
+// yes or no without allocating (the emulation asks hundreds of thousands of times a round).
+
+// Intersects is existing.Intersects(incoming) == nil: every key both sets have must
+// intersect, except where both are NotIn or DoesNotExist.
+func Intersects(existing, incoming scheduling.Requirements) bool {
+	small, large, smallIsExisting := existing, incoming, true
+	if len(small) > len(large) {
+		small, large, smallIsExisting = large, small, false
+	}
+	for key, a := range small {
+		b, ok := large[key]
+		if !ok {
+			continue
+		}
+		e, in := a, b
+		if !smallIsExisting {
+			e, in = b, a
+		}
+		if !e.HasIntersection(in) && !(excludes(in) && excludes(e)) {
+			return false
+		}
+	}
+	return true
+}
+
+// excludes reports whether a requirement's operator is NotIn or DoesNotExist.
+func excludes(r *scheduling.Requirement) bool {
+	op := r.Operator()
+	return op == corev1.NodeSelectorOpNotIn || op == corev1.NodeSelectorOpDoesNotExist
+}
+
+// Compatible is r.Compatible(incoming, option) == nil where the option allows the undefined
+// labels in allowUndefined: a key incoming has that r does not is allowed when it is in
+// allowUndefined or incoming excludes values (NotIn, DoesNotExist); then the two must
+// intersect.
+func Compatible(r, incoming scheduling.Requirements, allowUndefined sets.Set[string]) bool {
+	for key, in := range incoming {
+		if allowUndefined.Has(key) {
+			continue
+		}
+		if _, ok := r[key]; ok || excludes(in) {
+			continue
+		}
+		return false
+	}
+	return Intersects(r, incoming)
+}
+
+// CompatibleWellKnown is r.IsCompatible(incoming, scheduling.AllowUndefinedWellKnownLabels).
+func CompatibleWellKnown(r, incoming scheduling.Requirements) bool {
+	return Compatible(r, incoming, karpv1.WellKnownLabels)
+}
