@@ -41,7 +41,7 @@ func (c *Cloud) Launch(options []*cloudprovider.InstanceType, reqs scheduling.Re
 		if !ok || !resources.Fits(requests, it.Allocatable()) {
 			continue
 		}
-		switch p := cheapest(it, reqs); {
+		switch p := cheapest(it, reqs, lowest); {
 		case p < lowest:
 			lowest, candidates = p, append(candidates[:0], it)
 		case p == lowest:
@@ -90,13 +90,14 @@ func hasOffering(it *cloudprovider.InstanceType, reqs scheduling.Requirements) b
 	return false
 }
 
-// cheapest is the lowest price among the instance type's available offerings compatible with
-// reqs (Offerings.Available().Compatible(reqs), as the allocation strategy's filter stage keeps
-// them); math.MaxFloat64 when there is none.
-func cheapest(it *cloudprovider.InstanceType, reqs scheduling.Requirements) float64 {
+// cheapest is the lowest price, when it is at most bound, among the instance type's available
+// offerings compatible with reqs (Offerings.Available().Compatible(reqs), as the allocation
+// strategy's filter stage keeps them); math.MaxFloat64 when there is none. Offerings dearer
+// than the bound are not looked at: the caller only keeps candidates at the lowest price.
+func cheapest(it *cloudprovider.InstanceType, reqs scheduling.Requirements, bound float64) float64 {
 	p := math.MaxFloat64
 	for _, o := range it.Offerings {
-		if o.Available && o.Price < p && cloud.CompatibleWellKnown(reqs, o.Requirements) {
+		if o.Available && o.Price <= bound && o.Price < p && cloud.CompatibleWellKnown(reqs, o.Requirements) {
 			p = o.Price
 		}
 	}

@@ -199,6 +199,16 @@ type nodeClaim struct {
 	floorOK    bool
 	requestsV  vec
 	requestsOK bool
+	// rooms and allocs are, when floorOK, each option's room after its daemon overhead and its
+	// allocatable, in option order: a pod that leaves the requirements as they are keeps the
+	// options whose room holds the new requests, which is all the filter would decide then.
+	rooms, allocs []vec
+	// minValues is whether the requirements carry minValues (the filter then checks them).
+	minValues bool
+	// ownOptions is whether instanceTypeOptions is this NodeClaim's own copy (narrow made it),
+	// which narrowing may then compact in place; otherwise it may be shared with the template
+	// or a filter's input.
+	ownOptions bool
 }
 
 func newNodeClaim(t *template, topo *topology, cache *compatCache, its []*cloudprovider.InstanceType, hostname string) *nodeClaim {
@@ -213,10 +223,13 @@ func newNodeClaim(t *template, topo *topology, cache *compatCache, its []*cloudp
 		requests: corev1.ResourceList{}, daemonGroups: groups, topology: topo, cache: cache}
 }
 
-// candidate is what adding a pod would make of the NodeClaim.
+// candidate is what adding a pod would make of the NodeClaim. When narrowed, the options are
+// the NodeClaim's own whose room holds narrowTo (narrow counted them; add keeps them).
 type candidate struct {
 	requirements scheduling.Requirements
 	options      []*cloudprovider.InstanceType
+	narrowed     bool
+	narrowTo     vec
 }
 
 // canAdd is NodeClaim.CanAdd: taints, requirements, topology, then the instance types that
@@ -289,6 +302,11 @@ func (n *nodeClaim) addPlain(p *corev1.Pod, pd *podData, relaxMinValues bool) (c
 		if t[0] <= n.floor[0] && t[1] <= n.floor[1] && t[2] <= n.floor[2] {
 			return candidate{requirements: n.requirements, options: n.instanceTypeOptions}, nil
 		}
+		if !n.minValues {
+			if c, ok := n.narrow(t); ok {
+				return c, nil
+			}
+		}
 	}
 	total := resources.Merge(n.requests, pd.requests)
 	remaining, _, err := filterInstanceTypes(n.cache, n.instanceTypeOptions, n.requirements, p, pd.requests, n.daemonGroups, n.template.groupOf, total, relaxMinValues)
@@ -296,6 +314,55 @@ func (n *nodeClaim) addPlain(p *corev1.Pod, pd *podData, relaxMinValues bool) (c
 		return candidate{}, err
 	}
 	return candidate{requirements: n.requirements, options: remaining}, nil
+}
+
+// narrow is the filter's verdict on the options when the requirements are the NodeClaim's
+// own (every option is compatible and has an offering), the pod uses no host port, no
+// minValues applies and every option has one allocatable group with whole milli-units
+// (floorOK): the options whose room holds the requests t are kept (add keeps them, see
+// keepRooms). ok is false when no option is left: the filter then says why.
+func (n *nodeClaim) narrow(t vec) (candidate, bool) {
+	kept := 0
+	for _, r := range n.rooms {
+		if t[0] <= r[0] && t[1] <= r[1] && t[2] <= r[2] {
+			kept++
+		}
+	}
+	switch kept {
+	case 0:
+		return candidate{}, false
+	case len(n.rooms):
+		return candidate{requirements: n.requirements, options: n.instanceTypeOptions}, true
+	}
+	return candidate{requirements: n.requirements, narrowed: true, narrowTo: t}, true
+}
+
+// keepRooms keeps the options whose room holds t, with their rooms and allocatables, in
+// order, in place (the options are copied once if they are not the NodeClaim's own), and
+// recomputes largest and floor from them.
+func (n *nodeClaim) keepRooms(t vec) {
+	opts := n.instanceTypeOptions
+	if !n.ownOptions {
+		opts = make([]*cloudprovider.InstanceType, len(n.instanceTypeOptions))
+		copy(opts, n.instanceTypeOptions)
+		n.ownOptions = true
+	}
+	n.largest = vec{}
+	n.floor = vec{math.MaxInt64, math.MaxInt64, math.MaxInt64}
+	k := 0
+	for i, r := range n.rooms {
+		if !(t[0] <= r[0] && t[1] <= r[1] && t[2] <= r[2]) {
+			continue
+		}
+		a := n.allocs[i]
+		opts[k], n.rooms[k], n.allocs[k] = opts[i], r, a
+		k++
+		for j := range r {
+			n.largest[j] = max(n.largest[j], a[j])
+			n.floor[j] = min(n.floor[j], r[j])
+		}
+	}
+	n.instanceTypeOptions, n.rooms, n.allocs = opts[:k], n.rooms[:k], n.allocs[:k]
 }
 
 // pinnedAlike reports whether adding topo to reqs changes nothing: every key topo has is in
@@ -320,11 +387,16 @@ func pinnedAlike(reqs, topo scheduling.Requirements) bool {
 func (n *nodeClaim) add(p *corev1.Pod, pd *podData, c candidate) {
 	old, oldReqs := n.instanceTypeOptions, n.requirements
 	n.pods = append(n.pods, p)
-	n.instanceTypeOptions = c.options
+	if !c.narrowed && !sameOptions(old, c.options) {
+		n.instanceTypeOptions, n.ownOptions = c.options, false
+	}
 	n.requests = resources.Merge(n.requests, pd.requests)
 	n.requirements = c.requirements
 	n.requestsV, n.requestsOK = toVec(n.requests)
-	if !sameOptions(old, c.options) || !sameMap(oldReqs, c.requirements) {
+	switch {
+	case c.narrowed:
+		n.keepRooms(c.narrowTo)
+	case !sameOptions(old, c.options) || !sameMap(oldReqs, c.requirements):
 		n.bounds()
 	}
 	n.topology.register(corev1.LabelHostname, n.hostname)
@@ -341,10 +413,13 @@ func sameOptions(a, b []*cloudprovider.InstanceType) bool {
 
 // bounds recomputes largest and floor from the options: largest, component-wise, the largest
 // allocatable; floor, component-wise, the smallest room an option leaves after its daemon
-// overhead (valid when every option has one allocatable group and all are whole milli-units).
+// overhead (valid when every option has one allocatable group and all are whole milli-units),
+// with each option's room and allocatable (rooms, allocs).
 func (n *nodeClaim) bounds() {
 	n.largest, n.largestOK = vec{}, true
 	n.floor, n.floorOK = vec{math.MaxInt64, math.MaxInt64, math.MaxInt64}, true
+	n.minValues = n.requirements.HasMinValues()
+	n.rooms, n.allocs = n.rooms[:0], n.allocs[:0]
 	memo := n.cache.forReqs(n.requirements)
 	overhead, ok := n.template.overheadVecs()
 	n.floorOK = ok
@@ -364,9 +439,13 @@ func (n *nodeClaim) bounds() {
 			continue
 		}
 		ov := overhead[it]
+		var room vec
 		for i := range n.floor {
-			n.floor[i] = min(n.floor[i], ic.vecs[0].v[i]-ov[i])
+			room[i] = ic.vecs[0].v[i] - ov[i]
+			n.floor[i] = min(n.floor[i], room[i])
 		}
+		n.rooms = append(n.rooms, room)
+		n.allocs = append(n.allocs, ic.vecs[0].v)
 	}
 }
 
