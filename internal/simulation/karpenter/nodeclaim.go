@@ -386,13 +386,22 @@ func pinnedAlike(reqs, topo scheduling.Requirements) bool {
 
 func (n *nodeClaim) add(p *corev1.Pod, pd *podData, c candidate) {
 	old, oldReqs := n.instanceTypeOptions, n.requirements
+	first := len(n.pods) == 0
 	n.pods = append(n.pods, p)
 	if !c.narrowed && !sameOptions(old, c.options) {
 		n.instanceTypeOptions, n.ownOptions = c.options, false
 	}
-	n.requests = resources.Merge(n.requests, pd.requests)
+	// The NodeClaim's requests are its own map (newNodeClaim's, added to in place): the same
+	// sums as upstream's Merge into a new one.
+	n.requests = resources.MergeInto(n.requests, pd.requests)
 	n.requirements = c.requirements
-	n.requestsV, n.requestsOK = toVec(n.requests)
+	if !first && n.requestsOK && pd.requestsOK {
+		for i := range n.requestsV {
+			n.requestsV[i] += pd.requestsV[i]
+		}
+	} else {
+		n.requestsV, n.requestsOK = toVec(n.requests)
+	}
 	switch {
 	case c.narrowed:
 		n.keepRooms(c.narrowTo)

@@ -11,6 +11,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	selectop "k8s.io/apimachinery/pkg/selection"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/sets"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
@@ -59,12 +60,12 @@ func (t *topology) selectionOf(p *corev1.Pod) *selection {
 	}
 	s := &selection{nGroups: len(t.groups), nInv: len(t.inverse)}
 	for _, g := range t.groups {
-		if g.selects(p) {
+		if g.mayMatch(p) && g.selects(p) {
 			s.groups = append(s.groups, g)
 		}
 	}
 	for _, g := range t.inverse {
-		if g.selects(p) {
+		if g.mayMatch(p) && g.selects(p) {
 			s.inverse = append(s.inverse, g)
 		}
 	}
@@ -75,12 +76,20 @@ func (t *topology) selectionOf(p *corev1.Pod) *selection {
 
 // labelsKey is what a selector of a group sees of a pod: its namespace and labels.
 func labelsKey(p *corev1.Pod) string {
-	keys := make([]string, 0, len(p.Labels))
+	var small [4]string
+	keys := small[:0]
 	for k := range p.Labels {
 		keys = append(keys, k)
 	}
-	sort.Strings(keys)
+	if len(keys) > 1 {
+		sort.Strings(keys)
+	}
 	var sb strings.Builder
+	n := len(p.Namespace)
+	for k, v := range p.Labels {
+		n += len(k) + len(v) + 2
+	}
+	sb.Grow(n)
 	sb.WriteString(p.Namespace)
 	for _, k := range keys {
 		sb.WriteByte(0)
@@ -452,7 +461,12 @@ type topologyGroup struct {
 	owners     map[types.UID]bool
 	domains    map[string]int32
 	empty      sets.Set[string]
+	// needs are label values the selector requires (its Equals and single-value In terms): a
+	// pod without one of them is not selected, which mayMatch tells without the selector.
+	needs []labelValue
 }
+
+type labelValue struct{ key, value string }
 
 func newTopologyGroup(typ topologyType, key string, p *corev1.Pod, ns sets.Set[string], sel *metav1.LabelSelector, maxSkew int32, minDomains *int32, taintPolicy, affinityPolicy *corev1.NodeInclusionPolicy, dg domainGroup) *topologyGroup {
 	var filter nodeFilter
@@ -472,6 +486,14 @@ func newTopologyGroup(typ topologyType, key string, p *corev1.Pod, ns sets.Set[s
 	}
 	g := &topologyGroup{key: key, typ: typ, maxSkew: maxSkew, minDomains: minDomains, namespaces: ns, selector: selector,
 		filter: filter, owners: map[types.UID]bool{}, domains: map[string]int32{}, empty: sets.New[string]()}
+	if reqs, ok := selector.Requirements(); ok {
+		for _, r := range reqs {
+			switch op := r.Operator(); {
+			case op == selectop.Equals || op == selectop.DoubleEquals || (op == selectop.In && r.Values().Len() == 1):
+				g.needs = append(g.needs, labelValue{r.Key(), r.Values().UnsortedList()[0]})
+			}
+		}
+	}
 	dg.forEach(p, filter.taintPolicy, func(d string) {
 		g.domains[d] = 0
 		g.empty.Insert(d)
@@ -484,6 +506,17 @@ func newTopologyGroup(typ topologyType, key string, p *corev1.Pod, ns sets.Set[s
 	// selector's string form is canonical (sorted requirements).
 	g.id = strings.Join([]string{key, typ.String(), strings.Join(sets.List(ns), ","), fmt.Sprint(maxSkew), md, filter.id, selector.String()}, "\x00")
 	return g
+}
+
+// mayMatch is false when the pod lacks a label value the selector requires (then selects is
+// false too); true otherwise.
+func (g *topologyGroup) mayMatch(p *corev1.Pod) bool {
+	for _, n := range g.needs {
+		if v, ok := p.Labels[n.key]; !ok || v != n.value {
+			return false
+		}
+	}
+	return true
 }
 
 func (g *topologyGroup) selects(p *corev1.Pod) bool {
