@@ -8,6 +8,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/types"
+	resourcehelper "k8s.io/component-helpers/resource"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 	"sigs.k8s.io/karpenter/pkg/scheduling"
@@ -163,11 +164,20 @@ func (s *scheduler) updatePodData(p *corev1.Pod) {
 		// Only required node affinity narrows a pod's topology domains.
 		strict = scheduling.NewStrictPodRequirements(p)
 	}
-	pd := &podData{requests: resources.RequestsForPods(p), requirements: reqs, strictRequirements: strict}
+	pd := &podData{requests: podRequests(p), requirements: reqs, strictRequirements: strict}
 	pd.requestsV, pd.requestsOK = toVec(pd.requests)
 	pd.plain = len(reqs) == 0 && s.topology.free(p)
 	pd.hostPorts = len(scheduling.GetHostPorts(p)) > 0
 	s.podData[p.UID] = pd
+}
+
+// podRequests is resources.RequestsForPods(p) for one pod: resources.Ceiling's requests
+// (component-helpers' PodRequests with the status resources) summed as Merge sums them, plus
+// one pod. Ceiling also works out the limits, which the scheduler never reads.
+func podRequests(p *corev1.Pod) corev1.ResourceList {
+	merged := resources.Merge(resourcehelper.PodRequests(p, resourcehelper.PodResourcesOptions{UseStatusResources: true}))
+	merged[corev1.ResourcePods] = *resource.NewQuantity(1, resource.DecimalExponent)
+	return merged
 }
 
 type result struct {
