@@ -62,3 +62,73 @@ func Compatible(r, incoming scheduling.Requirements, allowUndefined sets.Set[str
 func CompatibleWellKnown(r, incoming scheduling.Requirements) bool {
 	return Compatible(r, incoming, karpv1.WellKnownLabels)
 }
+
+// Singles are the keys of a requirement set that are In exactly one value, with the value: a
+// catalog's instance types and offerings mostly have such labels, and for them intersecting
+// is one lookup (In{v} meets r exactly when r.Has(v); a concrete set never has bounds).
+type Singles map[string]string
+
+// SinglesOf lists the set's single-valued In keys.
+func SinglesOf(reqs scheduling.Requirements) Singles {
+	out := make(Singles, len(reqs))
+	for k, r := range reqs {
+		if r.Operator() == corev1.NodeSelectorOpIn && r.Len() == 1 {
+			out[k] = r.Values()[0]
+		}
+	}
+	return out
+}
+
+// IntersectsSingles is Intersects(existing, incoming) where singles are existing's
+// (SinglesOf(existing)).
+func IntersectsSingles(existing scheduling.Requirements, singles Singles, incoming scheduling.Requirements) bool {
+	if len(existing) < len(incoming) {
+		return Intersects(existing, incoming)
+	}
+	for key, in := range incoming {
+		if v, ok := singles[key]; ok {
+			if !in.Has(v) { // In{v} is not NotIn or DoesNotExist: no exception applies
+				return false
+			}
+			continue
+		}
+		e, ok := existing[key]
+		if !ok {
+			continue
+		}
+		if !e.HasIntersection(in) && !(excludes(in) && excludes(e)) {
+			return false
+		}
+	}
+	return true
+}
+
+// CompatibleWellKnownSingles is CompatibleWellKnown(r, incoming) where singles are
+// incoming's (SinglesOf(incoming)).
+func CompatibleWellKnownSingles(r, incoming scheduling.Requirements, singles Singles) bool {
+	for key, in := range incoming {
+		if karpv1.WellKnownLabels.Has(key) {
+			continue
+		}
+		if _, ok := r[key]; ok || excludes(in) {
+			continue
+		}
+		return false
+	}
+	for key, in := range incoming {
+		e, ok := r[key]
+		if !ok {
+			continue
+		}
+		if v, ok := singles[key]; ok {
+			if !e.Has(v) { // incoming In{v} is not NotIn or DoesNotExist
+				return false
+			}
+			continue
+		}
+		if !e.HasIntersection(in) && !(excludes(in) && excludes(e)) {
+			return false
+		}
+	}
+	return true
+}

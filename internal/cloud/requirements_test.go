@@ -10,8 +10,8 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
 )
 
-// TestIntersectsAgreesWithUpstream checks the allocation-free Intersects, Compatible and
-// CompatibleWellKnown against Requirements.Intersects and Compatible on every pair of a set
+// TestIntersectsAgreesWithUpstream checks the allocation-free Intersects, Compatible,
+// CompatibleWellKnown and their Singles forms against Requirements.Intersects and Compatible on every pair of a set
 // of requirement sets covering each operator, bounds, shared and unshared, well-known and
 // custom keys.
 func TestIntersectsAgreesWithUpstream(t *testing.T) {
@@ -31,6 +31,9 @@ func TestIntersectsAgreesWithUpstream(t *testing.T) {
 		scheduling.NewRequirement(cpu, corev1.NodeSelectorOpLt, "3"),
 		scheduling.NewRequirement(cpu, corev1.NodeSelectorOpIn, "2", "8"),
 		scheduling.NewRequirement(cpu, corev1.NodeSelectorOpNotIn, "8"),
+		scheduling.NewRequirement(cpu, corev1.NodeSelectorOpIn, "8"),
+		scheduling.NewRequirement(cpu, corev1.NodeSelectorOpIn, "x"),
+		scheduling.NewRequirement(zone, corev1.NodeSelectorOpIn, "b"),
 	}
 	// Every set of at most one requirement per key.
 	var all []scheduling.Requirements
@@ -56,6 +59,12 @@ func TestIntersectsAgreesWithUpstream(t *testing.T) {
 			n++
 			if got, want := cloud.Intersects(a, b), a.Intersects(b) == nil; got != want {
 				t.Fatalf("Intersects(%s, %s) = %v, upstream %v", a, b, got, want)
+			}
+			if got, want := cloud.IntersectsSingles(a, cloud.SinglesOf(a), b), a.Intersects(b) == nil; got != want {
+				t.Fatalf("IntersectsSingles(%s, %s) = %v, upstream %v", a, b, got, want)
+			}
+			if got, want := cloud.CompatibleWellKnownSingles(a, b, cloud.SinglesOf(b)), a.IsCompatible(b, scheduling.AllowUndefinedWellKnownLabels); got != want {
+				t.Fatalf("CompatibleWellKnownSingles(%s, %s) = %v, upstream %v", a, b, got, want)
 			}
 			if got, want := cloud.CompatibleWellKnown(a, b), a.IsCompatible(b, scheduling.AllowUndefinedWellKnownLabels); got != want {
 				t.Fatalf("CompatibleWellKnown(%s, %s) = %v, upstream %v", a, b, got, want)
