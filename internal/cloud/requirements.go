@@ -1,9 +1,12 @@
 package cloud
 
 import (
+	"sync"
+
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/sets"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
+	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 	"sigs.k8s.io/karpenter/pkg/scheduling"
 )
 
@@ -106,8 +109,14 @@ func IntersectsSingles(existing scheduling.Requirements, singles Singles, incomi
 // CompatibleWellKnownSingles is CompatibleWellKnown(r, incoming) where singles are
 // incoming's (SinglesOf(incoming)).
 func CompatibleWellKnownSingles(r, incoming scheduling.Requirements, singles Singles) bool {
+	return CompatibleSingles(r, incoming, singles, karpv1.WellKnownLabels)
+}
+
+// CompatibleSingles is Compatible(r, incoming, allowUndefined) where singles are incoming's
+// (SinglesOf(incoming)).
+func CompatibleSingles(r, incoming scheduling.Requirements, singles Singles, allowUndefined sets.Set[string]) bool {
 	for key, in := range incoming {
-		if karpv1.WellKnownLabels.Has(key) {
+		if allowUndefined.Has(key) {
 			continue
 		}
 		if _, ok := r[key]; ok || excludes(in) {
@@ -131,4 +140,43 @@ func CompatibleWellKnownSingles(r, incoming scheduling.Requirements, singles Sin
 		}
 	}
 	return true
+}
+
+// InstanceTypeSingles are an instance type's single-valued labels and its offerings'.
+type InstanceTypeSingles struct {
+	Requirements Singles
+	offers       map[*cloudprovider.Offering]Singles
+}
+
+// Offering is the offering's singles (computed anew for an offering not in the list).
+func (s *InstanceTypeSingles) Offering(of *cloudprovider.Offering) Singles {
+	if sg, ok := s.offers[of]; ok {
+		return sg
+	}
+	return SinglesOf(of.Requirements)
+}
+
+var (
+	singlesMu    sync.Mutex
+	singlesCache = map[*cloudprovider.InstanceType]*InstanceTypeSingles{}
+)
+
+// SinglesFor is the instance type's singles and its offerings'. Instance types come from
+// long-lived per-region lists and their requirements never change, so they are kept across
+// calls (bounded; the cache holds the instance types, so an address is never reused).
+func SinglesFor(it *cloudprovider.InstanceType) *InstanceTypeSingles {
+	singlesMu.Lock()
+	defer singlesMu.Unlock()
+	if s, ok := singlesCache[it]; ok {
+		return s
+	}
+	if len(singlesCache) >= 1<<16 {
+		clear(singlesCache) // a process sees a few regions' lists
+	}
+	s := &InstanceTypeSingles{Requirements: SinglesOf(it.Requirements), offers: make(map[*cloudprovider.Offering]Singles, len(it.Offerings))}
+	for _, of := range it.Offerings {
+		s.offers[of] = SinglesOf(of.Requirements)
+	}
+	singlesCache[it] = s
+	return s
 }

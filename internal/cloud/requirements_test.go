@@ -69,6 +69,9 @@ func TestIntersectsAgreesWithUpstream(t *testing.T) {
 			if got, want := cloud.CompatibleWellKnown(a, b), a.IsCompatible(b, scheduling.AllowUndefinedWellKnownLabels); got != want {
 				t.Fatalf("CompatibleWellKnown(%s, %s) = %v, upstream %v", a, b, got, want)
 			}
+			if got, want := cloud.CompatibleSingles(a, b, cloud.SinglesOf(b), allowed), a.Compatible(b, func(o *scheduling.CompatibilityOptions) { o.AllowUndefined = allowed }) == nil; got != want {
+				t.Fatalf("CompatibleSingles(%s, %s, %v) = %v, upstream %v", a, b, allowed, got, want)
+			}
 			if got, want := cloud.Compatible(a, b, allowed), a.Compatible(b, func(o *scheduling.CompatibilityOptions) { o.AllowUndefined = allowed }) == nil; got != want {
 				t.Fatalf("Compatible(%s, %s, %v) = %v, upstream %v", a, b, allowed, got, want)
 			}

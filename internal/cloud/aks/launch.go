@@ -33,7 +33,8 @@ func (c *Cloud) Launch(options []*cloudprovider.InstanceType, reqs scheduling.Re
 	for _, it := range options {
 		ok, known := resolvable[it]
 		if !known {
-			ok = cloud.Compatible(reqs, it.Requirements, wellKnownAndRestricted) && hasOffering(it, reqs)
+			sg := cloud.SinglesFor(it)
+			ok = cloud.CompatibleSingles(reqs, it.Requirements, sg.Requirements, wellKnownAndRestricted) && hasOffering(it, sg, reqs)
 			if resolvable != nil {
 				resolvable[it] = ok
 			}
@@ -81,9 +82,9 @@ func (c *Cloud) Rank(cands []cloud.InstanceOfferings) []cloud.InstanceOfferings 
 }
 
 // hasOffering is len(it.Offerings.Compatible(reqs).Available()) > 0.
-func hasOffering(it *cloudprovider.InstanceType, reqs scheduling.Requirements) bool {
+func hasOffering(it *cloudprovider.InstanceType, sg *cloud.InstanceTypeSingles, reqs scheduling.Requirements) bool {
 	for _, o := range it.Offerings {
-		if o.Available && cloud.CompatibleWellKnown(reqs, o.Requirements) {
+		if o.Available && cloud.CompatibleWellKnownSingles(reqs, o.Requirements, sg.Offering(o)) {
 			return true
 		}
 	}
@@ -96,8 +97,15 @@ func hasOffering(it *cloudprovider.InstanceType, reqs scheduling.Requirements) b
 // than the bound are not looked at: the caller only keeps candidates at the lowest price.
 func cheapest(it *cloudprovider.InstanceType, reqs scheduling.Requirements, bound float64) float64 {
 	p := math.MaxFloat64
+	var sg *cloud.InstanceTypeSingles
 	for _, o := range it.Offerings {
-		if o.Available && o.Price <= bound && o.Price < p && cloud.CompatibleWellKnown(reqs, o.Requirements) {
+		if !o.Available || o.Price > bound || o.Price >= p {
+			continue
+		}
+		if sg == nil {
+			sg = cloud.SinglesFor(it)
+		}
+		if cloud.CompatibleWellKnownSingles(reqs, o.Requirements, sg.Offering(o)) {
 			p = o.Price
 		}
 	}

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
@@ -61,11 +60,11 @@ func compatOf(m map[*cloudprovider.InstanceType]*itCompat, it *cloudprovider.Ins
 	if r, ok := m[it]; ok {
 		return r
 	}
-	sg := singlesOf(it)
-	r := &itCompat{compatible: cloud.IntersectsSingles(it.Requirements, sg.reqs, reqs)}
+	sg := cloud.SinglesFor(it)
+	r := &itCompat{compatible: cloud.IntersectsSingles(it.Requirements, sg.Requirements, reqs)}
 	for _, g := range it.AllocatableOfferingsList() {
 		for _, of := range g.Offerings {
-			if cloud.CompatibleWellKnownSingles(reqs, of.Requirements, sg.offering(of)) {
+			if cloud.CompatibleWellKnownSingles(reqs, of.Requirements, sg.Offering(of)) {
 				r.allocatables = append(r.allocatables, g.Allocatable)
 				break
 			}
@@ -116,41 +115,4 @@ func requirementsKey(reqs scheduling.Requirements) string {
 // sameMap reports whether two requirement sets are the same map (not merely equal).
 func sameMap(a, b scheduling.Requirements) bool {
 	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
-}
-
-// itSingles are an instance type's single-valued labels and its offerings' (cloud.Singles):
-// they make a compatibility memo miss a few lookups. Instance types come from long-lived
-// per-region lists, so they are kept across rounds, bounded.
-type itSingles struct {
-	reqs   cloud.Singles
-	offers map[*cloudprovider.Offering]cloud.Singles
-}
-
-func (s *itSingles) offering(of *cloudprovider.Offering) cloud.Singles {
-	if sg, ok := s.offers[of]; ok {
-		return sg
-	}
-	return cloud.SinglesOf(of.Requirements) // an offering not in the list: not memoised
-}
-
-var (
-	singlesMu    sync.Mutex
-	singlesCache = map[*cloudprovider.InstanceType]*itSingles{}
-)
-
-func singlesOf(it *cloudprovider.InstanceType) *itSingles {
-	singlesMu.Lock()
-	defer singlesMu.Unlock()
-	if s, ok := singlesCache[it]; ok {
-		return s
-	}
-	if len(singlesCache) >= 1<<16 {
-		clear(singlesCache) // bounded: a process sees a few regions' lists
-	}
-	s := &itSingles{reqs: cloud.SinglesOf(it.Requirements), offers: make(map[*cloudprovider.Offering]cloud.Singles, len(it.Offerings))}
-	for _, of := range it.Offerings {
-		s.offers[of] = cloud.SinglesOf(of.Requirements)
-	}
-	singlesCache[it] = s
-	return s
 }
