@@ -172,12 +172,13 @@ func (s *scheduler) updatePodData(p *corev1.Pod) {
 }
 
 // podRequests is resources.RequestsForPods(p) for one pod: resources.Ceiling's requests
-// (component-helpers' PodRequests with the status resources) summed as Merge sums them, plus
-// one pod. Ceiling also works out the limits, which the scheduler never reads.
+// (component-helpers' PodRequests with the status resources) plus one pod. Ceiling also works
+// out the limits, which the scheduler never reads, and RequestsForPods copies the requests
+// into a new list with Merge (the same quantities): PodRequests' list is already a new one.
 func podRequests(p *corev1.Pod) corev1.ResourceList {
-	merged := resources.Merge(resourcehelper.PodRequests(p, resourcehelper.PodResourcesOptions{UseStatusResources: true}))
-	merged[corev1.ResourcePods] = *resource.NewQuantity(1, resource.DecimalExponent)
-	return merged
+	reqs := resourcehelper.PodRequests(p, resourcehelper.PodResourcesOptions{UseStatusResources: true})
+	reqs[corev1.ResourcePods] = *resource.NewQuantity(1, resource.DecimalExponent)
+	return reqs
 }
 
 type result struct {
