@@ -17,6 +17,8 @@ import (
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 	"sigs.k8s.io/karpenter/pkg/scheduling"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
 )
 
 // topology tracks the scheduling round's topology spread constraints and pod (anti-)affinity
@@ -192,6 +194,14 @@ func buildDomainGroups(pools []*karpv1.NodePool, its map[string][]*cloudprovider
 		for key, breq := range b {
 			for _, it := range its[np.Name] {
 				if !it.Requirements.Has(key) {
+					continue
+				}
+				// An instance type's label In one value v meets the pool's requirement in v
+				// exactly when the requirement has v (cloud.Singles): no set is built for it.
+				if v, ok := cloud.SinglesFor(it).Requirements[key]; ok {
+					if breq.Has(v) {
+						add(key, v, taints)
+					}
 					continue
 				}
 				for _, d := range breq.Intersection(it.Requirements.Get(key)).Values() {
