@@ -189,16 +189,6 @@ type nodeClaim struct {
 	daemonGroups        []daemonGroup
 	topology            *topology
 	cache               *compatCache
-	// largest is the component-wise largest allocatable among the options (valid when
-	// largestOK): a pod whose requests with the NodeClaim's exceed it fits no option, so it is
-	// turned away without the filter (Karpenter reaches the same "no instance type" verdict
-	// the long way).
-	largest    vec
-	largestOK  bool
-	floor      vec
-	floorOK    bool
-	requestsV  vec
-	requestsOK bool
 	// rooms and allocs are, when floorOK, each option's room after its daemon overhead and its
 	// allocatable, in option order: a pod that leaves the requirements as they are keeps the
 	// options whose room holds the new requests, which is all the filter would decide then.
@@ -209,6 +199,16 @@ type nodeClaim struct {
 	// which narrowing may then compact in place; otherwise it may be shared with the template
 	// or a filter's input.
 	ownOptions bool
+	// largest is the component-wise largest allocatable among the options (valid when
+	// largestOK): a pod whose requests with the NodeClaim's exceed it fits no option, so it is
+	// turned away without the filter (Karpenter reaches the same "no instance type" verdict
+	// the long way).
+	largest    vec
+	largestOK  bool
+	floor      vec
+	floorOK    bool
+	requestsV  vec
+	requestsOK bool
 }
 
 func newNodeClaim(t *template, topo *topology, cache *compatCache, its []*cloudprovider.InstanceType, hostname string) *nodeClaim {
@@ -258,7 +258,7 @@ func (n *nodeClaim) canAdd(p *corev1.Pod, pd *podData, relaxMinValues bool) (can
 		if err != nil {
 			return candidate{}, err
 		}
-		if pinnedAlike(n.requirements, topo) {
+		if sameMap(topo, n.requirements) || pinnedAlike(n.requirements, topo) {
 			return n.addPlain(p, pd, relaxMinValues)
 		}
 	}

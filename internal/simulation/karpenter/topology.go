@@ -389,8 +389,12 @@ func (e topologyError) Error() string {
 
 // addRequirements narrows the node's requirements to the domains each constraint that
 // matches the pod allows (Topology.AddRequirements).
+//
+// The node's requirements are copied only when a domain changes them: when every domain is the
+// single value the node is already pinned to, nodeReqs itself is returned (an equal set; the
+// caller must not modify it).
 func (t *topology) addRequirements(p *corev1.Pod, taints []corev1.Taint, podReqs, nodeReqs scheduling.Requirements) (scheduling.Requirements, error) {
-	out := scheduling.NewRequirements(nodeReqs.Values()...)
+	var out scheduling.Requirements
 	matching := slices.Clone(t.owned[p.UID])
 	for _, g := range t.selectionOf(p).inverse {
 		if g.filter.matches(taints, nodeReqs) {
@@ -410,9 +414,26 @@ func (t *topology) addRequirements(p *corev1.Pod, taints []corev1.Taint, podReqs
 		if domains.Len() == 0 {
 			return nil, topologyError{group: g, podDomains: podDomains, nodeDomains: nodeDomains}
 		}
+		if out == nil {
+			if pinnedTo(nodeReqs[g.key], domains) {
+				continue // adding it would leave an equal requirement
+			}
+			out = scheduling.NewRequirements(nodeReqs.Values()...)
+		}
 		out.Add(domains)
 	}
+	if out == nil {
+		return nodeReqs, nil
+	}
 	return out, nil
+}
+
+// pinnedTo reports whether the node's requirement and the domains are both In the same single
+// value without minValues: their intersection is then equal to the node's requirement.
+func pinnedTo(node, domains *scheduling.Requirement) bool {
+	return node != nil && node.MinValues == nil && domains.MinValues == nil &&
+		node.Operator() == corev1.NodeSelectorOpIn && domains.Operator() == corev1.NodeSelectorOpIn &&
+		node.Len() == 1 && domains.Len() == 1 && node.Has(domains.Values()[0])
 }
 
 // free reports whether no constraint applies to the pod: it owns no group and no pod's
