@@ -548,7 +548,7 @@ func filterInstanceTypes(cache *compatCache, its []*cloudprovider.InstanceType, 
 	var remaining cloudprovider.InstanceTypes
 	for _, it := range its {
 		gi := 0
-		if groupOf != nil {
+		if groupOf != nil && len(groups) > 1 { // one group holds all the template's options
 			var ok bool
 			if gi, ok = groupOf[it]; !ok {
 				continue
