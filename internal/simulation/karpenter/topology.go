@@ -285,6 +285,7 @@ func (t *topology) update(p *corev1.Pod) {
 			if existing, ok := t.inverseByKey[g.id]; ok {
 				g = existing
 			} else {
+				g.materialize()
 				t.inverseByKey[g.id] = g
 				t.inverse = append(t.inverse, g)
 			}
@@ -295,6 +296,7 @@ func (t *topology) update(p *corev1.Pod) {
 		if existing, ok := t.byKey[g.id]; ok {
 			g = existing
 		} else {
+			g.materialize()
 			g.index = len(t.groups)
 			t.byKey[g.id] = g
 			t.groups = append(t.groups, g)
@@ -495,6 +497,9 @@ type topologyGroup struct {
 	// needs are label values the selector requires (its Equals and single-value In terms): a
 	// pod without one of them is not selected, which mayMatch tells without the selector.
 	needs []labelValue
+	// creator and domainGroup are the pod and domains a group was made with, until materialize.
+	creator     *corev1.Pod
+	domainGroup domainGroup
 }
 
 type labelValue struct{ key, value string }
@@ -516,19 +521,7 @@ func newTopologyGroup(typ topologyType, key string, p *corev1.Pod, ns sets.Set[s
 		selector = labels.Nothing()
 	}
 	g := &topologyGroup{key: key, typ: typ, maxSkew: maxSkew, minDomains: minDomains, namespaces: ns, selector: selector,
-		filter: filter, owners: map[types.UID]bool{}, domains: map[string]int32{}, empty: sets.New[string]()}
-	if reqs, ok := selector.Requirements(); ok {
-		for _, r := range reqs {
-			switch op := r.Operator(); {
-			case op == selectop.Equals || op == selectop.DoubleEquals || (op == selectop.In && r.Values().Len() == 1):
-				g.needs = append(g.needs, labelValue{r.Key(), r.Values().UnsortedList()[0]})
-			}
-		}
-	}
-	dg.forEach(p, filter.taintPolicy, func(d string) {
-		g.domains[d] = 0
-		g.empty.Insert(d)
-	})
+		filter: filter, creator: p, domainGroup: dg}
 	md := ""
 	if minDomains != nil {
 		md = fmt.Sprint(*minDomains)
@@ -537,6 +530,26 @@ func newTopologyGroup(typ topologyType, key string, p *corev1.Pod, ns sets.Set[s
 	// selector's string form is canonical (sorted requirements).
 	g.id = strings.Join([]string{key, typ.String(), strings.Join(sets.List(ns), ","), fmt.Sprint(maxSkew), md, filter.id, selector.String()}, "\x00")
 	return g
+}
+
+// materialize gives a new group its owners, its domains at zero and the label values its
+// selector needs. Every pod with a constraint makes a group to learn its id; only the first of
+// an id is kept (update), so only that one is filled.
+func (g *topologyGroup) materialize() {
+	g.owners, g.domains, g.empty = map[types.UID]bool{}, map[string]int32{}, sets.New[string]()
+	if reqs, ok := g.selector.Requirements(); ok {
+		for _, r := range reqs {
+			switch op := r.Operator(); {
+			case op == selectop.Equals || op == selectop.DoubleEquals || (op == selectop.In && r.Values().Len() == 1):
+				g.needs = append(g.needs, labelValue{r.Key(), r.Values().UnsortedList()[0]})
+			}
+		}
+	}
+	g.domainGroup.forEach(g.creator, g.filter.taintPolicy, func(d string) {
+		g.domains[d] = 0
+		g.empty.Insert(d)
+	})
+	g.creator, g.domainGroup = nil, nil
 }
 
 // mayMatch is false when the pod lacks a label value the selector requires (then selects is
