@@ -161,17 +161,22 @@ var (
 	singlesCache = map[*cloudprovider.InstanceType]*InstanceTypeSingles{}
 )
 
+// singlesBound caps the cache: about 5 kB an instance type, a region's list about 1,000 types,
+// so at most about 40 MB for a few regions' lists at a time.
+const singlesBound = 1 << 13
+
 // SinglesFor is the instance type's singles and its offerings'. Instance types come from
 // long-lived per-region lists and their requirements never change, so they are kept across
-// calls (bounded; the cache holds the instance types, so an address is never reused).
+// calls (bounded by singlesBound; the cache holds the instance types, so an address is never
+// reused).
 func SinglesFor(it *cloudprovider.InstanceType) *InstanceTypeSingles {
 	singlesMu.Lock()
 	defer singlesMu.Unlock()
 	if s, ok := singlesCache[it]; ok {
 		return s
 	}
-	if len(singlesCache) >= 1<<16 {
-		clear(singlesCache) // a process sees a few regions' lists
+	if len(singlesCache) >= singlesBound {
+		clear(singlesCache)
 	}
 	s := &InstanceTypeSingles{Requirements: SinglesOf(it.Requirements), offers: make(map[*cloudprovider.Offering]Singles, len(it.Offerings))}
 	for _, of := range it.Offerings {
