@@ -2,6 +2,7 @@ package aks
 
 import (
 	"context"
+	"math"
 	"sort"
 
 	azv1beta1 "github.com/Azure/karpenter-provider-azure/pkg/apis/v1beta1"
@@ -23,16 +24,27 @@ import (
 // stable sort, so every offering ranked equal to the first is a possible launch; they are
 // returned ordered by zone.
 func (c *Cloud) Launch(options []*cloudprovider.InstanceType, reqs scheduling.Requirements, requests corev1.ResourceList, resolvable map[*cloudprovider.InstanceType]bool) (*cloudprovider.InstanceType, []*cloudprovider.Offering) {
+	// The ranking puts the lowest price first, so only the candidates whose cheapest available
+	// compatible offering has the lowest price can come first: the others are left out before
+	// upstream's ranking sorts what remains (same first, a fraction of the work).
 	var candidates []*cloudprovider.InstanceType
+	lowest := math.MaxFloat64
 	for _, it := range options {
 		ok, known := resolvable[it]
 		if !known {
-			ok = reqs.Compatible(it.Requirements, allowUndefinedWellKnownAndRestricted) == nil && len(it.Offerings.Compatible(reqs).Available()) > 0
+			sg := cloud.SinglesFor(it)
+			ok = cloud.CompatibleSingles(reqs, it.Requirements, sg.Requirements, wellKnownAndRestricted) && hasOffering(it, sg, reqs)
 			if resolvable != nil {
 				resolvable[it] = ok
 			}
 		}
-		if ok && resources.Fits(requests, it.Allocatable()) {
+		if !ok || !resources.Fits(requests, it.Allocatable()) {
+			continue
+		}
+		switch p := cheapest(it, reqs, lowest); {
+		case p < lowest:
+			lowest, candidates = p, append(candidates[:0], it)
+		case p == lowest:
 			candidates = append(candidates, it)
 		}
 	}
@@ -73,8 +85,35 @@ func (c *Cloud) Rank(cands []cloud.InstanceOfferings) []cloud.InstanceOfferings 
 // links), computed once instead of on every call.
 var wellKnownAndRestricted = wellKnownLabels().Union(azv1beta1.RestrictedLabels)
 
-func allowUndefinedWellKnownAndRestricted(o *scheduling.CompatibilityOptions) {
-	o.AllowUndefined = wellKnownAndRestricted
+// hasOffering is len(it.Offerings.Compatible(reqs).Available()) > 0.
+func hasOffering(it *cloudprovider.InstanceType, sg *cloud.InstanceTypeSingles, reqs scheduling.Requirements) bool {
+	for _, o := range it.Offerings {
+		if o.Available && cloud.CompatibleWellKnownSingles(reqs, o.Requirements, sg.Offering(o)) {
+			return true
+		}
+	}
+	return false
+}
+
+// cheapest is the lowest price, when it is at most bound, among the instance type's available
+// offerings compatible with reqs (Offerings.Available().Compatible(reqs), as the allocation
+// strategy's filter stage keeps them); math.MaxFloat64 when there is none. Offerings dearer
+// than the bound are not looked at: the caller only keeps candidates at the lowest price.
+func cheapest(it *cloudprovider.InstanceType, reqs scheduling.Requirements, bound float64) float64 {
+	p := math.MaxFloat64
+	var sg *cloud.InstanceTypeSingles
+	for _, o := range it.Offerings {
+		if !o.Available || o.Price > bound || o.Price >= p {
+			continue
+		}
+		if sg == nil {
+			sg = cloud.SinglesFor(it)
+		}
+		if cloud.CompatibleWellKnownSingles(reqs, o.Requirements, sg.Offering(o)) {
+			p = o.Price
+		}
+	}
+	return p
 }
 
 // scopeOf is the offering's placement scope (zonal or regional), the ranking's last criterion.

@@ -125,17 +125,17 @@ func printPredictTable() {
 	}
 	sort.Strings(keys)
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "profile\tpods\tidentical\tnodeclaims\t$/h predicted\t$/h Karpenter\tpredict ms\tKarpenter ms\tspeed-up\tpredict CPU ms\tKarpenter CPU ms\tCPU speed-up\tpredict MB/op\tKarpenter MB/op\t")
+	fmt.Fprintln(tw, "profile\tpods\tidentical\tnodeclaims\t$/h predicted\t$/h Karpenter\tpredict ms\tKarpenter ms\tspeed-up\tpredict CPU ms\tKarpenter CPU ms\tCPU speed-up\tpredict MB/op\tKarpenter MB/op\tpredict allocs/op\tKarpenter allocs/op\t")
 	for _, k := range keys {
 		r := predictRows[k]
 		same := "yes"
 		if d := compareDecisions(r.ours, r.upstream); d != "" {
 			same = "no: " + d
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%.4f\t%.4f\t%.1f\t%.1f\t%.0fx\t%.1f\t%.1f\t%.0fx\t%.1f\t%.1f\t\n", r.profile, r.pods, same, len(r.ours.claims),
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%.4f\t%.4f\t%.1f\t%.1f\t%.0fx\t%.1f\t%.1f\t%.0fx\t%.1f\t%.1f\t%d\t%d\t\n", r.profile, r.pods, same, len(r.ours.claims),
 			r.ours.cost, r.upstream.cost, float64(r.oursNs)/1e6, float64(r.upstreamNs)/1e6, float64(r.upstreamNs)/float64(r.oursNs),
 			float64(r.oursCPU)/1e6, float64(r.upCPU)/1e6, float64(r.upCPU)/float64(max(r.oursCPU, 1)),
-			float64(r.oursBytes)/(1<<20), float64(r.upBytes)/(1<<20))
+			float64(r.oursBytes)/(1<<20), float64(r.upBytes)/(1<<20), r.oursAllocs, r.upAllocs)
 	}
 	tw.Flush()
 	fmt.Println(strings.Repeat("-", 20))

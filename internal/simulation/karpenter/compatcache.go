@@ -9,6 +9,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 	"sigs.k8s.io/karpenter/pkg/scheduling"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
 )
 
 // compatCache memoises, per distinct requirement set, which instance types are compatible
@@ -58,10 +60,11 @@ func compatOf(m map[*cloudprovider.InstanceType]*itCompat, it *cloudprovider.Ins
 	if r, ok := m[it]; ok {
 		return r
 	}
-	r := &itCompat{compatible: it.Requirements.Intersects(reqs) == nil}
+	sg := cloud.SinglesFor(it)
+	r := &itCompat{compatible: cloud.IntersectsSingles(it.Requirements, sg.Requirements, reqs)}
 	for _, g := range it.AllocatableOfferingsList() {
 		for _, of := range g.Offerings {
-			if reqs.IsCompatible(of.Requirements, scheduling.AllowUndefinedWellKnownLabels) {
+			if cloud.CompatibleWellKnownSingles(reqs, of.Requirements, sg.Offering(of)) {
 				r.allocatables = append(r.allocatables, g.Allocatable)
 				break
 			}

@@ -3,6 +3,7 @@ package karpenter
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	corev1 "k8s.io/api/core/v1"
@@ -28,15 +29,16 @@ func launch(r result, launchers map[string]cloud.Launcher, relaxMinValues bool) 
 	// An option's price depends on the requirements only; NodeClaims share them. So does
 	// whether the provider's resolve filter admits it, but for its instance-type list (see
 	// resolvable).
-	prices := map[string]map[*cloudprovider.InstanceType]float64{}
+	prices := map[string]map[*cloudprovider.InstanceType]optionOffers{}
 	resolvable := map[string]map[*cloudprovider.InstanceType]bool{}
 	for _, n := range r.nodeClaims {
 		reqs := n.requirements
 		rk := requirementsKey(reqs)
 		if prices[rk] == nil {
-			prices[rk] = map[*cloudprovider.InstanceType]float64{}
+			prices[rk] = map[*cloudprovider.InstanceType]optionOffers{}
 		}
-		opts := orderByPrice(n.instanceTypeOptions, reqs, prices[rk])
+		offers := prices[rk]
+		opts := orderByPrice(n.instanceTypeOptions, reqs, offers)
 		if len(opts) > MaxInstanceTypes {
 			opts = opts[:MaxInstanceTypes]
 		}
@@ -57,8 +59,8 @@ func launch(r result, launchers map[string]cloud.Launcher, relaxMinValues bool) 
 		var capacityTypes []string
 		seen := map[string]bool{}
 		for _, it := range opts {
-			for _, o := range it.Offerings.Available().Compatible(reqs) {
-				if ct := o.CapacityType(); !seen[ct] {
+			for _, ct := range offers[it].capacityTypes {
+				if !seen[ct] {
 					seen[ct] = true
 					capacityTypes = append(capacityTypes, ct)
 				}
@@ -95,28 +97,40 @@ func launch(r result, launchers map[string]cloud.Launcher, relaxMinValues bool) 
 	return out
 }
 
+// optionOffers is what the launch needs of an option's available offerings compatible with a
+// NodeClaim's requirements: the lowest price (math.MaxFloat64 when none) and the capacity
+// types in offering order (Offerings.Available().Compatible(reqs) upstream).
+type optionOffers struct {
+	price         float64
+	capacityTypes []string
+}
+
 // orderByPrice is InstanceTypes.OrderByPrice: by the cheapest available compatible offering.
 // Upstream sorts with sort.Slice; with equal prices its order depends on the input order,
-// which a map iteration made random, so equal-priced options are ordered by name here. price
-// memoises the prices for these requirements.
-func orderByPrice(its []*cloudprovider.InstanceType, reqs scheduling.Requirements, price map[*cloudprovider.InstanceType]float64) []*cloudprovider.InstanceType {
+// which a map iteration made random, so equal-priced options are ordered by name here. offers
+// memoises the options' offerings for these requirements.
+func orderByPrice(its []*cloudprovider.InstanceType, reqs scheduling.Requirements, offers map[*cloudprovider.InstanceType]optionOffers) []*cloudprovider.InstanceType {
 	out := make([]*cloudprovider.InstanceType, len(its))
 	copy(out, its)
 	for _, it := range its {
-		if _, ok := price[it]; ok {
+		if _, ok := offers[it]; ok {
 			continue
 		}
-		p := math.MaxFloat64
+		o := optionOffers{price: math.MaxFloat64}
 		for _, of := range it.Offerings {
-			if of.Available && of.Price < p && reqs.IsCompatible(of.Requirements, scheduling.AllowUndefinedWellKnownLabels) {
-				p = of.Price
+			if !of.Available || !cloud.CompatibleWellKnown(reqs, of.Requirements) {
+				continue
+			}
+			o.price = min(o.price, of.Price)
+			if ct := of.CapacityType(); !slices.Contains(o.capacityTypes, ct) {
+				o.capacityTypes = append(o.capacityTypes, ct)
 			}
 		}
-		price[it] = p
+		offers[it] = o
 	}
 	sort.SliceStable(out, func(i, j int) bool {
-		if price[out[i]] != price[out[j]] {
-			return price[out[i]] < price[out[j]]
+		if pi, pj := offers[out[i]].price, offers[out[j]].price; pi != pj {
+			return pi < pj
 		}
 		return out[i].Name < out[j].Name
 	})

@@ -12,6 +12,8 @@ import (
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 	"sigs.k8s.io/karpenter/pkg/scheduling"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
 	"sigs.k8s.io/karpenter/pkg/utils/resources"
 )
 
@@ -26,13 +28,17 @@ type template struct {
 	groupOf    map[*cloudprovider.InstanceType]int
 	overhead   map[*cloudprovider.InstanceType]vec
 	overheadOK bool
-	// allow is the CompatibilityOption of the pool's cloud (its well-known labels).
-	allow func(*scheduling.CompatibilityOptions)
+	// allow is the CompatibilityOption of the pool's cloud (its well-known labels), wellKnown
+	// the same set for the allocation-free checks (cloud.Compatible).
+	allow     func(*scheduling.CompatibilityOptions)
+	wellKnown sets.Set[string]
 }
 
 // newTemplate builds a NodePool's template and pre-filters its instance types by the pool's
-// requirements; nil when none is left (Karpenter then skips the pool).
-func newTemplate(np *karpv1.NodePool, its []*cloudprovider.InstanceType, relaxMinValues bool, wellKnown sets.Set[string]) *template {
+// requirements; nil when none is left (Karpenter then skips the pool). The round's memo keeps
+// the answers: the pool's NodeClaims start with the same requirements (but for the hostname).
+// wellKnown are the label keys of the pool's cloud (nil: the process-wide set).
+func newTemplate(cache *compatCache, np *karpv1.NodePool, its []*cloudprovider.InstanceType, relaxMinValues bool, wellKnown sets.Set[string]) *template {
 	nc := np.Spec.Template.ToNodeClaim()
 	labels := map[string]string{}
 	for k, v := range nc.Labels {
@@ -46,12 +52,13 @@ func newTemplate(np *karpv1.NodePool, its []*cloudprovider.InstanceType, relaxMi
 	// DaemonSets selecting on these labels are counted on Karpenter's nodes.
 	reqs.Add(scheduling.NewRequirement(karpv1.NodeRegisteredLabelKey, corev1.NodeSelectorOpIn, "true"))
 	reqs.Add(scheduling.NewRequirement(karpv1.NodeInitializedLabelKey, corev1.NodeSelectorOpIn, "true"))
-	t := &template{nodePool: np, taints: nc.Spec.Taints, requirements: reqs, allow: scheduling.AllowUndefinedWellKnownLabels}
+	t := &template{nodePool: np, taints: nc.Spec.Taints, requirements: reqs, allow: scheduling.AllowUndefinedWellKnownLabels, wellKnown: karpv1.WellKnownLabels}
 	if wellKnown != nil {
 		t.allow = func(o *scheduling.CompatibilityOptions) { o.AllowUndefined = wellKnown }
+		t.wellKnown = wellKnown
 	}
 	all := []daemonGroup{{instanceTypes: its, hostPorts: scheduling.NewHostPortUsage()}}
-	opts, _, err := filterInstanceTypes(newCompatCache(), its, reqs, &corev1.Pod{}, corev1.ResourceList{}, all, nil, corev1.ResourceList{}, relaxMinValues)
+	opts, _, err := filterInstanceTypes(cache, its, reqs, &corev1.Pod{}, corev1.ResourceList{}, all, nil, corev1.ResourceList{}, relaxMinValues)
 	if err != nil || len(opts) == 0 {
 		return nil
 	}
@@ -192,6 +199,16 @@ type nodeClaim struct {
 	daemonGroups        []daemonGroup
 	topology            *topology
 	cache               *compatCache
+	// rooms and allocs are, when floorOK, each option's room after its daemon overhead and its
+	// allocatable, in option order: a pod that leaves the requirements as they are keeps the
+	// options whose room holds the new requests, which is all the filter would decide then.
+	rooms, allocs []vec
+	// minValues is whether the requirements carry minValues (the filter then checks them).
+	minValues bool
+	// ownOptions is whether instanceTypeOptions is this NodeClaim's own copy (narrow made it),
+	// which narrowing may then compact in place; otherwise it may be shared with the template
+	// or a filter's input.
+	ownOptions bool
 	// largest is the component-wise largest allocatable among the options (valid when
 	// largestOK): a pod whose requests with the NodeClaim's exceed it fits no option, so it is
 	// turned away without the filter (Karpenter reaches the same "no instance type" verdict
@@ -218,10 +235,13 @@ func newNodeClaim(t *template, topo *topology, cache *compatCache, its []*cloudp
 		requests: corev1.ResourceList{}, daemonGroups: groups, topology: topo, cache: cache}
 }
 
-// candidate is what adding a pod would make of the NodeClaim.
+// candidate is what adding a pod would make of the NodeClaim. When narrowed, the options are
+// the NodeClaim's own whose room holds narrowTo (narrow counted them; add keeps them).
 type candidate struct {
 	requirements scheduling.Requirements
 	options      []*cloudprovider.InstanceType
+	narrowed     bool
+	narrowTo     vec
 }
 
 // canAdd is NodeClaim.CanAdd: taints, requirements, topology, then the instance types that
@@ -250,21 +270,21 @@ func (n *nodeClaim) canAdd(p *corev1.Pod, pd *podData, relaxMinValues bool) (can
 		if err != nil {
 			return candidate{}, err
 		}
-		if pinnedAlike(n.requirements, topo) {
+		if sameMap(topo, n.requirements) || pinnedAlike(n.requirements, topo) {
 			return n.addPlain(p, pd, relaxMinValues)
 		}
 	}
 	reqs := scheduling.NewRequirements(n.requirements.Values()...)
-	if err := reqs.Compatible(pd.requirements, n.template.allow); err != nil {
-		return candidate{}, fmt.Errorf("incompatible requirements, %w", err)
+	if !cloud.Compatible(reqs, pd.requirements, n.template.wellKnown) {
+		return candidate{}, fmt.Errorf("incompatible requirements, %w", reqs.Compatible(pd.requirements, n.template.allow))
 	}
 	reqs.Add(pd.requirements.Values()...)
 	topo, err := n.topology.addRequirements(p, n.template.taints, pd.strictRequirements, reqs)
 	if err != nil {
 		return candidate{}, err
 	}
-	if err := reqs.Compatible(topo, n.template.allow); err != nil {
-		return candidate{}, err
+	if !cloud.Compatible(reqs, topo, n.template.wellKnown) {
+		return candidate{}, reqs.Compatible(topo, n.template.allow)
 	}
 	reqs.Add(topo.Values()...)
 	total := resources.Merge(n.requests, pd.requests)
@@ -294,6 +314,11 @@ func (n *nodeClaim) addPlain(p *corev1.Pod, pd *podData, relaxMinValues bool) (c
 		if t[0] <= n.floor[0] && t[1] <= n.floor[1] && t[2] <= n.floor[2] {
 			return candidate{requirements: n.requirements, options: n.instanceTypeOptions}, nil
 		}
+		if !n.minValues {
+			if c, ok := n.narrow(t); ok {
+				return c, nil
+			}
+		}
 	}
 	total := resources.Merge(n.requests, pd.requests)
 	remaining, _, err := filterInstanceTypes(n.cache, n.instanceTypeOptions, n.requirements, p, pd.requests, n.daemonGroups, n.template.groupOf, total, relaxMinValues)
@@ -301,6 +326,55 @@ func (n *nodeClaim) addPlain(p *corev1.Pod, pd *podData, relaxMinValues bool) (c
 		return candidate{}, err
 	}
 	return candidate{requirements: n.requirements, options: remaining}, nil
+}
+
+// narrow is the filter's verdict on the options when the requirements are the NodeClaim's
+// own (every option is compatible and has an offering), the pod uses no host port, no
+// minValues applies and every option has one allocatable group with whole milli-units
+// (floorOK): the options whose room holds the requests t are kept (add keeps them, see
+// keepRooms). ok is false when no option is left: the filter then says why.
+func (n *nodeClaim) narrow(t vec) (candidate, bool) {
+	kept := 0
+	for _, r := range n.rooms {
+		if t[0] <= r[0] && t[1] <= r[1] && t[2] <= r[2] {
+			kept++
+		}
+	}
+	switch kept {
+	case 0:
+		return candidate{}, false
+	case len(n.rooms):
+		return candidate{requirements: n.requirements, options: n.instanceTypeOptions}, true
+	}
+	return candidate{requirements: n.requirements, narrowed: true, narrowTo: t}, true
+}
+
+// keepRooms keeps the options whose room holds t, with their rooms and allocatables, in
+// order, in place (the options are copied once if they are not the NodeClaim's own), and
+// recomputes largest and floor from them.
+func (n *nodeClaim) keepRooms(t vec) {
+	opts := n.instanceTypeOptions
+	if !n.ownOptions {
+		opts = make([]*cloudprovider.InstanceType, len(n.instanceTypeOptions))
+		copy(opts, n.instanceTypeOptions)
+		n.ownOptions = true
+	}
+	n.largest = vec{}
+	n.floor = vec{math.MaxInt64, math.MaxInt64, math.MaxInt64}
+	k := 0
+	for i, r := range n.rooms {
+		if !(t[0] <= r[0] && t[1] <= r[1] && t[2] <= r[2]) {
+			continue
+		}
+		a := n.allocs[i]
+		opts[k], n.rooms[k], n.allocs[k] = opts[i], r, a
+		k++
+		for j := range r {
+			n.largest[j] = max(n.largest[j], a[j])
+			n.floor[j] = min(n.floor[j], r[j])
+		}
+	}
+	n.instanceTypeOptions, n.rooms, n.allocs = opts[:k], n.rooms[:k], n.allocs[:k]
 }
 
 // pinnedAlike reports whether adding topo to reqs changes nothing: every key topo has is in
@@ -324,12 +398,26 @@ func pinnedAlike(reqs, topo scheduling.Requirements) bool {
 
 func (n *nodeClaim) add(p *corev1.Pod, pd *podData, c candidate) {
 	old, oldReqs := n.instanceTypeOptions, n.requirements
+	first := len(n.pods) == 0
 	n.pods = append(n.pods, p)
-	n.instanceTypeOptions = c.options
-	n.requests = resources.Merge(n.requests, pd.requests)
+	if !c.narrowed && !sameOptions(old, c.options) {
+		n.instanceTypeOptions, n.ownOptions = c.options, false
+	}
+	// The NodeClaim's requests are its own map (newNodeClaim's, added to in place): the same
+	// sums as upstream's Merge into a new one.
+	n.requests = resources.MergeInto(n.requests, pd.requests)
 	n.requirements = c.requirements
-	n.requestsV, n.requestsOK = toVec(n.requests)
-	if !sameOptions(old, c.options) || !sameMap(oldReqs, c.requirements) {
+	if !first && n.requestsOK && pd.requestsOK {
+		for i := range n.requestsV {
+			n.requestsV[i] += pd.requestsV[i]
+		}
+	} else {
+		n.requestsV, n.requestsOK = toVec(n.requests)
+	}
+	switch {
+	case c.narrowed:
+		n.keepRooms(c.narrowTo)
+	case !sameOptions(old, c.options) || !sameMap(oldReqs, c.requirements):
 		n.bounds()
 	}
 	n.topology.register(corev1.LabelHostname, n.hostname)
@@ -346,10 +434,13 @@ func sameOptions(a, b []*cloudprovider.InstanceType) bool {
 
 // bounds recomputes largest and floor from the options: largest, component-wise, the largest
 // allocatable; floor, component-wise, the smallest room an option leaves after its daemon
-// overhead (valid when every option has one allocatable group and all are whole milli-units).
+// overhead (valid when every option has one allocatable group and all are whole milli-units),
+// with each option's room and allocatable (rooms, allocs).
 func (n *nodeClaim) bounds() {
 	n.largest, n.largestOK = vec{}, true
 	n.floor, n.floorOK = vec{math.MaxInt64, math.MaxInt64, math.MaxInt64}, true
+	n.minValues = n.requirements.HasMinValues()
+	n.rooms, n.allocs = n.rooms[:0], n.allocs[:0]
 	memo := n.cache.forReqs(n.requirements)
 	overhead, ok := n.template.overheadVecs()
 	n.floorOK = ok
@@ -369,9 +460,13 @@ func (n *nodeClaim) bounds() {
 			continue
 		}
 		ov := overhead[it]
+		var room vec
 		for i := range n.floor {
-			n.floor[i] = min(n.floor[i], ic.vecs[0].v[i]-ov[i])
+			room[i] = ic.vecs[0].v[i] - ov[i]
+			n.floor[i] = min(n.floor[i], room[i])
 		}
+		n.rooms = append(n.rooms, room)
+		n.allocs = append(n.allocs, ic.vecs[0].v)
 	}
 }
 
@@ -465,7 +560,7 @@ func filterInstanceTypes(cache *compatCache, its []*cloudprovider.InstanceType, 
 	var remaining cloudprovider.InstanceTypes
 	for _, it := range its {
 		gi := 0
-		if groupOf != nil {
+		if groupOf != nil && len(groups) > 1 { // one group holds all the template's options
 			var ok bool
 			if gi, ok = groupOf[it]; !ok {
 				continue

@@ -6,7 +6,9 @@ import (
 	"sort"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/types"
+	resourcehelper "k8s.io/component-helpers/resource"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 	"sigs.k8s.io/karpenter/pkg/scheduling"
@@ -100,7 +102,7 @@ func prepare(in Input) (*round, error) {
 			}
 		}
 		r.limits[np.Name] = corev1.ResourceList(np.Spec.Limits)
-		if t := newTemplate(np, in.InstanceTypes[np.Name], r.relaxMinValues, in.WellKnownLabels[np.Name]); t != nil {
+		if t := newTemplate(r.cache, np, in.InstanceTypes[np.Name], r.relaxMinValues, in.WellKnownLabels[np.Name]); t != nil {
 			r.templates = append(r.templates, t)
 		}
 	}
@@ -173,11 +175,21 @@ func (s *scheduler) updatePodData(p *corev1.Pod) {
 		// Only required node affinity narrows a pod's topology domains.
 		strict = scheduling.NewStrictPodRequirements(p)
 	}
-	pd := &podData{requests: resources.RequestsForPods(p), requirements: reqs, strictRequirements: strict}
+	pd := &podData{requests: podRequests(p), requirements: reqs, strictRequirements: strict}
 	pd.requestsV, pd.requestsOK = toVec(pd.requests)
 	pd.plain = len(reqs) == 0 && s.topology.free(p)
 	pd.hostPorts = len(scheduling.GetHostPorts(p)) > 0
 	s.podData[p.UID] = pd
+}
+
+// podRequests is resources.RequestsForPods(p) for one pod: resources.Ceiling's requests
+// (component-helpers' PodRequests with the status resources) plus one pod. Ceiling also works
+// out the limits, which the scheduler never reads, and RequestsForPods copies the requests
+// into a new list with Merge (the same quantities): PodRequests' list is already a new one.
+func podRequests(p *corev1.Pod) corev1.ResourceList {
+	reqs := resourcehelper.PodRequests(p, resourcehelper.PodResourcesOptions{UseStatusResources: true})
+	reqs[corev1.ResourcePods] = *resource.NewQuantity(1, resource.DecimalExponent)
+	return reqs
 }
 
 type result struct {
@@ -289,20 +301,24 @@ func (s *scheduler) add(p *corev1.Pod) error {
 }
 
 // subtractMax charges a new NodeClaim against its NodePool's limits with the largest capacity
-// among its options, as Karpenter does (it cannot know which one will launch).
+// among its options, as Karpenter does (it cannot know which one will launch). Upstream takes
+// resources.MaxResources over every capacity list; only the limited resources are looked at
+// here, the others are not subtracted from anything.
 func subtractMax(remaining corev1.ResourceList, its []*cloudprovider.InstanceType) corev1.ResourceList {
 	if len(its) == 0 {
 		return remaining
 	}
-	all := make([]corev1.ResourceList, len(its))
-	for i, it := range its {
-		all[i] = it.Capacity
-	}
-	max := resources.MaxResources(all...)
-	out := corev1.ResourceList{}
+	out := make(corev1.ResourceList, len(remaining))
 	for k, v := range remaining {
+		var most resource.Quantity
+		found := false
+		for _, it := range its {
+			if q, ok := it.Capacity[k]; ok && (!found || q.Cmp(most) > 0) {
+				most, found = q, true
+			}
+		}
 		cp := v.DeepCopy()
-		cp.Sub(max[k])
+		cp.Sub(most)
 		out[k] = cp
 	}
 	return out

@@ -11,11 +11,14 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	selectop "k8s.io/apimachinery/pkg/selection"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/sets"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 	"sigs.k8s.io/karpenter/pkg/scheduling"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
 )
 
 // topology tracks the scheduling round's topology spread constraints and pod (anti-)affinity
@@ -59,12 +62,12 @@ func (t *topology) selectionOf(p *corev1.Pod) *selection {
 	}
 	s := &selection{nGroups: len(t.groups), nInv: len(t.inverse)}
 	for _, g := range t.groups {
-		if g.selects(p) {
+		if g.mayMatch(p) && g.selects(p) {
 			s.groups = append(s.groups, g)
 		}
 	}
 	for _, g := range t.inverse {
-		if g.selects(p) {
+		if g.mayMatch(p) && g.selects(p) {
 			s.inverse = append(s.inverse, g)
 		}
 	}
@@ -75,12 +78,20 @@ func (t *topology) selectionOf(p *corev1.Pod) *selection {
 
 // labelsKey is what a selector of a group sees of a pod: its namespace and labels.
 func labelsKey(p *corev1.Pod) string {
-	keys := make([]string, 0, len(p.Labels))
+	var small [4]string
+	keys := small[:0]
 	for k := range p.Labels {
 		keys = append(keys, k)
 	}
-	sort.Strings(keys)
+	if len(keys) > 1 {
+		sort.Strings(keys)
+	}
 	var sb strings.Builder
+	n := len(p.Namespace)
+	for k, v := range p.Labels {
+		n += len(k) + len(v) + 2
+	}
+	sb.Grow(n)
 	sb.WriteString(p.Namespace)
 	for _, k := range keys {
 		sb.WriteByte(0)
@@ -185,6 +196,14 @@ func buildDomainGroups(pools []*karpv1.NodePool, its map[string][]*cloudprovider
 				if !it.Requirements.Has(key) {
 					continue
 				}
+				// An instance type's label In one value v meets the pool's requirement in v
+				// exactly when the requirement has v (cloud.Singles): no set is built for it.
+				if v, ok := cloud.SinglesFor(it).Requirements[key]; ok {
+					if breq.Has(v) {
+						add(key, v, taints)
+					}
+					continue
+				}
 				for _, d := range breq.Intersection(it.Requirements.Get(key)).Values() {
 					add(key, d, taints)
 				}
@@ -266,6 +285,7 @@ func (t *topology) update(p *corev1.Pod) {
 			if existing, ok := t.inverseByKey[g.id]; ok {
 				g = existing
 			} else {
+				g.materialize()
 				t.inverseByKey[g.id] = g
 				t.inverse = append(t.inverse, g)
 			}
@@ -276,6 +296,7 @@ func (t *topology) update(p *corev1.Pod) {
 		if existing, ok := t.byKey[g.id]; ok {
 			g = existing
 		} else {
+			g.materialize()
 			g.index = len(t.groups)
 			t.byKey[g.id] = g
 			t.groups = append(t.groups, g)
@@ -370,8 +391,12 @@ func (e topologyError) Error() string {
 
 // addRequirements narrows the node's requirements to the domains each constraint that
 // matches the pod allows (Topology.AddRequirements).
+//
+// The node's requirements are copied only when a domain changes them: when every domain is the
+// single value the node is already pinned to, nodeReqs itself is returned (an equal set; the
+// caller must not modify it).
 func (t *topology) addRequirements(p *corev1.Pod, taints []corev1.Taint, podReqs, nodeReqs scheduling.Requirements) (scheduling.Requirements, error) {
-	out := scheduling.NewRequirements(nodeReqs.Values()...)
+	var out scheduling.Requirements
 	matching := slices.Clone(t.owned[p.UID])
 	for _, g := range t.selectionOf(p).inverse {
 		if g.filter.matches(taints, nodeReqs) {
@@ -391,9 +416,26 @@ func (t *topology) addRequirements(p *corev1.Pod, taints []corev1.Taint, podReqs
 		if domains.Len() == 0 {
 			return nil, topologyError{group: g, podDomains: podDomains, nodeDomains: nodeDomains}
 		}
+		if out == nil {
+			if pinnedTo(nodeReqs[g.key], domains) {
+				continue // adding it would leave an equal requirement
+			}
+			out = scheduling.NewRequirements(nodeReqs.Values()...)
+		}
 		out.Add(domains)
 	}
+	if out == nil {
+		return nodeReqs, nil
+	}
 	return out, nil
+}
+
+// pinnedTo reports whether the node's requirement and the domains are both In the same single
+// value without minValues: their intersection is then equal to the node's requirement.
+func pinnedTo(node, domains *scheduling.Requirement) bool {
+	return node != nil && node.MinValues == nil && domains.MinValues == nil &&
+		node.Operator() == corev1.NodeSelectorOpIn && domains.Operator() == corev1.NodeSelectorOpIn &&
+		node.Len() == 1 && domains.Len() == 1 && node.Has(domains.Values()[0])
 }
 
 // free reports whether no constraint applies to the pod: it owns no group and no pod's
@@ -452,7 +494,15 @@ type topologyGroup struct {
 	owners     map[types.UID]bool
 	domains    map[string]int32
 	empty      sets.Set[string]
+	// needs are label values the selector requires (its Equals and single-value In terms): a
+	// pod without one of them is not selected, which mayMatch tells without the selector.
+	needs []labelValue
+	// creator and domainGroup are the pod and domains a group was made with, until materialize.
+	creator     *corev1.Pod
+	domainGroup domainGroup
 }
+
+type labelValue struct{ key, value string }
 
 func newTopologyGroup(typ topologyType, key string, p *corev1.Pod, ns sets.Set[string], sel *metav1.LabelSelector, maxSkew int32, minDomains *int32, taintPolicy, affinityPolicy *corev1.NodeInclusionPolicy, dg domainGroup) *topologyGroup {
 	var filter nodeFilter
@@ -471,11 +521,7 @@ func newTopologyGroup(typ topologyType, key string, p *corev1.Pod, ns sets.Set[s
 		selector = labels.Nothing()
 	}
 	g := &topologyGroup{key: key, typ: typ, maxSkew: maxSkew, minDomains: minDomains, namespaces: ns, selector: selector,
-		filter: filter, owners: map[types.UID]bool{}, domains: map[string]int32{}, empty: sets.New[string]()}
-	dg.forEach(p, filter.taintPolicy, func(d string) {
-		g.domains[d] = 0
-		g.empty.Insert(d)
-	})
+		filter: filter, creator: p, domainGroup: dg}
 	md := ""
 	if minDomains != nil {
 		md = fmt.Sprint(*minDomains)
@@ -484,6 +530,37 @@ func newTopologyGroup(typ topologyType, key string, p *corev1.Pod, ns sets.Set[s
 	// selector's string form is canonical (sorted requirements).
 	g.id = strings.Join([]string{key, typ.String(), strings.Join(sets.List(ns), ","), fmt.Sprint(maxSkew), md, filter.id, selector.String()}, "\x00")
 	return g
+}
+
+// materialize gives a new group its owners, its domains at zero and the label values its
+// selector needs. Every pod with a constraint makes a group to learn its id; only the first of
+// an id is kept (update), so only that one is filled.
+func (g *topologyGroup) materialize() {
+	g.owners, g.domains, g.empty = map[types.UID]bool{}, map[string]int32{}, sets.New[string]()
+	if reqs, ok := g.selector.Requirements(); ok {
+		for _, r := range reqs {
+			switch op := r.Operator(); {
+			case op == selectop.Equals || op == selectop.DoubleEquals || (op == selectop.In && r.Values().Len() == 1):
+				g.needs = append(g.needs, labelValue{r.Key(), r.Values().UnsortedList()[0]})
+			}
+		}
+	}
+	g.domainGroup.forEach(g.creator, g.filter.taintPolicy, func(d string) {
+		g.domains[d] = 0
+		g.empty.Insert(d)
+	})
+	g.creator, g.domainGroup = nil, nil
+}
+
+// mayMatch is false when the pod lacks a label value the selector requires (then selects is
+// false too); true otherwise.
+func (g *topologyGroup) mayMatch(p *corev1.Pod) bool {
+	for _, n := range g.needs {
+		if v, ok := p.Labels[n.key]; !ok || v != n.value {
+			return false
+		}
+	}
+	return true
 }
 
 func (g *topologyGroup) selects(p *corev1.Pod) bool {
