@@ -74,7 +74,7 @@ type Rule struct {
 }
 
 // allRules are the rules of every group of codes.
-var allRules = slices.Concat(rules, disruptionRules, workloadDisruptionRules)
+var allRules = slices.Concat(rules, disruptionRules, workloadDisruptionRules, ec2NodeClassRules)
 
 var codeFormat = regexp.MustCompile(`^KRP[0-9]{3}$`)
 

@@ -37,6 +37,11 @@ func (r *Resource) ValidateConfig(ctx context.Context, req resource.ValidateConf
 		if f.Deferred {
 			detail += " It reports this once the other errors of the object are fixed: it checks the CEL rules only of an object that passes its OpenAPI schema."
 		}
+		if r.kind.Locate != nil && !f.HasPath {
+			if at := r.kind.Locate(obj, f.Error); at != "" {
+				f.Path, f.HasPath = tfcrd.AttributePath(r.root, crdtree.ParseFieldPath(at))
+			}
+		}
 		if f.HasPath {
 			// Terraform cannot always point into nested object expressions, so say it too.
 			detail = fmt.Sprintf("Attribute %s: %s", f.Path, detail)

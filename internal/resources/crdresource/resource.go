@@ -60,6 +60,11 @@ type Kind struct {
 	// Hint, when set, adds advice to a rejection by the CRD's validation (e.g. the label key
 	// a typo in a restricted domain probably meant); "" adds none.
 	Hint func(obj map[string]any, e *field.Error) string
+	// Locate, when set, names the Kubernetes field a rejection of the CRD's validation that
+	// the API server reports on the whole spec is about (e.g. instanceProfile, for a rule that
+	// one of role and instanceProfile be set), so that the plan shows it on that attribute;
+	// "" leaves it on the resource.
+	Locate func(obj map[string]any, e *field.Error) string
 	// PlanDelete runs when a plan deletes the object (it is no longer configured), offline.
 	PlanDelete func(data *providerdata.Data, name string)
 	// Observe runs after every read and successful write of the object, online, and returns
