@@ -336,9 +336,10 @@ func TestAccChecksSuppressRejectsUnknownCode(t *testing.T) {
 	})
 }
 
-// node_class_ref: the CRD accepts any group and kind, but on AKS only AKSNodeClass launches
-// nodes (an error at plan); a literal name no planned node class has, other than NAP's
-// default, is a warning (it may exist in the cluster).
+// node_class_ref: the CRD accepts any group and kind, but Karpenter launches nodes only from
+// AKSNodeClass (AKS) or EC2NodeClass (EKS) (another pair is an error at plan, naming both); a
+// literal name no planned node class of its kind has, other than NAP's default AKSNodeClass,
+// is a warning (it may exist in the cluster). EKS has no default class.
 func TestAccChecksNodeClassRef(t *testing.T) {
 	ref := func(group, kind, name string) string {
 		return fmt.Sprintf(`template = {
@@ -350,8 +351,16 @@ func TestAccChecksNodeClassRef(t *testing.T) {
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.Factories(),
 		Steps: []resource.TestStep{
-			{Config: pool("", ref("karpenter.k8s.aws", "EC2NodeClass", "default")), PlanOnly: true,
-				ExpectError: regexp.MustCompile(`(?s)KRP201.*Attribute template\.node_class_ref:.*"EC2NodeClass".*targets\s+AKS`)},
+			{Config: pool("", ref("karpenter.k8s.gcp", "GCENodeClass", "default")), PlanOnly: true,
+				ExpectError: regexp.MustCompile(`(?s)KRP201.*Attribute template\.node_class_ref:.*"GCENodeClass".*AKSNodeClass\s+\(karpenter\.azure\.com\)\s+on\s+AKS,\s+or\s+EC2NodeClass\s+\(karpenter\.k8s\.aws\)\s+on\s+EKS`)},
+			// Each cloud's group with its own kind only.
+			{Config: pool("", ref("karpenter.k8s.aws", "AKSNodeClass", "default")), PlanOnly: true,
+				ExpectError: regexp.MustCompile(`(?s)KRP201.*Attribute template\.node_class_ref:.*"AKSNodeClass"\s+of\s+group\s+"karpenter\.k8s\.aws"`)},
+			// An EC2NodeClass is a node class: accepted. Its default is not NAP's, so it gets the
+			// warning a name no planned class has (an error in strict mode).
+			{Config: pool("", ref("karpenter.k8s.aws", "EC2NodeClass", "default")), PlanOnly: true, ExpectNonEmptyPlan: true},
+			{Config: pool(`checks = { strict = true }`, ref("karpenter.k8s.aws", "EC2NodeClass", "default")), PlanOnly: true,
+				ExpectError: regexp.MustCompile(`(?s)KRP201.*Attribute template\.node_class_ref\.name:.*No\s+karpenter_ec2nodeclass\s+planned.*"default"`)},
 			// NAP's default is created by AKS: no warning, even in strict mode.
 			{Config: pool(`checks = { strict = true }`, ref("karpenter.azure.com", "AKSNodeClass", "default")), PlanOnly: true, ExpectNonEmptyPlan: true},
 			// Any other name no planned node class has: a warning, an error in strict mode.
