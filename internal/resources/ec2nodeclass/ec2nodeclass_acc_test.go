@@ -272,3 +272,58 @@ resource "karpenter_ec2nodeclass" "bad" {
 		t.Errorf("a rejected node class reached the cluster: %v", err)
 	}
 }
+
+// The EC2NodeClass findings the CRD lets through are reported at plan on the attribute of the
+// term: empty tags select every subnet of the region (KRP121, an error); a malformed ID
+// beside a term that selects (KRP122) and a production class on @latest (KRP120) are
+// warnings, errors in strict mode; checks.suppress silences them.
+func TestAccEC2NodeClassFindingsAtPlan(t *testing.T) {
+	c := testenv.Get(t)
+	cfg := func(provider, name, body string) string {
+		return fmt.Sprintf(`
+provider "karpenter" {
+  kubernetes = { config_path = %q }
+  %s
+}
+
+resource "karpenter_ec2nodeclass" "x" {
+  name                          = %q
+  role                          = "KarpenterNodeRole-acc"
+  security_group_selector_terms = [{ tags = { "karpenter.sh/discovery" = "acc" } }]
+%s}
+`, c.KubeconfigPath, provider, name, body)
+	}
+	pinned := `  ami_selector_terms = [{ alias = "al2023@v20240625" }]
+`
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories(),
+		Steps: []resource.TestStep{
+			{
+				Config: cfg("", "acc-ec2-everything", pinned+`  subnet_selector_terms = [{ tags = {} }]
+`),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)KRP121.*Attribute subnet_selector_terms\[0\]\.tags:.*every\s+subnet\s+of\s+the\s+region`),
+			},
+			{
+				Config: cfg(`checks = { strict = true }`, "acc-ec2-typo", pinned+`  subnet_selector_terms = [{ tags = { "karpenter.sh/discovery" = "acc" } }, { id = "subnet-12345" }]
+`),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)KRP122.*Attribute subnet_selector_terms\[1\]\.id:.*"subnet-12345"`),
+			},
+			{
+				Config: cfg(`checks = { strict = true }`, "prod-general", `  ami_selector_terms = [{ alias = "al2023@latest" }]
+  subnet_selector_terms = [{ tags = { "karpenter.sh/discovery" = "acc" } }]
+`),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)KRP120.*Attribute ami_selector_terms\[0\]\.alias:.*its\s+name\s+"prod-general"`),
+			},
+			{
+				Config: cfg(`checks = { strict = true, suppress = ["KRP120"] }`, "prod-general", `  ami_selector_terms = [{ alias = "al2023@latest" }]
+  subnet_selector_terms = [{ tags = { "karpenter.sh/discovery" = "acc" } }]
+`),
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+			},
+		},
+	})
+}
