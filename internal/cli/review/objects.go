@@ -51,7 +51,10 @@ func objectsOf(file string, d yamlDoc) ([]*Object, []Finding) {
 				fmt.Sprintf("%s %q (%s) is a node class of Karpenter on %s; it was skipped", kind, name, gv.Group, cloud),
 				"Nothing to change for a cluster on "+cloud+"; on AKS, use an AKSNodeClass (karpenter.azure.com/v1beta1).")
 			f.Object = kind + "/" + name
-			return nil, []Finding{f}
+			// Its own findings need no cluster of that cloud: an EC2NodeClass's selector terms
+			// and AMI alias are judged by what Karpenter's AWS provider does with them.
+			o := &Object{GVK: gv.WithKind(kind), Name: name, Body: m, Source: Source{File: file, Line: d.line, fields: d.fields}}
+			return nil, append([]Finding{f}, ec2NodeClassFindings(o)...)
 		}
 	}
 	v := classify(apiVersion, kind)

@@ -255,3 +255,19 @@ spec:
 		t.Errorf("pools %+v", out.Pools)
 	}
 }
+
+// An EC2NodeClass's own findings (KRP120–KRP123) are raised by the review at the field's
+// line, through the function the karpenter_ec2nodeclass plan uses, besides the note that the
+// class is of another cloud.
+func TestEC2NodeClassFindings(t *testing.T) {
+	out := runJSON(t, "", ExitFindings, "testdata/realworld/eks-findings")
+	sameLines(t, out.brief(), []string{
+		"testdata/realworld/eks-findings/ec2nodeclass.yaml:3:1 KRP011 EC2NodeClass/general kind",
+		"testdata/realworld/eks-findings/ec2nodeclass.yaml:11:5 KRP120 EC2NodeClass/general spec.amiSelectorTerms[0].alias",
+		"testdata/realworld/eks-findings/ec2nodeclass.yaml:13:5 KRP121 EC2NodeClass/general spec.subnetSelectorTerms[0].tags",
+		"testdata/realworld/eks-findings/ec2nodeclass.yaml:17:5 KRP122 EC2NodeClass/general spec.securityGroupSelectorTerms[1].id",
+	})
+	if m, _ := messageOf(t, out, "KRP120"); !strings.Contains(m, "label env=prod") {
+		t.Errorf("KRP120 does not say why the class looks like production: %q", m)
+	}
+}
