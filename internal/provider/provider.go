@@ -79,6 +79,7 @@ func (p *Provider) Functions(context.Context) []func() function.Function {
 	return []func() function.Function{
 		functions.NewFromYAML("nodepool_from_yaml", nodepool.Kind, nodepool.New),
 		functions.NewFromYAML("aksnodeclass_from_yaml", aksnodeclass.Kind, aksnodeclass.New),
+		functions.NewFromYAML("ec2nodeclass_from_yaml", ec2nodeclass.Kind, ec2nodeclass.New),
 	}
 }
 

@@ -29,7 +29,7 @@ var Kind = &crdresource.Kind{
 		"tags) that NodePools reference through `node_class_ref`. Attributes mirror the spec in snake_case; the configuration is " +
 		"checked at plan time, offline, against the OpenAPI and CEL rules of the EC2NodeClass CRD of " +
 		"github.com/aws/karpenter-provider-aws v1.14.1, and written with server-side apply. The CRD itself is installed by " +
-		"Karpenter's Helm chart (karpenter-crd), not by this provider.",
+		"Karpenter's Helm chart (`karpenter`, or `karpenter-crd`), not by this provider.",
 	DeletionBlockers: blockers,
 	Plan:             plan,
 	Hint:             hint,
