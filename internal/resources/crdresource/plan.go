@@ -73,7 +73,7 @@ var namedPath = regexp.MustCompile(` in ((?:spec|metadata)(?:[.\[]\S*)?)$`)
 // Rejections validates obj (which may hold crdtree.Unknown values) as the API server would.
 func (r *Resource) Rejections(ctx context.Context, obj map[string]any) []Rejection {
 	known, unknown := crdtree.StripUnknown(obj)
-	errs := r.validator.Validate(ctx, known)
+	errs := r.validatorFor(known).Validate(ctx, known)
 	deferred := r.deferredErrors(ctx, known, errs)
 	// The note on deferred findings is owed only when the configuration itself holds what
 	// blocks them, not merely a value known after apply (stripped, so missing).
