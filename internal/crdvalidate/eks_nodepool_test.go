@@ -45,3 +45,16 @@ func TestEKSNodePoolValidator(t *testing.T) {
 		t.Errorf("AKS's CRD on the label agentpool: %q", msgs)
 	}
 }
+
+// ForObject picks EKS's NodePool CRD for a pool whose nodeClassRef names an EC2NodeClass, and
+// the kind's CRD otherwise.
+func TestForObject(t *testing.T) {
+	np := schema.GroupVersionKind{Group: "karpenter.sh", Version: "v1", Kind: "NodePool"}
+	eks, _ := ForEKSNodePool()
+	if v, err := ForObject(np, poolWith("karpenter.k8s.aws", "EC2NodeClass", "k", nil)); err != nil || v != eks {
+		t.Errorf("EKS pool: %v, %v", v, err)
+	}
+	if v, err := ForObject(np, poolWith("karpenter.azure.com", "AKSNodeClass", "k", nil)); err != nil || v != MustFor(np) {
+		t.Errorf("AKS pool: %v, %v", v, err)
+	}
+}

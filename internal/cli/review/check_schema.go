@@ -27,7 +27,7 @@ func CheckSchema(ctx context.Context, c *Cluster) []Finding {
 }
 
 func schemaFindings(ctx context.Context, o *Object) []Finding {
-	v, err := crdvalidate.For(o.GVK)
+	v, err := crdvalidate.ForObject(o.GVK, o.Body) // a NodePool for EKS: EKS's NodePool CRD
 	if err != nil {
 		// Loading admits only served versions, so this is a defect, not an input problem.
 		panic(err)

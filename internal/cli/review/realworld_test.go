@@ -1,6 +1,7 @@
 package review
 
 import (
+	"encoding/json"
 	"reflect"
 	"slices"
 	"strings"
@@ -274,4 +275,24 @@ func TestEC2NodeClassFindings(t *testing.T) {
 	if m, _ := messageOf(t, out, "KRP120"); !strings.Contains(m, "label env=prod") {
 		t.Errorf("KRP120 does not say why the class looks like production: %q", m)
 	}
+}
+
+// A NodePool for EKS is judged by the NodePool CRD an EKS cluster serves, as in the plan: a
+// typo in the karpenter.k8s.aws domain is rejected (KRP001), the label agentpool, which only
+// AKS's CRD restricts, is not.
+func TestEKSPoolsJudgedByEKSNodePoolCRD(t *testing.T) {
+	r := run(t, "", "--format", "json", "testdata/realworld/eks-pool-labels")
+	var out jsonOut
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+		t.Fatalf("JSON report: %v\n%s", err, r.stdout)
+	}
+	var rejected []string
+	for _, l := range out.brief() {
+		if strings.Contains(l, " KRP001 ") {
+			rejected = append(rejected, l)
+		}
+	}
+	sameLines(t, rejected, []string{
+		"testdata/realworld/eks-pool-labels/nodepool.yaml:11:9 KRP001 NodePool/typo spec.template.spec.requirements[0].key",
+	})
 }

@@ -1,23 +1,17 @@
 package nodepool
 
 import (
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
 )
 
 // validatorFor judges a pool for EKS (nodeClassRef.group karpenter.k8s.aws) by the NodePool
 // CRD an EKS cluster serves, whose rules restrict the karpenter.k8s.aws label domain instead of
-// AKS's domains and labels; nil (AKS's CRD) for every other pool.
+// AKS's domains and labels (crdvalidate.ForObject, which the review uses too).
 func validatorFor(obj map[string]any) *crdvalidate.Validator {
-	group, _, _ := unstructured.NestedString(obj, "spec", "template", "spec", "nodeClassRef", "group")
-	if group != kinds.EC2NodeClass.GVK.Group {
-		return nil
-	}
-	v, err := crdvalidate.ForEKSNodePool()
+	v, err := crdvalidate.ForObject(kinds.NodePool.GVK, obj)
 	if err != nil {
-		return nil // a build defect; AKS's CRD still judges the pool (crds tests catch it)
+		panic(err) // the CRDs are embedded: a build defect, which the crdvalidate tests catch
 	}
 	return v
 }
