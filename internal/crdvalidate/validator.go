@@ -70,26 +70,6 @@ func (s *validatorSet) get() (map[schema.GroupVersionKind]*Validator, error) {
 // cost an AKS-only plan need not pay.
 var sets = []*validatorSet{{crds: crds.All}, {crds: crds.EKS}}
 
-// eksNodePool is the NodePool CRD of EKS, whose GVK is AKS's: built on its own, on demand.
-var eksNodePool = &validatorSet{crds: func() []*apiextensionsv1.CustomResourceDefinition {
-	return []*apiextensionsv1.CustomResourceDefinition{crds.EKSNodePool()}
-}}
-
-// ForEKSNodePool returns the validator of karpenter.sh/v1 NodePool as an EKS cluster's API
-// server runs it (crds.EKSNodePool), for pools whose nodeClassRef names an EC2NodeClass.
-func ForEKSNodePool() (*Validator, error) {
-	validators, err := eksNodePool.get()
-	if err != nil {
-		return nil, err
-	}
-	for _, v := range validators {
-		if v.GVK.Version == "v1" {
-			return v, nil
-		}
-	}
-	return nil, fmt.Errorf("the EKS NodePool CRD serves no v1")
-}
-
 // For returns the validator of a served CRD version, e.g. karpenter.sh/v1 NodePool.
 func For(gvk schema.GroupVersionKind) (*Validator, error) {
 	for _, s := range sets {

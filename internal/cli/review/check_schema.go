@@ -12,6 +12,7 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
 )
 
@@ -27,7 +28,11 @@ func CheckSchema(ctx context.Context, c *Cluster) []Finding {
 }
 
 func schemaFindings(ctx context.Context, o *Object) []Finding {
-	v, err := crdvalidate.ForObject(o.GVK, o.Body) // a NodePool for EKS: EKS's NodePool CRD
+	v, err := crdvalidate.For(o.GVK)
+	if o.GVK.GroupKind() == kinds.NodePool.GVK.GroupKind() {
+		// An EKS pool is validated by the NodePool CRD an EKS cluster has (AWS's CEL rules).
+		v, err = crdvalidate.NodePoolFor(o.GVK, crdvalidate.NodePoolGroup(o.Body))
+	}
 	if err != nil {
 		// Loading admits only served versions, so this is a defect, not an input problem.
 		panic(err)

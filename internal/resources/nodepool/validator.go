@@ -7,9 +7,9 @@ import (
 
 // validatorFor judges a pool for EKS (nodeClassRef.group karpenter.k8s.aws) by the NodePool
 // CRD an EKS cluster serves, whose rules restrict the karpenter.k8s.aws label domain instead of
-// AKS's domains and labels (crdvalidate.ForObject, which the review uses too).
+// AKS's domains and labels (crdvalidate.NodePoolFor, which the review uses too).
 func validatorFor(obj map[string]any) *crdvalidate.Validator {
-	v, err := crdvalidate.ForObject(kinds.NodePool.GVK, obj)
+	v, err := crdvalidate.NodePoolFor(kinds.NodePool.GVK, crdvalidate.NodePoolGroup(obj))
 	if err != nil {
 		panic(err) // the CRDs are embedded: a build defect, which the crdvalidate tests catch
 	}

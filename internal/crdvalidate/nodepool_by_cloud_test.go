@@ -24,11 +24,12 @@ func poolWith(group, kind, key string, labels map[string]any) map[string]any {
 // EKS's NodePool CRD restricts the karpenter.k8s.aws label domain and not AKS's labels; AKS's
 // the other way round. Each judges what its cluster's API server would.
 func TestEKSNodePoolValidator(t *testing.T) {
-	eks, err := ForEKSNodePool()
+	np := schema.GroupVersionKind{Group: "karpenter.sh", Version: "v1", Kind: "NodePool"}
+	eks, err := NodePoolFor(np, "karpenter.k8s.aws")
 	if err != nil {
 		t.Fatal(err)
 	}
-	aks := MustFor(schema.GroupVersionKind{Group: "karpenter.sh", Version: "v1", Kind: "NodePool"})
+	aks := MustFor(np)
 	ctx := context.Background()
 	typo := poolWith("karpenter.k8s.aws", "EC2NodeClass", "karpenter.k8s.aws/instance-categry", nil)
 	if msgs := Messages(eks.Validate(ctx, typo)); len(msgs) == 0 || !strings.Contains(strings.Join(msgs, "\n"), `label domain "karpenter.k8s.aws" is restricted`) {
@@ -46,15 +47,14 @@ func TestEKSNodePoolValidator(t *testing.T) {
 	}
 }
 
-// ForObject picks EKS's NodePool CRD for a pool whose nodeClassRef names an EC2NodeClass, and
-// the kind's CRD otherwise.
-func TestForObject(t *testing.T) {
+// NodePoolFor picks EKS's NodePool CRD by the pool's nodeClassRef.group, and AKS's otherwise.
+func TestNodePoolForPicksByGroup(t *testing.T) {
 	np := schema.GroupVersionKind{Group: "karpenter.sh", Version: "v1", Kind: "NodePool"}
-	eks, _ := ForEKSNodePool()
-	if v, err := ForObject(np, poolWith("karpenter.k8s.aws", "EC2NodeClass", "k", nil)); err != nil || v != eks {
+	eks, _ := NodePoolFor(np, "karpenter.k8s.aws")
+	if v, err := NodePoolFor(np, NodePoolGroup(poolWith("karpenter.k8s.aws", "EC2NodeClass", "k", nil))); err != nil || v != eks || v == MustFor(np) {
 		t.Errorf("EKS pool: %v, %v", v, err)
 	}
-	if v, err := ForObject(np, poolWith("karpenter.azure.com", "AKSNodeClass", "k", nil)); err != nil || v != MustFor(np) {
+	if v, err := NodePoolFor(np, NodePoolGroup(poolWith("karpenter.azure.com", "AKSNodeClass", "k", nil))); err != nil || v != MustFor(np) {
 		t.Errorf("AKS pool: %v, %v", v, err)
 	}
 }
