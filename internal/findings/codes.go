@@ -328,16 +328,16 @@ var rules = []Rule{
 	},
 	{
 		Code: NodeClassNotFound, Name: "NodeClassNotFound", Severity: Error, Alternatives: []Severity{Warning},
-		Title: "The NodePool references an AKSNodeClass that is not in the cluster's input.",
+		Title: "The NodePool references a node class that is not in the cluster's input.",
 		Help: "Karpenter does not launch nodes for a NodePool whose node class does not exist; the pool stays " +
 			"NotReady. Add the AKSNodeClass, fix the name in nodeClassRef, or, if the node class is created " +
 			"outside this repository (such as the `default` one AKS Node Auto Provisioning creates), list it " +
 			"under externalNodeClasses in .karpenter-review.yaml.",
 		Reported: Reporting{Plan: true, Review: true, Note: "In Terraform, reference the node class resource " +
 			"(`name = karpenter_aksnodeclass.default.name`); a missing one is then a configuration error. With a literal name, " +
-			"`terraform plan` fails when `template.node_class_ref` names another group or kind than `karpenter.azure.com`/`AKSNodeClass`, " +
-			"and warns when no `karpenter_aksnodeclass` planned before the pool has the name and it is not `default` " +
-			"(the class may exist in the cluster). The review treats `default` as created by AKS Node Auto Provisioning unless " +
+			"`terraform plan` fails when `template.node_class_ref` names another group and kind than `karpenter.azure.com`/`AKSNodeClass` " +
+			"or `karpenter.k8s.aws`/`EC2NodeClass`, and warns when no `karpenter_aksnodeclass` (`karpenter_ec2nodeclass`) planned before the " +
+			"pool has the name and it is not the AKSNodeClass `default` (the class may exist in the cluster; EKS creates no default class). The review treats `default` as created by AKS Node Auto Provisioning unless " +
 			"`.karpenter-review.yaml` says `selfHosted: true`, a reviewed plan sets `karpenter_aks_node_auto_provisioning` to " +
 			"`mode = \"Manual\"`, or the input defines it."},
 	},

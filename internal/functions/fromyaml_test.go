@@ -113,3 +113,32 @@ func TestAccAKSNodeClassFromYAML(t *testing.T) {
 		}},
 	})
 }
+
+// The getting-started EC2NodeClass manifest becomes the karpenter_ec2nodeclass attributes.
+func TestAccEC2NodeClassFromYAML(t *testing.T) {
+	file, _ := filepath.Abs(filepath.Join("..", "..", "examples", "functions", "ec2nodeclass_from_yaml", "nodeclasses", "default.yaml"))
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories(),
+		Steps: []resource.TestStep{{
+			Config: `output "nc" { value = provider::karpenter::ec2nodeclass_from_yaml(file("` + file + `")) }`,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownOutputValueAtPath("nc", tfjsonpath.New("name"), knownvalue.StringExact("default")),
+				statecheck.ExpectKnownOutputValueAtPath("nc", tfjsonpath.New("role"), knownvalue.StringExact("KarpenterNodeRole-my-cluster")),
+				statecheck.ExpectKnownOutputValueAtPath("nc", tfjsonpath.New("ami_selector_terms").AtSliceIndex(0).AtMapKey("alias"), knownvalue.StringExact("al2023@v20240625")),
+				statecheck.ExpectKnownOutputValueAtPath("nc", tfjsonpath.New("subnet_selector_terms").AtSliceIndex(0).AtMapKey("tags").AtMapKey("karpenter.sh/discovery"), knownvalue.StringExact("my-cluster")),
+			},
+		}},
+	})
+	// A manifest the CRD rejects fails the function, as for the other kinds.
+	bad := filepath.Join(t.TempDir(), "bad.yaml")
+	if err := os.WriteFile(bad, []byte("apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata: {name: x}\nspec:\n  role: r\n  instanceProfile: p\n  amiSelectorTerms: [{alias: al2023@latest}]\n  subnetSelectorTerms: [{id: subnet-0123abcd}]\n  securityGroupSelectorTerms: [{id: sg-0123abcd}]\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories(),
+		Steps: []resource.TestStep{{
+			Config:      `output "nc" { value = provider::karpenter::ec2nodeclass_from_yaml(file("` + bad + `")) }`,
+			ExpectError: regexp.MustCompile(`(?s)must\s+specify\s+exactly\s+one\s+of`),
+		}},
+	})
+}

@@ -26,6 +26,7 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/provider/connect"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/providerdata"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/resources/aksnodeclass"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/resources/ec2nodeclass"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/resources/nap"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/resources/nodepool"
 )
@@ -70,7 +71,7 @@ func (p *Provider) Schema(_ context.Context, _ provider.SchemaRequest, resp *pro
 }
 
 func (p *Provider) Resources(context.Context) []func() resource.Resource {
-	return []func() resource.Resource{nodepool.New, aksnodeclass.New, nap.New}
+	return []func() resource.Resource{nodepool.New, aksnodeclass.New, ec2nodeclass.New, nap.New}
 }
 
 // Functions are the provider-defined functions.
@@ -78,6 +79,7 @@ func (p *Provider) Functions(context.Context) []func() function.Function {
 	return []func() function.Function{
 		functions.NewFromYAML("nodepool_from_yaml", nodepool.Kind, nodepool.New),
 		functions.NewFromYAML("aksnodeclass_from_yaml", aksnodeclass.Kind, aksnodeclass.New),
+		functions.NewFromYAML("ec2nodeclass_from_yaml", ec2nodeclass.Kind, ec2nodeclass.New),
 	}
 }
 

@@ -40,7 +40,7 @@ type Check func(ctx context.Context, c *Cluster) []Finding
 // DefaultChecks are the checks that need no SKU catalog. The provisioning solver adds its
 // own Check next to them.
 func DefaultChecks() []Check {
-	return []Check{CheckSchema, CheckNodeClassRefs, CheckEqualWeights, CheckProvisioning, CheckNodeOverlays}
+	return []Check{CheckSchema, CheckNodeClassRefs, CheckEqualWeights, CheckProvisioning, CheckNodeOverlays, CheckEC2NodeClasses}
 }
 
 // Finding is one finding of the review: the project's one finding value (code, object, field

@@ -1,6 +1,7 @@
 package review
 
 import (
+	"encoding/json"
 	"reflect"
 	"slices"
 	"strings"
@@ -258,4 +259,44 @@ spec:
 	if len(out.Pools) != 1 || out.Pools[0].Location.Line != 10 {
 		t.Errorf("pools %+v", out.Pools)
 	}
+}
+
+// An EC2NodeClass's own findings (KRP120–KRP123) are raised by the review at the field's
+// line, through the function the karpenter_ec2nodeclass plan uses, once each.
+func TestEC2NodeClassFindings(t *testing.T) {
+	out := runJSON(t, "", ExitFindings, "testdata/realworld/eks-findings")
+	var own []string // KRP12x: the class's own findings, whatever else the review says of it
+	for _, l := range out.brief() {
+		if strings.Contains(l, " KRP12") {
+			own = append(own, l)
+		}
+	}
+	sameLines(t, own, []string{
+		"testdata/realworld/eks-findings/ec2nodeclass.yaml:11:5 KRP120 EC2NodeClass/general spec.amiSelectorTerms[0].alias",
+		"testdata/realworld/eks-findings/ec2nodeclass.yaml:13:5 KRP121 EC2NodeClass/general spec.subnetSelectorTerms[0].tags",
+		"testdata/realworld/eks-findings/ec2nodeclass.yaml:17:5 KRP122 EC2NodeClass/general spec.securityGroupSelectorTerms[1].id",
+	})
+	if m, _ := messageOf(t, out, "KRP120"); !strings.Contains(m, "label env=prod") {
+		t.Errorf("KRP120 does not say why the class looks like production: %q", m)
+	}
+}
+
+// A NodePool for EKS is judged by the NodePool CRD an EKS cluster serves, as in the plan: a
+// typo in the karpenter.k8s.aws domain is rejected (KRP001), the label agentpool, which only
+// AKS's CRD restricts, is not.
+func TestEKSPoolsJudgedByEKSNodePoolCRD(t *testing.T) {
+	r := run(t, "", "--format", "json", "testdata/realworld/eks-pool-labels")
+	var out jsonOut
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+		t.Fatalf("JSON report: %v\n%s", err, r.stdout)
+	}
+	var rejected []string
+	for _, l := range out.brief() {
+		if strings.Contains(l, " KRP001 ") {
+			rejected = append(rejected, l)
+		}
+	}
+	sameLines(t, rejected, []string{
+		"testdata/realworld/eks-pool-labels/nodepool.yaml:11:9 KRP001 NodePool/typo spec.template.spec.requirements[0].key",
+	})
 }

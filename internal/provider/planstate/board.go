@@ -5,6 +5,7 @@
 //
 //	karpenter_aks_node_auto_provisioning  publishes the Network Contributor scopes it grants
 //	karpenter_aksnodeclass                reads the grants, publishes its planned settings
+//	karpenter_ec2nodeclass                publishes its planned settings (keyed by kind and name)
 //	karpenter_nodepool                    reads the node class its template references
 //
 // A stage's handle (Board.NAP, Board.NodeClasses, Board.NodePools) has only the reads and the
@@ -25,16 +26,23 @@ import "sync"
 type Board struct {
 	mu      sync.Mutex
 	grants  Grants
-	classes map[string]PlannedNodeClass
+	classes map[classKey]PlannedNodeClass
 }
 
+// classKey identifies a node class: an AKSNodeClass and an EC2NodeClass may share a name.
+type classKey struct{ kind, name string }
+
+// aksNodeClass is the kind the name-only methods (Planned, Deleted, NodeClass) are about.
+const aksNodeClass = "AKSNodeClass"
+
 // New returns an empty board: nothing planned yet.
-func New() *Board { return &Board{classes: map[string]PlannedNodeClass{}} }
+func New() *Board { return &Board{classes: map[classKey]PlannedNodeClass{}} }
 
 // NAP is the handle of the first stage, karpenter_aks_node_auto_provisioning.
 func (b *Board) NAP() NAPStage { return NAPStage{b} }
 
-// NodeClasses is the handle of the second stage, karpenter_aksnodeclass.
+// NodeClasses is the handle of the second stage, karpenter_aksnodeclass and
+// karpenter_ec2nodeclass.
 func (b *Board) NodeClasses() NodeClassStage { return NodeClassStage{b} }
 
 // NodePools is the handle of the last stage, karpenter_nodepool.
@@ -74,22 +82,31 @@ func (s NodeClassStage) Grants() Grants {
 // is created or updated in this run (only then does Terraform plan it again during apply);
 // complete is false when a setting is known only after apply (settings then leave it out).
 func (s NodeClassStage) Planned(name string, settings NodeClassSettings, changing, complete bool) {
+	s.PlannedOf(aksNodeClass, name, settings, changing, complete)
+}
+
+// PlannedOf is Planned for a node class of the given kind (EC2NodeClass). settings may be nil
+// when no registered cloud decodes the kind: the class then only counts as existing.
+func (s NodeClassStage) PlannedOf(kind, name string, settings NodeClassSettings, changing, complete bool) {
 	state := NodeClassPlanned
 	if !complete {
 		state = NodeClassPending
 	}
-	s.put(PlannedNodeClass{Name: name, State: state, Settings: settings, Changing: changing})
+	s.put(kind, PlannedNodeClass{Name: name, State: state, Settings: settings, Changing: changing})
 }
 
 // Deleted records that an AKSNodeClass is planned for deletion in this run.
-func (s NodeClassStage) Deleted(name string) {
-	s.put(PlannedNodeClass{Name: name, State: NodeClassDeleted, Changing: true})
+func (s NodeClassStage) Deleted(name string) { s.DeletedOf(aksNodeClass, name) }
+
+// DeletedOf is Deleted for a node class of the given kind.
+func (s NodeClassStage) DeletedOf(kind, name string) {
+	s.put(kind, PlannedNodeClass{Name: name, State: NodeClassDeleted, Changing: true})
 }
 
-func (s NodeClassStage) put(c PlannedNodeClass) {
+func (s NodeClassStage) put(kind string, c PlannedNodeClass) {
 	s.b.mu.Lock()
 	defer s.b.mu.Unlock()
-	s.b.classes[c.Name] = c
+	s.b.classes[classKey{kind, c.Name}] = c
 }
 
 // NodePoolStage reads the node classes; it publishes nothing.
@@ -98,9 +115,15 @@ type NodePoolStage struct{ b *Board }
 // NodeClass is what this walk planned of the AKSNodeClass name so far (State NodeClassNotPlanned
 // when nothing).
 func (s NodePoolStage) NodeClass(name string) PlannedNodeClass {
+	return s.NodeClassOf(aksNodeClass, name)
+}
+
+// NodeClassOf is NodeClass for a node class of the given kind (the kind of the pool's
+// node_class_ref): a class of another kind under the same name is another object.
+func (s NodePoolStage) NodeClassOf(kind, name string) PlannedNodeClass {
 	s.b.mu.Lock()
 	defer s.b.mu.Unlock()
-	if c, ok := s.b.classes[name]; ok {
+	if c, ok := s.b.classes[classKey{kind, name}]; ok {
 		return c
 	}
 	return PlannedNodeClass{Name: name}

@@ -105,7 +105,7 @@ func (s NodePoolStage) Observe(ref Ref, live func() (settings NodeClassSettings,
 		return o
 	}
 	o.Settings = ref.Cloud.DefaultNodeClass()
-	planned := s.NodeClass(ref.Name)
+	planned := s.NodeClassOf(ref.Kind, ref.Name)
 	if !planned.of(ref) {
 		planned = PlannedNodeClass{Name: ref.Name}
 	}
@@ -175,7 +175,7 @@ func ForAnalysis(ref Ref, remembered []byte, creating bool) NodeClassView {
 // analysis's, else the CRD defaults.
 func (s NodePoolStage) ForDiagnostics(ref Ref, analysis NodeClassView) NodeClassView {
 	if ref.IsNodeClass() {
-		if planned := s.NodeClass(ref.Name); planned.Exists() && planned.of(ref) {
+		if planned := s.NodeClassOf(ref.Kind, ref.Name); planned.Exists() && planned.of(ref) {
 			return NodeClassView{State: ViewPlanned, Settings: planned.Settings, Label: ref.Kind + " " + ref.Name + " as planned"}
 		}
 	}

@@ -6,15 +6,20 @@ import (
 	"go/token"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
 
 // Each stage's handle is taken only by the resource of that stage, so that the order NAP →
-// AKSNodeClass → NodePool holds by construction: a resource reads only the stages before it.
+// node classes (AKSNodeClass, EC2NodeClass) → NodePool holds by construction: a resource reads only the stages before it.
 // Tests (which may play any stage) are exempt.
 func TestEachStageBelongsToOneResource(t *testing.T) {
-	owner := map[string]string{"NAP": "internal/resources/nap", "NodeClasses": "internal/resources/aksnodeclass", "NodePools": "internal/resources/nodepool"}
+	owner := map[string][]string{
+		"NAP":         {"internal/resources/nap"},
+		"NodeClasses": {"internal/resources/aksnodeclass", "internal/resources/ec2nodeclass"},
+		"NodePools":   {"internal/resources/nodepool"},
+	}
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
 		t.Fatal(err)
@@ -44,8 +49,8 @@ func TestEachStageBelongsToOneResource(t *testing.T) {
 			if !ok || x.Sel.Name != "Plan" {
 				return true
 			}
-			if want, ok := owner[sel.Sel.Name]; ok && !strings.HasPrefix(rel, want+"/") {
-				t.Errorf("%s: takes the %s stage, which belongs to %s", fset.Position(call.Pos()), sel.Sel.Name, want)
+			if want, ok := owner[sel.Sel.Name]; ok && !slices.ContainsFunc(want, func(w string) bool { return strings.HasPrefix(rel, w+"/") }) {
+				t.Errorf("%s: takes the %s stage, which belongs to %s", fset.Position(call.Pos()), sel.Sel.Name, strings.Join(want, " and "))
 			}
 			return true
 		})

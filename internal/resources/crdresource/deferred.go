@@ -38,7 +38,7 @@ func (r *Resource) deferredErrors(ctx context.Context, known map[string]any, err
 		}
 		touched = append(touched, segs)
 	}
-	again := r.validator.Validate(ctx, patched)
+	again := r.validatorFor(patched).Validate(ctx, patched)
 	if slices.ContainsFunc(again, blocksCEL) {
 		return nil
 	}

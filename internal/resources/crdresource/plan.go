@@ -38,6 +38,11 @@ func (r *Resource) ValidateConfig(ctx context.Context, req resource.ValidateConf
 		if f.Deferred {
 			detail += " It reports this once the other errors of the object are fixed: it checks the CEL rules only of an object that passes its OpenAPI schema."
 		}
+		if r.kind.Locate != nil && !f.HasPath {
+			if at := r.kind.Locate(obj, f.Error); at != "" {
+				f.Path, f.HasPath = tfcrd.AttributePath(r.root, crdtree.ParseFieldPath(at))
+			}
+		}
 		if f.HasPath {
 			// Terraform cannot always point into nested object expressions, so say it too.
 			detail = fmt.Sprintf("Attribute %s: %s", f.Path, detail)
@@ -69,7 +74,7 @@ var namedPath = regexp.MustCompile(` in ((?:spec|metadata)(?:[.\[]\S*)?)$`)
 // Rejections validates obj (which may hold crdtree.Unknown values) as the API server would.
 func (r *Resource) Rejections(ctx context.Context, obj map[string]any) []Rejection {
 	known, unknown := crdtree.StripUnknown(obj)
-	errs := r.validator.Validate(ctx, known)
+	errs := r.validatorFor(known).Validate(ctx, known)
 	deferred := r.deferredErrors(ctx, known, errs)
 	// The note on deferred findings is owed only when the configuration itself holds what
 	// blocks them, not merely a value known after apply (stripped, so missing).

@@ -60,6 +60,15 @@ type Kind struct {
 	// Hint, when set, adds advice to a rejection by the CRD's validation (e.g. the label key
 	// a typo in a restricted domain probably meant); "" adds none.
 	Hint func(obj map[string]any, e *field.Error) string
+	// ValidatorFor, when set, picks the validator of an object whose CRD depends on the cloud
+	// it is for (a NodePool for EKS is judged by EKS's NodePool CRD); nil: the kind's own.
+	// Defaults are the kind's in any case (the clouds' CRDs differ only in CEL rules).
+	ValidatorFor func(obj map[string]any) *crdvalidate.Validator
+	// Locate, when set, names the Kubernetes field a rejection of the CRD's validation that
+	// the API server reports on the whole spec is about (e.g. instanceProfile, for a rule that
+	// one of role and instanceProfile be set), so that the plan shows it on that attribute;
+	// "" leaves it on the resource.
+	Locate func(obj map[string]any, e *field.Error) string
 	// PlanDelete runs when a plan deletes the object (it is no longer configured), offline.
 	PlanDelete func(data *providerdata.Data, name string)
 	// Observe runs after every read and successful write of the object, online, and returns
@@ -200,6 +209,16 @@ func (pc *PlanContext) Report(k8sPath string, isError bool, summary, detail stri
 	default:
 		pc.Diags.AddWarning(summary, detail)
 	}
+}
+
+// validatorFor is the validator that judges obj (see Kind.ValidatorFor).
+func (r *Resource) validatorFor(obj map[string]any) *crdvalidate.Validator {
+	if r.kind.ValidatorFor != nil {
+		if v := r.kind.ValidatorFor(obj); v != nil {
+			return v
+		}
+	}
+	return r.validator
 }
 
 // Resource is the Terraform resource for a Kind.

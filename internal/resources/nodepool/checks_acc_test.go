@@ -336,9 +336,10 @@ func TestAccChecksSuppressRejectsUnknownCode(t *testing.T) {
 	})
 }
 
-// node_class_ref: the CRD accepts any group and kind, but on AKS only AKSNodeClass launches
-// nodes (an error at plan); a literal name no planned node class has, other than NAP's
-// default, is a warning (it may exist in the cluster).
+// node_class_ref: the CRD accepts any group and kind, but Karpenter launches nodes only from
+// AKSNodeClass (AKS) or EC2NodeClass (EKS) (another pair is an error at plan, naming both); a
+// literal name no planned node class of its kind has, other than NAP's default AKSNodeClass,
+// is a warning (it may exist in the cluster). EKS has no default class.
 func TestAccChecksNodeClassRef(t *testing.T) {
 	ref := func(group, kind, name string) string {
 		return fmt.Sprintf(`template = {
@@ -347,11 +348,28 @@ func TestAccChecksNodeClassRef(t *testing.T) {
   }
   `, group, kind, name) + limits
 	}
+	// A pool for EKS, with a requirement of both clouds' vocabulary.
+	eksRef := func(name string) string {
+		return fmt.Sprintf(`template = {
+    node_class_ref = { group = "karpenter.k8s.aws", kind = "EC2NodeClass", name = %q }
+    requirements   = [{ key = "kubernetes.io/arch", operator = "In", values = ["amd64"] }]
+  }
+  `, name) + limits
+	}
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.Factories(),
 		Steps: []resource.TestStep{
-			{Config: pool("", ref("karpenter.k8s.aws", "EC2NodeClass", "default")), PlanOnly: true,
-				ExpectError: regexp.MustCompile(`(?s)KRP201.*Attribute template\.node_class_ref:.*"EC2NodeClass".*targets\s+AKS`)},
+			{Config: pool("", ref("karpenter.k8s.gcp", "GCENodeClass", "default")), PlanOnly: true,
+				ExpectError: regexp.MustCompile(`(?s)KRP201.*Attribute template\.node_class_ref:.*"GCENodeClass".*AKSNodeClass\s+\(karpenter\.azure\.com\)\s+on\s+AKS,\s+or\s+EC2NodeClass\s+\(karpenter\.k8s\.aws\)\s+on\s+EKS`)},
+			// Each cloud's group with its own kind only.
+			{Config: pool("", ref("karpenter.k8s.aws", "AKSNodeClass", "default")), PlanOnly: true,
+				ExpectError: regexp.MustCompile(`(?s)KRP201.*Attribute template\.node_class_ref:.*"AKSNodeClass"\s+of\s+group\s+"karpenter\.k8s\.aws"`)},
+			// An EC2NodeClass is a node class: accepted. Its default is not NAP's, so it gets the
+			// warning a name no planned class has (an error in strict mode).
+			// (The provider's region is an Azure one, which the EC2 catalog does not know: KRP114.)
+			{Config: pool(`checks = { suppress = ["KRP114"] }`, eksRef("default")), PlanOnly: true, ExpectNonEmptyPlan: true},
+			{Config: pool(`checks = { strict = true, suppress = ["KRP114"] }`, eksRef("default")), PlanOnly: true,
+				ExpectError: regexp.MustCompile(`(?s)KRP201.*Attribute template\.node_class_ref\.name:.*No\s+karpenter_ec2nodeclass\s+planned.*"default"`)},
 			// NAP's default is created by AKS: no warning, even in strict mode.
 			{Config: pool(`checks = { strict = true }`, ref("karpenter.azure.com", "AKSNodeClass", "default")), PlanOnly: true, ExpectNonEmptyPlan: true},
 			// Any other name no planned node class has: a warning, an error in strict mode.

@@ -31,6 +31,7 @@ var Kind = &crdresource.Kind{
 	ExtraAttributes:  checksAttributes(),
 	Plan:             planChecks,
 	Hint:             hint,
+	ValidatorFor:     validatorFor,
 	Observe:          observe,
 	DeletionBlockers: blockers,
 	CreateTimeout:    5 * time.Minute,

@@ -71,9 +71,10 @@ var rules = map[string][][]string{
 	"internal/datasources/provisioningsimulation": {cliPackages},
 	"internal/functions":                          {cliPackages},
 	// Resources of different kinds share the engine and the kinds, not each other.
-	"internal/resources/nodepool":     {cliPackages, {module + "/internal/resources/aksnodeclass", module + "/internal/resources/nap", module + "/internal/datasources"}},
-	"internal/resources/aksnodeclass": {cliPackages, {module + "/internal/resources/nodepool", module + "/internal/resources/nap", module + "/internal/datasources"}},
-	"internal/resources/nap":          {cliPackages, {module + "/internal/resources/nodepool", module + "/internal/resources/aksnodeclass", module + "/internal/datasources"}},
+	"internal/resources/nodepool":     {cliPackages, {module + "/internal/resources/aksnodeclass", module + "/internal/resources/ec2nodeclass", module + "/internal/resources/nap", module + "/internal/datasources"}},
+	"internal/resources/aksnodeclass": {cliPackages, {module + "/internal/resources/nodepool", module + "/internal/resources/ec2nodeclass", module + "/internal/resources/nap", module + "/internal/datasources"}},
+	"internal/resources/ec2nodeclass": {cliPackages, {module + "/internal/resources/nodepool", module + "/internal/resources/aksnodeclass", module + "/internal/resources/nap", module + "/internal/datasources"}},
+	"internal/resources/nap":          {cliPackages, {module + "/internal/resources/nodepool", module + "/internal/resources/aksnodeclass", module + "/internal/resources/ec2nodeclass", module + "/internal/datasources"}},
 	// The domain: kinds and CRD trees, manifests, workloads, findings, the simulation, the
 	// analysis, the clouds, the clients.
 	"internal/kinds":                 aboveTheDomain,
@@ -102,6 +103,9 @@ var rules = map[string][][]string{
 	"internal/cloud/aks/catalog": append(aboveTheDomain, []string{module + "/internal/analysis"}, simulationPackages),
 	"internal/cloud/eks":         append(aboveTheDomain, []string{module + "/internal/analysis", module + "/internal/cloud/aks"}, simulationPackages),
 	"internal/cloud/eks/catalog": append(aboveTheDomain, []string{module + "/internal/analysis"}, simulationPackages),
+	// The EC2NodeClass checks read plain objects: not the AWS provider (its init changes
+	// Karpenter's globals), not the EKS derivation.
+	"internal/cloud/eks/nodeclasscheck": append(aboveTheDomain, []string{module + "/internal/analysis", module + "/internal/cloud/aks", module + "/internal/cloud/eks", "github.com/aws/karpenter-provider-aws"}, simulationPackages),
 	// The test-only second cloud is a cloud like the others: written against the seam alone.
 	"internal/testsupport/fakecloud": append(aboveTheDomain, []string{module + "/internal/analysis", module + "/internal/cloud/aks", module + "/internal/cloud/eks"}, simulationPackages),
 }

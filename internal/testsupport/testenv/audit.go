@@ -18,6 +18,7 @@ rules:
   resources:
   - group: karpenter.sh
   - group: karpenter.azure.com
+  - group: karpenter.k8s.aws
 - level: None
 `
 

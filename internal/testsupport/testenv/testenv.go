@@ -45,6 +45,10 @@ type Options struct {
 	Tokens map[string]User
 	// Audit records who did what to Karpenter objects; Cluster.AuditEvents reads the record.
 	Audit bool
+	// EKS also installs the CRDs of Karpenter's AWS provider (crds.EKS: EC2NodeClass), for the
+	// tests of karpenter_ec2nodeclass. Off by default, so that the AKS tests run against the
+	// CRDs AKS ships and nothing else.
+	EKS bool
 }
 
 // User is a Kubernetes identity.
@@ -113,9 +117,13 @@ func StartWith(o Options) (*Cluster, error) {
 			return nil, fmt.Errorf("test binary missing: %w", err)
 		}
 	}
+	installed := crds.All()
+	if o.EKS {
+		installed = append(installed, crds.EKS()...)
+	}
 	env := &envtest.Environment{
 		BinaryAssetsDirectory: assets,
-		CRDs:                  crds.All(),
+		CRDs:                  installed,
 		ErrorIfCRDPathMissing: true,
 	}
 	dir, err := os.MkdirTemp("", "karpenter-testenv-")
