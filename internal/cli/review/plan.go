@@ -161,6 +161,7 @@ func parsePlan(file string, data []byte) (objs []*Object, regions map[string]str
 	}
 	keys := map[string]string{}
 	p.Configuration.RootModule.providerKeys("", keys)
+	var targets []map[string]any // each object's planned attributes
 	for _, r := range plannedResources(&p) {
 		if !strings.HasPrefix(r.typ, "karpenter_") || notObjects[r.typ] {
 			continue
@@ -185,7 +186,29 @@ func parsePlan(file string, data []byte) (objs []*Object, regions map[string]str
 			o.Provider = defaultProvider
 		}
 		objs = append(objs, o)
+		targets = append(targets, attrs)
 		out = append(out, f...)
+	}
+	// Resources with a `cluster` attribute are reviewed as the cluster they target, in its
+	// region (the provider's when it sets none), so two clusters' pools never vouch for each
+	// other, as at plan time.
+	fleet := fleetClusters{}
+	for _, attrs := range targets {
+		id, name, _ := planCluster(attrs)
+		fleet.add(id, name)
+	}
+	for i, o := range objs {
+		id, _, region := planCluster(targets[i])
+		base := o.Provider
+		if o.Provider = fleet.key(base, id); o.Provider == base {
+			continue
+		}
+		if region == "" {
+			region = regions[base]
+		}
+		if region != "" {
+			regions[o.Provider] = region
+		}
 	}
 	return objs, regions, out
 }
@@ -325,6 +348,12 @@ func planSelfHosted(data []byte) map[string]bool {
 	keys := map[string]string{}
 	p.Configuration.RootModule.providerKeys("", keys)
 	out := map[string]bool{}
+	fleet := fleetClusters{}
+	for _, r := range plannedResources(&p) {
+		attrs, _ := r.after.(map[string]any)
+		id, name, _ := planCluster(attrs)
+		fleet.add(id, name)
+	}
 	for _, r := range plannedResources(&p) {
 		attrs, _ := r.after.(map[string]any)
 		if r.typ != "karpenter_aks_node_auto_provisioning" || attrs["mode"] != "Manual" {
@@ -335,6 +364,10 @@ func planSelfHosted(data []byte) map[string]bool {
 			key = defaultProvider
 		}
 		out[key] = true
+		// The NAP resource of a cluster other resources target with their `cluster` attribute.
+		if id, _ := attrs["cluster_id"].(string); fleet.key(key, strings.ToLower(id)) != key {
+			out[fleet.key(key, strings.ToLower(id))] = true
+		}
 	}
 	return out
 }

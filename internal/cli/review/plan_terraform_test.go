@@ -321,3 +321,29 @@ func TestPlanSelfHostedHasNoDefaultNodeClass(t *testing.T) {
 		"plan.json: karpenter_nodepool.general KRP201 NodePool/general spec.template.spec.nodeClassRef.name (template.node_class_ref.name)",
 	})
 }
+
+// A plan whose pools name their cluster in the `cluster` attribute (one provider
+// configuration, for_each over clusters) is reviewed as one cluster per target, in the
+// cluster's region or else the provider's: aks-eus's spot-only pool finds no fallback in
+// aks-weu's on-demand pool, as the plan-time checks scope it.
+func TestPlanWithClusterAttribute(t *testing.T) {
+	plan := realPlan(t, filepath.Join("testdata", "plan-fleet"))
+	out := runJSON(t, "", ExitClean, plan)
+	var clusters []string
+	for _, c := range out.Clusters {
+		clusters = append(clusters, fmt.Sprintf("%s@%s:%d", c.Name, c.Region, c.NodePools))
+	}
+	slices.Sort(clusters)
+	if got := strings.Join(clusters, ","); got != "aks-eus@eastus:1,aks-weu@westeurope:1" {
+		t.Errorf("clusters %s, want one per cluster attribute", got)
+	}
+	var spot []string
+	for _, f := range out.Findings {
+		if f.Code == "KRP110" {
+			spot = append(spot, f.Cluster+":"+f.Object)
+		}
+	}
+	if !slices.Equal(spot, []string{"aks-eus:NodePool/general"}) {
+		t.Errorf("KRP110 findings %v, want aks-eus's spot-only pool", spot)
+	}
+}
