@@ -48,13 +48,10 @@ func objectsOf(file string, d yamlDoc) ([]*Object, []Finding) {
 			meta, _ := m["metadata"].(map[string]any)
 			name, _ := meta["name"].(string)
 			f := fileFinding(findings.OtherCloud, docLoc("kind"),
-				fmt.Sprintf("%s %q (%s) is a node class of Karpenter on %s; it was skipped%s", kind, name, gv.Group, cloud, ownChecks(gv.WithKind(kind))),
+				fmt.Sprintf("%s %q (%s) is a node class of Karpenter on %s; it was skipped", kind, name, gv.Group, cloud),
 				"Nothing to change for a cluster on "+cloud+"; on AKS, use an AKSNodeClass (karpenter.azure.com/v1beta1).")
 			f.Object = kind + "/" + name
-			// Its own findings need no cluster of that cloud: an EC2NodeClass's selector terms
-			// and AMI alias are judged by what Karpenter's AWS provider does with them.
-			o := &Object{GVK: gv.WithKind(kind), Name: name, Body: m, Source: Source{File: file, Line: d.line, fields: d.fields}}
-			return nil, append([]Finding{f}, ec2NodeClassFindings(o)...)
+			return nil, []Finding{f}
 		}
 	}
 	v := classify(apiVersion, kind)
@@ -91,14 +88,6 @@ func objectsOf(file string, d yamlDoc) ([]*Object, []Finding) {
 	o := &Object{GVK: v.gvk, Body: m, Source: Source{File: file, Line: docLoc("").Line, Column: docLoc("").Column, fields: d.fields}}
 	o.Name, _ = o.Get("metadata", "name").(string)
 	return []*Object{o}, out
-}
-
-// ownChecks says which checks a skipped node class of another cloud still gets.
-func ownChecks(gvk schema.GroupVersionKind) string {
-	if gvk.GroupKind() == kinds.EC2NodeClass.GVK.GroupKind() {
-		return " by the Azure checks (its own EC2NodeClass checks, KRP120–KRP123, ran)"
-	}
-	return ""
 }
 
 // v1beta1NodePool is the NodePool version AKS no longer serves, which the review converts.

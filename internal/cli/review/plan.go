@@ -20,6 +20,7 @@ const unknownName = "(known after apply)"
 var planKinds = map[string]*kinds.Kind{
 	"karpenter_nodepool":     kinds.NodePool,
 	"karpenter_aksnodeclass": kinds.AKSNodeClass,
+	"karpenter_ec2nodeclass": kinds.EC2NodeClass,
 }
 
 // notObjects are this provider's resource types that manage no Karpenter object.

@@ -347,3 +347,24 @@ func TestPlanWithClusterAttribute(t *testing.T) {
 		t.Errorf("KRP110 findings %v, want aks-eus's spot-only pool", spot)
 	}
 }
+
+// A plan with karpenter_ec2nodeclass: the review reads it as the EC2NodeClass it manages
+// (KRP120 on its @latest alias in a production-looking class) and judges the EKS pool against
+// EC2 instance types in the provider's region, where the getting-started pool fits hundreds.
+func TestPlanWithEC2NodeClass(t *testing.T) {
+	plan := realPlan(t, filepath.Join("testdata", "plan-eks"))
+	out := runJSON(t, "", ExitClean, plan)
+	if len(out.Clusters) != 1 || out.Clusters[0].Region != "us-east-1" {
+		t.Fatalf("clusters %+v, want one in us-east-1", out.Clusters)
+	}
+	var got []string
+	for _, f := range out.Findings {
+		if f.Severity != "note" {
+			got = append(got, string(f.Code)+" "+f.Object)
+		}
+	}
+	slices.Sort(got)
+	if want := []string{"KRP120 EC2NodeClass/prod"}; !slices.Equal(got, want) {
+		t.Errorf("findings %v, want %v", got, want)
+	}
+}
