@@ -68,16 +68,16 @@ func checksAttributes() map[string]schema.Attribute {
 		},
 		"analysis": schema.SingleNestedAttribute{
 			Computed: true,
-			MarkdownDescription: "What Karpenter on AKS could launch for this pool, worked out offline from the embedded SKU catalog " +
-				"in the provider's `region`: admissible sizes, the cheapest and largest, whether the limits allow one node, and every finding. " +
-				"Shown in `terraform plan` and in `terraform show -json` for policy tools. It uses the AKSNodeClass as the pool's last refresh " +
+			MarkdownDescription: "What Karpenter could launch for this pool, worked out offline from the embedded catalog of the cloud its `node_class_ref` " +
+				"names (Azure VM sizes for an AKSNodeClass, EC2 instance types for an EC2NodeClass) in the provider's `region` (or the `cluster`'s): admissible sizes, the cheapest and largest, whether the limits allow one node, and every finding. " +
+				"Shown in `terraform plan` and in `terraform show -json` for policy tools. It uses the node class as the pool's last refresh " +
 				"or write saw it (planned before the pool in the same run, or else read from the cluster), because Terraform plans a second " +
 				"time during apply and both plans must agree; so a new pool's analysis, and one whose `node_class_ref` changes, is known after " +
 				"apply, computed then from the node class as applied. The plan's diagnostics always use the node class planned in the same run.",
 			Attributes: map[string]schema.Attribute{
 				"scope":           schema.StringAttribute{Computed: true, MarkdownDescription: "The region checked, or that no region was set."},
-				"node_class":      schema.StringAttribute{Computed: true, MarkdownDescription: "Which AKSNodeClass settings were used (`AKSNodeClass <name>`), or that its defaults were assumed and why (not an AKSNodeClass, does not exist)."},
-				"admissible_skus": schema.Int64Attribute{Computed: true, MarkdownDescription: "Number of VM sizes the pool can launch."},
+				"node_class":      schema.StringAttribute{Computed: true, MarkdownDescription: "Which node class settings were used (e.g. `AKSNodeClass <name>`), or that its defaults were assumed and why (not an AKSNodeClass, does not exist)."},
+				"admissible_skus": schema.Int64Attribute{Computed: true, MarkdownDescription: "Number of instance types (VM sizes on AKS) the pool can launch."},
 				"cheapest_sku":    schema.StringAttribute{Computed: true, MarkdownDescription: "The VM size Karpenter would launch first: the cheapest admissible offering, ranked as the Azure provider's allocation strategy ranks them (lowest price, then spot before on-demand, then zonal before regional)."},
 				"cheapest_capacity_type": schema.StringAttribute{Computed: true, MarkdownDescription: "The capacity type Karpenter would launch, `spot` or `on-demand`. A pool that allows both (or has no " +
 					"`karpenter.sh/capacity-type` requirement) launches spot whenever spot is cheaper, which it nearly always is."},
