@@ -6,7 +6,6 @@ package aksnodeclass
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
@@ -15,7 +14,6 @@ import (
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clients/azure"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clients/kube"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
@@ -32,7 +30,7 @@ var Kind = &crdresource.Kind{
 		"(image family, OS disk, subnet, kubelet, security, tags) that NodePools reference through `node_class_ref`. " +
 		"Attributes mirror the spec in snake_case; the configuration is checked at plan time, offline, against the " +
 		"CRD's OpenAPI and CEL rules, and written with server-side apply.",
-	DeletionBlockers: blockers,
+	DeletionBlockers: crdresource.NodeClassBlockers(kinds.AKSNodeClass),
 	Plan:             plan,
 	// NodePools refreshed after this in the same plan see the class gone (see nodepool.observe).
 	PlanDelete:    func(d *providerdata.Data, name string) { d.Plan.NodeClasses().Deleted(name) },
@@ -89,41 +87,4 @@ func scopeList(scopes []string) string {
 		return "empty"
 	}
 	return strings.Join(scopes, ", ")
-}
-
-// blockers names what still uses the node class: Karpenter keeps an AKSNodeClass while
-// NodeClaims launched from it exist, and NodePools that reference it cannot launch nodes.
-func blockers(ctx context.Context, c *kube.Client, obj *unstructured.Unstructured) string {
-	var parts []string
-	pools, err := c.List(ctx, kinds.NodePool.GVR(), "")
-	if err != nil {
-		return fmt.Sprintf("Could not list NodePools: %v.", err)
-	}
-	var users []string
-	for _, p := range pools {
-		if name, _, _ := unstructured.NestedString(p.Object, "spec", "template", "spec", "nodeClassRef", "name"); name == obj.GetName() {
-			users = append(users, p.GetName())
-		}
-	}
-	sort.Strings(users)
-	if len(users) > 0 {
-		parts = append(parts, fmt.Sprintf("NodePools that reference it: %s.", strings.Join(users, ", ")))
-	}
-	claims, err := c.List(ctx, kinds.NodeClaim.GVR(), "")
-	if err == nil {
-		var held []string
-		for _, nc := range claims {
-			if name, _, _ := unstructured.NestedString(nc.Object, "spec", "nodeClassRef", "name"); name == obj.GetName() {
-				held = append(held, nc.GetName())
-			}
-		}
-		sort.Strings(held)
-		if len(held) > 0 {
-			parts = append(parts, fmt.Sprintf("NodeClaims launched from it: %s.", strings.Join(held, ", ")))
-		}
-	}
-	if len(parts) == 0 {
-		return "Nothing references it any more."
-	}
-	return strings.Join(parts, " ")
 }
