@@ -43,7 +43,7 @@ func checkDisruption(p *Pool, o Options, a *Analysis) {
 				Fix:     "write a standard five-field cron expression in UTC, without a TZ or CRON_TZ prefix"})
 		case activeNever:
 			a.add(findings.Finding{Code: findings.BudgetScheduleIneffective, Path: path,
-				Message: fmt.Sprintf("the budget (nodes %q) is never active: schedule %q with duration %s never opens a window in Karpenter's evaluation, so the budget limits nothing", b.Nodes, *b.Schedule, shortDuration(b.Duration.Duration)),
+				Message: fmt.Sprintf("the budget (nodes %q) is never active: schedule %q with duration %s never opens a window in Karpenter's evaluation, so the budget limits nothing", b.Nodes, *b.Schedule, ShortDuration(b.Duration.Duration)),
 				Fix:     "use a duration above 0 and a schedule that hits, or remove the budget"})
 		case activeAlways:
 			if b.Schedule != nil && !scheduleHits(*b.Schedule) {
@@ -52,7 +52,7 @@ func checkDisruption(p *Pool, o Options, a *Analysis) {
 					Fix:     "use a date that exists, or remove the budget"})
 			} else if b.Schedule != nil {
 				a.add(findings.Finding{Code: findings.BudgetScheduleIneffective, Path: path,
-					Message: fmt.Sprintf("the budget (nodes %q) is always active: duration %s covers the whole time between hits of schedule %q, so it is the same as a budget without a schedule", b.Nodes, shortDuration(b.Duration.Duration), *b.Schedule),
+					Message: fmt.Sprintf("the budget (nodes %q) is always active: duration %s covers the whole time between hits of schedule %q, so it is the same as a budget without a schedule", b.Nodes, ShortDuration(b.Duration.Duration), *b.Schedule),
 					Fix:     "shorten the duration so that the window closes, or drop schedule and duration"})
 			}
 		}
@@ -103,7 +103,7 @@ func checkDisruption(p *Pool, o Options, a *Analysis) {
 		if d := p.Spec.Template.Spec.ExpireAfter.Duration; d == nil {
 			expiry = "and with expireAfter Never no node is ever replaced"
 		} else {
-			expiry = "only expiry (expireAfter " + shortDuration(*d) + ") still replaces nodes"
+			expiry = "only expiry (expireAfter " + ShortDuration(*d) + ") still replaces nodes"
 		}
 		a.add(findings.Finding{Code: findings.DisruptionBlocked, Path: fmt.Sprintf("spec.disruption.budgets[%d].nodes", i),
 			Message: fmt.Sprintf("budget %d allows %q nodes at all times for %s: %s; %s", i, budgets[i].Nodes, strings.Join(blocked, ", "), what, expiry),
@@ -151,7 +151,7 @@ func checkLifecycle(p *Pool, driftBlocked bool, a *Analysis) {
 		if never {
 			then = "and with expireAfter Never they are never replaced at all"
 		} else {
-			then = fmt.Sprintf("only expiry (expireAfter %s) replaces them", shortDuration(*p.Spec.Template.Spec.ExpireAfter.Duration))
+			then = fmt.Sprintf("only expiry (expireAfter %s) replaces them", ShortDuration(*p.Spec.Template.Spec.ExpireAfter.Duration))
 		}
 		a.add(findings.Finding{Code: findings.NodeDoNotDisrupt, Path: "spec.template.metadata.annotations",
 			Message: "every node of the pool carries karpenter.sh/do-not-disrupt=true, which Karpenter never picks for drift or consolidation, with or without terminationGracePeriod; " + then,
@@ -169,8 +169,8 @@ func checkLifecycle(p *Pool, driftBlocked bool, a *Analysis) {
 	}
 }
 
-// shortDuration writes a duration as people write it in a NodePool ("720h", not "720h0m0s").
-func shortDuration(d time.Duration) string {
+// ShortDuration writes a duration as people write it in a NodePool ("720h", not "720h0m0s").
+func ShortDuration(d time.Duration) string {
 	s := d.String()
 	if strings.HasSuffix(s, "m0s") {
 		s = strings.TrimSuffix(s, "0s")

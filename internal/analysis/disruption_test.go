@@ -184,9 +184,10 @@ func mustTarget(release, gates string) Target {
 }
 
 func TestShortDuration(t *testing.T) {
-	for d, want := range map[time.Duration]string{720 * time.Hour: "720h", 90 * time.Minute: "1h30m", 0: "0s", 10 * time.Minute: "10m", 90 * time.Second: "1m30s"} {
-		if got := shortDuration(d); got != want {
-			t.Errorf("shortDuration(%v) = %q, want %q", d, got, want)
+	for d, want := range map[time.Duration]string{720 * time.Hour: "720h", 90 * time.Minute: "1h30m", 0: "0s", 10 * time.Minute: "10m", 90 * time.Second: "1m30s",
+		10 * time.Second: "10s", time.Hour + time.Second: "1h0m1s"} {
+		if got := ShortDuration(d); got != want {
+			t.Errorf("ShortDuration(%v) = %q, want %q", d, got, want)
 		}
 	}
 }

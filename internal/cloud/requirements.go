@@ -49,6 +49,12 @@ func excludes(r *scheduling.Requirement) bool {
 // allowUndefined or incoming excludes values (NotIn, DoesNotExist); then the two must
 // intersect.
 func Compatible(r, incoming scheduling.Requirements, allowUndefined sets.Set[string]) bool {
+	return definedOrAllowed(r, incoming, allowUndefined) && Intersects(r, incoming)
+}
+
+// definedOrAllowed is Compatible's first half: every key of incoming is defined by r, allowed
+// undefined, or excludes values.
+func definedOrAllowed(r, incoming scheduling.Requirements, allowUndefined sets.Set[string]) bool {
 	for key, in := range incoming {
 		if allowUndefined.Has(key) {
 			continue
@@ -58,7 +64,7 @@ func Compatible(r, incoming scheduling.Requirements, allowUndefined sets.Set[str
 		}
 		return false
 	}
-	return Intersects(r, incoming)
+	return true
 }
 
 // CompatibleWellKnown is r.IsCompatible(incoming, scheduling.AllowUndefinedWellKnownLabels).
@@ -115,13 +121,7 @@ func CompatibleWellKnownSingles(r, incoming scheduling.Requirements, singles Sin
 // CompatibleSingles is Compatible(r, incoming, allowUndefined) where singles are incoming's
 // (SinglesOf(incoming)).
 func CompatibleSingles(r, incoming scheduling.Requirements, singles Singles, allowUndefined sets.Set[string]) bool {
-	for key, in := range incoming {
-		if allowUndefined.Has(key) {
-			continue
-		}
-		if _, ok := r[key]; ok || excludes(in) {
-			continue
-		}
+	if !definedOrAllowed(r, incoming, allowUndefined) {
 		return false
 	}
 	for key, in := range incoming {

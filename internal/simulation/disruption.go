@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/utils/clock"
@@ -120,7 +119,7 @@ func expiryBlocked(set *workload.Set, w workload.Workload, budgets []workload.Bu
 	if spec.ExpireAfter.Duration == nil || spec.TerminationGracePeriod != nil || len(budgets) == 0 || !drained(w.Pod) {
 		return workload.Finding{}, false
 	}
-	expiry := fmt.Sprintf("NodePool/%s expires its nodes after %s (expireAfter) and sets no terminationGracePeriod, so Karpenter drains an expired node until every pod is evicted, without a time limit", p.Name, duration(*spec.ExpireAfter.Duration))
+	expiry := fmt.Sprintf("NodePool/%s expires its nodes after %s (expireAfter) and sets no terminationGracePeriod, so Karpenter drains an expired node until every pod is evicted, without a time limit", p.Name, analysis.ShortDuration(*spec.ExpireAfter.Duration))
 	fix := fmt.Sprintf("Set spec.template.spec.terminationGracePeriod on NodePool/%s (e.g. 24h) to bound the drain, or let the budget allow at least one eviction.", p.Name)
 	if len(budgets) > 1 {
 		names := make([]string, len(budgets))
@@ -157,21 +156,9 @@ func expiryBlockedByAnnotation(w workload.Workload, p *analysis.Pool, by string)
 	field := podField(w.Kind, "metadata.annotations")
 	return workload.Finding{Finding: findings.Finding{Code: findings.ExpiryBlockedByDoNotDisrupt, Object: w.Label(), Path: field,
 		Message: fmt.Sprintf("NodePool/%s expires its nodes after %s (expireAfter) and sets no terminationGracePeriod; the pods of %s, which %s puts on that pool, are annotated %s=\"true\", which the drain waits for but never evicts: expired nodes holding them are never terminated",
-			p.Name, duration(*spec.ExpireAfter.Duration), w.Label(), by, karpv1.DoNotDisruptAnnotationKey),
+			p.Name, analysis.ShortDuration(*spec.ExpireAfter.Duration), w.Label(), by, karpv1.DoNotDisruptAnnotationKey),
 		Fix: fmt.Sprintf("Set spec.template.spec.terminationGracePeriod on NodePool/%s (e.g. 24h), or give the annotation a duration (e.g. \"2h\") after which the pod may be evicted.", p.Name)},
 		File: w.File, Line: w.FieldLine(field)}, true
-}
-
-// duration writes a duration as a NodePool does: 720h, not 720h0m0s.
-func duration(d time.Duration) string {
-	s := d.String()
-	if strings.HasSuffix(s, "m0s") {
-		s = strings.TrimSuffix(s, "0s")
-	}
-	if strings.HasSuffix(s, "h0m") {
-		s = strings.TrimSuffix(s, "0m")
-	}
-	return s
 }
 
 // drained is whether Karpenter's drain waits for the pod (podutils.IsDrainable): a pod that

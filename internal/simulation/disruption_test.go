@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"sigs.k8s.io/yaml"
 
@@ -220,13 +219,5 @@ func TestDisruptionFindingsSameNameTwoNamespaces(t *testing.T) {
 	}
 	if got := DisruptionFindings(set, res); len(got) != 0 {
 		t.Errorf("findings %+v", got)
-	}
-}
-
-func TestDuration(t *testing.T) {
-	for d, want := range map[time.Duration]string{720 * time.Hour: "720h", 90 * time.Minute: "1h30m", 10 * time.Second: "10s", 5 * time.Minute: "5m", time.Hour + time.Second: "1h0m1s"} {
-		if got := duration(d); got != want {
-			t.Errorf("duration(%v) = %q, want %q", d, got, want)
-		}
 	}
 }
