@@ -19,14 +19,23 @@ var workloadDisruptionRules = []Rule{
 			"bounds that drain: \"If left undefined, the controller will wait indefinitely for pods to be drained\" " +
 			"(`NodeClaimTemplateSpec.TerminationGracePeriod` in sigs.k8s.io/karpenter@v1.14.1 pkg/apis/v1/nodepool.go; the " +
 			"eviction loop in pkg/controllers/node/termination/terminator/eviction.go retries a 429 forever). A budget whose " +
-			"`status.disruptionsAllowed` is 0 with every pod healthy (`maxUnavailable: 0`, `minAvailable` equal to the replicas " +
-			"or 100%), or a pod selected by two budgets (which the eviction subresource refuses), keeps the node cordoned " +
-			"and paid for indefinitely. The pool is the one Karpenter's predicted placement puts the pods on. " +
+			"`status.disruptionsAllowed` is 0 with every pod healthy, or a pod selected by two budgets (which the eviction " +
+			"subresource refuses), keeps the node cordoned and paid for indefinitely. The disruption controller " +
+			"(k8s.io/kubernetes pkg/controller/disruption) writes 0 for `maxUnavailable: 0`, `minAvailable` equal to the " +
+			"replicas or 100%, and also where it is less obvious: `maxUnavailable` and percentages scale against the " +
+			"replicas of the pods' controllers, so bare Pods count as healthy but not as expected and a budget over bare " +
+			"Pods only allows nothing; the pods of a Job or a DaemonSet have no scale subresource, so such a budget fails to " +
+			"sync and its fail-safe writes 0; a budget that sets neither limit expects no pod. DaemonSet pods are drained " +
+			"too (last), so a budget over them blocks every pool the DaemonSet runs on. A Job's pods end, so for a Job the " +
+			"drain waits until they complete. The pool is the one Karpenter's predicted placement puts the pods on. " +
 			"Set `terminationGracePeriod` on the pool, or let the budget allow one eviction " +
 			"(https://karpenter.sh/docs/concepts/disruption/#terminationgraceperiod).",
 		Reported: Reporting{Review: true, Note: workloadDisruptionNote + " A budget is taken as blocking when its " +
-			"`disruptionsAllowed` is 0 with every selected pod healthy (the disruption controller's arithmetic, percentages " +
-			"rounded up); budgets that allow an eviction are not reported, although unhealthy pods can still stall a drain."},
+			"`disruptionsAllowed` is 0 with every selected pod healthy, by the disruption controller's arithmetic (held " +
+			"against kube-controller-manager and Karpenter's own `pdb.Limits.CanEvictPods` on a 240-case corpus in " +
+			"internal/workload). Not reported: budgets that allow an eviction (unhealthy pods can still stall a drain), an " +
+			"integer `minAvailable` over DaemonSet pods (it depends on the node count), and pods annotated " +
+			"`karpenter.sh/do-not-disrupt: \"true\"`, which the drain never evicts whatever the budget (KRP414)."},
 	},
 	{
 		Code: SingleReplicaConsolidated, Name: "SingleReplicaConsolidated", Severity: Note,
@@ -42,7 +51,9 @@ var workloadDisruptionRules = []Rule{
 			"StatefulSets, ReplicaSets and ReplicationControllers with one replica (HPA's maxReplicas with `--hpa-max`; not when an " +
 			"HPA's minReplicas is 2 or more), " +
 			"without a do-not-disrupt annotation, on a pool whose `consolidateAfter` is not `Never`, that is not static " +
-			"(`spec.replicas`), and whose budgets without a schedule allow Underutilized disruptions (a zero budget is KRP401)."},
+			"(`spec.replicas`), that does not annotate its nodes `karpenter.sh/do-not-disrupt: \"true\"` " +
+			"(`spec.template.metadata.annotations`: no such node is a disruption candidate), and whose budgets without a " +
+			"schedule allow Underutilized disruptions (a zero budget is KRP401)."},
 	},
 	{
 		Code: SpotDoNotDisrupt, Name: "SpotDoNotDisrupt", Severity: Warning,

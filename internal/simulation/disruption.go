@@ -81,8 +81,22 @@ func PlacementDisruptionFindings(set *workload.Set, simPools []simmodel.SimPool,
 	var out []workload.Finding
 	reported := map[string]bool{} // pool + budget of KRP411: one finding per pair
 	for _, w := range set.Workloads {
+		if w.Kind == "DaemonSet" {
+			// Karpenter's drain evicts DaemonSet pods too (after the others), so a budget that
+			// never lets one go blocks expiry on every pool the DaemonSet runs on.
+			for _, sp := range simPools {
+				if !nodesOf(sim, sp.Pool.Name) || !daemonRunsOn(sp.Pool, w.Pod, sp.Cloud(analysis.Builtin()).WellKnownLabels()) {
+					continue
+				}
+				if f, ok := expiryBlocked(set, w, set.BudgetsOf(w), sp.Pool, by); ok && !reported[sp.Pool.Name+"\x00"+f.Object] {
+					reported[sp.Pool.Name+"\x00"+f.Object] = true
+					out = append(out, f)
+				}
+			}
+			continue
+		}
 		pl := where[w.Label()]
-		if w.Kind == "DaemonSet" || pl == nil || named[w.Label()] > 1 && len(pl.pools) > 1 {
+		if pl == nil || named[w.Label()] > 1 && len(pl.pools) > 1 {
 			continue
 		}
 		budgets := set.BudgetsOf(w)
@@ -111,37 +125,76 @@ func PlacementDisruptionFindings(set *workload.Set, simPools []simmodel.SimPool,
 	return out
 }
 
-// expiryBlocked is KRP411: the pool expires nodes, sets no terminationGracePeriod, and a
-// budget of the workload allows no eviction once all its pods are healthy (or two budgets
-// select the pods, which the eviction subresource refuses outright).
+// expiryBlocked is KRP411: the pool expires nodes, sets no terminationGracePeriod, and the
+// eviction API never lets a pod of the workload go once all the pods of its budget are healthy
+// (workload.Set.NeverEvicted: a budget whose disruptionsAllowed the disruption controller sets
+// to 0, or two budgets selecting the pods, which the eviction subresource refuses outright).
+// Pods the drain does not evict at all are left to KRP414 (do-not-disrupt "true") or go with
+// the node (they tolerate the disrupted taint).
 func expiryBlocked(set *workload.Set, w workload.Workload, budgets []workload.Budget, p *analysis.Pool, by string) (workload.Finding, bool) {
 	spec := p.Spec.Template.Spec
-	if spec.ExpireAfter.Duration == nil || spec.TerminationGracePeriod != nil || len(budgets) == 0 || !drained(w.Pod) {
+	if spec.ExpireAfter.Duration == nil || spec.TerminationGracePeriod != nil || len(budgets) == 0 || !drained(w.Pod) ||
+		w.Pod.Annotations[karpv1.DoNotDisruptAnnotationKey] == "true" {
+		return workload.Finding{}, false
+	}
+	never, why, known := set.NeverEvicted(w)
+	if !known || !never {
 		return workload.Finding{}, false
 	}
 	expiry := fmt.Sprintf("NodePool/%s expires its nodes after %s (expireAfter) and sets no terminationGracePeriod, so Karpenter drains an expired node until every pod is evicted, without a time limit", p.Name, analysis.ShortDuration(*spec.ExpireAfter.Duration))
 	fix := fmt.Sprintf("Set spec.template.spec.terminationGracePeriod on NodePool/%s (e.g. 24h) to bound the drain, or let the budget allow at least one eviction.", p.Name)
+	outcome := "expired nodes holding them are never terminated"
+	if endsOnItsOwn(w) {
+		outcome = "expired nodes holding them are not terminated until those pods end on their own"
+	}
+	if w.Kind == "DaemonSet" {
+		by = fmt.Sprintf("%s launches nodes of that pool, each running a pod of %s", by, w.Label())
+	} else {
+		by = fmt.Sprintf("%s puts the pods of %s on that pool", by, w.Label())
+	}
 	if len(budgets) > 1 {
 		names := make([]string, len(budgets))
 		for i, b := range budgets {
 			names[i] = b.Label()
 		}
 		return workload.Finding{Finding: findings.Finding{Code: findings.ExpiryBlockedByPDB, Object: w.Label(), Path: podField(w.Kind, "metadata.labels"),
-			Message: fmt.Sprintf("%s; the pods of %s, which %s puts on that pool, are selected by %s, and the eviction API refuses to evict a pod that more than one PodDisruptionBudget selects: expired nodes holding them are never terminated",
-				expiry, w.Label(), by, strings.Join(names, " and ")),
+			Message: fmt.Sprintf("%s; the pods of %s are selected by %s, and the eviction API refuses to evict a pod that more than one PodDisruptionBudget selects; %s: %s",
+				expiry, w.Label(), strings.Join(names, " and "), by, outcome),
 			Fix: fix + " Make exactly one PodDisruptionBudget select these pods."},
 			File: w.File, Line: w.FieldLine(podField(w.Kind, "metadata.labels"))}, true
 	}
 	b := budgets[0]
-	allowed, why, ok := set.AllowedDisruptions(b)
-	if !ok || allowed > 0 {
-		return workload.Finding{}, false
+	st := set.BudgetStatus(b)
+	if st.SyncFails || st.ExpectedPods == 0 {
+		fix += " Use an integer spec.minAvailable, which the disruption controller counts against the selected pods whatever owns them."
 	}
 	return workload.Finding{Finding: findings.Finding{Code: findings.ExpiryBlockedByPDB, Object: b.Label(), Path: b.Field,
-		Message: fmt.Sprintf("%s; %s allows no eviction even with every pod healthy (%s: disruptionsAllowed 0), and %s puts the pods of %s on that pool: expired nodes holding them are never terminated",
-			expiry, b.Label(), why, by, w.Label()),
+		Message: fmt.Sprintf("%s; with every pod it selects healthy, the disruption controller would set status.disruptionsAllowed of %s to 0 (%s), so the eviction API refuses its pods, and %s: %s",
+			expiry, b.Label(), strings.TrimPrefix(why, b.Label()+": "), by, outcome),
 		Fix: fix},
 		File: b.File, Line: b.FieldLine}, true
+}
+
+// endsOnItsOwn is whether the workload's pods finish without being deleted: a Job's (or a
+// CronJob's), or a bare Pod that is not restarted.
+func endsOnItsOwn(w workload.Workload) bool {
+	switch w.Kind {
+	case "Job", "CronJob":
+		return true
+	case "Pod":
+		return w.Pod.Spec.RestartPolicy != "" && w.Pod.Spec.RestartPolicy != corev1.RestartPolicyAlways
+	}
+	return false
+}
+
+// nodesOf is whether the simulation launches a node of the pool.
+func nodesOf(sim *simmodel.Simulation, pool string) bool {
+	for _, n := range sim.Nodes {
+		if n.Pool == pool {
+			return true
+		}
+	}
+	return false
 }
 
 // expiryBlockedByAnnotation is KRP414: the pool expires nodes, sets no
@@ -179,11 +232,11 @@ func longRunning(kind string) bool {
 }
 
 // singleReplica is KRP412: the workload's only pod, no budget, on a pool that consolidates
-// underutilized nodes. Jobs and bare Pods are left out: they are not kept at a replica count.
+// underutilized nodes and does not annotate them do-not-disrupt. Jobs and bare Pods are left out: they are not kept at a replica count.
 func singleReplica(w workload.Workload, budgets []workload.Budget, p *analysis.Pool, by string) (workload.Finding, bool) {
 	d := p.Spec.Disruption
 	if !longRunning(w.Kind) || w.Replicas != 1 || w.HPAMinReplicas > 1 || len(budgets) > 0 || d.ConsolidationPolicy != karpv1.ConsolidationPolicyWhenEmptyOrUnderutilized ||
-		d.ConsolidateAfter.Duration == nil || p.Spec.Replicas != nil || underutilizedBlocked(p) || doNotDisrupt(w.Pod) {
+		d.ConsolidateAfter.Duration == nil || p.Spec.Replicas != nil || underutilizedBlocked(p) || doNotDisrupt(w.Pod) || nodesDoNotDisrupt(p) {
 		return workload.Finding{}, false
 	}
 	return workload.Finding{Finding: findings.Finding{Code: findings.SingleReplicaConsolidated, Object: w.Label(), Path: "spec.replicas",
@@ -207,6 +260,14 @@ func underutilizedBlocked(p *analysis.Pool) bool {
 		}
 	}
 	return false
+}
+
+// nodesDoNotDisrupt is whether the pool annotates its nodes karpenter.sh/do-not-disrupt
+// "true" (spec.template.metadata.annotations): Karpenter then takes none of them as a
+// candidate for voluntary disruption (StateNode.ValidateNodeDisruptable), though expiry,
+// which deletes the NodeClaim directly, still drains them.
+func nodesDoNotDisrupt(p *analysis.Pool) bool {
+	return p.Spec.Template.Annotations[karpv1.DoNotDisruptAnnotationKey] == "true"
 }
 
 // probeNodes is a pool size large enough that any budget but 0 allows a disruption.

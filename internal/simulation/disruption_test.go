@@ -75,6 +75,38 @@ spec:
   selector: {matchLabels: {app: %s}}`, name, limit, app)
 }
 
+func barePod(name, app string) string {
+	return fmt.Sprintf(`apiVersion: v1
+kind: Pod
+metadata: {name: %s, labels: {app: %s}}
+spec:
+  containers: [{name: main, image: x, resources: {requests: {cpu: "1", memory: 1Gi}}}]`, name, app)
+}
+
+func job(name, app string) string {
+	return fmt.Sprintf(`apiVersion: batch/v1
+kind: Job
+metadata: {name: %s}
+spec:
+  template:
+    metadata: {labels: {app: %s}}
+    spec:
+      restartPolicy: Never
+      containers: [{name: main, image: x, resources: {requests: {cpu: "1", memory: 1Gi}}}]`, name, app)
+}
+
+func daemonSet(name string) string {
+	return fmt.Sprintf(`apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: %s}
+spec:
+  selector: {matchLabels: {app: %s}}
+  template:
+    metadata: {labels: {app: %s}}
+    spec:
+      containers: [{name: main, image: x, resources: {requests: {cpu: 100m, memory: 128Mi}}}]`, name, name, name)
+}
+
 // Each check fires on its case and stays silent when one condition of it is missing.
 func TestDisruptionFindings(t *testing.T) {
 	const noTGP, tgp = "", "      terminationGracePeriod: 24h"
@@ -92,7 +124,7 @@ func TestDisruptionFindings(t *testing.T) {
 	}{
 		{name: "maxUnavailable 0 blocks expiry", capacity: "on-demand", disr: whenEmpty, spec: noTGP,
 			manifests: deployment("db", 2, "", "") + "\n---\n" + pdb("db", "db", "maxUnavailable: 0"),
-			want:      []findings.Code{findings.ExpiryBlockedByPDB}, wantObject: "PodDisruptionBudget/db", wantInText: "maxUnavailable 0 of 2 pods"},
+			want:      []findings.Code{findings.ExpiryBlockedByPDB}, wantObject: "PodDisruptionBudget/db", wantInText: "maxUnavailable 0 of 2 replicas"},
 		{name: "minAvailable equal to replicas blocks expiry", capacity: "on-demand", disr: whenEmpty, spec: noTGP,
 			manifests: deployment("db", 3, "", "") + "\n---\n" + pdb("db", "db", "minAvailable: 3"),
 			want:      []findings.Code{findings.ExpiryBlockedByPDB}, wantInText: "minAvailable 3 of 3 pods"},
@@ -110,6 +142,23 @@ func TestDisruptionFindings(t *testing.T) {
 			manifests: deployment("db", 2, "", "") + "\n---\n" + pdb("db", "db", "maxUnavailable: 0")},
 		{name: "a budget that allows one eviction", capacity: "on-demand", disr: whenEmpty, spec: noTGP,
 			manifests: deployment("db", 3, "", "") + "\n---\n" + pdb("db", "db", "minAvailable: 2")},
+		{name: "bare pods are not expected by maxUnavailable", capacity: "on-demand", disr: whenEmpty, spec: noTGP,
+			manifests: barePod("db-a", "db") + "\n---\n" + barePod("db-b", "db") + "\n---\n" + pdb("db", "db", "maxUnavailable: 1"),
+			want:      []findings.Code{findings.ExpiryBlockedByPDB}, wantObject: "PodDisruptionBudget/db", wantInText: "no pod is expected"},
+		{name: "a Job's pods fail a scaled budget until they end", capacity: "on-demand", disr: whenEmpty, spec: noTGP,
+			manifests: job("train", "train") + "\n---\n" + pdb("train", "train", "maxUnavailable: 1"),
+			want:      []findings.Code{findings.ExpiryBlockedByPDB}, wantObject: "PodDisruptionBudget/train", wantInText: "until those pods end on their own"},
+		{name: "a Job's pods under an integer minAvailable", capacity: "on-demand", disr: whenEmpty, spec: noTGP,
+			manifests: job("train", "train") + "\n---\n" + pdb("train", "train", "minAvailable: 0")},
+		{name: "a DaemonSet's pods fail a scaled budget", capacity: "on-demand", disr: whenEmpty, spec: noTGP,
+			manifests: deployment("web", 2, "", "") + "\n---\n" + daemonSet("agent") + "\n---\n" + pdb("agent", "agent", "maxUnavailable: 1"),
+			want:      []findings.Code{findings.ExpiryBlockedByPDB}, wantObject: "PodDisruptionBudget/agent", wantInText: "each running a pod of DaemonSet/agent"},
+		{name: "a budget with neither limit", capacity: "on-demand", disr: whenEmpty, spec: noTGP,
+			manifests: deployment("db", 2, "", "") + "\n---\n" + pdb("db", "db", ""),
+			want:      []findings.Code{findings.ExpiryBlockedByPDB}, wantObject: "PodDisruptionBudget/db", wantInText: "neither minAvailable nor maxUnavailable"},
+		{name: "do-not-disrupt pods are KRP414's, not the budget's", capacity: "on-demand", disr: whenEmpty, spec: noTGP,
+			manifests: deployment("db", 2, dnd, "") + "\n---\n" + pdb("db", "db", "maxUnavailable: 0"),
+			want:      []findings.Code{findings.ExpiryBlockedByDoNotDisrupt}},
 		{name: "a budget of another namespace", capacity: "on-demand", disr: whenEmpty, spec: noTGP,
 			manifests: deployment("db", 2, "", "") + "\n---\n" + strings.Replace(pdb("db", "db", "maxUnavailable: 0"), "{name: db}", "{name: db, namespace: other}", 1)},
 
@@ -131,6 +180,8 @@ metadata: {name: web}
 spec:
   scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
   maxReplicas: 5`, want: []findings.Code{findings.SingleReplicaConsolidated}},
+		{name: "single replica on a pool whose nodes are do-not-disrupt", capacity: "on-demand", disr: consolidate,
+			spec: tgp + "\n    metadata: {annotations: {karpenter.sh/do-not-disrupt: \"true\"}}", manifests: deployment("web", 1, "", "")},
 		{name: "two replicas", capacity: "on-demand", disr: consolidate, spec: tgp, manifests: deployment("web", 2, "", "")},
 		{name: "single replica with a budget", capacity: "on-demand", disr: consolidate, spec: tgp,
 			manifests: deployment("web", 1, "", "") + "\n---\n" + pdb("web", "web", "maxUnavailable: 1")},

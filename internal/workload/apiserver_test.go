@@ -16,7 +16,8 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/testsupport/testenv"
 )
 
-func TestMain(m *testing.M) { testenv.Main(m) }
+// The cluster also runs the disruption controller, for TestBudgetStatusMatchesDisruptionController.
+func TestMain(m *testing.M) { testenv.MainWith(m, testenv.Options{DisruptionController: true}) }
 
 var (
 	runtimeClassesGVR = schema.GroupVersionResource{Group: "node.k8s.io", Version: "v1", Resource: "runtimeclasses"}

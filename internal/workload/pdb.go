@@ -2,6 +2,7 @@ package workload
 
 import (
 	"fmt"
+	"strings"
 
 	policyv1 "k8s.io/api/policy/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -78,36 +79,140 @@ func (s *Set) BudgetsOf(w Workload) []Budget {
 	return out
 }
 
-// AllowedDisruptions is the budget's status.disruptionsAllowed once every pod it selects is
-// running and healthy, as the disruption controller computes it (getExpectedPodCount in
-// k8s.io/kubernetes pkg/controller/disruption): maxUnavailable and a percentage minAvailable
-// scale against the controllers' replicas (percentages rounded up), an integer minAvailable
-// against the pods; and why, in words. ok is false when the budget sets neither.
-func (s *Set) AllowedDisruptions(b Budget) (allowed int, why string, ok bool) {
-	pods := 0
+// Status is a budget's status as the disruption controller writes it once every pod it
+// selects is Running and Ready (no pod being evicted or deleted).
+type Status struct {
+	// ExpectedPods, DesiredHealthy, CurrentHealthy and DisruptionsAllowed are the fields of
+	// policy/v1 PodDisruptionBudgetStatus. CurrentHealthy leaves out the pods of DaemonSets,
+	// which the input does not count.
+	ExpectedPods, DesiredHealthy, CurrentHealthy, DisruptionsAllowed int
+	// Why says how DisruptionsAllowed follows from the spec and the pods, in words.
+	Why string
+	// SyncFails is whether the controller cannot compute the status and its fail-safe writes
+	// disruptionsAllowed 0 (and a SyncFailed condition) instead; the other counts are then
+	// not written.
+	SyncFails bool
+	// Known is false when the input does not determine the status: the budget sets no limit
+	// or an invalid one, or an integer minAvailable counts the pods of a DaemonSet, which
+	// depend on the nodes.
+	Known bool
+}
+
+// BudgetStatus computes the budget's status as the disruption controller does (trySync and
+// getExpectedPodCount in k8s.io/kubernetes pkg/controller/disruption), with every selected
+// pod healthy:
+//   - an integer minAvailable counts the selected pods, whoever owns them;
+//   - maxUnavailable and a percentage minAvailable scale against the sum of the replicas of
+//     the pods' controllers (percentages rounded up). A pod without a controller (a bare Pod)
+//     counts as healthy but not as expected; a pod whose controller has no scale subresource
+//     (a Job's, a DaemonSet's) fails the sync, and the controller's fail-safe sets
+//     disruptionsAllowed 0;
+//   - no disruption is allowed while no pod is expected.
+//
+// The pods are the input's: each workload at its replica count (a DaemonSet's are taken to be
+// at least one once it runs anywhere). internal/workload's TestBudgetStatusMatchesDisruptionController
+// holds this against the controller itself.
+func (s *Set) BudgetStatus(b Budget) Status {
+	var (
+		managed, bare, jobs  int      // pods with a scalable controller, without one, of Jobs
+		unscaled, daemonSets []string // workloads whose pods have a controller without a scale
+	)
 	for _, w := range s.Workloads {
-		if w.Kind != "DaemonSet" && b.Namespace == w.Namespace && b.Selector.Matches(labels.Set(w.Pod.Labels)) {
-			pods += w.Replicas
+		if b.Namespace != w.Namespace || !b.Selector.Matches(labels.Set(w.Pod.Labels)) {
+			continue
+		}
+		switch w.Kind {
+		case "DaemonSet":
+			daemonSets = append(daemonSets, w.Label())
+			unscaled = append(unscaled, w.Label())
+		case "Pod":
+			bare += w.Replicas
+		case "Job", "CronJob":
+			jobs += w.Replicas
+			if w.Replicas > 0 {
+				unscaled = append(unscaled, w.Label())
+			}
+		default: // Deployment, ReplicaSet, StatefulSet, ReplicationController: spec.replicas is the scale
+			managed += w.Replicas
 		}
 	}
-	var desired int
+	pods := managed + bare + jobs
+	st := Status{CurrentHealthy: pods, Known: true}
+	limit := b.Spec.MinAvailable
+	name := "minAvailable"
+	if b.Spec.MaxUnavailable != nil {
+		limit, name = b.Spec.MaxUnavailable, "maxUnavailable"
+	}
 	switch {
-	case b.Spec.MaxUnavailable != nil:
-		mu, err := intstr.GetScaledValueFromIntOrPercent(b.Spec.MaxUnavailable, pods, true)
-		if err != nil {
-			return 0, "", false
+	case limit == nil:
+		// Valid in policy/v1 (no default since policy/v1beta1): getExpectedPodCount leaves
+		// expectedPods 0, so the budget never allows a disruption.
+		st.Why = "neither minAvailable nor maxUnavailable is set, so the disruption controller expects no pod"
+		if pods > 0 {
+			st.Why += " and allows no disruption"
 		}
-		desired = max(pods-mu, 0)
-		why = fmt.Sprintf("maxUnavailable %s of %d pods", b.Spec.MaxUnavailable.String(), pods)
-	case b.Spec.MinAvailable != nil:
-		ma, err := intstr.GetScaledValueFromIntOrPercent(b.Spec.MinAvailable, pods, true)
-		if err != nil {
-			return 0, "", false
+		return st
+	case name == "minAvailable" && limit.Type == intstr.Int:
+		if len(daemonSets) > 0 {
+			return Status{Why: fmt.Sprintf("minAvailable %d counts the pods of %s, one per node it runs on", limit.IntVal, daemonSets[0])}
 		}
-		desired = ma
-		why = fmt.Sprintf("minAvailable %s of %d pods", b.Spec.MinAvailable.String(), pods)
+		st.ExpectedPods, st.DesiredHealthy = pods, int(limit.IntVal)
+		st.Why = fmt.Sprintf("minAvailable %d of %d pods", limit.IntVal, pods)
+	case len(unscaled) > 0:
+		// getExpectedScale finds no controller with a scale for the pods, trySync fails and
+		// failSafe writes disruptionsAllowed 0, whatever the limit.
+		return Status{SyncFails: true, Known: true,
+			Why: fmt.Sprintf("%s %s scales against the replicas of the pods' controllers, and %s has none (no scale subresource): the disruption controller fails to sync the budget, and its fail-safe writes disruptionsAllowed 0",
+				name, limit.String(), unscaled[0])}
 	default:
-		return 0, "", false
+		n, err := intstr.GetScaledValueFromIntOrPercent(limit, managed, true)
+		if err != nil {
+			return Status{}
+		}
+		st.ExpectedPods = managed
+		if name == "maxUnavailable" {
+			st.DesiredHealthy = max(managed-n, 0)
+		} else {
+			st.DesiredHealthy = n
+		}
+		st.Why = fmt.Sprintf("%s %s of %d replicas", name, limit.String(), managed)
+		if bare > 0 {
+			st.Why += fmt.Sprintf("; %d pods without a controller count as healthy, not as expected", bare)
+		}
 	}
-	return max(pods-desired, 0), why, true
+	if st.ExpectedPods > 0 {
+		st.DisruptionsAllowed = max(st.CurrentHealthy-st.DesiredHealthy, 0)
+	} else if pods > 0 {
+		st.Why += ": no pod is expected, and the disruption controller allows no disruption while none is"
+	}
+	return st
+}
+
+// NeverEvicted is whether the eviction API refuses every pod of the workload, with all the
+// budgets' pods healthy: one budget that selects its pods allows no disruption, or more than
+// one selects them (the eviction subresource refuses those pods outright). why names the
+// budgets and the arithmetic; known is false when the input does not determine it. Karpenter
+// reads budgets the same way (pkg/utils/pdb Limits.CanEvictPods).
+func (s *Set) NeverEvicted(w Workload) (never bool, why string, known bool) {
+	bs := s.BudgetsOf(w)
+	switch len(bs) {
+	case 0:
+		return false, "", true
+	case 1:
+		st := s.BudgetStatus(bs[0])
+		return st.Known && st.DisruptionsAllowed == 0, bs[0].Label() + ": " + st.Why, st.Known
+	}
+	names := make([]string, len(bs))
+	for i, b := range bs {
+		names[i] = b.Label()
+	}
+	return true, "selected by " + strings.Join(names, " and "), true
+}
+
+// AllowedDisruptions is the budget's status.disruptionsAllowed once every pod it selects is
+// running and healthy (BudgetStatus), and why, in words. ok is false when the input does not
+// determine it.
+func (s *Set) AllowedDisruptions(b Budget) (allowed int, why string, ok bool) {
+	st := s.BudgetStatus(b)
+	return st.DisruptionsAllowed, st.Why, st.Known
 }

@@ -32,9 +32,10 @@ type Cluster struct {
 	KubeconfigPath string
 	Dynamic        dynamic.Interface
 
-	env  *envtest.Environment
-	dir  string
-	opts Options
+	env         *envtest.Environment
+	dir         string
+	opts        Options
+	controllers *controllerManager
 }
 
 // Options add to the package's cluster what some tests need. The zero value is the cluster
@@ -49,6 +50,10 @@ type Options struct {
 	// tests of karpenter_ec2nodeclass. Off by default, so that the AKS tests run against the
 	// CRDs AKS ships and nothing else.
 	EKS bool
+	// DisruptionController also runs kube-controller-manager with only the disruption
+	// controller, which writes the status of PodDisruptionBudgets: the oracle of
+	// internal/workload's budget arithmetic.
+	DisruptionController bool
 }
 
 // User is a Kubernetes identity.
@@ -149,6 +154,12 @@ func StartWith(o Options) (*Cluster, error) {
 		c.Stop()
 		return nil, err
 	}
+	if o.DisruptionController {
+		if err := c.startControllerManager(assets, "disruption-controller"); err != nil {
+			c.Stop()
+			return nil, err
+		}
+	}
 	return c, nil
 }
 
@@ -202,6 +213,7 @@ func (c *Cluster) AddUser(u User) ([]byte, error) {
 
 // Stop ends the control plane and removes its files.
 func (c *Cluster) Stop() {
+	c.controllers.stop()
 	if c.env != nil {
 		_ = c.env.Stop()
 	}
