@@ -81,7 +81,9 @@ var workloadDisruptionRules = []Rule{
 			"cordoned and paid for until someone deletes the pod. A duration value (e.g. `\"2h\"`) ends the protection and is " +
 			"not reported. The pool is the one Karpenter's predicted placement puts the pods on. Set " +
 			"`terminationGracePeriod` on the pool, or use a duration for the annotation.",
-		Reported: Reporting{Review: true, Note: workloadDisruptionNote + " Only for Deployments, StatefulSets, " +
-			"ReplicaSets and ReplicationControllers whose pod template has the annotation `\"true\"`: a Job's pods end, and a duration ends the protection."},
+		Reported: Reporting{Review: true, Note: workloadDisruptionNote + " Only for pods that run until deleted (of " +
+			"Deployments, StatefulSets, ReplicaSets, ReplicationControllers and DaemonSets, whose pods are drained too, and bare " +
+			"Pods with `restartPolicy: Always`) whose template has the annotation `\"true\"`: a Job's pods end, and a duration " +
+			"ends the protection."},
 	},
 }

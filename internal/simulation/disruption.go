@@ -92,6 +92,9 @@ func PlacementDisruptionFindings(set *workload.Set, simPools []simmodel.SimPool,
 					reported[sp.Pool.Name+"\x00"+f.Object] = true
 					out = append(out, f)
 				}
+				if f, ok := expiryBlockedByAnnotation(w, sp.Pool, by); ok {
+					out = append(out, f)
+				}
 			}
 			continue
 		}
@@ -198,27 +201,35 @@ func nodesOf(sim *simmodel.Simulation, pool string) bool {
 }
 
 // expiryBlockedByAnnotation is KRP414: the pool expires nodes, sets no
-// terminationGracePeriod, and the long-running pods of the workload are annotated
-// do-not-disrupt "true", which the drain waits for but never evicts.
+// terminationGracePeriod, and the pods of the workload, which run until deleted (not a Job's,
+// not a bare Pod that is not restarted; DaemonSet pods are drained too), are annotated
+// do-not-disrupt "true", which the drain waits for (podutils.IsWaitingEviction) but never
+// evicts (podutils.IsEvictable).
 func expiryBlockedByAnnotation(w workload.Workload, p *analysis.Pool, by string) (workload.Finding, bool) {
 	spec := p.Spec.Template.Spec
-	if spec.ExpireAfter.Duration == nil || spec.TerminationGracePeriod != nil || !longRunning(w.Kind) || !drained(w.Pod) ||
+	if spec.ExpireAfter.Duration == nil || spec.TerminationGracePeriod != nil || endsOnItsOwn(w) || !drained(w.Pod) ||
 		w.Pod.Annotations[karpv1.DoNotDisruptAnnotationKey] != "true" {
 		return workload.Finding{}, false
 	}
+	where := fmt.Sprintf("which %s puts on that pool", by)
+	if w.Kind == "DaemonSet" {
+		where = fmt.Sprintf("one on every node of the pool %s launches", by)
+	}
 	field := podField(w.Kind, "metadata.annotations")
 	return workload.Finding{Finding: findings.Finding{Code: findings.ExpiryBlockedByDoNotDisrupt, Object: w.Label(), Path: field,
-		Message: fmt.Sprintf("NodePool/%s expires its nodes after %s (expireAfter) and sets no terminationGracePeriod; the pods of %s, which %s puts on that pool, are annotated %s=\"true\", which the drain waits for but never evicts: expired nodes holding them are never terminated",
-			p.Name, analysis.ShortDuration(*spec.ExpireAfter.Duration), w.Label(), by, karpv1.DoNotDisruptAnnotationKey),
+		Message: fmt.Sprintf("NodePool/%s expires its nodes after %s (expireAfter) and sets no terminationGracePeriod; the pods of %s, %s, are annotated %s=\"true\", which the drain waits for but never evicts: expired nodes holding them are never terminated",
+			p.Name, analysis.ShortDuration(*spec.ExpireAfter.Duration), w.Label(), where, karpv1.DoNotDisruptAnnotationKey),
 		Fix: fmt.Sprintf("Set spec.template.spec.terminationGracePeriod on NodePool/%s (e.g. 24h), or give the annotation a duration (e.g. \"2h\") after which the pod may be evicted.", p.Name)},
 		File: w.File, Line: w.FieldLine(field)}, true
 }
 
-// drained is whether Karpenter's drain waits for the pod (podutils.IsDrainable): a pod that
-// tolerates the karpenter.sh/disrupted:NoSchedule taint (e.g. a toleration of every taint) is
-// neither evicted nor waited for, and goes with the node.
+// drained is whether Karpenter's drain waits for the pod (podutils.IsWaitingEviction, on the
+// pod as it runs): a pod that tolerates the karpenter.sh/disrupted:NoSchedule taint (e.g. a
+// toleration of every taint) is neither evicted nor waited for, and goes with the node.
 func drained(p *corev1.Pod) bool {
-	return !podutils.ToleratesDisruptedNoScheduleTaint(p)
+	running := p.DeepCopy()
+	running.Status.Phase = corev1.PodRunning
+	return podutils.IsWaitingEviction(running, clock.RealClock{})
 }
 
 // longRunning kinds keep their pods running until they are deleted: a do-not-disrupt pod of
