@@ -136,8 +136,7 @@ func PlacementDisruptionFindings(set *workload.Set, simPools []simmodel.SimPool,
 // the node (they tolerate the disrupted taint).
 func expiryBlocked(set *workload.Set, w workload.Workload, budgets []workload.Budget, p *analysis.Pool, by string) (workload.Finding, bool) {
 	spec := p.Spec.Template.Spec
-	if spec.ExpireAfter.Duration == nil || spec.TerminationGracePeriod != nil || len(budgets) == 0 || !drained(w.Pod) ||
-		w.Pod.Annotations[karpv1.DoNotDisruptAnnotationKey] == "true" {
+	if spec.ExpireAfter.Duration == nil || spec.TerminationGracePeriod != nil || len(budgets) == 0 || !workload.EvictedByDrain(w.Pod) {
 		return workload.Finding{}, false
 	}
 	never, why, known := set.NeverEvicted(w)

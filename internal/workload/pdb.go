@@ -4,10 +4,14 @@ import (
 	"fmt"
 	"strings"
 
+	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/utils/clock"
+	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
+	podutils "sigs.k8s.io/karpenter/pkg/utils/pod"
 )
 
 // Budget is a PodDisruptionBudget of the input (policy/v1), with its selector as the
@@ -207,6 +211,18 @@ func (s *Set) NeverEvicted(w Workload) (never bool, why string, known bool) {
 		names[i] = b.Label()
 	}
 	return true, "selected by " + strings.Join(names, " and "), true
+}
+
+// EvictedByDrain is whether Karpenter's drain of a node evicts the pod sooner or later, so
+// that its budget decides how long the drain takes: the drain waits for it
+// (podutils.IsWaitingEviction; a pod that tolerates the karpenter.sh/disrupted:NoSchedule
+// taint is not waited for and goes with the node) and it is not annotated
+// karpenter.sh/do-not-disrupt "true", which the drain never evicts (podutils.IsEvictable); a
+// duration annotation ends, and an invalid value counts as none, as upstream reads it.
+func EvictedByDrain(p *corev1.Pod) bool {
+	running := p.DeepCopy()
+	running.Status.Phase = corev1.PodRunning
+	return podutils.IsWaitingEviction(running, clock.RealClock{}) && p.Annotations[karpv1.DoNotDisruptAnnotationKey] != "true"
 }
 
 // AllowedDisruptions is the budget's status.disruptionsAllowed once every pod it selects is
