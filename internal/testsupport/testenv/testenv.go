@@ -32,9 +32,11 @@ type Cluster struct {
 	KubeconfigPath string
 	Dynamic        dynamic.Interface
 
-	env         *envtest.Environment
-	dir         string
-	opts        Options
+	env  *envtest.Environment
+	dir  string
+	opts Options
+
+	// controllers is the kube-controller-manager that Options.DisruptionController starts.
 	controllers *controllerManager
 }
 
