@@ -96,9 +96,8 @@ type Status struct {
 	// disruptionsAllowed 0 (and a SyncFailed condition) instead; the other counts are then
 	// not written.
 	SyncFails bool
-	// Known is false when the input does not determine the status: the budget sets no limit
-	// or an invalid one, or an integer minAvailable counts the pods of a DaemonSet, which
-	// depend on the nodes.
+	// Known is false when the input does not determine the status: the limit is invalid, or
+	// an integer minAvailable counts the pods of a DaemonSet, which depend on the nodes.
 	Known bool
 }
 
