@@ -66,7 +66,7 @@ func awsSchema() schema.SingleNestedAttribute {
 				MarkdownDescription: "Endpoints that replace the public ones, e.g. VPC interface endpoints.",
 				Attributes: map[string]schema.Attribute{
 					"eks": schema.StringAttribute{Optional: true, MarkdownDescription: "EKS API endpoint (DescribeCluster).", Validators: []validator.String{httpURL}},
-					"sts": schema.StringAttribute{Optional: true, MarkdownDescription: "STS endpoint (AssumeRole, and the host the EKS tokens are presigned for; EKS must accept it).", Validators: []validator.String{httpURL}},
+					"sts": schema.StringAttribute{Optional: true, MarkdownDescription: "STS endpoint for AssumeRole. The EKS tokens are presigned for it too, and EKS admits only tokens of STS hosts it knows (the regional and global endpoints), so point it at one of those, or at a host your EKS accepts.", Validators: []validator.String{httpURL}},
 				},
 			},
 		},
