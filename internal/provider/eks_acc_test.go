@@ -10,6 +10,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	awsclient "github.com/karpenter-iac/terraform-provider-karpenter/internal/clients/aws"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/provider"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/testsupport/eksfake"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/testsupport/testenv"
 )
@@ -47,23 +49,30 @@ resource "karpenter_nodepool" %[1]q {
 }
 
 // The provider's own cluster named by kubernetes.eks_cluster_name: a plan of new resources
-// calls no AWS API; apply reaches the local API server through the endpoint and CA that EKS
-// DescribeCluster returns, with a token that only its webhook's check of the presigned STS
-// URL admits (no kubeconfig, no static token); the second plan is empty, and so is the plan
-// after an import by name.
+// calls no AWS API; apply assumes aws.assume_role at aws.endpoints.sts and reaches the local
+// API server through the endpoint and CA that EKS DescribeCluster returns, with a token of
+// the role that only its webhook's check of the presigned STS URL admits (no kubeconfig, no
+// static token); the second plan is empty, and so is the plan after an import by name.
 func TestAccEKSProviderConnection(t *testing.T) {
 	bin := tfBinary(t)
 	clearConnectionEnv(t)
 	f := eksfake.Start(t)
 	f.Env(t)
 	c := f.Cluster(t, "eks-prod", "eu-west-1")
-	d := newTFDir(t, bin).inProcess()
+	const role = "arn:aws:iam::123456789012:role/karpenter-terraform"
+	assumed := f.AddRole(role)
+	f.STSHost = f.STSHostPort() // the tokens are presigned for the STS endpoint the provider uses
+	d := newTFDir(t, bin).inProcess(provider.WithAWSOptions(awsclient.Options{HTTPClient: f.HTTPClient()}))
 	cfg := fmt.Sprintf(`
 provider "karpenter" {
   kubernetes = { eks_cluster_name = "eks-prod" }
-  aws        = { region = "eu-west-1", endpoints = { eks = %q } }
+  aws = {
+    region      = "eu-west-1"
+    assume_role = { role_arn = %q, session_name = "terraform" }
+    endpoints   = { eks = %q, sts = %q }
+  }
 }
-`, f.EKSEndpoint()) + eksObjects("prod", "default", "general", "")
+`, role, f.EKSEndpoint(), f.STSEndpoint()) + eksObjects("prod", "default", "general", "")
 	d.write("main.tf", cfg)
 	t.Cleanup(func() {
 		if out, errOut, code := d.run("destroy", "-auto-approve", "-input=false"); code != 0 {
@@ -86,6 +95,9 @@ provider "karpenter" {
 	if f.Calls("eks-prod") == 0 || f.Accepted("eks-prod") == 0 || len(f.Rejected("eks-prod")) > 0 {
 		t.Errorf("DescribeCluster calls %d, tokens accepted %d, rejected %v; want the cluster described and every token accepted",
 			f.Calls("eks-prod"), f.Accepted("eks-prod"), f.Rejected("eks-prod"))
+	}
+	if keys := f.AcceptedKeys("eks-prod"); len(keys) != 1 || keys[0] != assumed.AccessKeyID {
+		t.Errorf("tokens accepted from access keys %v, want only the assumed role's %s", keys, assumed.AccessKeyID)
 	}
 	if got := d.planActions(); len(got) != 0 {
 		t.Fatalf("second plan is not empty: %v", got)

@@ -112,3 +112,38 @@ func TestVerifyTokenRejects(t *testing.T) {
 		t.Error("token accepted for another STS host")
 	}
 }
+
+// aws.assume_role and aws.endpoints.sts: the chain's credentials assume the role at the STS
+// endpoint (a SigV4-signed AssumeRole), and DescribeCluster and the token are signed with the
+// role's credentials and session token, which the webhook verifies as it does any other.
+func TestEKSConnectionAssumesRole(t *testing.T) {
+	f := eksfake.Start(t)
+	f.Env(t)
+	const role = "arn:aws:iam::123456789012:role/karpenter-terraform"
+	assumed := f.AddRole(role)
+	f.STSHost = f.STSHostPort()
+	f.Cluster(t, "eks-a", "eu-west-1")
+	ctx := context.Background()
+	s := awsclient.Settings{EKSEndpoint: f.EKSEndpoint(), STSEndpoint: f.STSEndpoint(), RoleARN: role, SessionName: "terraform"}
+	cfg, err := s.Config(ctx, awsclient.Options{HTTPClient: f.HTTPClient()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := awsclient.EKSConnection(ctx, cfg, s, awsclient.Cluster{Name: "eks-a", Region: "eu-west-1", ARN: eksfake.ARN("eu-west-1", "eks-a")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc, _ := conn.RESTConfig()
+	if _, err := kubernetes.NewForConfigOrDie(rc).CoreV1().Namespaces().List(ctx, metav1.ListOptions{}); err != nil {
+		t.Fatalf("list with the role's token: %v (rejected: %v)", err, f.Rejected("eks-a"))
+	}
+	if keys := f.AcceptedKeys("eks-a"); len(keys) != 1 || keys[0] != assumed.AccessKeyID {
+		t.Errorf("tokens accepted from keys %v, want only the role's %s", keys, assumed.AccessKeyID)
+	}
+	// A role the identity may not assume: STS's AccessDenied, through the first call.
+	s.RoleARN = "arn:aws:iam::123456789012:role/other"
+	cfg, _ = s.Config(ctx, awsclient.Options{HTTPClient: f.HTTPClient()})
+	if _, err := awsclient.EKSConnection(ctx, cfg, s, awsclient.Cluster{Name: "eks-a", Region: "eu-west-1"}); err == nil || !strings.Contains(err.Error(), "AccessDenied") {
+		t.Errorf("unassumable role: %v, want STS's AccessDenied", err)
+	}
+}

@@ -3,7 +3,6 @@ package aws
 import (
 	"context"
 	"fmt"
-	"net/http"
 
 	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
@@ -28,7 +27,7 @@ type Settings struct {
 
 // Options are what tests inject: an HTTP client for the SDK's calls (nil = the SDK's).
 type Options struct {
-	HTTPClient *http.Client
+	HTTPClient sdkaws.HTTPClient
 }
 
 // Config loads the AWS configuration the settings describe. It reads files and the

@@ -3,7 +3,9 @@ package eksfake
 import (
 	"context"
 	"crypto/hmac"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"encoding/pem"
 	"fmt"
@@ -35,13 +37,16 @@ type Fake struct {
 	// the SDK's regional endpoint).
 	STSHost string
 
-	eks, webhook *httptest.Server
+	eks, webhook, sts *httptest.Server
 
 	mu       sync.Mutex
+	roles    map[string]sdkaws.Credentials // by role ARN: what AssumeRole hands out
 	clusters map[string]entry
 	calls    map[string]int
 	accepted map[string]int
 	rejected map[string][]string
+	// acceptedKeys are the access keys of the accepted tokens, by cluster.
+	acceptedKeys map[string]map[string]bool
 }
 
 type entry struct {
@@ -55,12 +60,30 @@ func Start(t *testing.T) *Fake {
 	f := &Fake{
 		Credentials: sdkaws.Credentials{AccessKeyID: "AKIAEKSFAKE000000001", SecretAccessKey: "eks-fake-secret-access-key", Source: "test"},
 		clusters:    map[string]entry{}, calls: map[string]int{}, accepted: map[string]int{}, rejected: map[string][]string{},
+		roles: map[string]sdkaws.Credentials{}, acceptedKeys: map[string]map[string]bool{},
 	}
 	f.eks = httptest.NewServer(http.HandlerFunc(f.serveEKS))
 	f.webhook = httptest.NewTLSServer(http.HandlerFunc(f.serveTokenReview))
+	f.sts = httptest.NewTLSServer(http.HandlerFunc(f.serveSTS))
 	t.Cleanup(f.eks.Close)
 	t.Cleanup(f.webhook.Close)
+	t.Cleanup(f.sts.Close)
 	return f
+}
+
+// known are the credentials the fake accepts signatures of: the test's and each role's.
+func (f *Fake) known(akid string) (sdkaws.Credentials, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if akid == f.Credentials.AccessKeyID {
+		return f.Credentials, true
+	}
+	for _, c := range f.roles {
+		if c.AccessKeyID == akid {
+			return c, true
+		}
+	}
+	return sdkaws.Credentials{}, false
 }
 
 // EKSEndpoint is the URL of the fake EKS API (the provider's aws.endpoints.eks).
@@ -77,7 +100,7 @@ func (f *Fake) Env(t *testing.T) {
 	t.Setenv("AWS_ACCESS_KEY_ID", f.Credentials.AccessKeyID)
 	t.Setenv("AWS_SECRET_ACCESS_KEY", f.Credentials.SecretAccessKey)
 	for _, k := range []string{"AWS_SESSION_TOKEN", "AWS_PROFILE", "AWS_DEFAULT_PROFILE", "AWS_ROLE_ARN", "AWS_WEB_IDENTITY_TOKEN_FILE", "AWS_REGION", "AWS_DEFAULT_REGION",
-		"AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_EKS", "AWS_ENDPOINT_URL_STS"} {
+		"AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_EKS", "AWS_ENDPOINT_URL_STS", "AWS_CA_BUNDLE"} {
 		t.Setenv(k, "")
 	}
 	t.Setenv("AWS_CONFIG_FILE", "/nonexistent/aws-config")
@@ -148,7 +171,7 @@ func (f *Fake) serveEKS(w http.ResponseWriter, r *http.Request) {
 		awsError(w, http.StatusNotFound, "UnknownOperationException", r.Method+" "+r.URL.Path)
 		return
 	}
-	region, err := f.verifySigV4(r, "eks")
+	region, err := f.verifySigV4(r, nil, "eks")
 	if err != nil {
 		awsError(w, http.StatusForbidden, "InvalidSignatureException", err.Error())
 		return
@@ -170,7 +193,7 @@ func (f *Fake) serveEKS(w http.ResponseWriter, r *http.Request) {
 
 // verifySigV4 signs the request again with the fake's credentials, over the headers it says
 // it signed, and compares; it returns the region of the credential scope.
-func (f *Fake) verifySigV4(r *http.Request, service string) (string, error) {
+func (f *Fake) verifySigV4(r *http.Request, body []byte, service string) (string, error) {
 	auth, ok := strings.CutPrefix(r.Header.Get("Authorization"), "AWS4-HMAC-SHA256 ")
 	if !ok {
 		return "", fmt.Errorf("request is not SigV4-signed (Authorization %q)", r.Header.Get("Authorization"))
@@ -181,8 +204,12 @@ func (f *Fake) verifySigV4(r *http.Request, service string) (string, error) {
 		parts[k] = v
 	}
 	scope := strings.Split(parts["Credential"], "/")
-	if len(scope) != 5 || scope[0] != f.Credentials.AccessKeyID || scope[3] != service {
-		return "", fmt.Errorf("credential scope %q is not the test's key for %s", parts["Credential"], service)
+	if len(scope) != 5 || scope[3] != service {
+		return "", fmt.Errorf("credential scope %q is not one for %s", parts["Credential"], service)
+	}
+	creds, ok := f.known(scope[0])
+	if !ok {
+		return "", fmt.Errorf("access key %s is not the test's or an assumed role's", scope[0])
 	}
 	at, err := time.Parse("20060102T150405Z", r.Header.Get("X-Amz-Date"))
 	if err != nil {
@@ -192,16 +219,15 @@ func (f *Fake) verifySigV4(r *http.Request, service string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	again.ContentLength = int64(len(body)) // signed as content-length when there is a body
 	for _, h := range strings.Split(parts["SignedHeaders"], ";") {
-		if h != "host" {
+		if h != "host" && h != "content-length" {
 			again.Header[http.CanonicalHeaderKey(h)] = r.Header.Values(h)
 		}
 	}
-	hash := r.Header.Get("X-Amz-Content-Sha256")
-	if hash == "" {
-		hash = emptyPayloadHash
-	}
-	if err := v4.NewSigner().SignHTTP(context.Background(), f.Credentials, again, hash, service, scope[2], at); err != nil {
+	sum := sha256.Sum256(body)
+	hash := hex.EncodeToString(sum[:])
+	if err := v4.NewSigner().SignHTTP(context.Background(), creds, again, hash, service, scope[2], at); err != nil {
 		return "", err
 	}
 	want := again.Header.Get("Authorization")

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
 	authnv1 "k8s.io/api/authentication/v1"
 )
 
@@ -29,7 +30,7 @@ func (f *Fake) serveTokenReview(w http.ResponseWriter, r *http.Request) {
 	c, ok := f.clusters[name]
 	f.mu.Unlock()
 	review.Status = authnv1.TokenReviewStatus{}
-	switch akid, err := VerifyToken(review.Spec.Token, name, f.stsHost(c.Region), f.Credentials, time.Now()); {
+	switch akid, err := f.verify(review.Spec.Token, name, f.stsHost(c.Region)); {
 	case !ok:
 		review.Status.Error = "no cluster " + name
 	case err != nil:
@@ -39,6 +40,12 @@ func (f *Fake) serveTokenReview(w http.ResponseWriter, r *http.Request) {
 		review.Status.Authenticated = true
 		review.Status.User = authnv1.UserInfo{Username: UserOf(akid), Groups: []string{Group}}
 		f.record(name, nil)
+		f.mu.Lock()
+		if f.acceptedKeys[name] == nil {
+			f.acceptedKeys[name] = map[string]bool{}
+		}
+		f.acceptedKeys[name][akid] = true
+		f.mu.Unlock()
 	}
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(review)
@@ -67,4 +74,37 @@ func (f *Fake) Rejected(name string) []string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return append([]string(nil), f.rejected[name]...)
+}
+
+// verify is VerifyToken with whichever of the fake's credentials signed the token.
+func (f *Fake) verify(token, cluster, stsHost string) (string, error) {
+	akid, err := VerifyToken(token, cluster, stsHost, f.Credentials, time.Now())
+	if err == nil {
+		return akid, nil
+	}
+	f.mu.Lock()
+	roles := make([]sdkaws.Credentials, 0, len(f.roles))
+	for _, c := range f.roles {
+		roles = append(roles, c)
+	}
+	f.mu.Unlock()
+	for _, c := range roles {
+		if a, rerr := VerifyToken(token, cluster, stsHost, c, time.Now()); rerr == nil {
+			return a, nil
+		} else if !strings.Contains(rerr.Error(), "not the test's") {
+			err = rerr
+		}
+	}
+	return "", err
+}
+
+// AcceptedKeys are the access keys of the tokens the webhook accepted for the cluster.
+func (f *Fake) AcceptedKeys(name string) []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []string
+	for k := range f.acceptedKeys[name] {
+		out = append(out, k)
+	}
+	return out
 }
