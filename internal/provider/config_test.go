@@ -402,3 +402,25 @@ func TestProviderConfigAcceptsUnknownValues(t *testing.T) {
 		})
 	}
 }
+
+// The provider's EKS cluster is in aws.region, so its pools are priced there when region is
+// unset; an explicit region wins, and nothing changes for other connections.
+func TestProviderRegionDefaultsToEKSRegion(t *testing.T) {
+	clearConnectionEnv(t)
+	for _, tc := range []struct {
+		spec map[string]any
+		want string
+	}{
+		{map[string]any{"kubernetes": map[string]any{"eks_cluster_name": "prod"}, "aws": map[string]any{"region": "eu-west-1"}}, "eu-west-1"},
+		{map[string]any{"region": "us-east-1", "kubernetes": map[string]any{"eks_cluster_name": "prod"}, "aws": map[string]any{"region": "eu-west-1"}}, "us-east-1"},
+		{map[string]any{"kubernetes": map[string]any{"aks_cluster_id": validClusterID}, "aws": map[string]any{"region": "eu-west-1"}}, ""},
+	} {
+		var data *providerdata.Data
+		if diags := configure(t, tc.spec, provider.WithConfigured(func(d *providerdata.Data) { data = d })); len(diags) > 0 {
+			t.Fatalf("diagnostics:%s", describe(diags))
+		}
+		if data.Region != tc.want {
+			t.Errorf("%v: region %q, want %q", tc.spec, data.Region, tc.want)
+		}
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -29,7 +30,7 @@ const emptyPayloadHash = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca49599
 // VerifyToken checks, as aws-iam-authenticator's server does before it forwards the URL to
 // STS, that token is an EKS token for cluster: the k8s-aws-v1. prefix, a presigned
 // GetCallerIdentity URL of the STS host stsHost, signed no more than 15 minutes ago, with the
-// cluster ID header among its signed headers; and, as STS would, that the signature is the one
+// cluster ID header among its signed headers and an X-Amz-Expires of at most 900 seconds; and, as STS would, that the signature is the one
 // creds make for that URL with the header set to cluster. It returns the access key ID.
 func VerifyToken(token, cluster, stsHost string, creds sdkaws.Credentials, now time.Time) (string, error) {
 	enc, ok := strings.CutPrefix(token, awsclient.TokenPrefix)
@@ -62,6 +63,10 @@ func VerifyToken(token, cluster, stsHost string, creds sdkaws.Credentials, now t
 	}
 	if scope[0] != creds.AccessKeyID {
 		return "", fmt.Errorf("signed by access key %s, not the test's", scope[0])
+	}
+	// Checked for shape only, as aws-iam-authenticator does: the validity runs from X-Amz-Date.
+	if n, err := strconv.Atoi(q.Get("X-Amz-Expires")); err != nil || n < 0 || n > 900 {
+		return "", fmt.Errorf("X-Amz-Expires=%q is not a number of seconds in [0, 900]", q.Get("X-Amz-Expires"))
 	}
 	signed, err := time.Parse("20060102T150405Z", q.Get("X-Amz-Date"))
 	if err != nil {
