@@ -240,3 +240,28 @@ func TestAccEKSFleetTwoClusters(t *testing.T) {
 		t.Errorf("plan after dropping cluster down is not empty: %v", got)
 	}
 }
+
+// A pool in an EKS cluster named by ARN is checked, offline at plan, in the ARN's region
+// (no region anywhere else): the plan's KRP101 says which region it checked.
+func TestAccEKSFleetPoolCheckedInTheARNsRegion(t *testing.T) {
+	bin := tfBinary(t)
+	clearConnectionEnv(t)
+	d := newTFDir(t, bin).inProcess()
+	d.write("main.tf", `
+provider "karpenter" {}
+
+resource "karpenter_nodepool" "huge" {
+  name    = "huge"
+  cluster = { eks_cluster_arn = "arn:aws:eks:us-east-1:123456789012:cluster/prod-use1" }
+  template = {
+    node_class_ref = { group = "karpenter.k8s.aws", kind = "EC2NodeClass", name = "default" }
+    requirements   = [{ key = "karpenter.k8s.aws/instance-cpu", operator = "Gt", values = ["4096"] }]
+  }
+}
+`)
+	d.must("init", "-input=false")
+	_, errOut, code := d.run("plan", "-input=false")
+	if flat := strings.Join(strings.Fields(errOut), " "); code == 0 || !strings.Contains(flat, "KRP101") || !strings.Contains(flat, "in us-east-1") {
+		t.Errorf("plan of a pool no type satisfies: exit %d, want KRP101 checked in us-east-1, the ARN's region\n%s", code, errOut)
+	}
+}
