@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
+	awsclient "github.com/karpenter-iac/terraform-provider-karpenter/internal/clients/aws"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clients/azure"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clients/kube"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
@@ -32,6 +33,7 @@ type providerModel struct {
 	Checks     types.Object `tfsdk:"checks"`
 	Kubernetes types.Object `tfsdk:"kubernetes"`
 	Azure      types.Object `tfsdk:"azure"`
+	AWS        types.Object `tfsdk:"aws"`
 }
 
 // checks reads the `checks` block; unknown values count as unset.
@@ -96,6 +98,7 @@ type kubernetesModel struct {
 	ClientKey            types.String  `tfsdk:"client_key"`
 	Exec                 types.Object  `tfsdk:"exec"`
 	AKSClusterID         types.String  `tfsdk:"aks_cluster_id"`
+	EKSClusterName       types.String  `tfsdk:"eks_cluster_name"`
 	UseAdminCredentials  types.Bool    `tfsdk:"use_admin_credentials"`
 	QPS                  types.Float64 `tfsdk:"qps"`
 	Burst                types.Int64   `tfsdk:"burst"`
@@ -125,8 +128,9 @@ type azureModel struct {
 // kubernetesSettings is the resolved `kubernetes` block.
 type kubernetesSettings struct {
 	kube.Connection
-	AKSClusterID string
-	Admin        bool
+	AKSClusterID   string
+	EKSClusterName string
+	Admin          bool
 	// Unknown lists the settings whose values are known only after apply.
 	Unknown []string
 	// ConfigPathSource names where ConfigPath came from, for errors.
@@ -155,15 +159,16 @@ func (c providerModel) kubernetes(ctx context.Context, diags *diag.Diagnostics) 
 			ClientCertificate:    []byte(k.ClientCertificate.ValueString()),
 			ClientKey:            []byte(k.ClientKey.ValueString()),
 		},
-		AKSClusterID: k.AKSClusterID.ValueString(),
-		Admin:        k.UseAdminCredentials.ValueBool(),
+		AKSClusterID:   k.AKSClusterID.ValueString(),
+		EKSClusterName: k.EKSClusterName.ValueString(),
+		Admin:          k.UseAdminCredentials.ValueBool(),
 	}
 	s.ConfigPathSource = "kubernetes.config_path"
 	if k.ConfigPath.IsNull() {
 		s.ConfigPathSource = "KUBE_CONFIG_PATH"
 	}
-	if s.AKSClusterID != "" || k.AKSClusterID.IsUnknown() {
-		// The cluster ID names the cluster; a kubeconfig from the environment must not compete.
+	if s.AKSClusterID != "" || k.AKSClusterID.IsUnknown() || s.EKSClusterName != "" || k.EKSClusterName.IsUnknown() {
+		// The cluster ID or name names the cluster; a kubeconfig from the environment must not compete.
 		s.Connection = kube.Connection{}
 	}
 	// The rate limit applies to whichever way the cluster is reached, AKS included.
@@ -266,13 +271,17 @@ func (c providerModel) azureSettings(ctx context.Context, diags *diag.Diagnostic
 	}
 }
 
-// connector resolves the Kubernetes connection on first use: for AKS through the Azure API.
-// azUnknown names the azure settings not known yet, which matter only for AKS.
-func connector(k kubernetesSettings, az azure.Settings, azUnknown []string, opts azure.Options) func(context.Context) (kube.Connection, error) {
+// connector resolves the Kubernetes connection on first use: for AKS through the Azure API,
+// for EKS through the EKS API with the AWS configuration clients() holds. azUnknown and
+// awsUnknown name the azure and aws settings not known yet, which matter only for AKS and EKS.
+func connector(k kubernetesSettings, az azure.Settings, azUnknown, awsUnknown []string, opts azure.Options, clients func() *connect.Clients) func(context.Context) (kube.Connection, error) {
 	return func(ctx context.Context) (kube.Connection, error) {
 		unknown := k.Unknown
 		if k.AKSClusterID != "" || slices.Contains(k.Unknown, "kubernetes.aks_cluster_id") {
 			unknown = append(slices.Clip(unknown), azUnknown...)
+		}
+		if k.EKSClusterName != "" || slices.Contains(k.Unknown, "kubernetes.eks_cluster_name") {
+			unknown = append(slices.Clip(unknown), awsUnknown...)
 		}
 		if len(unknown) > 0 {
 			// Connecting with the remaining settings could reach another cluster (e.g. the one
@@ -280,6 +289,15 @@ func connector(k kubernetesSettings, az azure.Settings, azUnknown []string, opts
 			return kube.Connection{}, fmt.Errorf("the provider's connection settings %s are known only after apply, so the cluster cannot be reached during this plan. "+
 				"Plans of new resources do not need the cluster; to refresh existing ones, apply the resources those settings depend on first (e.g. with -target)",
 				strings.Join(unknown, ", "))
+		}
+		if k.EKSClusterName != "" {
+			s, cfg, err := clients().AWS(ctx)
+			if err != nil {
+				return kube.Connection{}, err
+			}
+			conn, err := awsclient.EKSConnection(ctx, cfg, s, awsclient.Cluster{Name: k.EKSClusterName})
+			conn.QPS, conn.Burst = k.QPS, k.Burst
+			return conn, err
 		}
 		if k.AKSClusterID == "" {
 			if err := kubeconfigError(k.Connection, k.ConfigPathSource); err != nil {
@@ -305,16 +323,36 @@ func connector(k kubernetesSettings, az azure.Settings, azUnknown []string, opts
 	}
 }
 
-// clusterConnector reaches a cluster that a resource names in its `cluster` attribute: through
-// the Azure API with the provider's `azure` credential (one for the whole fleet, so one token
-// cache), rate-limited as the provider's kubernetes block says, per cluster.
-func clusterConnector(k kubernetesSettings, clients *connect.Clients) func(context.Context, azure.ClusterID) (kube.Connection, error) {
-	return func(ctx context.Context, id azure.ClusterID) (kube.Connection, error) {
-		_, cred, copts, err := clients.Azure()
-		if err != nil {
-			return kube.Connection{}, err
+// clusterConnector reaches a cluster that a resource names in its `cluster` attribute: an AKS
+// cluster through the Azure API with the provider's `azure` credential, an EKS cluster through
+// the EKS API in its ARN's region with the provider's `aws` configuration (one for the whole
+// fleet, so one token or credential cache), rate-limited as the provider's kubernetes block
+// says, per cluster.
+func clusterConnector(k kubernetesSettings, clients *connect.Clients) func(context.Context, connect.Cluster) (kube.Connection, error) {
+	return func(ctx context.Context, cl connect.Cluster) (kube.Connection, error) {
+		var conn kube.Connection
+		var err error
+		if cl.EKSClusterARN != "" {
+			arn, perr := awsclient.ParseClusterARN(cl.EKSClusterARN)
+			if perr != nil {
+				return kube.Connection{}, perr
+			}
+			s, cfg, cerr := clients.AWS(ctx)
+			if cerr != nil {
+				return kube.Connection{}, cerr
+			}
+			conn, err = awsclient.EKSConnection(ctx, cfg, s, awsclient.ClusterOf(arn))
+		} else {
+			id, perr := azure.ParseClusterID(cl.AKSClusterID)
+			if perr != nil {
+				return kube.Connection{}, perr
+			}
+			_, cred, copts, cerr := clients.Azure()
+			if cerr != nil {
+				return kube.Connection{}, cerr
+			}
+			conn, err = azure.AKSConnection(ctx, id, cred, copts, cl.Admin)
 		}
-		conn, err := azure.AKSConnection(ctx, id, cred, copts, false)
 		conn.QPS, conn.Burst = k.QPS, k.Burst
 		return conn, err
 	}

@@ -25,6 +25,7 @@ var connectionEnv = []string{
 	"ARM_SUBSCRIPTION_ID", "ARM_TENANT_ID", "ARM_CLIENT_ID", "ARM_CLIENT_SECRET", "ARM_CLIENT_CERTIFICATE_PATH",
 	"ARM_CLIENT_CERTIFICATE_PASSWORD", "ARM_USE_CLI", "ARM_USE_MSI", "ARM_USE_OIDC", "ARM_OIDC_TOKEN_FILE_PATH", "ARM_ENVIRONMENT",
 	"AZURE_CLIENT_ID", "AZURE_TENANT_ID", "AZURE_CLIENT_SECRET", "AZURE_FEDERATED_TOKEN_FILE",
+	"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_PROFILE", "AWS_REGION", "AWS_DEFAULT_REGION", "AWS_ROLE_ARN", "AWS_WEB_IDENTITY_TOKEN_FILE",
 }
 
 func clearConnectionEnv(t *testing.T) {
@@ -184,6 +185,24 @@ current-context: dev
 			want: &wantDiag{at("kubernetes", "token"), "Invalid Attribute Combination", `"kubernetes.aks_cluster_id"`}},
 		{name: "aks_cluster_id with insecure", config: k(map[string]any{"aks_cluster_id": validClusterID, "insecure": true}),
 			want: &wantDiag{at("kubernetes", "insecure"), "Invalid Attribute Combination", `"kubernetes.aks_cluster_id"`}},
+		// kubernetes.eks_cluster_name names the cluster; every other way of naming one is an
+		// error on that setting, saying which ways are valid.
+		{name: "eks_cluster_name", config: map[string]any{"kubernetes": map[string]any{"eks_cluster_name": "prod-euw1"}, "aws": map[string]any{"region": "eu-west-1"}}},
+		{name: "eks_cluster_name with host", config: k(map[string]any{"eks_cluster_name": "prod-euw1", "host": "https://eks.example:443"}),
+			want: &wantDiag{at("kubernetes", "host"), "Conflicting connection settings", "Connect one way: eks_cluster_name (with aws.region), aks_cluster_id, or config_path"}},
+		{name: "eks_cluster_name with config_path", config: k(map[string]any{"eks_cluster_name": "prod-euw1", "config_path": good}),
+			want: &wantDiag{at("kubernetes", "config_path"), "Conflicting connection settings", "kubernetes.eks_cluster_name and kubernetes.config_path both say how to reach the cluster"}},
+		{name: "eks_cluster_name with aks_cluster_id", config: k(map[string]any{"eks_cluster_name": "prod-euw1", "aks_cluster_id": validClusterID}),
+			want: &wantDiag{at("kubernetes", "aks_cluster_id"), "Conflicting connection settings", "Connect one way"}},
+		{name: "eks_cluster_name with exec", config: k(map[string]any{"eks_cluster_name": "prod-euw1", "exec": map[string]any{"api_version": "client.authentication.k8s.io/v1beta1", "command": "aws"}}),
+			want: &wantDiag{at("kubernetes", "exec"), "Conflicting connection settings", "Connect one way"}},
+		{name: "eks_cluster_name that is an ARN", config: k(map[string]any{"eks_cluster_name": "arn:aws:eks:eu-west-1:123456789012:cluster/prod"}),
+			want: &wantDiag{at("kubernetes", "eks_cluster_name"), "Invalid EKS cluster name", "not its ARN"}},
+		{name: "KUBE_CONFIG_PATH beside eks_cluster_name", env: map[string]string{"KUBE_CONFIG_PATH": missing}, config: k(map[string]any{"eks_cluster_name": "prod-euw1"})},
+		{name: "aws endpoint that is not a URL", config: map[string]any{"aws": map[string]any{"endpoints": map[string]any{"eks": "eks.eu-west-1.amazonaws.com"}}},
+			want: &wantDiag{at("aws", "endpoints", "eks"), "Invalid Attribute Value Match", "must be an http(s) URL"}},
+		{name: "assume_role that is not a role", config: map[string]any{"aws": map[string]any{"assume_role": map[string]any{"role_arn": "arn:aws:iam::123456789012:user/me"}}},
+			want: &wantDiag{at("aws", "assume_role", "role_arn"), "Invalid Attribute Value Match", "must be an IAM role ARN"}},
 		{name: "admin credentials without aks_cluster_id", config: k(map[string]any{"config_path": good, "use_admin_credentials": true}),
 			want: &wantDiag{at("kubernetes", "use_admin_credentials"), "Invalid Attribute Combination", `"kubernetes.aks_cluster_id"`}},
 
@@ -348,6 +367,9 @@ func TestProviderConfigAcceptsUnknownValues(t *testing.T) {
 		{"azure client secret with aks_cluster_id", map[string]any{"kubernetes": map[string]any{"aks_cluster_id": validClusterID},
 			"azure": map[string]any{"tenant_id": "t", "client_id": "c", "client_secret": unknown(tftypes.String)}}, "azure.client_secret"},
 		{"config_path", map[string]any{"kubernetes": map[string]any{"config_path": unknown(tftypes.String)}}, "kubernetes.config_path"},
+		{"eks_cluster_name", map[string]any{"kubernetes": map[string]any{"eks_cluster_name": unknown(tftypes.String)}}, "kubernetes.eks_cluster_name"},
+		{"aws role with eks_cluster_name", map[string]any{"kubernetes": map[string]any{"eks_cluster_name": "prod"},
+			"aws": map[string]any{"assume_role": map[string]any{"role_arn": unknown(tftypes.String)}}}, "aws.assume_role.role_arn"},
 		{"exec argument", map[string]any{"kubernetes": map[string]any{"host": "https://aks.example:443", "exec": map[string]any{
 			"api_version": "client.authentication.k8s.io/v1beta1", "command": "kubelogin",
 			"args": tftypes.NewValue(execType.AttributeTypes["args"], []tftypes.Value{tftypes.NewValue(tftypes.String, "get-token"), unknown(tftypes.String)}),
@@ -378,5 +400,27 @@ func TestProviderConfigAcceptsUnknownValues(t *testing.T) {
 				t.Fatalf("connecting with unknown settings: %v, want an error naming %s", err, tc.unknown)
 			}
 		})
+	}
+}
+
+// The provider's EKS cluster is in aws.region, so its pools are priced there when region is
+// unset; an explicit region wins, and nothing changes for other connections.
+func TestProviderRegionDefaultsToEKSRegion(t *testing.T) {
+	clearConnectionEnv(t)
+	for _, tc := range []struct {
+		spec map[string]any
+		want string
+	}{
+		{map[string]any{"kubernetes": map[string]any{"eks_cluster_name": "prod"}, "aws": map[string]any{"region": "eu-west-1"}}, "eu-west-1"},
+		{map[string]any{"region": "us-east-1", "kubernetes": map[string]any{"eks_cluster_name": "prod"}, "aws": map[string]any{"region": "eu-west-1"}}, "us-east-1"},
+		{map[string]any{"kubernetes": map[string]any{"aks_cluster_id": validClusterID}, "aws": map[string]any{"region": "eu-west-1"}}, ""},
+	} {
+		var data *providerdata.Data
+		if diags := configure(t, tc.spec, provider.WithConfigured(func(d *providerdata.Data) { data = d })); len(diags) > 0 {
+			t.Fatalf("diagnostics:%s", describe(diags))
+		}
+		if data.Region != tc.want {
+			t.Errorf("%v: region %q, want %q", tc.spec, data.Region, tc.want)
+		}
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"k8s.io/client-go/tools/clientcmd"
 
+	awsclient "github.com/karpenter-iac/terraform-provider-karpenter/internal/clients/aws"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clients/azure"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clients/kube"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/datasources/instancetypes"
@@ -35,6 +36,7 @@ import (
 type Provider struct {
 	version string
 	azure   azure.Options
+	aws     awsclient.Options
 	// configured is called with the provider data after Configure (tests shorten polling).
 	configured func(*providerdata.Data)
 }
@@ -44,6 +46,9 @@ type Option func(*Provider)
 
 // WithAzureOptions injects ARM client options and a credential (the Azure SDK's fake servers).
 func WithAzureOptions(o azure.Options) Option { return func(p *Provider) { p.azure = o } }
+
+// WithAWSOptions injects what the AWS SDK's calls use (an HTTP client).
+func WithAWSOptions(o awsclient.Options) Option { return func(p *Provider) { p.aws = o } }
 
 // WithConfigured is called with the provider data after each Configure.
 func WithConfigured(fn func(*providerdata.Data)) Option {
@@ -105,14 +110,23 @@ func (p *Provider) Configure(ctx context.Context, req provider.ConfigureRequest,
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	clients := connect.New(connector(k, az, cfg.azureUnknown(), p.azure))
+	var clients *connect.Clients
+	clients = connect.New(connector(k, az, cfg.azureUnknown(), cfg.awsUnknown(), p.azure, func() *connect.Clients { return clients }))
 	clients.SetAzure(az, p.azure, cfg.azureUnknown())
+	awsSettings := cfg.awsSettings(ctx, &resp.Diagnostics)
+	clients.SetAWS(awsSettings, p.aws, cfg.awsUnknown())
 	clients.SetClusterConnector(clusterConnector(k, clients))
-	data := providerdata.New(cfg.Region.ValueString(), clients)
+	region := cfg.Region.ValueString()
+	if cfg.Region.IsNull() && k.EKSClusterName != "" {
+		// The provider's cluster is in aws.region: its pools are priced there.
+		region = awsSettings.Region
+	}
+	data := providerdata.New(region, clients)
 	if k.AKSClusterID != "" {
 		data.OwnCluster = connect.ClusterKey(k.AKSClusterID)
 	}
-	data.OwnConnection = k.AKSClusterID != "" || k.ConfigPath != "" || k.Host != "" || k.Exec != nil || len(k.Unknown) > 0
+	data.OwnAdmin = k.Admin
+	data.OwnConnection = k.AKSClusterID != "" || k.EKSClusterName != "" || k.ConfigPath != "" || k.Host != "" || k.Exec != nil || len(k.Unknown) > 0
 	data.Checks = cfg.checks(ctx, &resp.Diagnostics)
 	if p.configured != nil {
 		p.configured(data)

@@ -27,8 +27,8 @@ func providerSchema() schema.Schema {
 		Attributes: map[string]schema.Attribute{
 			"region": schema.StringAttribute{
 				Optional: true,
-				MarkdownDescription: "Azure region (e.g. `westeurope`) that plan-time checks price and check NodePools against. When unset, checks run over all regions and say so. " +
-					"A resource's `cluster.region` overrides it for that resource.",
+				MarkdownDescription: "Region (Azure, e.g. `westeurope`, or AWS, e.g. `eu-west-1`, as the pools' cloud) that plan-time checks price and check NodePools against. When unset, checks run over all regions and say so. " +
+					"With `kubernetes.eks_cluster_name` it defaults to `aws.region`. A resource's `cluster.region` (or the region of its `cluster.eks_cluster_arn`) overrides it for that resource.",
 			},
 			"checks": schema.SingleNestedAttribute{
 				Optional:            true,
@@ -49,6 +49,7 @@ func providerSchema() schema.Schema {
 			},
 			"kubernetes": kubernetesSchema(),
 			"azure":      azureSchema(),
+			"aws":        awsSchema(),
 		},
 	}
 }
@@ -58,9 +59,10 @@ func kubernetesSchema() schema.SingleNestedAttribute {
 	return schema.SingleNestedAttribute{
 		Optional: true,
 		MarkdownDescription: "How to reach the cluster's API server: a kubeconfig file, explicit host and credentials, an exec credential plugin, " +
-			"or `aks_cluster_id`, with which the provider fetches the endpoint through the Azure API and authenticates with an Entra ID token. " +
+			"`aks_cluster_id`, with which the provider fetches the endpoint through the Azure API and authenticates with an Entra ID token, " +
+			"or `eks_cluster_name`, with which it reads the endpoint and CA from the EKS API and signs an EKS token with the `aws` credentials. " +
 			"Explicit settings override the kubeconfig's. `KUBE_CONFIG_PATH`, `KUBE_CTX`, `KUBE_HOST` and `KUBE_TOKEN` are read when the attributes are unset. " +
-			"A `karpenter_nodepool` or `karpenter_aksnodeclass` with a `cluster` attribute is managed in that cluster instead, reached through the Azure API (see the multi-cluster guide); " +
+			"A `karpenter_nodepool`, `karpenter_aksnodeclass` or `karpenter_ec2nodeclass` with a `cluster` attribute is managed in that cluster instead, reached through the Azure or the EKS API (see the multi-cluster guide); " +
 			"`qps` and `burst` apply to each such cluster too.",
 		Attributes: map[string]schema.Attribute{
 			"config_path": schema.StringAttribute{Optional: true, MarkdownDescription: "Path to a kubeconfig file; a leading `~/` is the home directory. Env: `KUBE_CONFIG_PATH`.", Validators: []validator.String{notWithAKS}},
@@ -96,6 +98,13 @@ func kubernetesSchema() schema.SingleNestedAttribute {
 					"Conflicts with the other connection settings.",
 				Validators: []validator.String{validators.AKSClusterID(), stringvalidator.ConflictsWith(sibling("exec"))},
 			},
+			"eks_cluster_name": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Name of an EKS cluster in the `aws.region` (or `AWS_REGION`). The provider reads its endpoint and CA with EKS DescribeCluster and authenticates as `aws eks get-token` does: " +
+					"a token that is an STS GetCallerIdentity request presigned for the cluster with the `aws` credentials, signed again before its 15 minutes end; neither the AWS CLI nor aws-iam-authenticator is needed. " +
+					"The identity needs `eks:DescribeCluster` and an EKS access entry (or aws-auth mapping) with rights on the Karpenter objects. Conflicts with the other connection settings.",
+				Validators: []validator.String{validators.EKSClusterName(), eksConflicts{}},
+			},
 			"qps": schema.Float64Attribute{
 				Optional: true,
 				MarkdownDescription: fmt.Sprintf("Requests per second the provider sends to the API server at most, across all resources (default `%d`). "+
@@ -108,9 +117,10 @@ func kubernetesSchema() schema.SingleNestedAttribute {
 				Validators:          []validator.Int64{int64validator.AtLeast(1)},
 			},
 			"use_admin_credentials": schema.BoolAttribute{
-				Optional:            true,
-				MarkdownDescription: "With `aks_cluster_id`, use the cluster's local admin credentials instead of Entra ID. Only for clusters with local accounts enabled.",
-				Validators:          []validator.Bool{boolvalidator.AlsoRequires(sibling("aks_cluster_id"))},
+				Optional: true,
+				MarkdownDescription: "With `aks_cluster_id`, use the cluster's local admin credentials instead of Entra ID. Only for clusters with local accounts enabled. " +
+					"Also how the AKS clusters that resources name in `cluster.aks_cluster_id` are reached, unless their `cluster.use_admin_credentials` says otherwise.",
+				Validators: []validator.Bool{boolvalidator.AlsoRequires(sibling("aks_cluster_id"))},
 			},
 		},
 	}

@@ -14,17 +14,29 @@ import (
 // Target is a resource's `cluster` attribute: the cluster it is managed in, when not the
 // provider's own.
 type Target struct {
-	// AKSClusterID is the cluster's AKS resource ID; "" (and IDUnknown false) means the
-	// provider's own cluster.
-	AKSClusterID string
+	// AKSClusterID is the cluster's AKS resource ID, or EKSClusterARN its EKS ARN; both ""
+	// (and IDUnknown false) means the provider's own cluster.
+	AKSClusterID  string
+	EKSClusterARN string
 	// IDUnknown says that the ID is known only after apply.
 	IDUnknown bool
+	// Admin, when set, says whether an AKS cluster is reached with its local admin
+	// credentials; nil: as the provider's kubernetes.use_admin_credentials says.
+	Admin *bool
 	// Region overrides the provider's region for the resource's plan-time checks ("" = the
 	// provider's); RegionUnknown says it is known only after apply.
 	Region        string
 	RegionUnknown bool
 	// Name labels the cluster in diagnostics.
 	Name string
+}
+
+// ID is the cluster's AKS resource ID or EKS ARN ("" = the provider's own).
+func (t Target) ID() string {
+	if t.EKSClusterARN != "" {
+		return t.EKSClusterARN
+	}
+	return t.AKSClusterID
 }
 
 // unknownClusterKey is the board key of the clusters whose IDs are known only after apply; no
@@ -69,12 +81,24 @@ func (d *Data) ForCluster(t Target) *Data {
 		c.Plan = own.boards.of(unknownClusterKey)
 		c.Cluster = connect.Cluster{Name: t.Name}
 		out = &c
-	case t.AKSClusterID != "" && connect.ClusterKey(t.AKSClusterID) != own.OwnCluster:
+	case t.ID() != "":
+		admin := own.OwnAdmin
+		if t.Admin != nil && t.EKSClusterARN == "" {
+			admin = *t.Admin
+		}
+		key := connect.ClusterKey(t.ID())
+		if key == own.OwnCluster && admin == own.OwnAdmin {
+			break // the provider's own cluster, named explicitly
+		}
 		c := *own
 		c.own = own
-		c.Cluster = connect.Cluster{AKSClusterID: t.AKSClusterID, Name: t.Name}
+		c.Cluster = connect.Cluster{AKSClusterID: t.AKSClusterID, EKSClusterARN: t.EKSClusterARN, Admin: admin && t.EKSClusterARN == "", Name: t.Name}
 		c.Clients = own.Clients.ForCluster(c.Cluster)
-		c.Plan = own.boards.of(connect.ClusterKey(t.AKSClusterID))
+		c.Plan = own.boards.of(key)
+		if key == own.OwnCluster {
+			// Other credentials, the same cluster: its objects are the provider's own.
+			c.Plan = own.Plan
+		}
 		out = &c
 	}
 	if t.Region == "" && !t.RegionUnknown {
@@ -127,6 +151,6 @@ func (d *Data) root() *Data {
 
 // unknownCluster is the connection of a cluster whose ID is known only after apply.
 func unknownCluster(context.Context) (kube.Connection, error) {
-	return kube.Connection{}, errors.New("the resource's cluster.aks_cluster_id is known only after apply, so its cluster cannot be reached during this plan. " +
+	return kube.Connection{}, errors.New("the resource's cluster ID (cluster.aks_cluster_id or cluster.eks_cluster_arn) is known only after apply, so its cluster cannot be reached during this plan. " +
 		"Plans of new resources do not need the cluster; to refresh existing ones, apply what the ID depends on first (e.g. with -target)")
 }

@@ -88,3 +88,29 @@ func TestKubeOf(t *testing.T) {
 		t.Error("provider of cluster own: the NAP resources do not use the clients of their own clusters")
 	}
 }
+
+// EKS clusters named by ARN get their own boards and clients beside the AKS ones. An AKS
+// cluster's admin credentials are other clients of the same cluster (one board), and unset
+// means the provider's choice: with the provider on admin credentials, a resource naming its
+// own cluster with use_admin_credentials = false gets the Entra ID clients, the provider's board.
+func TestForClusterEKSAndAdmin(t *testing.T) {
+	const arnA, arnB = "arn:aws:eks:eu-west-1:123456789012:cluster/eks-a", "arn:aws:eks:us-east-1:123456789012:cluster/eks-b"
+	d := New("westeurope", connect.New(nil))
+	d.OwnCluster, d.OwnAdmin = connect.ClusterKey(id("own")), true
+	ea, ea2, eb := d.ForCluster(Target{EKSClusterARN: arnA, Region: "eu-west-1"}), d.ForCluster(Target{EKSClusterARN: arnA}), d.ForCluster(Target{EKSClusterARN: arnB})
+	if ea.Clients != ea2.Clients || ea.Plan != ea2.Plan || ea.Clients == eb.Clients || ea.Plan == eb.Plan || ea.Plan == d.Plan {
+		t.Error("EKS clusters: one ARN got two boards or clients, or two ARNs share one")
+	}
+	if ea.Cluster.EKSClusterARN != arnA || ea.Cluster.Admin {
+		t.Errorf("EKS cluster = %+v, want the ARN and no admin credentials (AKS only)", ea.Cluster)
+	}
+	no, yes := false, true
+	entra, admin, dflt := d.ForCluster(Target{AKSClusterID: id("a"), Admin: &no}), d.ForCluster(Target{AKSClusterID: id("a"), Admin: &yes}), d.ForCluster(Target{AKSClusterID: id("a")})
+	if entra.Clients == admin.Clients || entra.Plan != admin.Plan || dflt.Clients != admin.Clients || !admin.Cluster.Admin || entra.Cluster.Admin {
+		t.Errorf("AKS cluster a: Entra ID and admin clients must differ and share the board; unset must be the provider's (admin)")
+	}
+	ownEntra := d.ForCluster(Target{AKSClusterID: id("own"), Admin: &no})
+	if ownEntra.Clients == d.Clients || ownEntra.Plan != d.Plan || d.ForCluster(Target{AKSClusterID: id("own"), Admin: &yes}).Clients != d.Clients {
+		t.Error("the provider's own cluster with other credentials: want other clients on the provider's board; with its own credentials, its clients")
+	}
+}

@@ -23,6 +23,9 @@ type Data struct {
 	// block names by aks_cluster_id; "" when it connects otherwise (a kubeconfig, a host), so
 	// that which cluster it reaches is not known.
 	OwnCluster string
+	// OwnAdmin is the provider's kubernetes.use_admin_credentials: how the AKS clusters of
+	// its fleet are reached unless their cluster.use_admin_credentials says otherwise.
+	OwnAdmin bool
 	// OwnConnection says that the provider's kubernetes block (or the KUBE_* environment)
 	// names a connection, by aks_cluster_id or otherwise.
 	OwnConnection bool

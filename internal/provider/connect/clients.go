@@ -1,6 +1,6 @@
-// Package connect holds the provider's connections to the Kubernetes API server and to
-// Azure, created on first use: nothing here connects anywhere until a resource asks, so
-// `terraform plan` of new resources needs no cluster and no Azure credentials. Plan-time state
+// Package connect holds the provider's connections to the Kubernetes API server, to Azure
+// and to AWS, created on first use: nothing here connects anywhere until a resource asks, so
+// `terraform plan` of new resources needs no cluster and no cloud credentials. Plan-time state
 // shared between resources is elsewhere (internal/provider/planstate).
 package connect
 
@@ -35,6 +35,8 @@ type Clients struct {
 
 	// azure is shared with the clients of the fleet's clusters: one credential, one token cache.
 	azure *azureState
+	// aws is shared likewise: one AWS configuration, one credential cache.
+	aws *awsState
 
 	// fleet are the clients of the clusters that resources name in their `cluster` attribute
 	// (clusters.go), shared with those clusters' clients.
@@ -43,7 +45,7 @@ type Clients struct {
 
 // New returns clients whose Kubernetes client is built by connect on first use.
 func New(connect func(ctx context.Context) (kube.Connection, error)) *Clients {
-	return &Clients{connect: connect, DeletePollInterval: 2 * time.Second, AzurePollInterval: 10 * time.Second, azure: &azureState{}, fleet: &fleet{}}
+	return &Clients{connect: connect, DeletePollInterval: 2 * time.Second, AzurePollInterval: 10 * time.Second, azure: &azureState{}, aws: &awsState{}, fleet: &fleet{}}
 }
 
 // Kube returns the Kubernetes client, connecting on the first call.

@@ -30,7 +30,11 @@ func TestForClusterPoolsConnectionsPerCluster(t *testing.T) {
 	root := New(func(context.Context) (kube.Connection, error) {
 		return kube.Connection{}, errors.New("the provider's own cluster is not used here")
 	})
-	root.SetClusterConnector(func(_ context.Context, id azure.ClusterID) (kube.Connection, error) {
+	root.SetClusterConnector(func(_ context.Context, cl Cluster) (kube.Connection, error) {
+		id, err := azure.ParseClusterID(cl.AKSClusterID)
+		if err != nil {
+			return kube.Connection{}, err
+		}
 		name := strings.ToLower(id.Name) // the spelling of whichever resource asked first
 		mu.Lock()
 		connects[name]++
@@ -116,7 +120,58 @@ func TestForClusterSharesAzureCredential(t *testing.T) {
 	}
 }
 
+// EKS clusters are pooled by ARN as AKS clusters are by ID, beside them; an AKS cluster's
+// admin and Entra ID clients are two users, so two pools; the connector is told which.
+func TestForClusterEKSAndAdmin(t *testing.T) {
+	var mu sync.Mutex
+	asked := map[string]int{}
+	root := New(nil)
+	root.SetClusterConnector(func(_ context.Context, cl Cluster) (kube.Connection, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		key := cl.ID()
+		if cl.Admin {
+			key += " as admin"
+		}
+		asked[key]++
+		return kube.Connection{Host: "https://" + strings.NewReplacer(":", "-", "/", "-").Replace(cl.Name) + ".example:443"}, nil
+	})
+	arnA, arnB := "arn:aws:eks:eu-west-1:123456789012:cluster/eks-a", "arn:aws:eks:eu-west-1:123456789012:cluster/eks-b"
+	kube := func(cl Cluster) *kube.Client {
+		t.Helper()
+		c, err := root.ForCluster(cl).Kube(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	a1, a2, b := kube(Cluster{EKSClusterARN: arnA, Name: "a"}), kube(Cluster{EKSClusterARN: arnA}), kube(Cluster{EKSClusterARN: arnB, Name: "b"})
+	if a1 != a2 || a1 == b {
+		t.Errorf("EKS clients: a %p and %p, b %p; want one client per ARN", a1, a2, b)
+	}
+	user, admin := kube(Cluster{AKSClusterID: fleetID("aks-a")}), kube(Cluster{AKSClusterID: fleetID("aks-a"), Admin: true})
+	if user == admin {
+		t.Error("an AKS cluster's admin and Entra ID clients are one client")
+	}
+	want := map[string]int{arnA: 1, arnB: 1, fleetID("aks-a"): 1, fleetID("aks-a") + " as admin": 1}
+	for k, n := range want {
+		if asked[k] != n {
+			t.Errorf("connects = %v, want %v", asked, want)
+			break
+		}
+	}
+	// An ARN that does not parse is refused before the connector, naming the ARN.
+	_, err := root.ForCluster(Cluster{EKSClusterARN: "arn:aws:eks:eu-west-1:123:cluster/x", Name: "bad"}).Kube(context.Background())
+	if err == nil || !strings.Contains(err.Error(), `cluster "bad"`) || !strings.Contains(err.Error(), "12-digit") {
+		t.Errorf("bad ARN: %v", err)
+	}
+}
+
 func TestClusterKey(t *testing.T) {
+	// EKS cluster names are case-sensitive: two spellings are two clusters.
+	if ClusterKey("arn:aws:eks:eu-west-1:123456789012:cluster/Prod") == ClusterKey("arn:aws:eks:eu-west-1:123456789012:cluster/prod") {
+		t.Error("EKS clusters Prod and prod share a key")
+	}
 	for _, tc := range []struct{ a, b string }{
 		{fleetID("aks-a"), strings.ToUpper(fleetID("aks-a"))},
 		{fleetID("aks-a"), fleetID("aks-a") + "/"},

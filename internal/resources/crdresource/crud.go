@@ -40,9 +40,9 @@ func (r *Resource) client(ctx context.Context, d *providerdata.Data, diags *diag
 	}
 	c, err := d.Clients.Kube(ctx)
 	if err != nil {
-		if d.Cluster.AKSClusterID != "" {
+		if d.Cluster.ID() != "" {
 			// Only this cluster's resources fail; the error names it.
-			diags.AddAttributeError(clusterPath, "Cannot connect to the Kubernetes cluster", err.Error())
+			diags.AddAttributeError(clusterPath(d.Cluster), "Cannot connect to the Kubernetes cluster", err.Error())
 			return nil
 		}
 		diags.AddError("Cannot connect to the Kubernetes cluster", err.Error())
@@ -223,8 +223,8 @@ func (r *Resource) write(ctx context.Context, plan tfsdk.Plan, state *tfsdk.Stat
 	switch {
 	case errors.As(err, &exists):
 		id := exists.Name
-		if data.Cluster.AKSClusterID != "" {
-			id = data.Cluster.AKSClusterID + ImportClusterSeparator + exists.Name // the object of that cluster
+		if data.Cluster.ID() != "" {
+			id = data.Cluster.ID() + ImportClusterSeparator + exists.Name // the object of that cluster
 		}
 		diags.AddAttributeError(path.Root("name"), r.kind.GVK.Kind+" already exists",
 			fmt.Sprintf("%s. To manage it with Terraform, import it instead of creating it:\n\n  terraform import %s_%s.<name> %s\n\nor add an `import` block with id = %q.",
@@ -415,16 +415,16 @@ func (r *Resource) blockers(ctx context.Context, c *kube.Client, obj *unstructur
 	return r.kind.DeletionBlockers(ctx, c, obj)
 }
 
-// ImportState takes "<name>" (an object of the provider's cluster) or "<aks_cluster_id>//<name>"
-// (of that cluster, as the cluster attribute names it).
+// ImportState takes "<name>" (an object of the provider's cluster), "<aks_cluster_id>//<name>"
+// or "<eks_cluster_arn>//<name>" (of that cluster, as the cluster attribute names it).
 func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	clusterID, name, err := parseImportID(req.ID)
+	cluster, name, err := parseImportID(req.ID)
 	if err != nil {
 		resp.Diagnostics.AddError("Invalid import ID", err.Error())
 		return
 	}
-	if clusterID != "" {
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, clusterPath, clusterID)...)
+	if cluster.ID() != "" {
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, clusterPath(cluster), cluster.ID())...)
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), name)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), name)...)

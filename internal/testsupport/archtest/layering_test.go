@@ -93,6 +93,7 @@ var rules = map[string][][]string{
 	"internal/bitset":                aboveTheDomain,
 	"internal/clients/kube":          aboveTheDomain,
 	"internal/clients/azure":         aboveTheDomain,
+	"internal/clients/aws":           aboveTheDomain,
 	// The emulation takes instance types and launchers, not the analysis that derives them.
 	"internal/simulation/karpenter": append(aboveTheDomain, []string{module + "/internal/analysis", module + "/internal/simmodel"}),
 	// The analysis imports no simulation (the simulations read its instance-type cache).

@@ -56,6 +56,18 @@ type Options struct {
 	// controller, which writes the status of PodDisruptionBudgets: the oracle of
 	// internal/workload's budget arithmetic.
 	DisruptionController bool
+	// TokenWebhook, when set, authenticates bearer tokens the other authenticators do not
+	// know by asking this webhook (--authentication-token-webhook-config-file), as EKS asks
+	// aws-iam-authenticator: the tests of EKS connections serve one that checks the token
+	// is a presigned STS GetCallerIdentity URL for the cluster.
+	TokenWebhook *Webhook
+}
+
+// Webhook is a TokenReview webhook served over HTTPS.
+type Webhook struct {
+	URL string
+	// CA is the PEM certificate the webhook's serving certificate is checked against.
+	CA []byte
 }
 
 // User is a Kubernetes identity.
@@ -187,6 +199,16 @@ func (c *Cluster) configure() error {
 			return err
 		}
 		args.Set("token-auth-file", p)
+	}
+	if w := c.opts.TokenWebhook; w != nil {
+		p := filepath.Join(c.dir, "token-webhook.kubeconfig")
+		if err := os.WriteFile(p, webhookKubeconfig(w), 0o600); err != nil {
+			return err
+		}
+		args.Set("authentication-token-webhook-config-file", p)
+		args.Set("authentication-token-webhook-version", "v1")
+		// Every request asks the webhook, so a test sees each token the client sends.
+		args.Set("authentication-token-webhook-cache-ttl", "0s")
 	}
 	if c.opts.Audit {
 		p := filepath.Join(c.dir, "audit-policy.yaml")
