@@ -11,8 +11,9 @@ import (
 type InstanceType struct {
 	*cloudprovider.InstanceType
 	// ZonesKnown is false when the catalog does not know the type's zones in the region: its
-	// offerings then cover regional placement only, and zonal availability is not known rather
-	// than absent.
+	// offerings then cover the zones the cloud assumes (on AKS every zone of the region, when
+	// the catalog knows them) or regional placement only, and zonal availability is assumed,
+	// not known.
 	ZonesKnown bool
 	// OnDemand and Spot are the prices the provider ranks the offerings by, with provenance.
 	OnDemand Price

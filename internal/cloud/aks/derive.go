@@ -18,8 +18,7 @@ import (
 
 // InstanceType is Karpenter's instance type plus what the catalog knows about
 // how certain it is. ZonesKnown is false when the catalog has no Resource SKUs
-// listing of the size in the region: the offerings then cover regional
-// placement ("0") only, and zonal availability is not known rather than absent.
+// listing of the size in the region: its zones are then assumed (assumedZones).
 type InstanceType = cloud.InstanceType
 
 // Dropped is a SKU that yields no instance type, with every reason found.
@@ -66,7 +65,7 @@ func RegionReasons(region string, s *catalog.SKU) []Reason {
 		return []Reason{ReasonNoCapabilities}
 	}
 	region = strings.ToLower(region)
-	return regionReasons(toSkewer(s, region), region)
+	return regionReasons(toSkewer(s, region, nil), region)
 }
 
 // New derives one instance type, or returns nil and the reasons Karpenter would
@@ -79,7 +78,7 @@ func New(cat *catalog.Catalog, region string, s *catalog.SKU, nc NodeClass, cl C
 	}
 	nc, cl = nc.withDefaults(), cl.withDefaults()
 	region = strings.ToLower(region)
-	sku := toSkewer(s, region)
+	sku := toSkewer(s, region, assumedZones(cat, region, s))
 	if reasons := regionReasons(sku, region); len(reasons) > 0 {
 		return nil, reasons
 	}
@@ -141,4 +140,22 @@ func mustMemory(sku *skewer.SKU) float64 {
 		panic(err) // unreachable: regionReasons drops SKUs without a memory size
 	}
 	return m
+}
+
+// assumedZones are the zones a size the catalog has no Resource SKUs listing of in region is
+// taken to be offered in: every zone of the region, when the catalog knows the region's zones.
+// The public listings cover few sizes, and in a zonal region Azure offers nearly every current
+// size in every zone; assuming none (regional placement only) would make every zone-pinned or
+// zone-spread pool unschedulable in the simulation while the size is admissible in the
+// analysis. InstanceType.ZonesKnown stays false, so what depends on the real zones (the
+// instance-types data source's zones, the analysis's zone checks) still says they are unknown.
+func assumedZones(cat *catalog.Catalog, region string, s *catalog.SKU) []string {
+	if _, listed := s.Locations[region]; listed || cat == nil {
+		return nil
+	}
+	r, ok := cat.Region(region)
+	if !ok || !r.ZonesKnown {
+		return nil
+	}
+	return r.Zones
 }
