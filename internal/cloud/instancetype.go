@@ -60,6 +60,13 @@ func (it *InstanceType) PriceOf(of *cloudprovider.Offering) Price {
 	return it.OnDemand
 }
 
+// ZoneAssumed reports whether zone, an offering's zone, is one the cloud assumed the type is
+// offered in rather than one its catalog lists: the zones are not known, and the zone is a zone
+// (not "" nor AKS's regional placement "0", which the Azure provider offers every size in).
+func ZoneAssumed(it *InstanceType, zone string) bool {
+	return !it.ZonesKnown && zone != "" && zone != "0"
+}
+
 // ZoneOf is the offering's zone, "" when the offering has none (a cloud whose catalog has no
 // zones, such as EKS's: its offerings are regional). Offering.Zone would return a random
 // string there (Requirement.Any of an undefined key), which must not reach a report or key a map.

@@ -129,6 +129,7 @@ func Predict(s *analysis.Solver, in PredictionInput) (*simmodel.Simulation, erro
 			Requested: nc.Requests.DeepCopy(), Allocatable: it.Allocatable().DeepCopy()}
 		delete(n.Requested, corev1.ResourcePods)
 		if d := rts[nc.NodePool].ByName(it.Name); d != nil {
+			n.ZoneAssumed = cloud.ZoneAssumed(d, n.Zone)
 			n.PriceEstimated = d.OnDemand.Estimated()
 			if n.CapacityType == karpv1.CapacityTypeSpot {
 				n.PriceEstimated = d.Spot.Estimated()
