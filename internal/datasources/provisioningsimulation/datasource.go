@@ -66,8 +66,9 @@ func (d *dataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 			"lower bound (`lower_bound`) — not what Karpenter would do. `mode = \"both\"` reports Karpenter's decision at the top level, the optimum " +
 			"under `optimal`, and `design_cost`, what this NodePool design costs per hour over the optimum, and, when Karpenter's cost exceeds the " +
 			"optimum by more than 10 %, `advice`: the cheapest NodePool edit verified by re-running Karpenter's decision (KRP118). `method` says which " +
-			"the top-level figures are. The guide \"What will Karpenter launch?\" walks through a wide pool (Karpenter $198.68/h, optimum $38.03/h, " +
-			"$45.81/h with the advised `sku-cpu` cap).",
+			"the top-level figures are. The guide \"What will Karpenter launch?\" walks through a wide pool (Karpenter $152.79/h with 332 pods " +
+			"pending in its first round, optimum $40.49/h, $44.06/h with the advised `sku-cpu` cap and none pending). Where the embedded catalog " +
+			"lists no zones of a size, it is assumed offered in every zone of the region: such a node's `zone_assumed` is true and a warning names the sizes.",
 		Attributes: map[string]schema.Attribute{
 			"region": schema.StringAttribute{Optional: true, MarkdownDescription: "Azure region; defaults to the provider's `region`. One of them is required."},
 			"nodepools": schema.ListAttribute{
