@@ -143,12 +143,15 @@ func mustMemory(sku *skewer.SKU) float64 {
 }
 
 // assumedZones are the zones a size the catalog has no Resource SKUs listing of in region is
-// taken to be offered in: every zone of the region, when the catalog knows the region's zones.
-// The public listings cover few sizes, and in a zonal region Azure offers nearly every current
-// size in every zone; assuming none (regional placement only) would make every zone-pinned or
-// zone-spread pool unschedulable in the simulation while the size is admissible in the
-// analysis. InstanceType.ZonesKnown stays false, so what depends on the real zones (the
-// instance-types data source's zones, the analysis's zone checks) still says they are unknown.
+// taken to be offered in: every zone of the region, when the catalog knows the region's zones
+// (none in a region without zones: regional placement only). The Azure provider offers a size in
+// the zones its Resource SKUs listing names, less restricted ones (instanceTypeZones: skewer's
+// AvailabilityZones), plus the regional placement "0"; the catalog's public listings cover few
+// sizes (19 of 1,507 in eastus, none in westeurope), and assuming no zone made every zone-pinned
+// or zone-spread pool unschedulable in the simulation while the analysis admitted the size. This
+// is an assumption, not Azure's data (a size may lack a zone): InstanceType.ZonesKnown stays
+// false, the instance-types data source lists no zones for the size, and a simulation marks a
+// node in such a zone (simmodel.SimNode.ZoneAssumed) and names the sizes in its assumptions.
 func assumedZones(cat *catalog.Catalog, region string, s *catalog.SKU) []string {
 	if _, listed := s.Locations[region]; listed || cat == nil {
 		return nil
