@@ -150,11 +150,11 @@ func rank(s findings.Severity) int { return -int(s) }
 
 // admissible returns the offerings of an instance type that the requirements accept, as
 // Karpenter's scheduler judges them (compatible requirements, then available and compatible
-// offerings); none when the type is not admissible. When the catalog does not know a size's
-// zones, its offerings are regional only, so a zone requirement cannot be judged per size: it
+// offerings); none when the type is not admissible. When a size's offerings are regional only
+// because its zones are unknown (zonesUnjudged), a zone requirement cannot be judged per size: it
 // is checked against the region's zones instead of excluding the size.
 func (rt *regionTypes) admissible(it *cloud.InstanceType, reqs scheduling.Requirements) cloudprovider.Offerings {
-	if !it.ZonesKnown && reqs.Has(corev1.LabelTopologyZone) {
+	if zonesUnjudged(it) && reqs.Has(corev1.LabelTopologyZone) {
 		zone := reqs.Get(corev1.LabelTopologyZone)
 		if rt.zones != nil && !anyAllowed(zone, rt.zones) {
 			return nil
@@ -171,6 +171,25 @@ func (rt *regionTypes) admissible(it *cloud.InstanceType, reqs scheduling.Requir
 		}
 	}
 	return out
+}
+
+// zonesUnjudged reports whether a type's zone requirement cannot be judged on its offerings:
+// its zones are not known and none of its offerings is in a zone (regional placement "0" or no
+// zone at all: an EKS catalog, an AKS region whose zones the catalog lacks). A size whose zones
+// the cloud assumed (AKS: every zone of the region, cloud/aks assumedZones) is judged on its
+// offerings like one whose zones are known, so that a zone-pinned pool admits only the offerings
+// in its zones: stripping the requirement there would admit the regional and the other zones'
+// offerings too, and the optimum would place pods in a zone the pool excludes.
+func zonesUnjudged(it *cloud.InstanceType) bool {
+	if it.ZonesKnown {
+		return false
+	}
+	for _, of := range it.Offerings {
+		if z := cloud.ZoneOf(of); z != "" && z != "0" {
+			return false
+		}
+	}
+	return true
 }
 
 func anyAllowed(r *scheduling.Requirement, values map[string]bool) bool {

@@ -24,7 +24,8 @@ type typeIndex struct {
 	// groups lists, per label key, each distinct requirement the types have on it with the set
 	// of types that have exactly that requirement.
 	groups map[string][]reqGroup
-	// zonesUnknown is the set of types whose zones the catalog does not know (see admissible).
+	// zonesUnknown is the set of types whose zone requirement is not judged on their offerings
+	// (zonesUnjudged; see admissible).
 	zonesUnknown bitset.Set
 	// offeringClass gives, per type and offering (in Offerings order), the index of its
 	// distinct requirement set in classes, or -1 when the offering is not available.
@@ -50,7 +51,7 @@ func buildTypeIndex(rt *regionTypes) *typeIndex {
 	groupOf := map[string]map[string]int{} // key -> canonical requirement -> position in groups[key]
 	classOf := map[string]int32{}
 	for i, it := range types {
-		if !it.ZonesKnown {
+		if zonesUnjudged(it) {
 			idx.zonesUnknown.Add(i)
 		}
 		for key, r := range it.Requirements {

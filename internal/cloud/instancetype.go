@@ -11,8 +11,9 @@ import (
 type InstanceType struct {
 	*cloudprovider.InstanceType
 	// ZonesKnown is false when the catalog does not know the type's zones in the region: its
-	// offerings then cover regional placement only, and zonal availability is not known rather
-	// than absent.
+	// offerings then cover the zones the cloud assumes (on AKS every zone of the region, when
+	// the catalog knows them) or regional placement only, and zonal availability is assumed,
+	// not known.
 	ZonesKnown bool
 	// OnDemand and Spot are the prices the provider ranks the offerings by, with provenance.
 	OnDemand Price
@@ -57,6 +58,13 @@ func (it *InstanceType) PriceOf(of *cloudprovider.Offering) Price {
 		return it.Spot
 	}
 	return it.OnDemand
+}
+
+// ZoneAssumed reports whether zone, an offering's zone, is one the cloud assumed the type is
+// offered in rather than one its catalog lists: the zones are not known, and the zone is a zone
+// (not "" nor AKS's regional placement "0", which the Azure provider offers every size in).
+func ZoneAssumed(it *InstanceType, zone string) bool {
+	return !it.ZonesKnown && zone != "" && zone != "0"
 }
 
 // ZoneOf is the offering's zone, "" when the offering has none (a cloud whose catalog has no

@@ -115,9 +115,13 @@ type CostRange struct {
 
 // SimNode is one new node.
 type SimNode struct {
-	Pool           string  `json:"pool"`
-	SKU            string  `json:"sku"`
-	Zone           string  `json:"zone"`
+	Pool string `json:"pool"`
+	SKU  string `json:"sku"`
+	Zone string `json:"zone"`
+	// ZoneAssumed is set when the catalog has no zone listing of the size in the region and
+	// Zone is one of the zones the cloud assumed it is offered in (AKS: every zone of the
+	// region): a gap of the catalog, not the cloud's word that the size is offered there.
+	ZoneAssumed    bool    `json:"zone_assumed,omitempty"`
 	CapacityType   string  `json:"capacity_type"`
 	HourlyPrice    float64 `json:"hourly_price"`
 	PriceEstimated bool    `json:"price_estimated"`

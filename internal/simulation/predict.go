@@ -129,6 +129,7 @@ func Predict(s *analysis.Solver, in PredictionInput) (*simmodel.Simulation, erro
 			Requested: nc.Requests.DeepCopy(), Allocatable: it.Allocatable().DeepCopy()}
 		delete(n.Requested, corev1.ResourcePods)
 		if d := rts[nc.NodePool].ByName(it.Name); d != nil {
+			n.ZoneAssumed = cloud.ZoneAssumed(d, n.Zone)
 			n.PriceEstimated = d.OnDemand.Estimated()
 			if n.CapacityType == karpv1.CapacityTypeSpot {
 				n.PriceEstimated = d.Spot.Estimated()
@@ -269,9 +270,29 @@ func pendingByWorkload(errs map[*corev1.Pod]error, of map[*corev1.Pod]int, ws []
 	for _, w := range idx {
 		ps := byW[w]
 		sort.Slice(ps, func(i, j int) bool { return ps[i].Namespace+"/"+ps[i].Name < ps[j].Namespace+"/"+ps[j].Name })
-		out = append(out, simmodel.Unschedulable{Workload: ws[w].Name, Count: len(ps), Reason: errs[ps[0]].Error()})
+		out = append(out, simmodel.Unschedulable{Workload: ws[w].Name, Count: len(ps), Reason: explainLimits(errs[ps[0]].Error())})
 	}
 	return out
+}
+
+// limitsExceeded is the error Karpenter's scheduler gives a pod when every instance type a new
+// NodeClaim of the pool could take exceeds what the pool's limits have left (addToNewNodeClaim).
+const limitsExceeded = "all available instance types exceed limits for nodepool"
+
+// roundOnlyNote says why limitsExceeded may hold a pod back in this round only: Karpenter
+// charges a new NodeClaim against its pool's limits with the largest capacity among the sizes it
+// may still become (subtractMax: on a wide pool, the largest size of the pool), not the size it
+// launches; once the NodeClaims launch, a later round charges their launched capacity
+// (updateRemainingResources, StateNode.Capacity) and may place the pod. The prediction is one
+// round (Predict), so its pending pods are the first round's.
+const roundOnlyNote = " (in this provisioning round: Karpenter charges each new NodeClaim against the limits with the largest size it may still become, " +
+	"not the size it launches; a later round, once these NodeClaims have launched, charges their launched size and may place these pods)"
+
+func explainLimits(reason string) string {
+	if strings.Contains(reason, limitsExceeded) && !strings.Contains(reason, roundOnlyNote) {
+		return reason + roundOnlyNote
+	}
+	return reason
 }
 
 // DaemonSetPod is a DaemonSet pod that requests the given resources and tolerates every taint,

@@ -123,6 +123,8 @@ func Simulate(ctx context.Context, s *analysis.Solver, in Input, mode string) (*
 	if err := run(ctx, s, mode, in, pools, res); err != nil {
 		return nil, err
 	}
+	res.Assumptions = append(res.Assumptions, ZoneAssumptions(res.Karpenter)...)
+	res.Assumptions = append(res.Assumptions, ZoneAssumptions(res.Optimal)...)
 	return res, nil
 }
 

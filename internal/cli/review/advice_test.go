@@ -30,11 +30,11 @@ func TestReviewWorkloadsAdvice(t *testing.T) {
 		}
 	}
 	if len(got) != 1 || got[0].File != "nodepool.yaml" || got[0].Line != 13 || got[0].Object != "NodePool/general" ||
-		!strings.Contains(got[0].Message, "$198.68/h") || !strings.Contains(got[0].Message, "$45.81/h") ||
+		!strings.Contains(got[0].Message, "$152.79/h") || !strings.Contains(got[0].Message, "$44.06/h") ||
 		!strings.Contains(got[0].Fix, `{key: karpenter.azure.com/sku-cpu, operator: Lt, values: ["65"]}`) {
 		t.Fatalf("KRP118 findings = %+v", got)
 	}
-	if len(out.Costs) != 1 || out.Costs[0].Advice == nil || out.Costs[0].Advice.HourlyCost != 45.809 {
+	if len(out.Costs) != 1 || out.Costs[0].Advice == nil || out.Costs[0].Advice.HourlyCost != 44.058 {
 		t.Errorf("costs = %+v", out.Costs)
 	}
 }

@@ -45,7 +45,8 @@ how many ties there were and the cost range of Karpenter's outcomes over at most
 other tie-breaks (every combination when that is few enough, else a seeded sample).
 
 JSON (--format json): {"version":1, "mode", "karpenter": {"nodes":[{"cluster","pool",
-"instanceType","capacityType","zone","pods","workloads","hourlyPrice"}], "hourlyCost",
+"instanceType","capacityType","zone","zoneAssumed" (true when the catalog does not list the
+size in that zone: assumed, see the assumptions),"pods","workloads","hourlyPrice"}], "hourlyCost",
 "unschedulable":[{"cluster","workload","count","reason"}], "tieBreaks", "hourlyCostRange":
 {"min","max","minNodes","maxNodes","minPending","maxPending","outcomes","runs","exhaustive"}},
 "optimal": {same}, "lowerBound",

@@ -68,14 +68,16 @@ type jsonCostRange struct {
 }
 
 type jsonNode struct {
-	Cluster      string         `json:"cluster"`
-	Pool         string         `json:"pool"`
-	InstanceType string         `json:"instanceType"`
-	CapacityType string         `json:"capacityType"`
-	Zone         string         `json:"zone"`
-	Pods         int            `json:"pods"`
-	Workloads    map[string]int `json:"workloads"`
-	HourlyPrice  float64        `json:"hourlyPrice"`
+	Cluster      string `json:"cluster"`
+	Pool         string `json:"pool"`
+	InstanceType string `json:"instanceType"`
+	CapacityType string `json:"capacityType"`
+	Zone         string `json:"zone"`
+	// ZoneAssumed: the catalog does not list the size in Zone (simmodel.SimNode.ZoneAssumed).
+	ZoneAssumed bool           `json:"zoneAssumed,omitempty"`
+	Pods        int            `json:"pods"`
+	Workloads   map[string]int `json:"workloads"`
+	HourlyPrice float64        `json:"hourlyPrice"`
 }
 
 type jsonUnschedulable struct {
@@ -97,7 +99,7 @@ func toJSONSim(cluster string, sim *simmodel.Simulation, pools []string) *jsonSi
 			MinPending: r.MinPending, MaxPending: r.MaxPending, Outcomes: r.Outcomes, Runs: r.Runs, Exhaustive: r.Exhaustive}
 	}
 	for _, n := range sim.Nodes {
-		jn := jsonNode{Cluster: cluster, Pool: n.Pool, InstanceType: n.SKU, CapacityType: n.CapacityType, Zone: n.Zone, Workloads: map[string]int{}, HourlyPrice: n.HourlyPrice}
+		jn := jsonNode{Cluster: cluster, Pool: n.Pool, InstanceType: n.SKU, CapacityType: n.CapacityType, Zone: n.Zone, ZoneAssumed: n.ZoneAssumed, Workloads: map[string]int{}, HourlyPrice: n.HourlyPrice}
 		for _, p := range n.Pods {
 			jn.Pods += p.Count
 			jn.Workloads[p.Workload] += p.Count

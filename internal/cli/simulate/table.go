@@ -43,11 +43,16 @@ func tables(sim *simmodel.Simulation, pools []string) []poolTable {
 		for _, pc := range n.Pods {
 			pods += pc.Count
 		}
+		// A zone the catalog does not list for the size says so where it is shown.
+		zone := n.Zone
+		if n.ZoneAssumed {
+			zone += " (assumed)"
+		}
 		i := slices.IndexFunc(t.Rows, func(r row) bool {
-			return r.InstanceType == n.SKU && r.CapacityType == n.CapacityType && r.Zone == n.Zone && r.HourlyPrice == n.HourlyPrice
+			return r.InstanceType == n.SKU && r.CapacityType == n.CapacityType && r.Zone == zone && r.HourlyPrice == n.HourlyPrice
 		})
 		if i < 0 {
-			t.Rows = append(t.Rows, row{InstanceType: n.SKU, CapacityType: n.CapacityType, Zone: n.Zone, HourlyPrice: n.HourlyPrice})
+			t.Rows = append(t.Rows, row{InstanceType: n.SKU, CapacityType: n.CapacityType, Zone: zone, HourlyPrice: n.HourlyPrice})
 			i = len(t.Rows) - 1
 		}
 		t.Rows[i].Nodes++

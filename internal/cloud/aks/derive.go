@@ -18,8 +18,7 @@ import (
 
 // InstanceType is Karpenter's instance type plus what the catalog knows about
 // how certain it is. ZonesKnown is false when the catalog has no Resource SKUs
-// listing of the size in the region: the offerings then cover regional
-// placement ("0") only, and zonal availability is not known rather than absent.
+// listing of the size in the region: its zones are then assumed (assumedZones).
 type InstanceType = cloud.InstanceType
 
 // Dropped is a SKU that yields no instance type, with every reason found.
@@ -66,7 +65,7 @@ func RegionReasons(region string, s *catalog.SKU) []Reason {
 		return []Reason{ReasonNoCapabilities}
 	}
 	region = strings.ToLower(region)
-	return regionReasons(toSkewer(s, region), region)
+	return regionReasons(toSkewer(s, region, nil), region)
 }
 
 // New derives one instance type, or returns nil and the reasons Karpenter would
@@ -79,7 +78,7 @@ func New(cat *catalog.Catalog, region string, s *catalog.SKU, nc NodeClass, cl C
 	}
 	nc, cl = nc.withDefaults(), cl.withDefaults()
 	region = strings.ToLower(region)
-	sku := toSkewer(s, region)
+	sku := toSkewer(s, region, assumedZones(cat, region, s))
 	if reasons := regionReasons(sku, region); len(reasons) > 0 {
 		return nil, reasons
 	}
@@ -141,4 +140,25 @@ func mustMemory(sku *skewer.SKU) float64 {
 		panic(err) // unreachable: regionReasons drops SKUs without a memory size
 	}
 	return m
+}
+
+// assumedZones are the zones a size the catalog has no Resource SKUs listing of in region is
+// taken to be offered in: every zone of the region, when the catalog knows the region's zones
+// (none in a region without zones: regional placement only). The Azure provider offers a size in
+// the zones its Resource SKUs listing names, less restricted ones (instanceTypeZones: skewer's
+// AvailabilityZones), plus the regional placement "0"; the catalog's public listings cover few
+// sizes (19 of 1,507 in eastus, none in westeurope), and assuming no zone made every zone-pinned
+// or zone-spread pool unschedulable in the simulation while the analysis admitted the size. This
+// is an assumption, not Azure's data (a size may lack a zone): InstanceType.ZonesKnown stays
+// false, the instance-types data source lists no zones for the size, and a simulation marks a
+// node in such a zone (simmodel.SimNode.ZoneAssumed) and names the sizes in its assumptions.
+func assumedZones(cat *catalog.Catalog, region string, s *catalog.SKU) []string {
+	if _, listed := s.Locations[region]; listed || cat == nil {
+		return nil
+	}
+	r, ok := cat.Region(region)
+	if !ok || !r.ZonesKnown {
+		return nil
+	}
+	return r.Zones
 }

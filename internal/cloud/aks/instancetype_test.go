@@ -96,9 +96,10 @@ func TestPricesFollowUpstreamFallbacks(t *testing.T) {
 	}
 }
 
-// TestUnknownZonesMeanRegionalOnly: without a Resource SKUs listing for the
-// region, no zone is invented; the offerings are the regional placement only.
-func TestUnknownZonesMeanRegionalOnly(t *testing.T) {
+// TestUnknownZonesAreTheRegions: without a Resource SKUs listing for the region, the size is
+// assumed offered in every zone the catalog knows the region to have (ZonesKnown stays false);
+// in a region without zones, regional placement only.
+func TestUnknownZonesAreTheRegions(t *testing.T) {
 	cat := catalog.Default()
 	s, _ := cat.SKU("Standard_D4s_v5")
 	if _, known := cat.Zones("eastus", s.Name); known {
@@ -111,8 +112,25 @@ func TestUnknownZonesMeanRegionalOnly(t *testing.T) {
 	if it.ZonesKnown {
 		t.Error("ZonesKnown without a listing")
 	}
-	if got := it.Requirements.Get(corev1.LabelTopologyZone).Values(); !cmp.Equal(got, []string{"0"}) {
-		t.Errorf("zones %v, want only the regional placement", got)
+	got := it.Requirements.Get(corev1.LabelTopologyZone).Values()
+	slices.Sort(got)
+	if !cmp.Equal(got, []string{"0", "eastus-1", "eastus-2", "eastus-3"}) {
+		t.Errorf("zones %v, want the regional placement and eastus's three zones", got)
+	}
+	for _, region := range cat.Regions() {
+		if r, _ := cat.Region(region); r.ZonesKnown && len(r.Zones) == 0 && cat.HasPrices(region) {
+			if _, known := cat.Zones(region, s.Name); known {
+				continue
+			}
+			it, _ := New(cat, region, s, NodeClass{}, Cluster{})
+			if it == nil {
+				continue
+			}
+			if got := it.Requirements.Get(corev1.LabelTopologyZone).Values(); !cmp.Equal(got, []string{"0"}) {
+				t.Errorf("%s has no zones, yet %s is offered in %v", region, s.Name, got)
+			}
+			break
+		}
 	}
 
 	listed, _ := cat.SKU("Standard_D2as_v6")

@@ -11,9 +11,10 @@ import (
 
 // toSkewer rebuilds the Resource SKU the way the API would have listed it in
 // region, so that skewer's parsing — the code Karpenter itself runs — reads it.
-// Without a listing for the region the SKU carries no location info, which
-// skewer reads as "no zones, no restrictions".
-func toSkewer(s *catalog.SKU, region string) *skewer.SKU {
+// Without a listing for the region the SKU is listed in the assumed zones (the
+// region's, see assumedZones) with no restrictions; with none assumed it carries
+// no location info, which skewer reads as "no zones, no restrictions".
+func toSkewer(s *catalog.SKU, region string, assumed []string) *skewer.SKU {
 	out := &skewer.SKU{
 		Name:         ptr(s.Name),
 		Tier:         ptr(s.Tier),
@@ -24,7 +25,10 @@ func toSkewer(s *catalog.SKU, region string) *skewer.SKU {
 	}
 	loc, ok := s.Locations[strings.ToLower(region)]
 	if !ok {
-		return out
+		if len(assumed) == 0 {
+			return out
+		}
+		loc = catalog.Location{Zones: assumed}
 	}
 	info := compute.ResourceSkuLocationInfo{Location: ptr(region), Zones: ptr(append([]string(nil), loc.Zones...))}
 	var details []compute.ResourceSkuZoneDetails

@@ -3,6 +3,7 @@ package benchcmp
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 
@@ -22,7 +23,8 @@ func regionTypes(region string) []*cloudprovider.InstanceType {
 }
 
 // TestEmulationMatchesUpstreamOnProfiles runs the benchmark's NodePool profiles at 100 pods
-// through Karpenter's scheduler and the emulation.
+// through Karpenter's scheduler and the emulation: Karpenter's outcome is the emulation's, or,
+// where Karpenter broke a tie at random, one of the emulation's other tie-breaks.
 func TestEmulationMatchesUpstreamOnProfiles(t *testing.T) {
 	its := regionTypes(region)
 	for _, prof := range profiles {
@@ -39,8 +41,19 @@ func TestEmulationMatchesUpstreamOnProfiles(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// westeurope's sizes are offered in its three zones (assumed) and regionally, so a
+			// third of the pods, spread over zones, meet equally loaded zones, which Karpenter
+			// picks among at random: its run must be one of the emulation's tie-breaks.
 			if diff := compareDecisions(ours, up); diff != "" {
-				t.Errorf("differ: %s (cost %.4f vs %.4f)", diff, ours.cost, up.cost)
+				found, runs, _, err := reachDecision(sc, up, 64, 30*time.Second)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if found == nil {
+					t.Errorf("differ: %s (cost %.4f vs %.4f), and no tie-break of the emulation's gives Karpenter's outcome (%d runs)", diff, ours.cost, up.cost, runs)
+				} else {
+					t.Logf("Karpenter broke a tie otherwise; the emulation gives its outcome at another tie-break (%d runs)", runs)
+				}
 			}
 			fmt.Printf("%s: %d claims, $%.4f / $%.4f\n", prof.name, len(up.claims), ours.cost, up.cost)
 		})

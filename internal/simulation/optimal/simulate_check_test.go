@@ -76,6 +76,11 @@ func checkSimulation(t testing.TB, s *analysis.Solver, in simmodel.SimulationInp
 			if !ok {
 				t.Fatalf("node %d: %s (%s, %s) does not admit %s", i, n.SKU, n.Zone, n.CapacityType, pc.Workload)
 			}
+			// Admissible leaves the zone unjudged for regional-only sizes of unknown zones;
+			// Karpenter never launches a node in a zone the pool or the pod excludes.
+			if zr := merged.Get(corev1.LabelTopologyZone); merged.Has(corev1.LabelTopologyZone) && n.Zone != "" && !zr.Has(n.Zone) {
+				t.Fatalf("node %d: %s is in zone %q, which %s's requirements on pool %s exclude (%s)", i, n.SKU, n.Zone, pc.Workload, n.Pool, zr)
+			}
 			for k := 0; k < pc.Count; k++ {
 				requests = resources.Merge(requests, resources.RequestsForPods(pod))
 			}

@@ -326,10 +326,15 @@ func (pb *problem) podClass(reqs scheduling.Requirements, pod *corev1.Pod) *podC
 		any := false
 		for t, pt := range p.types {
 			for _, of := range allowed[pt.ti] {
+				if !zoneAllowed(merged, of) {
+					continue
+				}
 				for j, pof := range pt.offs {
 					if pof == of {
 						masks[t] |= 1 << uint(j)
-						zones[pt.zone[j]] = true
+						if pb.zones[pt.zone[j]] != "" {
+							zones[pt.zone[j]] = true
+						}
 					}
 				}
 			}
@@ -346,6 +351,17 @@ func (pb *problem) podClass(reqs scheduling.Requirements, pod *corev1.Pod) *podC
 	}
 	sort.Slice(c.zones, func(i, j int) bool { return pb.zones[c.zones[i]] < pb.zones[c.zones[j]] })
 	return c
+}
+
+// zoneAllowed reports whether the offering's zone is one the requirements (the pool's and the
+// pod's) allow, as Karpenter's offering compatibility judges it. The analysis admits a size
+// whose zones are unknown and whose offerings are regional only without judging the zone
+// (analysis.zonesUnjudged), so that the requirement analysis can say the size may be offered;
+// a node placed on such an offering would be in a zone ("0": regional) the pool excludes, which
+// Karpenter never launches. An offering without a zone (an EKS catalog's) is judged by nothing.
+func zoneAllowed(reqs scheduling.Requirements, of *cloudprovider.Offering) bool {
+	z := cloud.ZoneOf(of)
+	return z == "" || !reqs.Has(corev1.LabelTopologyZone) || reqs.Get(corev1.LabelTopologyZone).Has(z)
 }
 
 func (pb *problem) nodeClassOf(pi int) cloud.NodeClass { return pb.pools[pi].nodeClass }

@@ -132,7 +132,7 @@ func (pb *problem) simNode(n *simNode, share func(placement) map[int]int) simmod
 		pods = append(pods, simmodel.PodCount{Workload: pb.workloads[w].w.Name, Count: counts[w]})
 	}
 	return simmodel.SimNode{
-		Pool: n.pool.name, SKU: pt.it.Name, Zone: cloud.ZoneOf(of), CapacityType: ct,
+		Pool: n.pool.name, SKU: pt.it.Name, Zone: cloud.ZoneOf(of), ZoneAssumed: cloud.ZoneAssumed(pt.it, cloud.ZoneOf(of)), CapacityType: ct,
 		HourlyPrice: of.Price, PriceEstimated: price.Estimated(), PriceSource: price.Source,
 		Pods: pods, Requested: requested, Allocatable: pt.it.Allocatable().DeepCopy(),
 	}
