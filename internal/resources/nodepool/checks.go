@@ -195,7 +195,8 @@ func refOf(clouds *cloud.Registry, group, kind, name string) planstate.Ref {
 }
 
 // observe snapshots the pool's node class after each refresh and write, for planChecks (see
-// planstate.Observe).
+// planstate.Observe). The live class is read through kube.Client.GetShared: 250 pools on
+// one class make one GET per refresh, not 250.
 func observe(ctx context.Context, oc *crdresource.ObserveContext) []byte {
 	ref, _, _ := unstructured.NestedStringMap(oc.Object, "spec", "template", "spec", "nodeClassRef")
 	board, clouds := planstate.New(), builtinClouds() // without provider data, nothing was planned
@@ -211,7 +212,9 @@ func observe(ctx context.Context, oc *crdresource.ObserveContext) []byte {
 		if k == nil {
 			return nil, false, fmt.Errorf("this build has no CRD of %s.%s", ref["kind"], ref["group"])
 		}
-		obj, err := oc.Client.Get(ctx, k.GVR(), r.Name)
+		// Every pool on the class reads it after its refresh: one GET per class and
+		// operation serves them all (the client lives for one walk; its writes drop the entry).
+		obj, err := oc.Client.GetShared(ctx, k.GVR(), r.Name)
 		if err != nil || obj == nil {
 			return nil, false, err
 		}
