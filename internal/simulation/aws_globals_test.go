@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	awsv1 "github.com/aws/karpenter-provider-aws/pkg/apis/v1"
 	azv1beta1 "github.com/Azure/karpenter-provider-azure/pkg/apis/v1beta1"
+	awsv1 "github.com/aws/karpenter-provider-aws/pkg/apis/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/sets"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
