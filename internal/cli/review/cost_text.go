@@ -16,7 +16,7 @@ func writeCostsText(w io.Writer, costs []ClusterCost) error {
 		cur := c.Currency
 		fmt.Fprintf(&b, "\nPredicted cost of cluster %s (%s): %s", clusterLabel(c.Cluster), c.Method, money.Hourly(cur, c.HourlyCost))
 		if c.BaselineHourlyCost != nil {
-			fmt.Fprintf(&b, ", baseline %s, change %s %+.4f/h (%+.0f/month)", money.Hourly(cur, *c.BaselineHourlyCost), money.Code(cur), c.HourlyCost-*c.BaselineHourlyCost,
+			fmt.Fprintf(&b, ", baseline %s, change %[2]s %+.4[3]f/h (%[2]s %+.0[4]f/month)", money.Hourly(cur, *c.BaselineHourlyCost), money.Code(cur), c.HourlyCost-*c.BaselineHourlyCost,
 				(c.HourlyCost-*c.BaselineHourlyCost)*analysis.HoursPerMonth)
 		}
 		if c.OptimalHourlyCost > 0 {

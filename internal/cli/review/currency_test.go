@@ -133,3 +133,16 @@ func TestFleetDoesNotAddCurrencies(t *testing.T) {
 		}
 	}
 }
+
+// A baseline priced in another currency (the cluster moved to a region that prices in CNY)
+// is not compared: no change is computed across currencies, and a note says why.
+func TestBaselineInAnotherCurrencyIsNotCompared(t *testing.T) {
+	cc := ClusterCost{Cluster: "c", Method: "karpenter", HourlyCost: 2.656, Currency: "CNY", Pools: []PoolCost{{Pool: "default", Nodes: 1, HourlyCost: 2.656}}}
+	compare(&cc, ClusterCost{Cluster: "c", Method: "karpenter", HourlyCost: 0.306, Currency: "USD", Pools: []PoolCost{{Pool: "default", Nodes: 1, HourlyCost: 0.306}}})
+	if cc.BaselineHourlyCost != nil || cc.Pools[0].Delta != nil || cc.BaselineCurrency != "USD" {
+		t.Errorf("compared across currencies: %+v", cc)
+	}
+	if len(cc.Notes) != 1 || !strings.Contains(cc.Notes[0], "USD 0.3060/h and is not compared: it prices in USD, this in CNY") {
+		t.Errorf("notes %q", cc.Notes)
+	}
+}
