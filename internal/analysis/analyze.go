@@ -74,11 +74,14 @@ type Summary struct {
 	CheapestRegion      string  `json:"cheapest_region,omitempty"`
 	CheapestCapacity    string  `json:"cheapest_capacity_type,omitempty"`
 	CheapestHourlyPrice float64 `json:"cheapest_hourly_price,omitempty"`
-	PriceEstimated      bool    `json:"price_estimated"`
-	LargestSKU          string  `json:"largest_sku,omitempty"`
-	LargestVCPU         int64   `json:"largest_vcpu,omitempty"`
-	LargestMemoryGiB    float64 `json:"largest_memory_gib,omitempty"`
-	LimitsAllowOneNode  bool    `json:"limits_allow_one_node"`
+	// Currency is the ISO 4217 code of every price and cost here: the pool's cloud's price
+	// table for the region (USD, CNY in AWS's China regions, an override's own).
+	Currency           string  `json:"currency,omitempty"`
+	PriceEstimated     bool    `json:"price_estimated"`
+	LargestSKU         string  `json:"largest_sku,omitempty"`
+	LargestVCPU        int64   `json:"largest_vcpu,omitempty"`
+	LargestMemoryGiB   float64 `json:"largest_memory_gib,omitempty"`
+	LimitsAllowOneNode bool    `json:"limits_allow_one_node"`
 	// MonthlyCostAtLimits is the cheapest cost of running the pool filled to its limits
 	// for a month (730 h): per admissible size, its cheapest price times the nodes that
 	// the binding limit (cpu, memory, GPUs, nodes, ...) admits, the least over the sizes.

@@ -9,6 +9,7 @@ import (
 	"sigs.k8s.io/karpenter/pkg/utils/resources"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/money"
 )
 
 // CapacityChoice is the cheapest offering of one capacity type the pool allows.
@@ -16,6 +17,7 @@ type CapacityChoice struct {
 	SKU            string  `json:"sku"`
 	Region         string  `json:"region,omitempty"`
 	HourlyPrice    float64 `json:"hourly_price"`
+	Currency       string  `json:"currency,omitempty"`
 	PriceSource    string  `json:"price_source"`
 	PriceEstimated bool    `json:"price_estimated"`
 	// MonthlyCostAtLimits: see Summary.MonthlyCostAtLimits, with this capacity
@@ -137,6 +139,7 @@ func (a *Analysis) summariseCost(p *Pool) {
 	a.Summary.CheapestRegion = c.Region
 	a.Summary.CheapestCapacity = of.CapacityType()
 	a.Summary.CheapestHourlyPrice = RoundPrice(of.Price)
+	a.Summary.Currency = money.Code(price.Currency)
 	a.Summary.PriceEstimated = price.Estimated()
 	a.Summary.PriceSource = price.Source
 	limits := corev1.ResourceList(p.Spec.Limits)
@@ -152,7 +155,7 @@ func (a *Analysis) summariseCost(p *Pool) {
 			a.Summary.CapacityTypes = map[string]CapacityChoice{}
 		}
 		a.Summary.CapacityTypes[ct] = CapacityChoice{
-			SKU: c.InstanceType.Name, Region: c.Region, HourlyPrice: RoundPrice(of.Price),
+			SKU: c.InstanceType.Name, Region: c.Region, HourlyPrice: RoundPrice(of.Price), Currency: money.Code(price.Currency),
 			PriceSource: price.Source, PriceEstimated: price.Estimated(),
 			MonthlyCostAtLimits: costAtLimits(a.Admissible, limits, keep),
 		}

@@ -142,8 +142,8 @@ func TestSpotSavingsNote(t *testing.T) {
 		t.Fatalf("no spot savings note: %v", codes(a))
 	}
 	for _, want := range []string{
-		"Karpenter would launch Standard_D2s_v5 as spot at $0.021252/h (list 2026-08-22) instead of Standard_D2s_v5 at $0.115/h (list 2026-06-18), 82 % less",
-		"at the limits $",
+		"Karpenter would launch Standard_D2s_v5 as spot at USD 0.021252/h (list 2026-08-22) instead of Standard_D2s_v5 at USD 0.115/h (list 2026-06-18), 82 % less",
+		"at the limits USD ",
 		"This assumes the pool's pods may be interrupted: none carries karpenter.sh/do-not-disrupt",
 	} {
 		if !strings.Contains(note.Message, want) {

@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"fmt"
-	"math"
 
 	corev1 "k8s.io/api/core/v1"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/money"
 )
 
 // allowsOnlyOnDemand reports whether the pool's requirements exclude spot but allow on-demand.
@@ -60,12 +60,12 @@ func checkSpotSavings(p *Pool, a *Analysis) {
 		return
 	}
 	price := priceOf(c.InstanceType, of)
-	msg := fmt.Sprintf("the pool allows only on-demand capacity; with spot allowed too (on-demand as the fallback), Karpenter would launch %s as spot at $%s/h (%s) instead of %s at $%s/h (%s), %.0f %% less",
-		c.InstanceType.Name, fmtPrice(of.Price), price.Source, a.Summary.CheapestSKU, fmtPrice(a.Summary.CheapestHourlyPrice), a.Summary.PriceSource,
+	msg := fmt.Sprintf("the pool allows only on-demand capacity; with spot allowed too (on-demand as the fallback), Karpenter would launch %s as spot at %s/h (%s) instead of %s at %s/h (%s), %.0f %% less",
+		c.InstanceType.Name, money.Format(price.Currency, RoundPrice(of.Price), -1), price.Source, a.Summary.CheapestSKU, money.Format(a.Summary.Currency, a.Summary.CheapestHourlyPrice, -1), a.Summary.PriceSource,
 		100*(1-of.Price/a.Summary.CheapestHourlyPrice))
 	limits := corev1.ResourceList(p.Spec.Limits)
 	if now, spot := a.Summary.MonthlyCostAtLimits, costAtLimits(withSpot, limits, capacityIs(karpv1.CapacityTypeSpot)); now != nil && spot != nil {
-		msg += fmt.Sprintf("; at the limits $%.0f instead of $%.0f a month", *spot, *now)
+		msg += fmt.Sprintf("; at the limits %s instead of %s a month", money.Format(a.Summary.Currency, *spot, 0), money.Format(a.Summary.Currency, *now, 0))
 	}
 	msg += ". This assumes the pool's pods may be interrupted: none carries karpenter.sh/do-not-disrupt, their disruption budgets allow eviction, and they tolerate any taint a spot pool would carry; " + cloud.VocabularyOf(a.cloud).SpotNotice
 	a.add(findings.Finding{Code: findings.SpotSavings, Path: requirementPath(capacityTypeIndex(p), "values"), Message: msg,
@@ -79,12 +79,6 @@ func capacityTypeIndex(p *Pool) int {
 		}
 	}
 	return 0
-}
-
-// fmtPrice renders an hourly price with the precision it has (list prices
-// have up to six decimals).
-func fmtPrice(f float64) string {
-	return fmt.Sprintf("%g", math.Round(f*1e6)/1e6)
 }
 
 // SpotServed reports whether another of the pools allows spot capacity for pods

@@ -50,6 +50,9 @@ type Regions interface {
 	// Zones returns the region's zones as topology.kubernetes.io/zone values, and whether the
 	// catalog knows them at all (false: zonal checks cannot be judged, not "no zones").
 	Zones(region string) (zones []string, known bool)
+	// Currency is the ISO 4217 code of the prices the cloud ranks the region's offerings by
+	// (the price table's own, never converted): every money figure of the region carries it.
+	Currency(region string) string
 }
 
 // Labels is what the label checks need: which keys are the cloud's own.

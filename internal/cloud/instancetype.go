@@ -39,7 +39,9 @@ const (
 // Price is the hourly price Karpenter would rank an offering by.
 type Price struct {
 	Value float64
-	Basis PriceBasis
+	// Currency is the ISO 4217 code of Value, its price table's ("" is USD).
+	Currency string
+	Basis    PriceBasis
 	// Source is the provenance shown to users: "list YYYY-MM-DD", "override…" or
 	// "estimated: …" / "missing: …" saying what the number is.
 	Source string

@@ -1,10 +1,14 @@
 package simmodel
 
 import (
+	"slices"
+	"strings"
+
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/money"
 )
 
 // SimulationInput describes pending pods and the NodePools that may launch nodes for them:
@@ -35,6 +39,26 @@ type SimPool struct {
 
 // Cloud is the cloud of clouds that serves the pool: the owner of its nodeClassRef.group, as
 // the analysis resolves it.
+// Currency is the ISO 4217 code the pools' prices in the region are in, their clouds' price
+// tables' (money.USD without pools); the codes joined with "+" when two clouds price in
+// different currencies, which no single figure can then be added up in.
+func Currency(pools []SimPool, clouds *cloud.Registry, region string) string {
+	seen := map[string]bool{}
+	var out []string
+	for _, p := range pools {
+		c := money.Code(p.Cloud(clouds).Currency(region))
+		if !seen[c] {
+			seen[c] = true
+			out = append(out, c)
+		}
+	}
+	if len(out) == 0 {
+		return money.USD
+	}
+	slices.Sort(out)
+	return strings.Join(out, "+")
+}
+
 func (p SimPool) Cloud(clouds *cloud.Registry) cloud.Cloud {
 	var group string
 	if p.Pool != nil && p.Pool.NodePool != nil {
@@ -73,6 +97,8 @@ type Simulation struct {
 	Nodes  []SimNode `json:"nodes"`
 	// HourlyCost is the sum of the nodes' hourly prices.
 	HourlyCost float64 `json:"hourly_cost"`
+	// Currency is the ISO 4217 code of every price and cost here (Currency).
+	Currency string `json:"currency,omitempty"`
 	// LowerBound is a proven lower bound on the hourly cost of any set of nodes from these
 	// NodePools that holds the scheduled pods within the limits. By default it is the optimum
 	// of a linear programming relaxation over the admissible node types (fractional nodes,
@@ -124,6 +150,7 @@ type SimNode struct {
 	ZoneAssumed    bool    `json:"zone_assumed,omitempty"`
 	CapacityType   string  `json:"capacity_type"`
 	HourlyPrice    float64 `json:"hourly_price"`
+	Currency       string  `json:"currency,omitempty"`
 	PriceEstimated bool    `json:"price_estimated"`
 	// PriceSource is the price's provenance ("list 2026-08-22", "estimated: …").
 	PriceSource string `json:"price_source"`

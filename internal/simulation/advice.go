@@ -12,6 +12,7 @@ import (
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/money"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 )
 
@@ -96,6 +97,8 @@ type Advice struct {
 	LowerBound        float64 `json:"lowerBound"`
 	Saving            float64 `json:"saving"`
 	SavingPercent     float64 `json:"savingPercent"`
+	// Currency is the ISO 4217 code of every cost here (the prediction's).
+	Currency string `json:"currency,omitempty"`
 	// Spot is the edit that allows spot, when it is cheaper still than Edit: it is not the
 	// advice because it assumes the pods tolerate eviction, which the plan cannot see.
 	Spot *Trial `json:"spot,omitempty"`
@@ -105,14 +108,15 @@ type Advice struct {
 
 // Message is the finding's text.
 func (a *Advice) Message() string {
-	msg := fmt.Sprintf("Karpenter would launch nodes for $%.2f/h where the cheapest packing found costs $%.2f/h (lower bound $%.2f/h); "+
-		"edit: %s; Karpenter's cost with it is $%.2f/h, saving $%.2f/h (%.0f %%), with no pod left pending that was not before. YAML: `%s`; HCL: `%s`",
-		a.KarpenterCost, a.OptimalHourlyCost, a.LowerBound, a.Edit.Describe(), a.HourlyCost, a.Saving, a.SavingPercent, a.Edit.YAML(), a.Edit.HCL())
+	m := func(v float64) string { return money.Format(a.Currency, v, 2) + "/h" }
+	msg := fmt.Sprintf("Karpenter would launch nodes for %s where the cheapest packing found costs %s (lower bound %s); "+
+		"edit: %s; Karpenter's cost with it is %s, saving %s (%.0f %%), with no pod left pending that was not before. YAML: `%s`; HCL: `%s`",
+		m(a.KarpenterCost), m(a.OptimalHourlyCost), m(a.LowerBound), a.Edit.Describe(), m(a.HourlyCost), m(a.Saving), a.SavingPercent, a.Edit.YAML(), a.Edit.HCL())
 	if a.Edit.AssumesInterruptible {
 		msg += "; this assumes the pool's pods tolerate spot eviction (30 seconds' notice)"
 	}
 	if a.Spot != nil {
-		msg += fmt.Sprintf("; allowing spot instead (%s) would make it $%.2f/h if the pods tolerate eviction at 30 seconds' notice", a.Spot.Edit.YAML(), a.Spot.HourlyCost)
+		msg += fmt.Sprintf("; allowing spot instead (%s) would make it %s if the pods tolerate eviction at 30 seconds' notice", a.Spot.Edit.YAML(), m(a.Spot.HourlyCost))
 	}
 	return msg
 }
@@ -182,7 +186,7 @@ func AdvisePrediction(s *analysis.Solver, pin PredictionInput, karpenter, optima
 	if spot != nil && (spot.HourlyCost >= best.HourlyCost || spot.Unschedulable > best.Unschedulable) {
 		spot = nil
 	}
-	a := &Advice{Edit: best.Edit, HourlyCost: best.HourlyCost, Spot: spot, Trials: trials}
+	a := &Advice{Edit: best.Edit, HourlyCost: best.HourlyCost, Currency: money.Code(karpenter.Currency), Spot: spot, Trials: trials}
 	a.KarpenterCost, a.OptimalHourlyCost, a.LowerBound = Round(before), Round(opt), Round(optimal.LowerBound)
 	a.Saving = Round(before - a.HourlyCost)
 	a.SavingPercent = math.Round(1000*a.Saving/before) / 10

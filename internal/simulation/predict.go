@@ -15,6 +15,7 @@ import (
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/money"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation/karpenter"
 )
@@ -108,7 +109,7 @@ func Predict(s *analysis.Solver, in PredictionInput) (*simmodel.Simulation, erro
 	if err != nil {
 		return nil, err
 	}
-	sim := &simmodel.Simulation{Region: region, Method: simmodel.MethodKarpenter, TieBreaks: res.Ties}
+	sim := &simmodel.Simulation{Region: region, Method: simmodel.MethodKarpenter, TieBreaks: res.Ties, Currency: simmodel.Currency(in.Pools, s.Clouds(), region)}
 	if res.Ties > 0 && !in.NoTieRange {
 		set, err := karpenter.Outcomes(pin, res, tieRuns(len(pin.Pods)), func(r *karpenter.Result) string { return outcomeOf(r, of).key })
 		if err != nil {
@@ -130,10 +131,8 @@ func Predict(s *analysis.Solver, in PredictionInput) (*simmodel.Simulation, erro
 		delete(n.Requested, corev1.ResourcePods)
 		if d := rts[nc.NodePool].ByName(it.Name); d != nil {
 			n.ZoneAssumed = cloud.ZoneAssumed(d, n.Zone)
-			n.PriceEstimated = d.OnDemand.Estimated()
-			if n.CapacityType == karpv1.CapacityTypeSpot {
-				n.PriceEstimated = d.Spot.Estimated()
-			}
+			price := d.PriceOf(o)
+			n.PriceEstimated, n.Currency = price.Estimated(), money.Code(price.Currency)
 		}
 		n.Pods = podCounts(nc.Pods, of, workloads)
 		sim.Nodes = append(sim.Nodes, n)

@@ -13,6 +13,7 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/money"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation/optimal"
 )
@@ -55,6 +56,16 @@ func (r *Result) LowerBound() float64 {
 		}
 	}
 	return 0
+}
+
+// Currency is the ISO 4217 code of the result's costs (USD when nothing ran).
+func (r *Result) Currency() string {
+	for _, s := range []*simmodel.Simulation{r.Karpenter, r.Optimal} {
+		if s != nil {
+			return money.Code(s.Currency)
+		}
+	}
+	return money.USD
 }
 
 // Primary is the result a single figure should come from: Karpenter's when it ran.

@@ -30,7 +30,7 @@ func TestReviewWorkloadsAdvice(t *testing.T) {
 		}
 	}
 	if len(got) != 1 || got[0].File != "nodepool.yaml" || got[0].Line != 13 || got[0].Object != "NodePool/general" ||
-		!strings.Contains(got[0].Message, "$152.79/h") || !strings.Contains(got[0].Message, "$44.06/h") ||
+		!strings.Contains(got[0].Message, "USD 152.79/h") || !strings.Contains(got[0].Message, "USD 44.06/h") ||
 		!strings.Contains(got[0].Fix, `{key: karpenter.azure.com/sku-cpu, operator: Lt, values: ["65"]}`) {
 		t.Fatalf("KRP118 findings = %+v", got)
 	}

@@ -3,7 +3,6 @@ package review
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -14,6 +13,7 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/money"
 )
 
 // provisioning runs the solver once per NodePool and shares the result between the check and
@@ -163,9 +163,9 @@ func spotServed(p *Object, pools []*analysis.Pool) bool {
 	return false
 }
 
-// priceFact renders an hourly price with its provenance.
-func priceFact(price float64, source string) string {
-	return fmt.Sprintf("$%s/h (%s)", strconv.FormatFloat(price, 'f', -1, 64), source)
+// priceFact renders an hourly price with its currency and provenance.
+func priceFact(cur string, price float64, source string) string {
+	return fmt.Sprintf("%s/h (%s)", money.Format(cur, price, -1), source)
 }
 
 // ProvisioningFacts adds the solver's summary of a pool to the review's summary.
@@ -191,7 +191,7 @@ func ProvisioningFacts(ctx context.Context, c *Cluster, pool *Object) []Fact {
 	if s.AdmissibleSKUs == 0 {
 		return out
 	}
-	out = append(out, Fact{"cheapest", fmt.Sprintf("%s, %s, %s", s.CheapestSKU, s.CheapestCapacity, priceFact(s.CheapestHourlyPrice, s.PriceSource))})
+	out = append(out, Fact{"cheapest", fmt.Sprintf("%s, %s, %s", s.CheapestSKU, s.CheapestCapacity, priceFact(s.Currency, s.CheapestHourlyPrice, s.PriceSource))})
 	if len(s.CapacityTypes) > 1 {
 		why := " (the Azure provider ranks offerings by price, then spot before on-demand)"
 		if eks {
@@ -203,18 +203,18 @@ func ProvisioningFacts(ctx context.Context, c *Cluster, pool *Object) []Fact {
 	// price and the on-demand fallback's are visible together.
 	for _, ct := range []string{"spot", "on-demand"} {
 		if c, ok := s.CapacityTypes[ct]; ok && len(s.CapacityTypes) > 1 {
-			out = append(out, Fact{"cheapest " + ct, fmt.Sprintf("%s, %s", c.SKU, priceFact(c.HourlyPrice, c.PriceSource))})
+			out = append(out, Fact{"cheapest " + ct, fmt.Sprintf("%s, %s", c.SKU, priceFact(c.Currency, c.HourlyPrice, c.PriceSource))})
 		}
 	}
 	out = append(out, Fact{"largest node", fmt.Sprintf("%s (%d vCPU, %.0f GiB)", s.LargestSKU, s.LargestVCPU, s.LargestMemoryGiB)})
 	// No fact at all when no limit binds: a cost the pool cannot have must not read as one.
 	if s.MonthlyCostAtLimits != nil {
-		v := fmt.Sprintf("$%.0f", *s.MonthlyCostAtLimits)
+		v := money.Format(s.Currency, *s.MonthlyCostAtLimits, 0)
 		if len(s.CapacityTypes) > 1 {
 			var parts []string
 			for _, ct := range []string{"spot", "on-demand"} {
 				if c := s.CapacityTypes[ct]; c.MonthlyCostAtLimits != nil {
-					parts = append(parts, fmt.Sprintf("%s $%.0f", ct, *c.MonthlyCostAtLimits))
+					parts = append(parts, fmt.Sprintf("%s %s", ct, money.Format(c.Currency, *c.MonthlyCostAtLimits, 0)))
 				}
 			}
 			v += " (" + strings.Join(parts, ", ") + ")"

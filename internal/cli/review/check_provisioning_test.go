@@ -134,16 +134,16 @@ spec:
 	}
 	mixed := facts["mixed"]
 	for name, want := range map[string]string{
-		"cheapest":           "Standard_D2s_v5, spot, $0.021252/h (list 2026-08-22)",
-		"cheapest spot":      "Standard_D2s_v5, $0.021252/h (list 2026-08-22)",
-		"cheapest on-demand": "Standard_D2s_v5, $0.115/h (list 2026-06-18)",
+		"cheapest":           "Standard_D2s_v5, spot, USD 0.021252/h (price source P1)",
+		"cheapest spot":      "Standard_D2s_v5, USD 0.021252/h (price source P1)",
+		"cheapest on-demand": "Standard_D2s_v5, USD 0.115/h (price source P2)",
 		"Karpenter launches": "spot (the Azure provider ranks offerings by price, then spot before on-demand)",
 	} {
 		if mixed[name] != want {
 			t.Errorf("mixed pool fact %q = %q, want %q", name, mixed[name], want)
 		}
 	}
-	if !strings.HasPrefix(mixed["monthly cost at the limits"], "$") || !strings.Contains(mixed["monthly cost at the limits"], "spot $") {
+	if !strings.HasPrefix(mixed["monthly cost at the limits"], "USD ") || !strings.Contains(mixed["monthly cost at the limits"], "spot USD ") {
 		t.Errorf("mixed pool cost at the limits: %q", mixed["monthly cost at the limits"])
 	}
 	for _, name := range []string{"tiny", "small"} {

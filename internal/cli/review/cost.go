@@ -12,6 +12,7 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/money"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/workload"
 )
@@ -25,6 +26,9 @@ type ClusterCost struct {
 	// (the cheapest packing the solver finds), see the simulate command.
 	Method     string  `json:"method"`
 	HourlyCost float64 `json:"hourlyCost"`
+	// Currency is the ISO 4217 code of every cost of the cluster (its price table's: USD,
+	// CNY in AWS's China regions); "" when nothing was simulated.
+	Currency string `json:"currency,omitempty"`
 	// OptimalHourlyCost is the cheapest packing of the same pods on the same pools, and
 	// LowerBound a proven bound below any packing: their gap to HourlyCost is what the
 	// NodePool design costs.
@@ -37,6 +41,9 @@ type ClusterCost struct {
 	// baseline has no such cluster.
 	BaselineHourlyCost *float64 `json:"baselineHourlyCost,omitempty"`
 	BaselineMethod     string   `json:"baselineMethod,omitempty"`
+	// BaselineCurrency is the baseline's currency when it differs (a region moved to one that
+	// prices in another): the costs are then not compared.
+	BaselineCurrency string `json:"baselineCurrency,omitempty"`
 	// Note says why there is no cost or what was assumed.
 	Notes []string `json:"notes,omitempty"`
 	// Advice is the cheapest NodePool edit verified with Karpenter's decision when its cost
@@ -243,6 +250,7 @@ func clusterCost(ctx context.Context, c *Cluster, set *workload.Set, advise bool
 	cc.findings = WorkloadFindings(simulation.DisruptionFindings(set, res))
 	simulation.NamePoolsOfRequestless(set, res)
 	cc.HourlyCost, cc.OptimalHourlyCost, cc.LowerBound = sim.HourlyCost, res.Optimal.HourlyCost, res.LowerBound()
+	cc.Currency = res.Currency()
 	for _, u := range sim.Unschedulable {
 		cc.Unschedulable += u.Count
 	}
@@ -259,6 +267,12 @@ func clusterCost(ctx context.Context, c *Cluster, set *workload.Set, advise bool
 func compare(cc *ClusterCost, base ClusterCost) {
 	if base.Method == "" {
 		cc.Notes = append(cc.Notes, "the baseline could not be simulated: "+strings.Join(base.Notes, "; "))
+		return
+	}
+	if !money.Same(cc.Currency, base.Currency) {
+		cc.BaselineCurrency = base.Currency
+		cc.Notes = append(cc.Notes, fmt.Sprintf("the baseline costs %s and is not compared: it prices in %s, this in %s",
+			money.Hourly(base.Currency, base.HourlyCost), money.Code(base.Currency), money.Code(cc.Currency)))
 		return
 	}
 	total := base.HourlyCost

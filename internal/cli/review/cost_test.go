@@ -150,7 +150,7 @@ func TestReviewWorkloadsAndBaseline(t *testing.T) {
 	}
 
 	text := run(t, "", "--region", "westeurope", "--workloads", "apps", "--baseline", "../base", "pools")
-	if !strings.Contains(text.stdout, "Predicted cost of cluster (unnamed) (karpenter): $") || !strings.Contains(text.stdout, ", change +") {
+	if !strings.Contains(text.stdout, "Predicted cost of cluster (unnamed) (karpenter): USD ") || !strings.Contains(text.stdout, ", change USD +") {
 		t.Errorf("text report:\n%s", text.stdout)
 	}
 }

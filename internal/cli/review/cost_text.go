@@ -6,31 +6,33 @@ import (
 	"strings"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/money"
 )
 
 // writeCostsText adds the predicted costs to the text report.
 func writeCostsText(w io.Writer, costs []ClusterCost) error {
 	var b strings.Builder
 	for _, c := range costs {
-		fmt.Fprintf(&b, "\nPredicted cost of cluster %s (%s): $%.4f/h", clusterLabel(c.Cluster), c.Method, c.HourlyCost)
+		cur := c.Currency
+		fmt.Fprintf(&b, "\nPredicted cost of cluster %s (%s): %s", clusterLabel(c.Cluster), c.Method, money.Hourly(cur, c.HourlyCost))
 		if c.BaselineHourlyCost != nil {
-			fmt.Fprintf(&b, ", baseline $%.4f/h, change %+.4f/h (%+.0f/month)", *c.BaselineHourlyCost, c.HourlyCost-*c.BaselineHourlyCost,
+			fmt.Fprintf(&b, ", baseline %s, change %[2]s %+.4[3]f/h (%[2]s %+.0[4]f/month)", money.Hourly(cur, *c.BaselineHourlyCost), money.Code(cur), c.HourlyCost-*c.BaselineHourlyCost,
 				(c.HourlyCost-*c.BaselineHourlyCost)*analysis.HoursPerMonth)
 		}
 		if c.OptimalHourlyCost > 0 {
-			fmt.Fprintf(&b, "; optimal packing $%.4f/h", c.OptimalHourlyCost)
+			fmt.Fprintf(&b, "; optimal packing %s", money.Hourly(cur, c.OptimalHourlyCost))
 		}
 		if c.LowerBound > 0 {
-			fmt.Fprintf(&b, "; lower bound $%.4f/h", c.LowerBound)
+			fmt.Fprintf(&b, "; lower bound %s", money.Hourly(cur, c.LowerBound))
 		}
 		if c.Unschedulable > 0 {
 			fmt.Fprintf(&b, "; %d pods unschedulable", c.Unschedulable)
 		}
 		b.WriteString("\n")
 		for _, p := range c.Pools {
-			fmt.Fprintf(&b, "  %-24s %9s  $%.4f/h", p.Pool, plural(p.Nodes, "node"), p.HourlyCost)
+			fmt.Fprintf(&b, "  %-24s %9s  %s", p.Pool, plural(p.Nodes, "node"), money.Hourly(cur, p.HourlyCost))
 			if p.Delta != nil {
-				fmt.Fprintf(&b, "  (baseline %s $%.4f/h, %+.4f)", plural(*p.BaselineNodes, "node"), *p.BaselineHourlyCost, *p.Delta)
+				fmt.Fprintf(&b, "  (baseline %s %s, %+.4f)", plural(*p.BaselineNodes, "node"), money.Hourly(cur, *p.BaselineHourlyCost), *p.Delta)
 			}
 			b.WriteString("\n")
 		}

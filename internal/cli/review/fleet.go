@@ -11,6 +11,7 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/money"
 )
 
 // Fleet is the review of several clusters side by side: one entry per cluster, in the
@@ -19,6 +20,17 @@ import (
 type Fleet struct {
 	Clusters []FleetCluster `json:"clusters"`
 	Groups   []FleetGroup   `json:"groups,omitempty"`
+	// Totals sum the clusters' monthly costs per currency (ISO 4217 code → amount): amounts in
+	// different currencies are never added.
+	Totals FleetTotals `json:"totals"`
+}
+
+// FleetTotals are the fleet's monthly costs, one sum per currency.
+type FleetTotals struct {
+	CostAtLimits money.Totals `json:"costAtLimits"`
+	// Predicted and Optimal (review --workloads) sum the clusters with a predicted cost.
+	Predicted money.Totals `json:"predicted,omitempty"`
+	Optimal   money.Totals `json:"optimal,omitempty"`
 }
 
 // FleetCluster is one row of the fleet table.
@@ -58,9 +70,13 @@ type FleetLimit struct {
 
 // FleetCostAtLimits is a cluster's monthly cost at its pools' limits.
 type FleetCostAtLimits struct {
-	// MonthlyCost sums the pools in Pools (730 h a month).
-	MonthlyCost float64 `json:"monthlyCost"`
-	Pools       int     `json:"pools"`
+	// MonthlyCost sums the pools in Pools (730 h a month), in Currency. When the pools price
+	// in different currencies (pools of two clouds) it is 0, Currency is "mixed" and
+	// ByCurrency holds one sum per currency.
+	MonthlyCost float64      `json:"monthlyCost"`
+	Currency    string       `json:"currency,omitempty"`
+	ByCurrency  money.Totals `json:"byCurrency,omitempty"`
+	Pools       int          `json:"pools"`
 	// Uncosted names the pools without a cost at the limits: no limit binds (unbounded), or
 	// the pool was not analysed (values known only after apply, another cloud, a pool the API
 	// server rejects, or a review without the provisioning check).
@@ -80,6 +96,8 @@ type FleetPredicted struct {
 	Method      string  `json:"method,omitempty"`
 	HourlyCost  float64 `json:"hourlyCost"`
 	MonthlyCost float64 `json:"monthlyCost"`
+	// Currency is the ISO 4217 code of the costs.
+	Currency string `json:"currency,omitempty"`
 	// Optimal* are the cheapest packing of the same pods on the same pools (an optimum, not
 	// what Karpenter launches).
 	OptimalHourlyCost  float64 `json:"optimalHourlyCost"`
@@ -122,6 +140,7 @@ func fleetOf(ctx context.Context, cfg *Config, clusters []*Cluster) *Fleet {
 		}
 		var cpu, mem resource.Quantity
 		sources := map[string]bool{}
+		atLimits := money.Totals{}
 		for _, p := range c.NodePools {
 			limits, _ := p.Get("spec", "limits").(map[string]any)
 			if len(limits) == 0 && p.Get("spec", "replicas") == nil {
@@ -134,14 +153,21 @@ func fleetOf(ctx context.Context, cfg *Config, clusters []*Cluster) *Fleet {
 				fc.CostAtLimits.Uncosted = append(fc.CostAtLimits.Uncosted, p.Name)
 				continue
 			}
-			fc.CostAtLimits.MonthlyCost += *a.Summary.MonthlyCostAtLimits
+			atLimits.Add(a.Summary.Currency, *a.Summary.MonthlyCostAtLimits)
 			fc.CostAtLimits.Pools++
 			fc.CostAtLimits.Scope = a.Summary.Scope
 			for _, s := range priceSourcesOf(a.Summary) {
 				sources[s] = true
 			}
 		}
-		fc.CostAtLimits.MonthlyCost = math.Round(fc.CostAtLimits.MonthlyCost*100) / 100
+		for cur, v := range atLimits {
+			atLimits[cur] = math.Round(v*100) / 100
+		}
+		if cur, v, ok := atLimits.Single(); ok {
+			fc.CostAtLimits.MonthlyCost, fc.CostAtLimits.Currency = v, cur
+		} else if len(atLimits) > 1 {
+			fc.CostAtLimits.Currency, fc.CostAtLimits.ByCurrency = mixedCurrency, atLimits
+		}
 		for s := range sources {
 			fc.CostAtLimits.PriceSources = append(fc.CostAtLimits.PriceSources, s)
 		}
@@ -221,6 +247,7 @@ func (r *Report) countFleet() {
 	if r.Fleet == nil {
 		return
 	}
+	r.Fleet.Totals = FleetTotals{CostAtLimits: money.Totals{}}
 	for i := range r.Fleet.Clusters {
 		fc := &r.Fleet.Clusters[i]
 		fc.Findings = FleetFindings{}
@@ -243,14 +270,43 @@ func (r *Report) countFleet() {
 				continue
 			}
 			p := &FleetPredicted{Method: cc.Method, HourlyCost: cc.HourlyCost, OptimalHourlyCost: cc.OptimalHourlyCost,
-				MonthlyCost: monthly(cc.HourlyCost), OptimalMonthlyCost: monthly(cc.OptimalHourlyCost), Unschedulable: cc.Unschedulable}
+				MonthlyCost: monthly(cc.HourlyCost), OptimalMonthlyCost: monthly(cc.OptimalHourlyCost), Unschedulable: cc.Unschedulable, Currency: cc.Currency}
 			if cc.Method == "" && len(cc.Notes) > 0 {
 				p.Note = cc.Notes[0]
 			}
 			fc.Predicted = p
 		}
+		r.Fleet.Totals.add(fc)
 	}
 }
+
+// add counts a cluster's costs in the totals of their currencies.
+func (t *FleetTotals) add(fc *FleetCluster) {
+	ca := fc.CostAtLimits
+	switch {
+	case ca.ByCurrency != nil:
+		for cur, v := range ca.ByCurrency {
+			t.CostAtLimits.Add(cur, v)
+		}
+	case ca.Pools > 0:
+		t.CostAtLimits.Add(ca.Currency, ca.MonthlyCost)
+	}
+	if p := fc.Predicted; p != nil && p.Method != "" {
+		if t.Predicted == nil {
+			t.Predicted, t.Optimal = money.Totals{}, money.Totals{}
+		}
+		t.Predicted.Add(p.Currency, p.MonthlyCost)
+		t.Optimal.Add(p.Currency, p.OptimalMonthlyCost)
+	}
+	for _, m := range []money.Totals{t.CostAtLimits, t.Predicted, t.Optimal} {
+		for cur, v := range m {
+			m[cur] = math.Round(v*100) / 100
+		}
+	}
+}
+
+// mixedCurrency is the currency of a sum that would add different currencies: it is not made.
+const mixedCurrency = "mixed"
 
 func monthly(hourly float64) float64 {
 	return math.Round(hourly*analysis.HoursPerMonth*100) / 100

@@ -130,7 +130,7 @@ func TestFleetFixtureJSON(t *testing.T) {
 		}
 		for _, f := range p.Facts {
 			if f.Name == "monthly cost at the limits" {
-				v, err := strconv.ParseFloat(strings.TrimPrefix(strings.Fields(f.Value)[0], "$"), 64)
+				v, err := strconv.ParseFloat(strings.Fields(f.Value)[1], 64)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -182,10 +182,11 @@ func TestFleetFixtureText(t *testing.T) {
 	want := []string{
 		"Fleet",
 		"  cluster   group  region       pools  cpu limit      memory limit    without limits  at limits/month  errors  warnings  notes",
-		"  prod-weu  prod   westeurope   2      264 (2 pools)  800Gi (1 pool)  -               $",
-		"  prod-neu  prod   northeurope  2      164 (2 pools)  400Gi (1 pool)  -               $",
-		"  prod-eus  prod   eastus       1      200 (1 pool)   800Gi (1 pool)  -               $",
+		"  prod-weu  prod   westeurope   2      264 (2 pools)  800Gi (1 pool)  -               USD ",
+		"  prod-neu  prod   northeurope  2      164 (2 pools)  400Gi (1 pool)  -               USD ",
+		"  prod-eus  prod   eastus       1      200 (1 pool)   800Gi (1 pool)  -               USD ",
 		"  dev       -      westeurope   1      -              -               general         -                0       1         0",
+		"  total                                                                               USD ",
 		"  at limits: the cheapest cost of each pool filled to its limits (not a prediction); prices: list 20",
 		"  group prod: compared prod-weu, prod-neu, prod-eus; regions differ, so zone and region requirements are not compared",
 	}

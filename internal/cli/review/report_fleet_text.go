@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/money"
 )
 
 // writeFleet adds the fleet table to the text report: one row per cluster, then what each
@@ -41,6 +43,12 @@ func writeFleet(b *strings.Builder, r *Report, s styler) {
 			}
 		}
 	}
+	// The totals: one sum per currency, never one number across currencies.
+	row := []string{"total", "", "", "", "", "", "", totalCell(fl.Totals.CostAtLimits)}
+	if predicted {
+		row = append(row, totalCell(fl.Totals.Predicted), totalCell(fl.Totals.Optimal))
+	}
+	fmt.Fprintln(tw, "  "+strings.Join(row, "\t"))
 	_ = tw.Flush()
 	note := "  at limits: the cheapest cost of each pool filled to its limits (not a prediction)"
 	if len(sources) > 0 {
@@ -94,11 +102,22 @@ func costAtLimitsCell(c FleetCluster) string {
 	if ca.Pools == 0 {
 		return "-"
 	}
-	v := fmt.Sprintf("$%.0f", ca.MonthlyCost)
+	v := money.Format(ca.Currency, ca.MonthlyCost, 0)
+	if ca.ByCurrency != nil {
+		v = ca.ByCurrency.Format(0)
+	}
 	if n := len(ca.Uncosted); n > 0 {
 		v += fmt.Sprintf(" (%d of %d pools)", ca.Pools, ca.Pools+n)
 	}
 	return v
+}
+
+// totalCell is a fleet total: "USD 3360", or "CNY 980 + USD 2380" across currencies.
+func totalCell(t money.Totals) string {
+	if len(t) == 0 {
+		return "-"
+	}
+	return t.Format(0)
 }
 
 func predictedCells(p *FleetPredicted) []string {
@@ -108,9 +127,9 @@ func predictedCells(p *FleetPredicted) []string {
 	case p.Method == "":
 		return []string{"no cost", "-"}
 	}
-	k := fmt.Sprintf("$%.0f", p.MonthlyCost)
+	k := money.Format(p.Currency, p.MonthlyCost, 0)
 	if p.Unschedulable > 0 {
 		k += fmt.Sprintf(" (%d pods unschedulable)", p.Unschedulable)
 	}
-	return []string{k, fmt.Sprintf("$%.0f", p.OptimalMonthlyCost)}
+	return []string{k, money.Format(p.Currency, p.OptimalMonthlyCost, 0)}
 }

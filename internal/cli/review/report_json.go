@@ -18,6 +18,12 @@ type jsonReport struct {
 	Summary jsonSummary `json:"summary"`
 	Rules   []jsonRule  `json:"rules"`
 	*Report
+	// Pools, Findings and SuppressedFindings shadow the Report's: their prices reference
+	// PriceSources (report_json_prices.go).
+	Pools              []jsonPool        `json:"pools"`
+	Findings           []jsonFindingOut  `json:"findings"`
+	SuppressedFindings []jsonFindingOut  `json:"suppressedFindings,omitempty"`
+	PriceSources       []jsonPriceSource `json:"priceSources,omitempty"`
 }
 
 type jsonTool struct {
@@ -55,6 +61,7 @@ func WriteJSON(w io.Writer, r *Report, toolVersion string) error {
 		cp.Findings = []Finding{}
 		out.Report = &cp
 	}
+	out.Pools, out.Findings, out.SuppressedFindings, out.PriceSources = withPriceSources(r)
 	seen := map[findings.Code]bool{}
 	for _, rule := range findings.All() {
 		for _, f := range r.Findings {

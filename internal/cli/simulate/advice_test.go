@@ -110,7 +110,7 @@ func TestAdviceWidePool(t *testing.T) {
 			f = &struct{ file, msg, fix string }{place(x.File, x.Line), x.Message, x.Fix}
 		}
 	}
-	if f == nil || !strings.HasSuffix(f.file, "examples/simulate/wide/nodepool.yaml:13") || !strings.Contains(f.msg, "$44.06/h") || !strings.Contains(f.fix, a.Edit.YAML()) {
+	if f == nil || !strings.HasSuffix(f.file, "examples/simulate/wide/nodepool.yaml:13") || !strings.Contains(f.msg, "USD 44.06/h") || !strings.Contains(f.fix, a.Edit.YAML()) {
 		t.Fatalf("finding %+v", f)
 	}
 

@@ -46,14 +46,17 @@ other tie-breaks (every combination when that is few enough, else a seeded sampl
 
 JSON (--format json): {"version":1, "mode", "karpenter": {"nodes":[{"cluster","pool",
 "instanceType","capacityType","zone","zoneAssumed" (true when the catalog does not list the
-size in that zone: assumed, see the assumptions),"pods","workloads","hourlyPrice"}], "hourlyCost",
+size in that zone: assumed, see the assumptions),"pods","workloads","hourlyPrice","currency"}], "hourlyCost","currency",
 "unschedulable":[{"cluster","workload","count","reason"}], "tieBreaks", "hourlyCostRange":
 {"min","max","minNodes","maxNodes","minPending","maxPending","outcomes","runs","exhaustive"}},
-"optimal": {same}, "lowerBound",
-"clusters":[{"name","region","karpenter","optimal","lowerBound","pools","workloads",
+"optimal": {same}, "lowerBound", "currency",
+"clusters":[{"name","region","currency","karpenter","optimal","lowerBound","pools","workloads",
 "assumptions","skipped","advice"}], "findings":[...]}; advice (mode both, when given):
 {"edit":{"pool","requirement","replaces","remove","assumesInterruptible"},"hourlyCost",
-"karpenterHourlyCost","optimalHourlyCost","lowerBound","saving","savingPercent","spot","trials"}; a mode not run is null. Costs are USD per hour.
+"karpenterHourlyCost","optimalHourlyCost","lowerBound","saving","savingPercent","spot","trials"}; a mode not run is null. Costs are per hour, in the ISO 4217 "currency" of the price table
+(USD; CNY in AWS's China regions); sums over clusters that price in different currencies are
+never added: their "currency" is "mixed", the sums 0, and "hourlyCostByCurrency" /
+"lowerBoundByCurrency" hold one sum per currency.
 
 Flags:
 `

@@ -330,7 +330,7 @@ func TestSimulateUsageErrors(t *testing.T) {
 // Text for a person: a table per pool; markdown for a pull request: tables, cells escaped.
 func TestSimulateTextAndMarkdown(t *testing.T) {
 	_, text, _ := run(t, "", "--region", "westeurope", "--mode", "optimal", "testdata/shop")
-	for _, want := range []string{"NodePool general:", "NodePool batch:", "INSTANCE TYPE", "lower bound: $", "jobs.yaml:44: warning KRP302",
+	for _, want := range []string{"NodePool general:", "NodePool batch:", "INSTANCE TYPE", "lower bound: USD ", "jobs.yaml:44: warning KRP302",
 		"Deployment/web", "cpu 1100m, memory 2176Mi", "one run: spec.jobTemplate.spec.parallelism", "DaemonSet/log-agent", "per node"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("text lacks %q:\n%s", want, text)

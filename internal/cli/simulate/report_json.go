@@ -7,6 +7,7 @@ import (
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/money"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation"
 )
@@ -19,17 +20,24 @@ type jsonReport struct {
 	Tool    string `json:"tool"`
 	Mode    string `json:"mode"`
 	// Karpenter and Optimal sum over the clusters; nil when the mode did not run.
-	Karpenter  *jsonSim         `json:"karpenter"`
-	Optimal    *jsonSim         `json:"optimal"`
-	LowerBound float64          `json:"lowerBound"`
-	Clusters   []jsonCluster    `json:"clusters"`
-	Findings   []review.Finding `json:"findings"`
-	Skipped    []review.Skipped `json:"skipped,omitempty"`
+	Karpenter  *jsonSim `json:"karpenter"`
+	Optimal    *jsonSim `json:"optimal"`
+	LowerBound float64  `json:"lowerBound"`
+	// Currency is the ISO 4217 code of the sums; "mixed" when the clusters price in different
+	// currencies, which are never added: the sums are then 0 and each mode's
+	// hourlyCostByCurrency (lowerBoundByCurrency here) holds one sum per currency.
+	Currency             string             `json:"currency"`
+	LowerBoundByCurrency map[string]float64 `json:"lowerBoundByCurrency,omitempty"`
+	Clusters             []jsonCluster      `json:"clusters"`
+	Findings             []review.Finding   `json:"findings"`
+	Skipped              []review.Skipped   `json:"skipped,omitempty"`
 }
 
 type jsonCluster struct {
-	Name        string            `json:"name"`
-	Region      string            `json:"region"`
+	Name   string `json:"name"`
+	Region string `json:"region"`
+	// Currency is the ISO 4217 code of the cluster's prices and costs.
+	Currency    string            `json:"currency"`
 	Karpenter   *jsonSim          `json:"karpenter"`
 	Optimal     *jsonSim          `json:"optimal"`
 	LowerBound  float64           `json:"lowerBound"`
@@ -42,13 +50,17 @@ type jsonCluster struct {
 }
 
 type jsonSim struct {
-	Nodes          []jsonNode            `json:"nodes"`
-	HourlyCost     float64               `json:"hourlyCost"`
-	MonthlyCost    float64               `json:"monthlyCost"`
-	PoolCosts      []simulation.PoolCost `json:"poolCosts"`
-	ScheduledPods  int                   `json:"scheduledPods"`
-	Unschedulable  []jsonUnschedulable   `json:"unschedulable"`
-	PriceEstimated bool                  `json:"priceEstimated"`
+	Nodes       []jsonNode `json:"nodes"`
+	HourlyCost  float64    `json:"hourlyCost"`
+	MonthlyCost float64    `json:"monthlyCost"`
+	Currency    string     `json:"currency"`
+	// HourlyCostByCurrency (the sum over clusters only) is set when the clusters price in
+	// different currencies: one sum per currency, HourlyCost and MonthlyCost are then 0.
+	HourlyCostByCurrency map[string]float64    `json:"hourlyCostByCurrency,omitempty"`
+	PoolCosts            []simulation.PoolCost `json:"poolCosts"`
+	ScheduledPods        int                   `json:"scheduledPods"`
+	Unschedulable        []jsonUnschedulable   `json:"unschedulable"`
+	PriceEstimated       bool                  `json:"priceEstimated"`
 	// TieBreaks and HourlyCostRange (karpenter): the ties Karpenter breaks at random and the
 	// range of its outcomes over the tie-breaks tried (simmodel.CostRange); absent when none.
 	TieBreaks       int            `json:"tieBreaks,omitempty"`
@@ -78,6 +90,7 @@ type jsonNode struct {
 	Pods        int            `json:"pods"`
 	Workloads   map[string]int `json:"workloads"`
 	HourlyPrice float64        `json:"hourlyPrice"`
+	Currency    string         `json:"currency"`
 }
 
 type jsonUnschedulable struct {
@@ -91,7 +104,7 @@ func toJSONSim(cluster string, sim *simmodel.Simulation, pools []string) *jsonSi
 	if sim == nil {
 		return nil
 	}
-	out := &jsonSim{Nodes: []jsonNode{}, Unschedulable: []jsonUnschedulable{}, HourlyCost: sim.HourlyCost,
+	out := &jsonSim{Nodes: []jsonNode{}, Unschedulable: []jsonUnschedulable{}, HourlyCost: sim.HourlyCost, Currency: money.Code(sim.Currency),
 		MonthlyCost: simulation.Round(sim.HourlyCost * analysis.HoursPerMonth), PoolCosts: simulation.PoolCosts(sim, pools),
 		ScheduledPods: sim.ScheduledPods, PriceEstimated: sim.PriceEstimated, TieBreaks: sim.TieBreaks}
 	if r := sim.CostRange; r != nil {
@@ -99,7 +112,7 @@ func toJSONSim(cluster string, sim *simmodel.Simulation, pools []string) *jsonSi
 			MinPending: r.MinPending, MaxPending: r.MaxPending, Outcomes: r.Outcomes, Runs: r.Runs, Exhaustive: r.Exhaustive}
 	}
 	for _, n := range sim.Nodes {
-		jn := jsonNode{Cluster: cluster, Pool: n.Pool, InstanceType: n.SKU, CapacityType: n.CapacityType, Zone: n.Zone, ZoneAssumed: n.ZoneAssumed, Workloads: map[string]int{}, HourlyPrice: n.HourlyPrice}
+		jn := jsonNode{Cluster: cluster, Pool: n.Pool, InstanceType: n.SKU, CapacityType: n.CapacityType, Zone: n.Zone, ZoneAssumed: n.ZoneAssumed, Workloads: map[string]int{}, HourlyPrice: n.HourlyPrice, Currency: money.Code(n.Currency)}
 		for _, p := range n.Pods {
 			jn.Pods += p.Count
 			jn.Workloads[p.Workload] += p.Count
@@ -119,11 +132,13 @@ func add(a, b *jsonSim) *jsonSim {
 	}
 	var r *jsonCostRange
 	if a == nil {
-		a = &jsonSim{Nodes: []jsonNode{}, Unschedulable: []jsonUnschedulable{}, PoolCosts: []simulation.PoolCost{}}
+		a = &jsonSim{Nodes: []jsonNode{}, Unschedulable: []jsonUnschedulable{}, PoolCosts: []simulation.PoolCost{}, Currency: b.Currency,
+			HourlyCostByCurrency: map[string]float64{}}
 		r = b.HourlyCostRange
 	} else {
 		r = addRanges(a, b)
 	}
+	a.HourlyCostByCurrency[b.Currency] = simulation.Round(a.HourlyCostByCurrency[b.Currency] + b.HourlyCost)
 	a.Nodes = append(a.Nodes, b.Nodes...)
 	a.Unschedulable = append(a.Unschedulable, b.Unschedulable...)
 	a.HourlyCost = simulation.Round(a.HourlyCost + b.HourlyCost)
@@ -168,7 +183,7 @@ func WriteJSON(w io.Writer, r *Report, toolVersion string) error {
 		res := c.Result
 		jc := jsonCluster{Name: c.Name, Region: c.Region, Karpenter: toJSONSim(c.Name, res.Karpenter, res.Pools),
 			Optimal: toJSONSim(c.Name, res.Optimal, res.Pools), LowerBound: res.LowerBound(), Pools: nonNil(res.Pools),
-			Workloads: c.Workloads, Assumptions: nonNil(res.Assumptions), Skipped: nonNil(res.Skipped), Advice: c.Advice}
+			Workloads: c.Workloads, Assumptions: nonNil(res.Assumptions), Skipped: nonNil(res.Skipped), Advice: c.Advice, Currency: res.Currency()}
 		if jc.Workloads == nil {
 			jc.Workloads = []WorkloadSummary{}
 		}
@@ -176,7 +191,26 @@ func WriteJSON(w io.Writer, r *Report, toolVersion string) error {
 		out.LowerBound = simulation.Round(out.LowerBound + jc.LowerBound)
 		out.Clusters = append(out.Clusters, jc)
 	}
+	lb := money.Totals{}
+	for _, c := range out.Clusters {
+		lb.Add(c.Currency, c.LowerBound)
+	}
+	out.Currency = money.USD
+	if cur, _, ok := lb.Single(); ok {
+		out.Currency = cur
+	} else if len(lb) > 1 {
+		// Never one number across currencies.
+		out.Currency, out.LowerBound, out.LowerBoundByCurrency = mixedCurrency, 0, lb
+	}
 	for _, s := range []*jsonSim{out.Karpenter, out.Optimal} {
+		if s == nil {
+			continue
+		}
+		if len(s.HourlyCostByCurrency) > 1 {
+			s.Currency, s.HourlyCost, s.MonthlyCost, s.HourlyCostRange = mixedCurrency, 0, 0, nil
+		} else {
+			s.HourlyCostByCurrency = nil
+		}
 		if s != nil {
 			sort.SliceStable(s.Unschedulable, func(i, j int) bool { return s.Unschedulable[i].Cluster < s.Unschedulable[j].Cluster })
 		}
@@ -185,6 +219,9 @@ func WriteJSON(w io.Writer, r *Report, toolVersion string) error {
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
 }
+
+// mixedCurrency is the currency of a sum over clusters that price in different currencies.
+const mixedCurrency = "mixed"
 
 func nonNil(s []string) []string {
 	if s == nil {

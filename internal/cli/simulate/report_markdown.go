@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/money"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation"
 )
@@ -15,24 +16,25 @@ import (
 func WriteMarkdown(w io.Writer, r *Report) error {
 	var b strings.Builder
 	b.WriteString("### Karpenter simulation\n\n")
-	b.WriteString("| Cluster | Region | Mode | Nodes | $/hour | $/month | Lower bound $/hour | Unschedulable pods |\n|---|---|---|---:|---:|---:|---:|---:|\n")
+	b.WriteString("| Cluster | Region | Mode | Nodes | Currency | Per hour | Per month | Lower bound per hour | Unschedulable pods |\n|---|---|---|---:|---|---:|---:|---:|---:|\n")
 	for _, c := range r.Clusters {
 		for _, m := range modes(c.Result) {
 			unsched := 0
 			for _, u := range m.sim.Unschedulable {
 				unsched += u.Count
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %d | %.4f | %.0f | %.4f | %d |\n", md(label(c.Name)), md(c.Region), m.name, len(m.sim.Nodes),
-				m.sim.HourlyCost, m.sim.HourlyCost*analysis.HoursPerMonth, c.Result.LowerBound(), unsched)
+			fmt.Fprintf(&b, "| %s | %s | %s | %d | %s | %.4f | %.0f | %.4f | %d |\n", md(label(c.Name)), md(c.Region), m.name, len(m.sim.Nodes),
+				c.Result.Currency(), m.sim.HourlyCost, m.sim.HourlyCost*analysis.HoursPerMonth, c.Result.LowerBound(), unsched)
 		}
 	}
 	for _, c := range r.Clusters {
+		cur := c.Result.Currency()
 		for _, m := range modes(c.Result) {
-			fmt.Fprintf(&b, "\n<details><summary>%s, %s: %s, $%.4f/h</summary>\n\n", md(label(c.Name)), m.name, nodeCount(len(m.sim.Nodes)), m.sim.HourlyCost)
+			fmt.Fprintf(&b, "\n<details><summary>%s, %s: %s, %s</summary>\n\n", md(label(c.Name)), m.name, nodeCount(len(m.sim.Nodes)), money.Hourly(cur, m.sim.HourlyCost))
 			if t := tieText(m.sim); t != "" {
 				fmt.Fprintf(&b, "%s.\n\n", md(t))
 			}
-			b.WriteString("| NodePool | Instance type | Capacity | Zone | Nodes | Pods | $/hour |\n|---|---|---|---|---:|---:|---:|\n")
+			fmt.Fprintf(&b, "| NodePool | Instance type | Capacity | Zone | Nodes | Pods | %s/hour |\n|---|---|---|---|---:|---:|---:|\n", cur)
 			for _, t := range tables(m.sim, c.Result.Pools) {
 				for _, row := range t.Rows {
 					fmt.Fprintf(&b, "| %s | %s | %s | %s | %d | %d | %.4f |\n", md(t.Pool), md(row.InstanceType), row.CapacityType, md(row.Zone), row.Nodes, row.Pods, simulation.Round(row.HourlyCost))
@@ -44,7 +46,7 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 			b.WriteString("\n</details>\n")
 		}
 		if a := c.Advice; a != nil {
-			fmt.Fprintf(&b, "\n**Advice** (%s): %s: Karpenter's cost $%.4f/h instead of $%.4f/h, saving $%.4f/h (%.1f %%): `%s`\n", md(label(c.Name)), md(a.Edit.Describe()), a.HourlyCost, a.KarpenterCost, a.Saving, a.SavingPercent, md(a.Edit.YAML()))
+			fmt.Fprintf(&b, "\n**Advice** (%s): %s: Karpenter's cost %s instead of %s, saving %s (%.1f %%): `%s`\n", md(label(c.Name)), md(a.Edit.Describe()), money.Hourly(cur, a.HourlyCost), money.Hourly(cur, a.KarpenterCost), money.Hourly(cur, a.Saving), a.SavingPercent, md(a.Edit.YAML()))
 		}
 		for _, a := range c.Result.Assumptions {
 			fmt.Fprintf(&b, "\n- assumed: %s", md(a))

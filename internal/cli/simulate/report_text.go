@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/money"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation"
 )
@@ -19,6 +20,7 @@ func WriteText(w io.Writer, r *Report) error {
 	var b strings.Builder
 	for _, c := range r.Clusters {
 		fmt.Fprintf(&b, "Cluster %s, region %s: %d workloads, %d pools\n", label(c.Name), c.Region, len(c.Workloads), len(c.Result.Pools))
+		cur := c.Result.Currency()
 		if len(c.Workloads) > 0 {
 			tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "\n  WORKLOAD\tNAMESPACE\tPODS\tFROM\tREQUESTS PER POD")
@@ -34,19 +36,19 @@ func WriteText(w io.Writer, r *Report) error {
 			if m.sim == nil {
 				continue
 			}
-			fmt.Fprintf(&b, "\n  %s: %s, $%.4f/h ($%.0f/month)%s\n", modeTitle(m.name), nodeCount(len(m.sim.Nodes)), m.sim.HourlyCost,
-				m.sim.HourlyCost*analysis.HoursPerMonth, estimated(m.sim.PriceEstimated))
+			fmt.Fprintf(&b, "\n  %s: %s, %s (%s)%s\n", modeTitle(m.name), nodeCount(len(m.sim.Nodes)), money.Hourly(cur, m.sim.HourlyCost),
+				money.Monthly(cur, m.sim.HourlyCost*analysis.HoursPerMonth), estimated(m.sim.PriceEstimated))
 			if t := tieText(m.sim); t != "" {
 				fmt.Fprintf(&b, "  %s\n", t)
 			}
 			for _, t := range tables(m.sim, c.Result.Pools) {
-				fmt.Fprintf(&b, "\n  NodePool %s: $%.4f/h\n", t.Pool, simulation.Round(t.Cost))
+				fmt.Fprintf(&b, "\n  NodePool %s: %s\n", t.Pool, money.Hourly(cur, simulation.Round(t.Cost)))
 				if len(t.Rows) == 0 {
 					b.WriteString("    no nodes\n")
 					continue
 				}
 				tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-				fmt.Fprintln(tw, "    INSTANCE TYPE\tCAPACITY\tZONE\tNODES\tPODS\t$/H EACH\t$/H")
+				fmt.Fprintf(tw, "    INSTANCE TYPE\tCAPACITY\tZONE\tNODES\tPODS\t%[1]s/H EACH\t%[1]s/H\n", cur)
 				for _, row := range t.Rows {
 					fmt.Fprintf(tw, "    %s\t%s\t%s\t%d\t%d\t%.4f\t%.4f\n", row.InstanceType, row.CapacityType, row.Zone, row.Nodes, row.Pods, row.HourlyPrice, simulation.Round(row.HourlyCost))
 				}
@@ -57,10 +59,10 @@ func WriteText(w io.Writer, r *Report) error {
 			}
 		}
 		if lb := c.Result.LowerBound(); lb > 0 {
-			fmt.Fprintf(&b, "\n  lower bound: $%.4f/h (no packing of these pods on these pools costs less)\n", lb)
+			fmt.Fprintf(&b, "\n  lower bound: %s (no packing of these pods on these pools costs less)\n", money.Hourly(cur, lb))
 		}
 		if a := c.Advice; a != nil {
-			fmt.Fprintf(&b, "\n  advice: %s: Karpenter's cost $%.4f/h instead of $%.4f/h, saving $%.4f/h (%.1f %%)\n", a.Edit.Describe(), a.HourlyCost, a.KarpenterCost, a.Saving, a.SavingPercent)
+			fmt.Fprintf(&b, "\n  advice: %s: Karpenter's cost %s instead of %s, saving %s (%.1f %%)\n", a.Edit.Describe(), money.Hourly(cur, a.HourlyCost), money.Hourly(cur, a.KarpenterCost), money.Hourly(cur, a.Saving), a.SavingPercent)
 			verb := ""
 			if a.Edit.Remove {
 				verb = "remove "

@@ -3,6 +3,8 @@ package simulate
 import (
 	"fmt"
 
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/money"
+
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 )
 
@@ -25,6 +27,6 @@ func tieText(sim *simmodel.Simulation) string {
 	if r.MaxPending > 0 {
 		pending = fmt.Sprintf(", %d–%d pods pending", r.MinPending, r.MaxPending)
 	}
-	return fmt.Sprintf("Karpenter breaks %d ties randomly (equally loaded zones, daemon overhead order); its cost ranges $%.4f–$%.4f/h, %s nodes%s, over %d outcomes (%s); the nodes shown break each tie by name",
-		sim.TieBreaks, r.Min, r.Max, nodes, pending, r.Outcomes, tried)
+	return fmt.Sprintf("Karpenter breaks %d ties randomly (equally loaded zones, daemon overhead order); its cost ranges %s–%s, %s nodes%s, over %d outcomes (%s); the nodes shown break each tie by name",
+		sim.TieBreaks, money.Format(sim.Currency, r.Min, 4), money.Hourly(sim.Currency, r.Max), nodes, pending, r.Outcomes, tried)
 }

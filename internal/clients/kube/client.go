@@ -34,6 +34,8 @@ type Client struct {
 	// OnRetry, when set, is told of each failure that is retried and the wait before the next
 	// attempt, so that a slow apply says why in the logs.
 	OnRetry func(ctx context.Context, failed *RequestError, wait time.Duration)
+	// shared holds GetShared's reads.
+	shared sharedReads
 }
 
 // New returns a client for the cluster that cfg points at. It makes no request. Its
@@ -78,6 +80,8 @@ func (c *Client) List(ctx context.Context, gvr schema.GroupVersionResource, sele
 // Fields this manager applied before and no longer sends are removed by the API server.
 // Server-side apply creates an object that does not exist; Create is the way to create one.
 func (c *Client) Apply(ctx context.Context, gvr schema.GroupVersionResource, obj *unstructured.Unstructured) (*unstructured.Unstructured, error) {
+	c.wrote(gvr, obj.GetName())
+	defer c.wrote(gvr, obj.GetName())
 	var live *unstructured.Unstructured
 	// RBAC sees an apply as the verb patch.
 	err := c.do(ctx, "patch", gvr, obj.GetName(), func(ctx context.Context, _ int) error {
@@ -101,6 +105,8 @@ func (c *Client) Apply(ctx context.Context, gvr schema.GroupVersionResource, obj
 // error, so that the caller can still record it as its own.
 func (c *Client) Create(ctx context.Context, gvr schema.GroupVersionResource, obj *unstructured.Unstructured) (*unstructured.Unstructured, error) {
 	name := obj.GetName()
+	c.wrote(gvr, name)
+	defer c.wrote(gvr, name)
 	var created *unstructured.Unstructured
 	err := c.do(ctx, "create", gvr, name, func(ctx context.Context, attempt int) error {
 		var err error
@@ -195,6 +201,8 @@ func (e *AlreadyExistsError) Error() string {
 // finalizers keep a NodePool until its nodes are drained, which can take long; progress is
 // reported through the callback at every poll, with the object as it stands.
 func (c *Client) Delete(ctx context.Context, gvr schema.GroupVersionResource, name string, progress func(*unstructured.Unstructured)) error {
+	c.wrote(gvr, name)
+	defer c.wrote(gvr, name)
 	policy := metav1.DeletePropagationBackground
 	err := c.do(ctx, "delete", gvr, name, func(ctx context.Context, _ int) error {
 		err := c.dyn.Resource(gvr).Delete(ctx, name, metav1.DeleteOptions{PropagationPolicy: &policy})

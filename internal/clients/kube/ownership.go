@@ -48,6 +48,8 @@ func (c *Client) TakeOwnership(ctx context.Context, gvr schema.GroupVersionResou
 // takeOwnership is TakeOwnership of obj as it was read: the patch is made against its
 // resourceVersion.
 func (c *Client) takeOwnership(ctx context.Context, gvr schema.GroupVersionResource, obj *unstructured.Unstructured, from []string) ([]string, error) {
+	c.wrote(gvr, obj.GetName())
+	defer c.wrote(gvr, obj.GetName())
 	entries, taken, err := HandOver(obj.GetManagedFields(), from, FieldManager, obj.GetAPIVersion(), metav1.Now())
 	if err != nil {
 		return nil, fmt.Errorf("%s %q: %w", obj.GetKind(), obj.GetName(), err)

@@ -78,6 +78,9 @@ func (c *Cloud) HasRegion(region string) bool {
 
 func (c *Cloud) ExampleRegion() string { return "westeurope" }
 
+// Currency is the catalog's: USD, unless a replace-mode checks.catalog_path file names another.
+func (c *Cloud) Currency(string) string { return c.cat().Currency() }
+
 // Zones returns the region's zones as AKS labels them ("westeurope-1").
 func (c *Cloud) Zones(region string) ([]string, bool) {
 	region = strings.ToLower(region)

@@ -41,6 +41,13 @@ const (
 // until then); offline, the spot list price of the snapshot stands in for it,
 // else the catalog's labelled estimate.
 func skuPrices(cat *catalog.Catalog, region string, s *catalog.SKU) (onDemand, spot Price) {
+	onDemand, spot = listedPrices(cat, region, s)
+	onDemand.Currency, spot.Currency = cat.Currency(), cat.Currency()
+	return onDemand, spot
+}
+
+// listedPrices is skuPrices without the currency, which is the catalog's.
+func listedPrices(cat *catalog.Catalog, region string, s *catalog.SKU) (onDemand, spot Price) {
 	if !s.KnownToKarpenter {
 		p := Price{Value: MissingPrice, Basis: PriceUnknownSKU,
 			Source: fmt.Sprintf("missing: %s is not in the Azure provider's known_skus.yaml, which prices it at %g USD/h so that it is never chosen automatically", s.Name, MissingPrice)}

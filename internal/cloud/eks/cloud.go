@@ -169,6 +169,16 @@ func (c *Cloud) HasRegion(region string) bool {
 
 func (c *Cloud) ExampleRegion() string { return catalog.FallbackRegion }
 
+// Currency is that of the on-demand table the region's offerings are priced from (CNY in
+// cn-north-1; USD where the region has none and us-east-1's stands in, cn-northwest-1 too).
+func (c *Cloud) Currency(region string) string {
+	region = strings.ToLower(region)
+	if region == cloud.AnyRegion {
+		region = catalog.FallbackRegion
+	}
+	return c.cat().Currency(region)
+}
+
 // Zones are not in the public data at all: never known.
 func (c *Cloud) Zones(string) ([]string, bool) { return nil, false }
 
@@ -188,8 +198,8 @@ func (c *Cloud) RegionCaveats(region string) []string {
 	} else {
 		out = append(out, "spot prices are the 2024-08-09 third-party snapshot, an estimate")
 	}
-	if strings.HasPrefix(region, "cn-") {
-		out = append(out, fmt.Sprintf("prices in %s are in CNY", region))
+	if cur := cat.Currency(region); cur != "USD" {
+		out = append(out, fmt.Sprintf("prices in %s are in %s", region, cur))
 	}
 	return out
 }
@@ -256,16 +266,13 @@ func seamPrice(cat *catalog.Catalog, region, name string, ct catalog.CapacityTyp
 	if !ok {
 		return cloud.Price{Basis: cloud.PriceMissing, Source: fmt.Sprintf("missing: no %s price for %s in %s, so Karpenter offers it no %s capacity", ct, name, region, ct)}
 	}
-	out := cloud.Price{Value: p.Value, Basis: cloud.PriceListed, Source: p.Source}
+	out := cloud.Price{Value: p.Value, Currency: p.Currency, Basis: cloud.PriceListed, Source: p.Source}
 	switch {
 	case !p.Estimate:
 	case ct == catalog.Spot:
 		out.Basis, out.Source = cloud.PriceSpotEstimated, "estimated: "+p.Source
 	default:
 		out.Basis, out.Source = cloud.PriceFromFallbackRegion, "estimated: "+p.Source
-	}
-	if p.Currency != "" && p.Currency != "USD" {
-		out.Source += " (" + p.Currency + ")"
 	}
 	return out
 }

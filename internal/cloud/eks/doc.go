@@ -28,6 +28,10 @@
 // labels as well known (TestImportExtendsKarpentersGlobals). The seam's
 // well-known labels of each cloud (Cloud.WellKnownLabels) are therefore the core
 // labels plus that cloud's provider's only, as in its own Karpenter binary.
+// Upstream reads cloudprovider.ReservationIDLabel only for offerings of capacity
+// type reserved, which AKS never has; the AKS analysis and prediction are the same
+// byte for byte under an AKS-only build's globals
+// (simulation.TestAKSUnaffectedByAWSGlobals).
 //
 // Cloud (cloud.go, launch.go) is this package behind the seam: EC2NodeClass
 // decoding, the catalog's regions (no zones: RegionCaveats says so), prices with

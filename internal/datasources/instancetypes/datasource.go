@@ -22,6 +22,7 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/money"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/providerdata"
 )
 
@@ -56,6 +57,7 @@ type instanceModel struct {
 	Zones          []types.String          `tfsdk:"zones"`
 	OnDemandPrice  types.Float64           `tfsdk:"on_demand_price"`
 	SpotPrice      types.Float64           `tfsdk:"spot_price"`
+	Currency       types.String            `tfsdk:"currency"`
 	PriceEstimated types.Bool              `tfsdk:"price_estimated"`
 	OnDemandSource types.String            `tfsdk:"on_demand_price_source"`
 	SpotSource     types.String            `tfsdk:"spot_price_source"`
@@ -102,8 +104,10 @@ func (d *dataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 					"allocatable":     schema.MapAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Capacity minus kube-reserved, system-reserved and eviction thresholds."},
 					"capacity_types":  schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Capacity types the requirements allow (`on-demand`, `spot`)."},
 					"zones":           schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Zones where it is offered; empty when the catalog does not know."},
-					"on_demand_price": schema.Float64Attribute{Computed: true, MarkdownDescription: "Hourly on-demand price in USD."},
-					"spot_price": schema.Float64Attribute{Computed: true, MarkdownDescription: "Hourly spot price in USD: the spot list price where the embedded snapshot has one " +
+					"on_demand_price": schema.Float64Attribute{Computed: true, MarkdownDescription: "Hourly on-demand price, in `currency`."},
+					"currency": str("ISO 4217 code of `on_demand_price` and `spot_price`: their price table's, never converted (`USD`; `CNY` in AWS's China regions; " +
+						"a replace-mode `checks.catalog_path` file may name another)."),
+					"spot_price": schema.Float64Attribute{Computed: true, MarkdownDescription: "Hourly spot price, in `currency`: the spot list price where the embedded snapshot has one " +
 						"(westeurope, northeurope, swedencentral, francecentral, belgiumcentral), elsewhere an estimate that `spot_price_source` explains."},
 					"price_estimated": schema.BoolAttribute{Computed: true, MarkdownDescription: "True when a price of a capacity type the requirements allow is not a list (or override) price of the region."},
 					"on_demand_price_source": str("Where `on_demand_price` comes from: `list YYYY-MM-DD` (a list price of the embedded snapshot of that day), " +
@@ -212,7 +216,7 @@ func candidates(a *analysis.Analysis) []instanceModel {
 			GPUCount:     types.Int64Value(gpus), GPUName: types.StringValue(label(words.GPUNameKey)),
 			Capacity: quantities(it.Capacity), Allocatable: quantities(it.Allocatable()),
 			CapacityTypes: strs(capTypes), Zones: strs(zones),
-			OnDemandPrice: types.Float64Value(it.OnDemand.Value), SpotPrice: types.Float64Value(it.Spot.Value),
+			OnDemandPrice: types.Float64Value(it.OnDemand.Value), SpotPrice: types.Float64Value(it.Spot.Value), Currency: types.StringValue(money.Code(it.OnDemand.Currency)),
 			PriceEstimated: types.BoolValue((capTypes[karpv1.CapacityTypeOnDemand] && it.OnDemand.Estimated()) || (capTypes[karpv1.CapacityTypeSpot] && it.Spot.Estimated())),
 			OnDemandSource: types.StringValue(it.OnDemand.Source), SpotSource: types.StringValue(it.Spot.Source),
 		}

@@ -1,7 +1,11 @@
 package instancetypes_test
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"testing"
@@ -158,6 +162,47 @@ data "karpenter_instance_types" "x" {
 			// Judged by the AKSNodeClass CRD, as karpenter_aksnodeclass is.
 			{Config: cfg(`{ image_family = "Windows" }`),
 				ExpectError: regexp.MustCompile(`(?s)Invalid node_class.*Attribute node_class\.image_family:.*"Windows".*"AzureLinux"`)},
+		},
+	})
+}
+
+// A replace-mode catalog_path file in EUR: the prices are EUR, and currency says so (the
+// embedded snapshots are USD).
+func TestAccInstanceTypesCurrencyOfTheCatalog(t *testing.T) {
+	var buf bytes.Buffer
+	if err := catalog.Default().WriteOverrideJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	doc := map[string]any{}
+	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	doc["currency"] = "EUR"
+	b, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "eur.json")
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg := func(provider string) string {
+		return provider + `
+data "karpenter_instance_types" "d4" {
+  region       = "westeurope"
+  requirements = [{ key = "node.kubernetes.io/instance-type", operator = "In", values = ["Standard_D4s_v5"] }]
+}
+`
+	}
+	addr := "data.karpenter_instance_types.d4"
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories(),
+		Steps: []resource.TestStep{
+			{Config: cfg(""), Check: resource.TestCheckResourceAttr(addr, "instance_types.0.currency", "USD")},
+			{Config: cfg(fmt.Sprintf("provider \"karpenter\" {\n  checks = { catalog_path = %q }\n}\n", path)), Check: resource.ComposeAggregateTestCheckFunc(
+				resource.TestCheckResourceAttr(addr, "instance_types.0.currency", "EUR"),
+				resource.TestCheckResourceAttr(addr, "instance_types.0.on_demand_price", "0.23"),
+			)},
 		},
 	})
 }

@@ -28,6 +28,7 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/money"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/providerdata"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation"
@@ -66,8 +67,8 @@ func (d *dataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 			"lower bound (`lower_bound`) — not what Karpenter would do. `mode = \"both\"` reports Karpenter's decision at the top level, the optimum " +
 			"under `optimal`, and `design_cost`, what this NodePool design costs per hour over the optimum, and, when Karpenter's cost exceeds the " +
 			"optimum by more than 10 %, `advice`: the cheapest NodePool edit verified by re-running Karpenter's decision (KRP118). `method` says which " +
-			"the top-level figures are. The guide \"What will Karpenter launch?\" walks through a wide pool (Karpenter $152.79/h with 332 pods " +
-			"pending in its first round, optimum $40.49/h, $44.06/h with the advised `sku-cpu` cap and none pending). Where the embedded catalog " +
+			"the top-level figures are; `currency` what they are in. The guide \"What will Karpenter launch?\" walks through a wide pool (Karpenter USD 152.79/h with 332 pods " +
+			"pending in its first round, optimum USD 40.49/h, USD 44.06/h with the advised `sku-cpu` cap and none pending). Where the embedded catalog " +
 			"lists no zones of a size, it is assumed offered in every zone of the region: such a node's `zone_assumed` is true and a warning names the sizes.",
 		Attributes: map[string]schema.Attribute{
 			"region": schema.StringAttribute{Optional: true, MarkdownDescription: "Azure region; defaults to the provider's `region`. One of them is required."},
@@ -116,9 +117,11 @@ func (d *dataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 				Validators: []validator.String{stringvalidator.OneOf("lp", "configuration")},
 			},
 
-			"method":       cstr("What the top-level figures are: `karpenter` (what Karpenter would launch) or `optimal` (the cheapest packing found)."),
-			"node_count":   schema.Int64Attribute{Computed: true, MarkdownDescription: "Number of nodes launched."},
-			"hourly_cost":  cnum("Hourly cost of the launched nodes in USD."),
+			"method":      cstr("What the top-level figures are: `karpenter` (what Karpenter would launch) or `optimal` (the cheapest packing found)."),
+			"node_count":  schema.Int64Attribute{Computed: true, MarkdownDescription: "Number of nodes launched."},
+			"hourly_cost": cnum("Hourly cost of the launched nodes, in `currency`."),
+			"currency": cstr("ISO 4217 code of every price and cost of the result (`optimal` and `advice` included): the price table's, never converted " +
+				"(`USD`; `CNY` in AWS's China regions; a replace-mode `checks.catalog_path` file may name another)."),
 			"monthly_cost": cnum("Hourly cost × 730."),
 			"lower_bound":  cnum("Hourly cost no packing can beat (see `lower_bound_method`); null in `mode = \"karpenter\"`, which does not compute the optimum."),
 			"design_cost":  cnum("`mode = \"both\"`: Karpenter's hourly cost minus the optimum's — what this NodePool design costs you per hour over the cheapest packing of the same pods."),
@@ -127,7 +130,7 @@ func (d *dataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 				Attributes: map[string]schema.Attribute{
 					"method":         cstr("`optimal`."),
 					"node_count":     schema.Int64Attribute{Computed: true, MarkdownDescription: "Number of nodes."},
-					"hourly_cost":    cnum("Hourly cost in USD."),
+					"hourly_cost":    cnum("Hourly cost, in `currency`."),
 					"monthly_cost":   cnum("Hourly cost × 730."),
 					"lower_bound":    cnum("Hourly cost no packing can beat (see `lower_bound_method`)."),
 					"scheduled_pods": schema.Int64Attribute{Computed: true, MarkdownDescription: "Pods placed on nodes."},
@@ -152,7 +155,7 @@ func (d *dataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 					"values":                schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "The requirement's values."},
 					"assumes_interruptible": schema.BoolAttribute{Computed: true, MarkdownDescription: "True when the edit allows spot: the pods must tolerate eviction."},
 					"hourly_cost":           cnum("Karpenter's hourly cost with the edit (method `karpenter`)."),
-					"saving":                cnum("`hourly_cost` at the top level minus this `hourly_cost`, USD per hour."),
+					"saving":                cnum("`hourly_cost` at the top level minus this `hourly_cost`, per hour in `currency`."),
 					"saving_percent":        cnum("The saving in per cent of Karpenter's cost without the edit."),
 				},
 			},
@@ -162,12 +165,12 @@ func (d *dataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 				"`hourly_cost_range` is over Karpenter's other outcomes. Null for method `optimal`."},
 			"hourly_cost_range": schema.SingleNestedAttribute{
 				Computed: true,
-				MarkdownDescription: "Method `karpenter`, when `tie_breaks` > 0: \"Karpenter breaks N ties randomly; its cost ranges $min–$max/h\": the " +
+				MarkdownDescription: "Method `karpenter`, when `tie_breaks` > 0: \"Karpenter breaks N ties randomly; its cost ranges USD min–USD max/h\" (in `currency`): the " +
 					fmt.Sprintf("range over the distinct outcomes of at most %d re-runs of the decision with other tie-breaks (every combination of ", simulation.TieRuns) +
 					"choices when that is few enough, `exhaustive`; else a seeded sample, so Karpenter may land outside it). Null otherwise.",
 				Attributes: map[string]schema.Attribute{
-					"min":         cnum("Lowest hourly cost in USD."),
-					"max":         cnum("Highest hourly cost in USD."),
+					"min":         cnum("Lowest hourly cost, in `currency`."),
+					"max":         cnum("Highest hourly cost, in `currency`."),
 					"min_nodes":   schema.Int64Attribute{Computed: true, MarkdownDescription: "Fewest nodes."},
 					"max_nodes":   schema.Int64Attribute{Computed: true, MarkdownDescription: "Most nodes."},
 					"min_pending": schema.Int64Attribute{Computed: true, MarkdownDescription: "Fewest pods left pending."},
@@ -204,7 +207,7 @@ func nodeAttributes(cstr func(string) schema.StringAttribute, cnum func(string) 
 		"zone":          cstr("Zone (`0`: regional placement, no zone). Where Karpenter picks among equal zones at random, the first by name."),
 		"zone_assumed":  schema.BoolAttribute{Computed: true, MarkdownDescription: "True when the embedded catalog has no Resource SKUs zone listing of the size in the region, so `zone` is one of the zones the size is assumed offered in (every zone of the region), not one Azure lists; a warning says so."},
 		"capacity_type": cstr("`spot` or `on-demand`."),
-		"hourly_price":  cnum("Hourly price in USD."),
+		"hourly_price":  cnum("Hourly price, in `currency`."),
 		"price_source":  cstr("Where the price comes from: `list YYYY-MM-DD`, `override…` or `estimated: …` saying how it was estimated."),
 		"pods":          schema.MapAttribute{Computed: true, ElementType: types.Int64Type, MarkdownDescription: "Pods per workload."},
 	}
@@ -226,6 +229,7 @@ type model struct {
 	Advice            *adviceModel        `tfsdk:"advice"`
 	NodeCount         types.Int64         `tfsdk:"node_count"`
 	HourlyCost        types.Float64       `tfsdk:"hourly_cost"`
+	Currency          types.String        `tfsdk:"currency"`
 	MonthlyCost       types.Float64       `tfsdk:"monthly_cost"`
 	LowerBound        types.Float64       `tfsdk:"lower_bound"`
 	CPUUtilisation    types.Float64       `tfsdk:"cpu_utilisation"`
@@ -500,6 +504,7 @@ func fill(m *model, sim *simmodel.Simulation) {
 	m.Method = types.StringValue(sim.Method)
 	m.NodeCount = types.Int64Value(int64(len(sim.Nodes)))
 	m.HourlyCost = types.Float64Value(sim.HourlyCost)
+	m.Currency = types.StringValue(money.Code(sim.Currency))
 	m.MonthlyCost = types.Float64Value(sim.HourlyCost * analysis.HoursPerMonth)
 	m.CPUUtilisation = types.Float64Value(sim.Utilisation.CPU)
 	m.MemoryUtilisation = types.Float64Value(sim.Utilisation.Memory)

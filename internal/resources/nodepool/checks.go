@@ -28,7 +28,7 @@ var findingType = types.ObjectType{AttrTypes: map[string]attr.Type{
 }}
 
 var capacityChoiceType = types.ObjectType{AttrTypes: map[string]attr.Type{
-	"sku": types.StringType, "hourly_price": types.Float64Type, "price_source": types.StringType,
+	"sku": types.StringType, "hourly_price": types.Float64Type, "currency": types.StringType, "price_source": types.StringType,
 	"price_estimated": types.BoolType, "monthly_cost_at_limits": types.Float64Type,
 }}
 
@@ -39,6 +39,7 @@ var analysisAttrTypes = map[string]attr.Type{
 	"cheapest_sku":           types.StringType,
 	"cheapest_capacity_type": types.StringType,
 	"cheapest_hourly_price":  types.Float64Type,
+	"currency":               types.StringType,
 	"price_estimated":        types.BoolType,
 	"price_source":           types.StringType,
 	"capacity_types":         types.MapType{ElemType: capacityChoiceType},
@@ -81,15 +82,18 @@ func checksAttributes() map[string]schema.Attribute {
 				"cheapest_sku":    schema.StringAttribute{Computed: true, MarkdownDescription: "The VM size Karpenter would launch first: the cheapest admissible offering, ranked as the Azure provider's allocation strategy ranks them (lowest price, then spot before on-demand, then zonal before regional)."},
 				"cheapest_capacity_type": schema.StringAttribute{Computed: true, MarkdownDescription: "The capacity type Karpenter would launch, `spot` or `on-demand`. A pool that allows both (or has no " +
 					"`karpenter.sh/capacity-type` requirement) launches spot whenever spot is cheaper, which it nearly always is."},
-				"cheapest_hourly_price": schema.Float64Attribute{Computed: true, MarkdownDescription: "Its hourly price in USD."},
-				"price_estimated":       schema.BoolAttribute{Computed: true, MarkdownDescription: "True when that price is not a list (or override) price of the region: see `price_source`."},
+				"cheapest_hourly_price": schema.Float64Attribute{Computed: true, MarkdownDescription: "Its hourly price, in `currency`."},
+				"currency": schema.StringAttribute{Computed: true, MarkdownDescription: "ISO 4217 code of every price and cost of the analysis: its price table's, never converted " +
+					"(`USD`; `CNY` in AWS's China regions; a replace-mode `checks.catalog_path` file may name another). Null when no size is admissible."},
+				"price_estimated": schema.BoolAttribute{Computed: true, MarkdownDescription: "True when that price is not a list (or override) price of the region: see `price_source`."},
 				"price_source": schema.StringAttribute{Computed: true, MarkdownDescription: "Where that price comes from: `list YYYY-MM-DD` (a list price of the embedded snapshot of that day), " +
 					"`override…` (from `checks.catalog_path`), or `estimated: …` saying how it was estimated (e.g. a spot price from the on-demand price and the spot/on-demand ratio of the same size in regions with spot list prices)."},
 				"capacity_types": schema.MapNestedAttribute{
 					Computed: true, MarkdownDescription: "Per capacity type the pool allows (`spot`, `on-demand`): its cheapest offering and cost at the limits, so that both sides of a spot pool with on-demand fallback are visible.",
 					NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 						"sku":                    schema.StringAttribute{Computed: true, MarkdownDescription: "Cheapest admissible VM size of this capacity type."},
-						"hourly_price":           schema.Float64Attribute{Computed: true, MarkdownDescription: "Its hourly price in USD."},
+						"hourly_price":           schema.Float64Attribute{Computed: true, MarkdownDescription: "Its hourly price, in `currency`."},
+						"currency":               schema.StringAttribute{Computed: true, MarkdownDescription: "ISO 4217 code of the price, as `currency`."},
 						"price_source":           schema.StringAttribute{Computed: true, MarkdownDescription: "Provenance of the price, as `price_source`."},
 						"price_estimated":        schema.BoolAttribute{Computed: true, MarkdownDescription: "True when the price is an estimate."},
 						"monthly_cost_at_limits": schema.Float64Attribute{Computed: true, MarkdownDescription: "As `monthly_cost_at_limits`, at this capacity type's prices; null when no limit binds."},
@@ -195,7 +199,8 @@ func refOf(clouds *cloud.Registry, group, kind, name string) planstate.Ref {
 }
 
 // observe snapshots the pool's node class after each refresh and write, for planChecks (see
-// planstate.Observe).
+// planstate.Observe). The live class is read through kube.Client.GetShared: 250 pools on
+// one class make one GET per refresh, not 250.
 func observe(ctx context.Context, oc *crdresource.ObserveContext) []byte {
 	ref, _, _ := unstructured.NestedStringMap(oc.Object, "spec", "template", "spec", "nodeClassRef")
 	board, clouds := planstate.New(), builtinClouds() // without provider data, nothing was planned
@@ -211,7 +216,9 @@ func observe(ctx context.Context, oc *crdresource.ObserveContext) []byte {
 		if k == nil {
 			return nil, false, fmt.Errorf("this build has no CRD of %s.%s", ref["kind"], ref["group"])
 		}
-		obj, err := oc.Client.Get(ctx, k.GVR(), r.Name)
+		// Every pool on the class reads it after its refresh: one GET per class and
+		// operation serves them all (the client lives for one walk; its writes drop the entry).
+		obj, err := oc.Client.GetShared(ctx, k.GVR(), r.Name)
 		if err != nil || obj == nil {
 			return nil, false, err
 		}
@@ -270,6 +277,7 @@ func analysisValue(ctx context.Context, a *analysis.Analysis, nodeClass string) 
 		"cheapest_sku":           str(s.CheapestSKU),
 		"cheapest_capacity_type": str(s.CheapestCapacity),
 		"cheapest_hourly_price":  num(s.CheapestHourlyPrice),
+		"currency":               str(s.Currency),
 		"price_estimated":        types.BoolValue(s.PriceEstimated),
 		"price_source":           str(s.PriceSource),
 		"capacity_types":         capacityChoices(s.CapacityTypes),
@@ -297,7 +305,7 @@ func capacityChoices(m map[string]analysis.CapacityChoice) attr.Value {
 	elems := make(map[string]attr.Value, len(m))
 	for ct, c := range m {
 		elems[ct] = types.ObjectValueMust(capacityChoiceType.AttrTypes, map[string]attr.Value{
-			"sku": types.StringValue(c.SKU), "hourly_price": types.Float64Value(c.HourlyPrice),
+			"sku": types.StringValue(c.SKU), "hourly_price": types.Float64Value(c.HourlyPrice), "currency": types.StringValue(c.Currency),
 			"price_source": types.StringValue(c.PriceSource), "price_estimated": types.BoolValue(c.PriceEstimated),
 			"monthly_cost_at_limits": optNum(c.MonthlyCostAtLimits),
 		})

@@ -19,7 +19,8 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/testsupport/testenv"
 )
 
-func TestMain(m *testing.M) { testenv.Main(m) }
+// The audit log counts requests (TestAccNodePoolsShareOneNodeClassReadPerRefresh).
+func TestMain(m *testing.M) { testenv.MainWith(m, testenv.Options{Audit: true}) }
 
 var gvr = schema.GroupVersionResource{Group: "karpenter.sh", Version: "v1", Resource: "nodepools"}
 

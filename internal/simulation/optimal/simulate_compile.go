@@ -22,7 +22,9 @@ import (
 type problem struct {
 	s      *analysis.Solver
 	region string
-	seed   uint64
+	// currency is the pools' prices' (simmodel.Currency).
+	currency string
+	seed     uint64
 	// configBound asks the report for the configuration LP bound.
 	configBound bool
 	// dims are the resources packed: cpu (millicores), memory (bytes), pods, then any other
@@ -110,7 +112,7 @@ type unit struct {
 }
 
 func compile(s *analysis.Solver, region string, in simmodel.SimulationInput) *problem {
-	pb := &problem{s: s, region: region, seed: in.Seed, configBound: in.ConfigurationBound, classByShape: map[string]int{}}
+	pb := &problem{s: s, region: region, currency: simmodel.Currency(in.Pools, s.Clouds(), region), seed: in.Seed, configBound: in.ConfigurationBound, classByShape: map[string]int{}}
 	pb.dims = []corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceMemory, corev1.ResourcePods}
 	extra := map[corev1.ResourceName]bool{}
 	for _, w := range in.Workloads {

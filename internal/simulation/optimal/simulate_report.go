@@ -10,11 +10,12 @@ import (
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/money"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 )
 
 func (pb *problem) report() *simmodel.Simulation {
-	sim := &simmodel.Simulation{Region: pb.region, Method: simmodel.MethodOptimal}
+	sim := &simmodel.Simulation{Region: pb.region, Method: simmodel.MethodOptimal, Currency: pb.currency}
 	var reqCPU, reqMem, allocCPU, allocMem float64
 	share := pb.attribution()
 	for _, n := range pb.nodes {
@@ -133,7 +134,7 @@ func (pb *problem) simNode(n *simNode, share func(placement) map[int]int) simmod
 	}
 	return simmodel.SimNode{
 		Pool: n.pool.name, SKU: pt.it.Name, Zone: cloud.ZoneOf(of), ZoneAssumed: cloud.ZoneAssumed(pt.it, cloud.ZoneOf(of)), CapacityType: ct,
-		HourlyPrice: of.Price, PriceEstimated: price.Estimated(), PriceSource: price.Source,
+		HourlyPrice: of.Price, Currency: money.Code(price.Currency), PriceEstimated: price.Estimated(), PriceSource: price.Source,
 		Pods: pods, Requested: requested, Allocatable: pt.it.Allocatable().DeepCopy(),
 	}
 }

@@ -91,6 +91,7 @@ var rules = map[string][][]string{
 	"internal/simulation/optimal/lp": aboveTheDomain,
 	"internal/simmodel":              aboveTheDomain,
 	"internal/bitset":                aboveTheDomain,
+	"internal/money":                 aboveTheDomain,
 	"internal/clients/kube":          aboveTheDomain,
 	"internal/clients/azure":         aboveTheDomain,
 	"internal/clients/aws":           aboveTheDomain,

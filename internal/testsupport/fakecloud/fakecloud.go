@@ -61,6 +61,7 @@ func (Cloud) DecodeNodeClass(obj map[string]any) (cloud.NodeClass, error) {
 func (Cloud) Regions() []string            { return []string{Region} }
 func (Cloud) HasRegion(region string) bool { return strings.EqualFold(region, Region) }
 func (Cloud) ExampleRegion() string        { return Region }
+func (Cloud) Currency(string) string       { return "USD" }
 func (Cloud) LabelDomains() []string       { return []string{Group} }
 func (Cloud) WellKnownLabels() sets.Set[string] {
 	return karpv1.WellKnownLabels.Union(sets.New(FamilyLabel))

@@ -323,3 +323,12 @@ func sortedKeys[V any](m map[string]V) []string {
 	sort.Strings(keys)
 	return keys
 }
+
+// Currency is the ISO 4217 code of the catalog's prices: USD, unless a replace-mode override
+// says otherwise.
+func (c *Catalog) Currency() string {
+	if c.meta.Currency == "" {
+		return "USD"
+	}
+	return c.meta.Currency
+}

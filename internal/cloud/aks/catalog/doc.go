@@ -37,6 +37,10 @@
 //
 // mode is "merge" (the default) or "replace". With "replace" the file is the
 // whole catalog, e.g. a fresher snapshot written by the generator's -format json.
+// Prices are USD per hour; a replace-mode file may say "currency": "EUR" (an ISO
+// 4217 code), and every price and cost is then shown in it (Catalog.Currency),
+// never converted. A merge keeps the embedded USD prices, so "currency" other
+// than USD is rejected there: one catalog, one currency.
 // With "merge":
 //
 //   - A SKU whose name is new is added; it needs capabilities (Resource SKU

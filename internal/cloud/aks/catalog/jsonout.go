@@ -15,12 +15,13 @@ func (c *Catalog) WriteOverrideJSON(w io.Writer) error {
 		SpotSource     string   `json:"spotSource,omitempty"`
 	}
 	out := struct {
-		Mode    string                      `json:"mode"`
-		Sources []string                    `json:"sources,omitempty"`
-		SKUs    []*SKU                      `json:"skus"`
-		Prices  map[string]map[string]price `json:"prices"`
-		Regions []Region                    `json:"regions,omitempty"`
-	}{Mode: "replace", Sources: c.meta.Sources, SKUs: c.skus, Prices: map[string]map[string]price{}}
+		Mode     string                      `json:"mode"`
+		Currency string                      `json:"currency,omitempty"`
+		Sources  []string                    `json:"sources,omitempty"`
+		SKUs     []*SKU                      `json:"skus"`
+		Prices   map[string]map[string]price `json:"prices"`
+		Regions  []Region                    `json:"regions,omitempty"`
+	}{Mode: "replace", Currency: c.meta.Currency, Sources: c.meta.Sources, SKUs: c.skus, Prices: map[string]map[string]price{}}
 	for region, rp := range c.prices {
 		m := make(map[string]price, len(rp.names))
 		for i, name := range rp.names {

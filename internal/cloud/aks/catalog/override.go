@@ -15,10 +15,12 @@ import (
 // Override is a parsed override file; see the package documentation for its format.
 type Override struct {
 	Replace bool
-	Sources []string
-	SKUs    []OverrideSKU
-	Prices  map[string]map[string]OverridePrice
-	Regions []Region
+	// Currency is the ISO 4217 code of the file's prices ("" is USD).
+	Currency string
+	Sources  []string
+	SKUs     []OverrideSKU
+	Prices   map[string]map[string]OverridePrice
+	Regions  []Region
 }
 
 // OverrideSKU is one SKU entry: the fields present patch or define a SKU.
@@ -128,11 +130,12 @@ func dedupeCapabilities(list []Capability) []Capability {
 }
 
 type overrideFile struct {
-	Mode    string                              `json:"mode"`
-	Sources []string                            `json:"sources,omitempty"`
-	SKUs    []OverrideSKU                       `json:"skus"`
-	Prices  map[string]map[string]OverridePrice `json:"prices"`
-	Regions []Region                            `json:"regions"`
+	Mode     string                              `json:"mode"`
+	Currency string                              `json:"currency,omitempty"`
+	Sources  []string                            `json:"sources,omitempty"`
+	SKUs     []OverrideSKU                       `json:"skus"`
+	Prices   map[string]map[string]OverridePrice `json:"prices"`
+	Regions  []Region                            `json:"regions"`
 }
 
 // LoadOverride reads and parses an override file.
@@ -166,6 +169,16 @@ func ParseOverride(b []byte) (*Override, error) {
 		o.Replace = true
 	default:
 		return nil, fmt.Errorf("mode must be \"merge\" or \"replace\", not %q", f.Mode)
+	}
+	switch cur := f.Currency; {
+	case cur == "" || cur == "USD":
+	case !isCurrencyCode(cur):
+		return nil, fmt.Errorf("currency must be an ISO 4217 code of three capital letters (USD, EUR, CNY), not %q", cur)
+	case !o.Replace:
+		// A merge keeps the embedded prices, which are USD: one catalog, one currency.
+		return nil, fmt.Errorf("currency %q needs \"mode\": \"replace\": a merge keeps the embedded prices, which are in USD, and Karpenter would rank the two currencies' numbers as one", cur)
+	default:
+		o.Currency = cur
 	}
 	names := map[string]bool{}
 	for i, s := range o.SKUs {
@@ -216,6 +229,9 @@ func (c *Catalog) Apply(o *Override) (*Catalog, error) {
 		d = c.Data()
 	}
 	d.Meta.Sources = append(append(append([]string(nil), d.Meta.Sources...), o.Sources...), "override")
+	if o.Replace {
+		d.Meta.Currency = o.Currency
+	}
 
 	index := make(map[string]int, len(d.SKUs))
 	for i, s := range d.SKUs {
@@ -265,6 +281,19 @@ func (c *Catalog) Apply(o *Override) (*Catalog, error) {
 		}
 	}
 	return New(d)
+}
+
+// isCurrencyCode reports whether s has the form of an ISO 4217 code.
+func isCurrencyCode(s string) bool {
+	if len(s) != 3 {
+		return false
+	}
+	for _, r := range s {
+		if r < 'A' || r > 'Z' {
+			return false
+		}
+	}
+	return true
 }
 
 // patchSKU copies every non-zero field of src onto dst. Zero values are exactly

@@ -143,6 +143,10 @@ func TestParseOverrideRejects(t *testing.T) {
 		"not JSON":           `vcpus: 2`,
 		"nameless region":    `{"regions": [{"zones": ["1"]}]}`,
 		"empty price region": `{"prices": {"": {"A_B": {"onDemand": 1}}}}`,
+		// One catalog, one currency: a merge keeps the embedded USD prices.
+		"currency in a merge": `{"mode": "merge", "currency": "EUR"}`,
+		"currency not ISO":    `{"mode": "replace", "currency": "€"}`,
+		"currency lower case": `{"mode": "replace", "currency": "eur"}`,
 	}
 	for name, doc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -210,5 +214,37 @@ func TestOverrideSpotPricesCarrySource(t *testing.T) {
 	if _, err := ParseOverride([]byte(`{"prices": {"eastus": {"Standard_D4s_v5": {"spotSource": "x"}}}}`)); err == nil ||
 		!strings.Contains(err.Error(), "prices.eastus.Standard_D4s_v5: spotSource is given without spot") {
 		t.Errorf("a source without a price must be rejected: %v", err)
+	}
+}
+
+// A replace-mode file names its prices' currency, which the catalog keeps (and writes back);
+// without one, and in a merge, it is USD.
+func TestOverrideCurrency(t *testing.T) {
+	o, err := ParseOverride([]byte(`{"mode": "replace", "currency": "EUR", "skus": [], "prices": {}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := mustNew(t, testData()).Apply(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Currency() != "EUR" {
+		t.Errorf("currency %q, want EUR", c.Currency())
+	}
+	var buf bytes.Buffer
+	if err := c.WriteOverrideJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if back, err := ParseOverride(buf.Bytes()); err != nil || back.Currency != "EUR" {
+		t.Errorf("written back: %+v, %v", back, err)
+	}
+	for _, doc := range []string{`{"mode": "merge"}`, `{"mode": "merge", "currency": "USD"}`, `{"mode": "replace"}`} {
+		o, err := ParseOverride([]byte(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c, err := Default().Apply(o); err != nil || c.Currency() != "USD" {
+			t.Errorf("%s: currency %q, %v", doc, c.Currency(), err)
+		}
 	}
 }

@@ -130,4 +130,7 @@ func ListSource(date string) string {
 // Meta describes where the catalog came from.
 type Meta struct {
 	Sources []string `json:"sources,omitempty"`
+	// Currency is the ISO 4217 code of every price ("" is USD, the embedded snapshots'); a
+	// replace-mode override may set another.
+	Currency string `json:"currency,omitempty"`
 }

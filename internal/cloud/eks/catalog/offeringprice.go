@@ -48,3 +48,15 @@ func (c *Catalog) OfferingPrice(region, instanceType string, ct CapacityType) (P
 	}
 	return p, true
 }
+
+// Currency is the currency OfferingPrice gives the region's prices in: its on-demand table's,
+// else FallbackRegion's (which it falls back to), spot included.
+func (c *Catalog) Currency(region string) string {
+	if t := c.tables[tableKey{region, OnDemand}]; t != nil {
+		return t.Currency
+	}
+	if t := c.tables[tableKey{FallbackRegion, OnDemand}]; t != nil {
+		return t.Currency
+	}
+	return "USD"
+}
