@@ -11,23 +11,18 @@ import (
 	resourcehelper "k8s.io/component-helpers/resource"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
-	"sigs.k8s.io/karpenter/pkg/scheduling"
 	"sigs.k8s.io/karpenter/pkg/utils/resources"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
 )
 
-// podData is what the scheduler caches per pod (scheduling.PodData upstream).
+// podData is what the scheduler caches per pod (scheduling.PodData upstream): its shape's
+// requests and requirements, and whether it is plain at the time it was last updated.
 type podData struct {
-	requests           corev1.ResourceList
-	requirements       scheduling.Requirements
-	strictRequirements scheduling.Requirements
-	requestsV          vec
-	requestsOK         bool
+	*podShape
 	// plain pods have no node requirements and no topology constraint that counts them:
 	// adding one changes a NodeClaim's requests only, so its requirements are not rebuilt.
-	plain     bool
-	hostPorts bool
+	plain bool
 }
 
 // scheduler is one Solve of Karpenter's scheduler with no existing nodes.
@@ -41,7 +36,10 @@ type scheduler struct {
 	relaxMinValues bool
 	nextHost       int
 	cache          *compatCache
-	ties           *ties
+	shapes         *shapeTable
+	// pdBuf holds the podData of the round's pods (one allocation).
+	pdBuf []podData
+	ties  *ties
 	// foldOrder is, per template, the order of its daemon groups in this run (daemonFoldOrder).
 	foldOrder map[*template][]int
 	// stopped is set when the tie-breaker (following a known outcome) gave up on the round.
@@ -77,6 +75,7 @@ type round struct {
 	domains        map[string]domainGroup
 	cache          *compatCache
 	launchers      map[string]cloud.Launcher
+	shapes         *shapeTable
 }
 
 func prepare(in Input) (*round, error) {
@@ -116,6 +115,7 @@ func prepare(in Input) (*round, error) {
 		}
 	}
 	r.domains = buildDomainGroups(r.pools, in.InstanceTypes)
+	r.shapes = newShapeTable(r.pods)
 	return r, nil
 }
 
@@ -124,7 +124,7 @@ func (r *round) runUntil(tb TieBreaker) (*Result, bool) {
 	s := &scheduler{
 		templates:      r.templates,
 		remaining:      make(map[string]corev1.ResourceList, len(r.limits)),
-		podData:        map[types.UID]*podData{},
+		podData:        make(map[types.UID]*podData, len(r.pods)),
 		preferences:    r.preferences,
 		relaxMinValues: r.relaxMinValues,
 		cache:          r.cache,
@@ -140,7 +140,8 @@ func (r *round) runUntil(tb TieBreaker) (*Result, bool) {
 	}
 	pods := make([]*corev1.Pod, len(r.pods))
 	copy(pods, r.pods)
-	s.topology = newTopology(r.domains, pods)
+	s.shapes = r.shapes
+	s.topology = newTopology(r.domains, r.shapes, pods)
 	s.topology.ties = s.ties
 	res := s.solve(pods)
 	if s.stopped {
@@ -169,17 +170,17 @@ func orderByWeight(nps []*karpv1.NodePool) {
 }
 
 func (s *scheduler) updatePodData(p *corev1.Pod) {
-	reqs := scheduling.NewPodRequirements(p)
-	strict := reqs
-	if scheduling.HasPreferredNodeAffinity(p) {
-		// Only required node affinity narrows a pod's topology domains.
-		strict = scheduling.NewStrictPodRequirements(p)
+	sh := s.shapes.forPod(p)
+	pd := s.podData[p.UID]
+	if pd == nil {
+		if len(s.pdBuf) == 0 {
+			s.pdBuf = make([]podData, 64)
+		}
+		pd, s.pdBuf = &s.pdBuf[0], s.pdBuf[1:]
+		s.podData[p.UID] = pd
 	}
-	pd := &podData{requests: podRequests(p), requirements: reqs, strictRequirements: strict}
-	pd.requestsV, pd.requestsOK = toVec(pd.requests)
-	pd.plain = len(reqs) == 0 && s.topology.free(p)
-	pd.hostPorts = len(scheduling.GetHostPorts(p)) > 0
-	s.podData[p.UID] = pd
+	pd.podShape = sh
+	pd.plain = len(sh.requirements) == 0 && s.topology.free(p)
 }
 
 // podRequests is resources.RequestsForPods(p) for one pod: resources.Ceiling's requests
@@ -202,6 +203,7 @@ type result struct {
 // makes progress.
 func (s *scheduler) solve(pods []*corev1.Pod) result {
 	podErrors := map[*corev1.Pod]error{}
+	s.pdBuf = make([]podData, len(pods))
 	for _, p := range pods {
 		s.updatePodData(p)
 	}

@@ -35,12 +35,33 @@ type topology struct {
 	inverse      []*topologyGroup
 	inverseByKey map[string]*topologyGroup
 	// selecting caches, per pod, the groups and inverse groups whose selector matches it (a
-	// pod's labels and namespace never change; an entry is stale once groups are added), and
-	// byLabels the same per namespace and label set (the pods of a workload share them).
+	// pod's labels and namespace never change; an entry is stale once groups are added); its
+	// shape keeps the same (shapeTopology.sel).
 	selecting map[types.UID]*selection
-	byLabels  map[string]*selection
 	// owned lists, per pod, the groups it owns, in the order of groups.
 	owned map[types.UID][]*topologyGroup
+	// shapes are the round's pod shapes; byShape holds, per shape id, the groups its
+	// constraints resolve to and its labels' selection: pods of one shape own the same groups
+	// (a group's id depends on nothing but the pod's shape), so each shape builds them once.
+	shapes  *shapeTable
+	byShape []shapeTopology
+}
+
+type shapeTopology struct {
+	resolved bool
+	// owned are the groups its spread and affinity terms resolve to (once each, in the order
+	// of groups); inverse the groups of its required anti-affinity terms.
+	owned, inverse []*topologyGroup
+	sel            *selection
+}
+
+// shapeState is the per-run topology state of the pod's shape.
+func (t *topology) shapeState(p *corev1.Pod) *shapeTopology {
+	sh := t.shapes.forPod(p)
+	for len(t.byShape) <= sh.id {
+		t.byShape = append(t.byShape, shapeTopology{})
+	}
+	return &t.byShape[sh.id]
 }
 
 type selection struct {
@@ -53,10 +74,11 @@ func (t *topology) selectionOf(p *corev1.Pod) *selection {
 		return s
 	}
 	if t.selecting == nil {
-		t.selecting, t.byLabels = map[types.UID]*selection{}, map[string]*selection{}
+		t.selecting = map[types.UID]*selection{}
 	}
-	key := labelsKey(p)
-	if s, ok := t.byLabels[key]; ok && s.nGroups == len(t.groups) && s.nInv == len(t.inverse) {
+	// The selection depends on the pod's namespace and labels only, which are its shape's.
+	st := t.shapeState(p)
+	if s := st.sel; s != nil && s.nGroups == len(t.groups) && s.nInv == len(t.inverse) {
 		t.selecting[p.UID] = s
 		return s
 	}
@@ -72,34 +94,8 @@ func (t *topology) selectionOf(p *corev1.Pod) *selection {
 		}
 	}
 	t.selecting[p.UID] = s
-	t.byLabels[key] = s
+	st.sel = s
 	return s
-}
-
-// labelsKey is what a selector of a group sees of a pod: its namespace and labels.
-func labelsKey(p *corev1.Pod) string {
-	var small [4]string
-	keys := small[:0]
-	for k := range p.Labels {
-		keys = append(keys, k)
-	}
-	if len(keys) > 1 {
-		sort.Strings(keys)
-	}
-	var sb strings.Builder
-	n := len(p.Namespace)
-	for k, v := range p.Labels {
-		n += len(k) + len(v) + 2
-	}
-	sb.Grow(n)
-	sb.WriteString(p.Namespace)
-	for _, k := range keys {
-		sb.WriteByte(0)
-		sb.WriteString(k)
-		sb.WriteByte(1)
-		sb.WriteString(p.Labels[k])
-	}
-	return sb.String()
 }
 
 type topologyType byte
@@ -144,8 +140,9 @@ func (g domainGroup) forEach(p *corev1.Pod, policy corev1.NodeInclusionPolicy, f
 	}
 }
 
-func newTopology(domains map[string]domainGroup, pods []*corev1.Pod) *topology {
-	t := &topology{domainGroups: domains, byKey: map[string]*topologyGroup{}, inverseByKey: map[string]*topologyGroup{}, owned: map[types.UID][]*topologyGroup{}}
+func newTopology(domains map[string]domainGroup, shapes *shapeTable, pods []*corev1.Pod) *topology {
+	t := &topology{domainGroups: domains, byKey: map[string]*topologyGroup{}, inverseByKey: map[string]*topologyGroup{}, owned: map[types.UID][]*topologyGroup{},
+		shapes: shapes, byShape: make([]shapeTopology, len(shapes.shapes))}
 	for _, p := range pods {
 		t.update(p)
 	}
@@ -278,7 +275,27 @@ func (t *topology) update(p *corev1.Pod) {
 	for _, g := range t.owned[p.UID] {
 		delete(g.owners, p.UID)
 	}
-	var owned []*topologyGroup
+	st := t.shapeState(p)
+	if !st.resolved {
+		t.resolve(p, st)
+	}
+	for _, g := range st.inverse {
+		g.owners[p.UID] = true
+	}
+	for _, g := range st.owned {
+		g.owners[p.UID] = true
+	}
+	if len(st.owned) > 0 {
+		t.owned[p.UID] = st.owned // shared by the shape's pods, never modified
+	} else {
+		delete(t.owned, p.UID)
+	}
+}
+
+// resolve finds (or registers) the groups of the pod's constraints, for its shape: the first
+// group of an id is kept, later pods with the same constraint own that one.
+func (t *topology) resolve(p *corev1.Pod, st *shapeTopology) {
+	st.resolved = true
 	if hasPodAntiAffinity(p) {
 		for _, term := range p.Spec.Affinity.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution {
 			g := newTopologyGroup(typePodAntiAffinity, term.TopologyKey, p, namespaces(p, term), term.LabelSelector, math.MaxInt32, nil, nil, nil, t.domainGroups[term.TopologyKey])
@@ -289,7 +306,7 @@ func (t *topology) update(p *corev1.Pod) {
 				t.inverseByKey[g.id] = g
 				t.inverse = append(t.inverse, g)
 			}
-			g.owners[p.UID] = true
+			st.inverse = append(st.inverse, g)
 		}
 	}
 	for _, g := range append(t.forSpread(p), t.forAffinities(p)...) {
@@ -301,17 +318,11 @@ func (t *topology) update(p *corev1.Pod) {
 			t.byKey[g.id] = g
 			t.groups = append(t.groups, g)
 		}
-		if !g.owners[p.UID] {
-			g.owners[p.UID] = true
-			owned = append(owned, g)
+		if !slices.Contains(st.owned, g) {
+			st.owned = append(st.owned, g)
 		}
 	}
-	sort.Slice(owned, func(i, j int) bool { return owned[i].index < owned[j].index })
-	if len(owned) > 0 {
-		t.owned[p.UID] = owned
-	} else {
-		delete(t.owned, p.UID)
-	}
+	sort.Slice(st.owned, func(i, j int) bool { return st.owned[i].index < st.owned[j].index })
 }
 
 func hasPodAntiAffinity(p *corev1.Pod) bool {
