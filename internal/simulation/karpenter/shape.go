@@ -36,12 +36,14 @@ type shapeTable struct {
 	shapes []*podShape
 	// known holds the shapes of the round's pods (computed once); relaxed copies are looked
 	// up by their bytes.
-	known map[*corev1.Pod]*podShape
-	buf   []byte
+	known      map[*corev1.Pod]*podShape
+	buf        []byte
+	containers []corev1.Container
+	qbuf       []byte
 }
 
 func newShapeTable(pods []*corev1.Pod) *shapeTable {
-	t := &shapeTable{byKey: map[string]*podShape{}, known: make(map[*corev1.Pod]*podShape, len(pods))}
+	t := &shapeTable{byKey: map[string]*podShape{}, known: make(map[*corev1.Pod]*podShape, len(pods)), qbuf: make([]byte, 0, 32)}
 	for _, p := range pods {
 		t.known[p] = t.of(p)
 	}
@@ -94,15 +96,52 @@ func (t *shapeTable) key(p *corev1.Pod) []byte {
 		}
 	}
 	b = append(b, 0)
+	// Containers are marshalled without their resources, which are appended in canonical form
+	// (what a Quantity marshals as, without the strings its marshalling allocates).
 	spec := p.Spec
 	spec.Hostname, spec.Subdomain = "", ""
+	t.containers = append(t.containers[:0], p.Spec.Containers...)
+	t.containers = append(t.containers, p.Spec.InitContainers...)
+	for i := range t.containers {
+		t.containers[i].Resources.Requests, t.containers[i].Resources.Limits = nil, nil
+	}
+	spec.Containers, spec.InitContainers = t.containers[:len(p.Spec.Containers)], t.containers[len(p.Spec.Containers):]
 	b = appendMarshal(b, &spec)
+	for _, cs := range [][]corev1.Container{p.Spec.Containers, p.Spec.InitContainers} {
+		for i := range cs {
+			b = t.appendResources(b, cs[i].Resources.Requests)
+			b = t.appendResources(b, cs[i].Resources.Limits)
+		}
+		b = append(b, 3)
+	}
 	if len(p.Status.ContainerStatuses) > 0 || len(p.Status.InitContainerStatuses) > 0 || p.Status.Resources != nil {
 		b = append(b, 0)
 		b = appendMarshal(b, &p.Status)
 	}
 	t.buf = b
 	return b
+}
+
+// appendResources appends a resource list, names sorted, each quantity in canonical form
+// (Quantity.String: a parsed quantity keeps its string only when it is canonical).
+func (t *shapeTable) appendResources(b []byte, l corev1.ResourceList) []byte {
+	var small [8]corev1.ResourceName
+	names := small[:0]
+	for n := range l {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		q := l[n]
+		b = append(b, n...)
+		b = append(b, 1)
+		num, suffix := q.CanonicalizeBytes(t.qbuf[:0])
+		t.qbuf = num[:0]
+		b = append(b, num...)
+		b = append(b, suffix...)
+		b = append(b, 2)
+	}
+	return append(b, 4)
 }
 
 type sizedMarshaler interface {
