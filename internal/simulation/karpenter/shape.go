@@ -1,10 +1,12 @@
 package karpenter
 
 import (
+	"encoding/binary"
 	"fmt"
 	"slices"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	"sigs.k8s.io/karpenter/pkg/scheduling"
 )
 
@@ -122,23 +124,34 @@ func (t *shapeTable) key(p *corev1.Pod) []byte {
 	return b
 }
 
-// appendResources appends a resource list, names sorted, each quantity in canonical form
-// (Quantity.String: a parsed quantity keeps its string only when it is canonical).
+// appendResources appends a resource list, names sorted, each quantity as its format and
+// value: a quantity's string is its canonical form (a parsed quantity keeps its own string
+// only when that is canonical), which depends on nothing else. A value that is a whole
+// number of milli-units is appended as that number, any other in canonical form.
 func (t *shapeTable) appendResources(b []byte, l corev1.ResourceList) []byte {
 	var small [8]corev1.ResourceName
 	names := small[:0]
 	for n := range l {
 		names = append(names, n)
 	}
-	slices.Sort(names)
+	if len(names) > 1 {
+		slices.Sort(names)
+	}
 	for _, n := range names {
 		q := l[n]
 		b = append(b, n...)
 		b = append(b, 1)
-		num, suffix := q.CanonicalizeBytes(t.qbuf[:0])
-		t.qbuf = num[:0]
-		b = append(b, num...)
-		b = append(b, suffix...)
+		b = append(b, q.Format...)
+		b = append(b, 1)
+		if m := q.MilliValue(); q.Cmp(*resource.NewMilliQuantity(m, q.Format)) == 0 {
+			b = binary.AppendVarint(append(b, 'm'), m)
+		} else {
+			num, suffix := q.CanonicalizeBytes(t.qbuf[:0])
+			t.qbuf = num[:0]
+			b = append(b, 'c')
+			b = append(b, num...)
+			b = append(b, suffix...)
+		}
 		b = append(b, 2)
 	}
 	return append(b, 4)
