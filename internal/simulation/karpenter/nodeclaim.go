@@ -445,7 +445,7 @@ func (n *nodeClaim) bounds() {
 	overhead, ok := n.template.overheadVecs()
 	n.floorOK = ok
 	for _, it := range n.instanceTypeOptions {
-		ic := compatOf(memo, it, n.requirements)
+		ic := compatOf(memo, n.cache, it, n.requirements)
 		if !ic.exact {
 			n.largestOK, n.floorOK = false, false
 			return
@@ -580,7 +580,7 @@ func filterInstanceTypes(cache *compatCache, its []*cloudprovider.InstanceType, 
 		if st.conflict {
 			continue
 		}
-		c := compatOf(memo, it, reqs)
+		c := compatOf(memo, cache, it, reqs)
 		compat := c.compatible
 		fit, offering := c.fits(st.req, st.rv, st.rvOK)
 		ferr.requirementsMet = ferr.requirementsMet || compat

@@ -79,7 +79,7 @@ type round struct {
 }
 
 func prepare(in Input) (*round, error) {
-	r := &round{limits: map[string]corev1.ResourceList{}, relaxMinValues: in.MinValuesBestEffort, cache: newCompatCache(), pods: in.Pods, launchers: in.Launchers}
+	r := &round{limits: map[string]corev1.ResourceList{}, relaxMinValues: in.MinValuesBestEffort, pods: in.Pods, launchers: in.Launchers}
 	for _, np := range in.NodePools {
 		if np == nil {
 			return nil, errors.New("nil NodePool")
@@ -90,6 +90,11 @@ func prepare(in Input) (*round, error) {
 		r.pools = append(r.pools, np)
 	}
 	orderByWeight(r.pools)
+	lists := make([][]*cloudprovider.InstanceType, len(r.pools))
+	for i, np := range r.pools {
+		lists[i] = in.InstanceTypes[np.Name]
+	}
+	r.cache = newCompatCache(indexFor(lists))
 	daemons := make([]*corev1.Pod, len(in.DaemonSetPods))
 	for i, p := range in.DaemonSetPods {
 		daemons[i] = p.DeepCopy() // daemon compatibility relaxes (mutates) them, as upstream does
