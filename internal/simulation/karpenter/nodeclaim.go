@@ -28,6 +28,8 @@ type template struct {
 	groupOf    map[*cloudprovider.InstanceType]int
 	overhead   map[*cloudprovider.InstanceType]vec
 	overheadOK bool
+	// daemonPorts is whether a DaemonSet pod of a group uses a host port.
+	daemonPorts bool
 	// allow is the CompatibilityOption of the pool's cloud (its well-known labels), wellKnown
 	// the same set for the allocation-free checks (cloud.Compatible).
 	allow     func(*scheduling.CompatibilityOptions)
@@ -58,7 +60,7 @@ func newTemplate(cache *compatCache, np *karpv1.NodePool, its []*cloudprovider.I
 		t.wellKnown = wellKnown
 	}
 	all := []daemonGroup{{instanceTypes: its, hostPorts: scheduling.NewHostPortUsage()}}
-	opts, _, err := filterInstanceTypes(cache, its, reqs, &corev1.Pod{}, corev1.ResourceList{}, all, nil, corev1.ResourceList{}, relaxMinValues)
+	opts, _, err := filterInstanceTypes(cache, its, reqs, &corev1.Pod{}, false, corev1.ResourceList{}, all, nil, corev1.ResourceList{}, relaxMinValues)
 	if err != nil || len(opts) == 0 {
 		return nil
 	}
@@ -117,7 +119,9 @@ func daemonOverheadGroups(t *template, daemons []*corev1.Pod) []daemonGroup {
 		}
 		hp := scheduling.NewHostPortUsage()
 		for _, p := range compatible {
-			hp.Add(p, scheduling.GetHostPorts(p))
+			ports := scheduling.GetHostPorts(p)
+			t.daemonPorts = t.daemonPorts || len(ports) > 0
+			hp.Add(p, ports)
 		}
 		groups[key] = &daemonGroup{key: key, instanceTypes: []*cloudprovider.InstanceType{it}, overhead: overhead, hostPorts: hp}
 		keys = append(keys, key)
@@ -221,18 +225,19 @@ type nodeClaim struct {
 	requestsOK bool
 	// seq is the NodeClaim's rank in creation order.
 	seq int
+	// portsUsed is whether a DaemonSet pod or a bound pod uses a host port: until then an
+	// entry without ports, all a port-less pod would add to the usages, changes nothing any
+	// check sees, so none is added. ownPorts is whether daemonGroups (and their usages) are
+	// this NodeClaim's copies.
+	portsUsed, ownPorts bool
 }
 
 func newNodeClaim(t *template, topo *topology, cache *compatCache, its []*cloudprovider.InstanceType, hostname string) *nodeClaim {
 	reqs := scheduling.NewRequirements(t.requirements.Values()...)
 	reqs.Add(scheduling.NewRequirement(corev1.LabelHostname, corev1.NodeSelectorOpIn, hostname))
-	groups := make([]daemonGroup, len(t.daemonGroups))
-	for i, g := range t.daemonGroups {
-		groups[i] = g
-		groups[i].hostPorts = g.hostPorts.DeepCopy()
-	}
+	// The groups' host-port usages are the template's until a pod is added to them (ownPorts).
 	return &nodeClaim{template: t, hostname: hostname, requirements: reqs, instanceTypeOptions: its,
-		requests: corev1.ResourceList{}, daemonGroups: groups, topology: topo, cache: cache}
+		requests: corev1.ResourceList{}, daemonGroups: t.daemonGroups, topology: topo, cache: cache, portsUsed: t.daemonPorts}
 }
 
 // candidate is what adding a pod would make of the NodeClaim. When narrowed, the options are
@@ -288,7 +293,7 @@ func (n *nodeClaim) canAdd(p *corev1.Pod, pd *podData, relaxMinValues bool) (can
 	}
 	reqs.Add(topo.Values()...)
 	total := resources.Merge(n.requests, pd.requests)
-	remaining, unsatisfiable, err := filterInstanceTypes(n.cache, n.instanceTypeOptions, reqs, p, pd.requests, n.daemonGroups, n.template.groupOf, total, relaxMinValues)
+	remaining, unsatisfiable, err := filterInstanceTypes(n.cache, n.instanceTypeOptions, reqs, p, pd.hostPorts, pd.requests, n.daemonGroups, n.template.groupOf, total, relaxMinValues)
 	if relaxMinValues {
 		for key, mv := range unsatisfiable {
 			v := mv
@@ -321,7 +326,7 @@ func (n *nodeClaim) addPlain(p *corev1.Pod, pd *podData, relaxMinValues bool) (c
 		}
 	}
 	total := resources.Merge(n.requests, pd.requests)
-	remaining, _, err := filterInstanceTypes(n.cache, n.instanceTypeOptions, n.requirements, p, pd.requests, n.daemonGroups, n.template.groupOf, total, relaxMinValues)
+	remaining, _, err := filterInstanceTypes(n.cache, n.instanceTypeOptions, n.requirements, p, pd.hostPorts, pd.requests, n.daemonGroups, n.template.groupOf, total, relaxMinValues)
 	if err != nil {
 		return candidate{}, err
 	}
@@ -422,7 +427,22 @@ func (n *nodeClaim) add(p *corev1.Pod, pd *podData, c candidate) {
 	}
 	n.topology.register(corev1.LabelHostname, n.hostname)
 	n.topology.record(p, n.template.taints, c.requirements)
-	ports := scheduling.GetHostPorts(p)
+	n.portsUsed = n.portsUsed || pd.hostPorts
+	if !n.portsUsed {
+		return
+	}
+	if !n.ownPorts {
+		groups := make([]daemonGroup, len(n.daemonGroups))
+		for i, g := range n.daemonGroups {
+			groups[i] = g
+			groups[i].hostPorts = g.hostPorts.DeepCopy()
+		}
+		n.daemonGroups, n.ownPorts = groups, true
+	}
+	var ports []scheduling.HostPort
+	if pd.hostPorts {
+		ports = scheduling.GetHostPorts(p)
+	}
 	for _, g := range n.daemonGroups {
 		g.hostPorts.Add(p, ports)
 	}
@@ -536,10 +556,13 @@ func (e *filterError) Error() string {
 // filterInstanceTypes is filterInstanceTypesByRequirements: the options compatible with the
 // requirements that fit the requests plus their group's daemon overhead with a compatible
 // offering, then minValues.
-func filterInstanceTypes(cache *compatCache, its []*cloudprovider.InstanceType, reqs scheduling.Requirements, p *corev1.Pod, podRequests corev1.ResourceList, groups []daemonGroup, groupOf map[*cloudprovider.InstanceType]int, total corev1.ResourceList, relaxMinValues bool) (cloudprovider.InstanceTypes, map[string]int, error) {
+func filterInstanceTypes(cache *compatCache, its []*cloudprovider.InstanceType, reqs scheduling.Requirements, p *corev1.Pod, hasPorts bool, podRequests corev1.ResourceList, groups []daemonGroup, groupOf map[*cloudprovider.InstanceType]int, total corev1.ResourceList, relaxMinValues bool) (cloudprovider.InstanceTypes, map[string]int, error) {
 	ferr := &filterError{requirements: reqs, requests: podRequests}
 	memo := cache.forReqs(reqs)
-	ports := scheduling.GetHostPorts(p)
+	var ports []scheduling.HostPort
+	if hasPorts {
+		ports = scheduling.GetHostPorts(p)
+	}
 	// Upstream walks the groups and, in each, its instance types that are options; the options
 	// are walked here, each looked up in its group (groupOf; nil: all in groups[0]), with the
 	// group's requests and host-port verdict computed once. Only the set of options matters

@@ -42,6 +42,7 @@ type shapeTable struct {
 	buf        []byte
 	containers []corev1.Container
 	qbuf       []byte
+	spec       corev1.PodSpec
 }
 
 func newShapeTable(pods []*corev1.Pod) *shapeTable {
@@ -100,7 +101,8 @@ func (t *shapeTable) key(p *corev1.Pod) []byte {
 	b = append(b, 0)
 	// Containers are marshalled without their resources, which are appended in canonical form
 	// (what a Quantity marshals as, without the strings its marshalling allocates).
-	spec := p.Spec
+	spec := &t.spec // a scratch copy: a local one would escape to the heap per pod
+	*spec = p.Spec
 	spec.Hostname, spec.Subdomain = "", ""
 	t.containers = append(t.containers[:0], p.Spec.Containers...)
 	t.containers = append(t.containers, p.Spec.InitContainers...)
@@ -108,7 +110,8 @@ func (t *shapeTable) key(p *corev1.Pod) []byte {
 		t.containers[i].Resources.Requests, t.containers[i].Resources.Limits = nil, nil
 	}
 	spec.Containers, spec.InitContainers = t.containers[:len(p.Spec.Containers)], t.containers[len(p.Spec.Containers):]
-	b = appendMarshal(b, &spec)
+	b = appendMarshal(b, spec)
+	*spec = corev1.PodSpec{}
 	for _, cs := range [][]corev1.Container{p.Spec.Containers, p.Spec.InitContainers} {
 		for i := range cs {
 			b = t.appendResources(b, cs[i].Resources.Requests)
