@@ -30,6 +30,13 @@ func (c *Cloud) Launch(options []*cloudprovider.InstanceType, reqs scheduling.Re
 	var candidates []*cloudprovider.InstanceType
 	lowest := math.MaxFloat64
 	for _, it := range options {
+		// An option can only be a candidate at a price at most the lowest so far, and its
+		// price is that of an available offering: one whose offerings are all dearer is
+		// passed over without the resolve filter (options come cheapest first, so after
+		// the first candidates most are).
+		if lowest < math.MaxFloat64 && cheapestAvailable(it) > lowest {
+			continue
+		}
 		ok, known := resolvable[it]
 		if !known {
 			sg := cloud.SinglesFor(it)
@@ -110,6 +117,18 @@ func cheapest(it *cloudprovider.InstanceType, reqs scheduling.Requirements, boun
 			sg = cloud.SinglesFor(it)
 		}
 		if cloud.CompatibleWellKnownSingles(reqs, o.Requirements, sg.Offering(o)) {
+			p = o.Price
+		}
+	}
+	return p
+}
+
+// cheapestAvailable is the lowest price among the instance type's available offerings, a
+// lower bound of cheapest's (math.MaxFloat64 when none is available).
+func cheapestAvailable(it *cloudprovider.InstanceType) float64 {
+	p := math.MaxFloat64
+	for _, o := range it.Offerings {
+		if o.Available && o.Price < p {
 			p = o.Price
 		}
 	}

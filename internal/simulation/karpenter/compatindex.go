@@ -1,6 +1,7 @@
 package karpenter
 
 import (
+	"encoding/binary"
 	"math/bits"
 	"slices"
 	"sync"
@@ -117,6 +118,20 @@ func newCompatIndex(lists [][]*cloudprovider.InstanceType) *compatIndex {
 	}
 	slices.Sort(ix.offKeys)
 	return ix
+}
+
+// appendOptionIDs appends the instance types' indices (an instance type outside the index
+// by name), in order.
+func (c *compatCache) appendOptionIDs(b []byte, its []*cloudprovider.InstanceType) []byte {
+	for _, it := range its {
+		if i, ok := c.ix.idx[it]; ok {
+			b = binary.AppendUvarint(append(b, 'i'), uint64(i))
+			continue
+		}
+		b = append(append(b, 'n'), it.Name...)
+		b = append(b, 0)
+	}
+	return b
 }
 
 // bitset is a set of small integers.

@@ -152,7 +152,7 @@ func (r *round) runUntil(tb TieBreaker) (*Result, bool) {
 	if s.stopped {
 		return nil, false
 	}
-	out := launch(res, r.launchers, s.relaxMinValues)
+	out := launch(res, r.launchers, s.relaxMinValues, r.cache)
 	out.Ties, out.tieArities, out.tieChoices = len(s.ties.arities), s.ties.arities, s.ties.choices
 	out.round = r
 	return out, true
