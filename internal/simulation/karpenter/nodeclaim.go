@@ -221,6 +221,8 @@ type nodeClaim struct {
 	largestOK  bool
 	floor      vec
 	floorOK    bool
+	// boundsMemo is the memo the rooms were computed with.
+	boundsMemo *reqMemo
 	requestsV  vec
 	requestsOK bool
 	// seq is the NodeClaim's rank in creation order.
@@ -423,7 +425,7 @@ func (n *nodeClaim) add(p *corev1.Pod, pd *podData, c candidate) {
 	case c.narrowed:
 		n.keepRooms(c.narrowTo)
 	case !sameOptions(old, c.options) || !sameMap(oldReqs, c.requirements):
-		n.bounds()
+		n.bounds(old)
 	}
 	n.topology.register(corev1.LabelHostname, n.hostname)
 	n.topology.record(p, n.template.taints, c.requirements)
@@ -456,12 +458,22 @@ func sameOptions(a, b []*cloudprovider.InstanceType) bool {
 // allocatable; floor, component-wise, the smallest room an option leaves after its daemon
 // overhead (valid when every option has one allocatable group and all are whole milli-units),
 // with each option's room and allocatable (rooms, allocs).
-func (n *nodeClaim) bounds() {
+func (n *nodeClaim) bounds(prev []*cloudprovider.InstanceType) {
+	memo := n.cache.forReqs(n.requirements)
+	if memo == n.boundsMemo && n.floorOK && len(n.rooms) == len(prev) {
+		// The same answers for every option, whose rooms are known: the options are prev or a
+		// subset of it in order (the filter keeps its input's order), so their rooms are
+		// picked from prev's instead of computed.
+		n.minValues = n.requirements.HasMinValues()
+		if n.pickRooms(prev) {
+			return
+		}
+	}
+	n.boundsMemo = memo
 	n.largest, n.largestOK = vec{}, true
 	n.floor, n.floorOK = vec{math.MaxInt64, math.MaxInt64, math.MaxInt64}, true
 	n.minValues = n.requirements.HasMinValues()
 	n.rooms, n.allocs = n.rooms[:0], n.allocs[:0]
-	memo := n.cache.forReqs(n.requirements)
 	overhead, ok := n.template.overheadVecs()
 	n.floorOK = ok
 	for _, it := range n.instanceTypeOptions {
@@ -488,6 +500,33 @@ func (n *nodeClaim) bounds() {
 		n.rooms = append(n.rooms, room)
 		n.allocs = append(n.allocs, ic.vecs[0].v)
 	}
+}
+
+// pickRooms keeps, of prev's rooms and allocatables (one per option of prev, in order), those
+// of the options now held, which are prev or a subset of it in order, and recomputes largest
+// and floor from them; false when the options are not such a subset.
+func (n *nodeClaim) pickRooms(prev []*cloudprovider.InstanceType) bool {
+	n.largest = vec{}
+	n.floor = vec{math.MaxInt64, math.MaxInt64, math.MaxInt64}
+	k, i := 0, 0
+	for _, it := range n.instanceTypeOptions {
+		for i < len(prev) && prev[i] != it {
+			i++
+		}
+		if i == len(prev) {
+			return false // not a subset in order: the caller computes them
+		}
+		r, a := n.rooms[i], n.allocs[i]
+		n.rooms[k], n.allocs[k] = r, a
+		k++
+		i++
+		for j := range r {
+			n.largest[j] = max(n.largest[j], a[j])
+			n.floor[j] = min(n.floor[j], r[j])
+		}
+	}
+	n.rooms, n.allocs = n.rooms[:k], n.allocs[:k]
+	return true
 }
 
 // finalize is FinalizeScheduling: the hostname placeholder goes, and the smallest daemon
