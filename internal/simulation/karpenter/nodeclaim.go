@@ -294,6 +294,19 @@ func (n *nodeClaim) canAdd(p *corev1.Pod, pd *podData, relaxMinValues bool) (can
 		return candidate{}, reqs.Compatible(topo, n.template.allow)
 	}
 	reqs.Add(topo.Values()...)
+	if n.floorOK && n.requestsOK && pd.requestsOK && !pd.hostPorts && !reqs.HasMinValues() && n.boundsMemo != nil && n.cache.forReqs(reqs) == n.boundsMemo {
+		// The new set admits exactly what the NodeClaim's does (the same memo): every option
+		// stays compatible and keeps its offerings, so the filter decides by room alone, as
+		// for a plain pod.
+		t := n.requestsV
+		for i := range t {
+			t[i] += pd.requestsV[i]
+		}
+		if c, ok := n.narrow(t); ok {
+			c.requirements = reqs
+			return c, nil
+		}
+	}
 	total := resources.Merge(n.requests, pd.requests)
 	remaining, unsatisfiable, err := filterInstanceTypes(n.cache, n.instanceTypeOptions, reqs, p, pd.hostPorts, pd.requests, n.daemonGroups, n.template.groupOf, total, relaxMinValues)
 	if relaxMinValues {
@@ -460,6 +473,10 @@ func sameOptions(a, b []*cloudprovider.InstanceType) bool {
 // with each option's room and allocatable (rooms, allocs).
 func (n *nodeClaim) bounds(prev []*cloudprovider.InstanceType) {
 	memo := n.cache.forReqs(n.requirements)
+	if memo == n.boundsMemo && n.floorOK && len(n.rooms) == len(prev) && sameOptions(prev, n.instanceTypeOptions) {
+		n.minValues = n.requirements.HasMinValues()
+		return // the same options with the same answers: nothing changes
+	}
 	if memo == n.boundsMemo && n.floorOK && len(n.rooms) == len(prev) {
 		// The same answers for every option, whose rooms are known: the options are prev or a
 		// subset of it in order (the filter keeps its input's order), so their rooms are

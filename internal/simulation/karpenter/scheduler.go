@@ -261,7 +261,7 @@ func (s *scheduler) trySchedule(p *corev1.Pod) error {
 func (s *scheduler) add(p *corev1.Pod) error {
 	// The scheduler sorts its in-flight NodeClaims before every pod, fewest pods first, with
 	// sort.Slice on the slice as it stands: the same sort on the same order gives the same ties.
-	sort.Slice(s.newNodeClaims, func(a, b int) bool { return len(s.newNodeClaims[a].pods) < len(s.newNodeClaims[b].pods) })
+	sort.Sort(byPodCount(s.newNodeClaims))
 	pd := s.podData[p.UID]
 	s.ties.pod = p
 	for _, n := range s.newNodeClaims {
@@ -306,6 +306,15 @@ func (s *scheduler) add(p *corev1.Pod) error {
 	}
 	return errors.Join(errs...)
 }
+
+// byPodCount orders NodeClaims by their number of pods. sort.Sort and sort.Slice run the same
+// algorithm (both are generated from one template), so sorting with it gives the permutation
+// upstream's sort.Slice gives, ties included, without sort.Slice's reflection.
+type byPodCount []*nodeClaim
+
+func (s byPodCount) Len() int           { return len(s) }
+func (s byPodCount) Less(a, b int) bool { return len(s[a].pods) < len(s[b].pods) }
+func (s byPodCount) Swap(a, b int)      { s[a], s[b] = s[b], s[a] }
 
 // subtractMax charges a new NodeClaim against its NodePool's limits with the largest capacity
 // among its options, as Karpenter does (it cannot know which one will launch). Upstream takes
