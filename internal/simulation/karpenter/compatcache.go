@@ -59,8 +59,9 @@ type reqRef struct {
 // reqMemo is one requirement set's answers.
 type reqMemo struct {
 	it, off bitset
-	entries []itCompat
-	ready   []bool
+	// entries are, per instance type of the index, its answers once asked for: the index's
+	// shared ones when every group has a compatible offering, else the memo's own.
+	entries []*itCompat
 	// other holds instance types outside the index (not in any pool's list), computed directly.
 	other map[*cloudprovider.InstanceType]*itCompat
 }
@@ -137,7 +138,7 @@ func (c *compatCache) reqID(r *scheduling.Requirement) int32 {
 
 func (c *compatCache) newMemo(reqs scheduling.Requirements, ids []int32) *reqMemo {
 	ix := c.ix
-	m := &reqMemo{it: newFullBitset(len(ix.its)), off: newFullBitset(len(ix.slots)), entries: make([]itCompat, len(ix.its)), ready: make([]bool, len(ix.its))}
+	m := &reqMemo{it: newFullBitset(len(ix.its)), off: newFullBitset(len(ix.slots)), entries: make([]*itCompat, len(ix.its))}
 	for _, id := range ids {
 		r := c.reqOf[id]
 		if ix.itKeys[r.Key] {
@@ -227,13 +228,10 @@ func compatOf(m *reqMemo, c *compatCache, it *cloudprovider.InstanceType, reqs s
 	if !ok {
 		return m.otherCompat(it, reqs)
 	}
-	if m.ready[i] {
-		return &m.entries[i]
+	if e := m.entries[i]; e != nil {
+		return e
 	}
-	m.ready[i] = true
-	e := &m.entries[i]
-	e.compatible = m.it.has(int(i))
-	full := c.ix.full[i]
+	compatible := m.it.has(int(i))
 	all := true
 	for _, g := range c.ix.groups[i] {
 		found := false
@@ -249,10 +247,15 @@ func compatOf(m *reqMemo, c *compatCache, it *cloudprovider.InstanceType, reqs s
 		}
 	}
 	if all {
-		e.allocatables, e.vecs, e.exact = full.allocatables, full.vecs, full.exact
+		e := &c.ix.full[i][0]
+		if compatible {
+			e = &c.ix.full[i][1]
+		}
+		m.entries[i] = e
 		return e
 	}
-	e.exact = true
+	full := &c.ix.full[i][0]
+	e := &itCompat{compatible: compatible, exact: true}
 	for gi, g := range c.ix.groups[i] {
 		for j := g.from; j < g.to; j++ {
 			if m.off.has(int(j)) {
@@ -264,6 +267,7 @@ func compatOf(m *reqMemo, c *compatCache, it *cloudprovider.InstanceType, reqs s
 			}
 		}
 	}
+	m.entries[i] = e
 	return e
 }
 

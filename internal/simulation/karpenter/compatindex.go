@@ -23,8 +23,8 @@ type compatIndex struct {
 	groups [][]slotRange
 	slots  []offerSlot
 	// full is, per instance type, every group's allocatable (what compatOf answers when each
-	// group has a compatible offering).
-	full []itCompat
+	// group has a compatible offering), not compatible and compatible: shared by the memos.
+	full [][2]itCompat
 	// itKeys are the label keys some instance type has, offKeys those some offering has.
 	itKeys  map[string]bool
 	offKeys []string
@@ -108,7 +108,9 @@ func newCompatIndex(lists [][]*cloudprovider.InstanceType) *compatIndex {
 				full.exact = full.exact && v.exact
 			}
 			ix.groups = append(ix.groups, ranges)
-			ix.full = append(ix.full, full)
+			yes := full
+			yes.compatible = true
+			ix.full = append(ix.full, [2]itCompat{full, yes})
 		}
 	}
 	for key := range offKeys {

@@ -217,10 +217,10 @@ type nodeClaim struct {
 	// largestOK): a pod whose requests with the NodeClaim's exceed it fits no option, so it is
 	// turned away without the filter (Karpenter reaches the same "no instance type" verdict
 	// the long way).
-	largest    vec
-	largestOK  bool
-	floor      vec
-	floorOK    bool
+	largest   vec
+	largestOK bool
+	floor     vec
+	floorOK   bool
 	// boundsMemo is the memo the rooms were computed with.
 	boundsMemo *reqMemo
 	requestsV  vec
@@ -490,6 +490,9 @@ func (n *nodeClaim) bounds(prev []*cloudprovider.InstanceType) {
 	n.largest, n.largestOK = vec{}, true
 	n.floor, n.floorOK = vec{math.MaxInt64, math.MaxInt64, math.MaxInt64}, true
 	n.minValues = n.requirements.HasMinValues()
+	if cap(n.rooms) < len(n.instanceTypeOptions) {
+		n.rooms, n.allocs = make([]vec, 0, len(n.instanceTypeOptions)), make([]vec, 0, len(n.instanceTypeOptions))
+	}
 	n.rooms, n.allocs = n.rooms[:0], n.allocs[:0]
 	overhead, ok := n.template.overheadVecs()
 	n.floorOK = ok

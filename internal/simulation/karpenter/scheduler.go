@@ -42,6 +42,7 @@ type scheduler struct {
 	ties  *ties
 	// foldOrder is, per template, the order of its daemon groups in this run (daemonFoldOrder).
 	foldOrder map[*template][]int
+	byPods    byPodCount
 	// stopped is set when the tie-breaker (following a known outcome) gave up on the round.
 	stopped bool
 }
@@ -261,7 +262,8 @@ func (s *scheduler) trySchedule(p *corev1.Pod) error {
 func (s *scheduler) add(p *corev1.Pod) error {
 	// The scheduler sorts its in-flight NodeClaims before every pod, fewest pods first, with
 	// sort.Slice on the slice as it stands: the same sort on the same order gives the same ties.
-	sort.Sort(byPodCount(s.newNodeClaims))
+	s.byPods.claims = s.newNodeClaims
+	sort.Sort(&s.byPods)
 	pd := s.podData[p.UID]
 	s.ties.pod = p
 	for _, n := range s.newNodeClaims {
@@ -310,11 +312,12 @@ func (s *scheduler) add(p *corev1.Pod) error {
 // byPodCount orders NodeClaims by their number of pods. sort.Sort and sort.Slice run the same
 // algorithm (both are generated from one template), so sorting with it gives the permutation
 // upstream's sort.Slice gives, ties included, without sort.Slice's reflection.
-type byPodCount []*nodeClaim
+// (A pointer to the scheduler's own one: a slice converted to sort.Interface is allocated.)
+type byPodCount struct{ claims []*nodeClaim }
 
-func (s byPodCount) Len() int           { return len(s) }
-func (s byPodCount) Less(a, b int) bool { return len(s[a].pods) < len(s[b].pods) }
-func (s byPodCount) Swap(a, b int)      { s[a], s[b] = s[b], s[a] }
+func (s *byPodCount) Len() int           { return len(s.claims) }
+func (s *byPodCount) Less(a, b int) bool { return len(s.claims[a].pods) < len(s.claims[b].pods) }
+func (s *byPodCount) Swap(a, b int)      { s.claims[a], s.claims[b] = s.claims[b], s.claims[a] }
 
 // subtractMax charges a new NodeClaim against its NodePool's limits with the largest capacity
 // among its options, as Karpenter does (it cannot know which one will launch). Upstream takes

@@ -23,7 +23,7 @@ func TestByPodCountSortsAsSortSlice(t *testing.T) {
 		}
 		a, b := slices.Clone(claims), slices.Clone(claims)
 		sort.Slice(a, func(i, j int) bool { return len(a[i].pods) < len(a[j].pods) })
-		sort.Sort(byPodCount(b))
+		sort.Sort(&byPodCount{claims: b})
 		for i := range a {
 			if a[i] != b[i] {
 				t.Fatalf("round %d, %d claims: position %d holds claim %d, sort.Slice gives %d", round, n, i, b[i].seq, a[i].seq)

@@ -407,38 +407,59 @@ func (e topologyError) Error() string {
 // single value the node is already pinned to, nodeReqs itself is returned (an equal set; the
 // caller must not modify it).
 func (t *topology) addRequirements(p *corev1.Pod, taints []corev1.Taint, podReqs, nodeReqs scheduling.Requirements) (scheduling.Requirements, error) {
+	// The groups the pod owns, then the inverse groups that select it and count this node.
 	var out scheduling.Requirements
-	matching := slices.Clone(t.owned[p.UID])
-	for _, g := range t.selectionOf(p).inverse {
-		if g.filter.matches(taints, nodeReqs) {
-			matching = append(matching, g)
+	var err error
+	for _, g := range t.owned[p.UID] {
+		if out, err = t.narrow(g, p, podReqs, nodeReqs, out); err != nil {
+			return nil, err
 		}
 	}
-	for _, g := range matching {
-		podDomains := scheduling.NewRequirement(g.key, corev1.NodeSelectorOpExists)
-		if podReqs.Has(g.key) {
-			podDomains = podReqs.Get(g.key)
-		}
-		nodeDomains := scheduling.NewRequirement(g.key, corev1.NodeSelectorOpExists)
-		if nodeReqs.Has(g.key) {
-			nodeDomains = nodeReqs.Get(g.key)
-		}
-		domains := g.next(p, podDomains, nodeDomains, t.ties)
-		if domains.Len() == 0 {
-			return nil, topologyError{group: g, podDomains: podDomains, nodeDomains: nodeDomains}
-		}
-		if out == nil {
-			if pinnedTo(nodeReqs[g.key], domains) {
-				continue // adding it would leave an equal requirement
+	for _, g := range t.selectionOf(p).inverse {
+		if g.filter.matches(taints, nodeReqs) {
+			if out, err = t.narrow(g, p, podReqs, nodeReqs, out); err != nil {
+				return nil, err
 			}
-			out = scheduling.NewRequirements(nodeReqs.Values()...)
 		}
-		out.Add(domains)
 	}
 	if out == nil {
 		return nodeReqs, nil
 	}
 	return out, nil
+}
+
+// narrow adds the domains group g allows the pod to out, a copy of nodeReqs made when a domain
+// first changes them (nil until then).
+func (t *topology) narrow(g *topologyGroup, p *corev1.Pod, podReqs, nodeReqs, out scheduling.Requirements) (scheduling.Requirements, error) {
+	podDomains, ok := podReqs[g.key]
+	if !ok {
+		podDomains = g.existsRequirement()
+	}
+	nodeDomains, ok := nodeReqs[g.key]
+	if !ok {
+		nodeDomains = g.existsRequirement()
+	}
+	domains := g.next(p, podDomains, nodeDomains, t.ties)
+	if domains.Len() == 0 {
+		return nil, topologyError{group: g, podDomains: podDomains, nodeDomains: nodeDomains}
+	}
+	if out == nil {
+		if pinnedTo(nodeReqs[g.key], domains) {
+			return nil, nil // adding it would leave an equal requirement
+		}
+		out = scheduling.NewRequirements(nodeReqs.Values()...)
+	}
+	out.Add(domains)
+	return out, nil
+}
+
+// existsRequirement is Exists on the group's key (what a set without the key allows), made
+// once: the domain picks only read it.
+func (g *topologyGroup) existsRequirement() *scheduling.Requirement {
+	if g.exists == nil {
+		g.exists = scheduling.NewRequirement(g.key, corev1.NodeSelectorOpExists)
+	}
+	return g.exists
 }
 
 // pinnedTo reports whether the node's requirement and the domains are both In the same single
@@ -508,6 +529,8 @@ type topologyGroup struct {
 	// needs are label values the selector requires (its Equals and single-value In terms): a
 	// pod without one of them is not selected, which mayMatch tells without the selector.
 	needs []labelValue
+	// exists is Exists on key (existsRequirement).
+	exists *scheduling.Requirement
 	// creator and domainGroup are the pod and domains a group was made with, until materialize.
 	creator     *corev1.Pod
 	domainGroup domainGroup
