@@ -48,6 +48,8 @@ type compatCache struct {
 	absentOff map[string]bitset
 	scratch   []int32
 	keyBuf    []byte
+	// absorbed memoises absorbs per pair of requirements (a set's and a pod's).
+	absorbed map[[2]*scheduling.Requirement]bool
 }
 
 type reqRef struct {
@@ -216,6 +218,39 @@ func (c *compatCache) absentBits(key string) bitset {
 	}
 	c.absentOff[key] = b
 	return b
+}
+
+// absorbs reports whether adding podReqs to reqs (Requirements.Add) gives a set equal to reqs:
+// every key of podReqs is in reqs, and its intersection with reqs' requirement has the same
+// values, bounds and minValues as reqs' own.
+func (c *compatCache) absorbs(reqs, podReqs scheduling.Requirements) bool {
+	for k, q := range podReqs {
+		r, ok := reqs[k]
+		if !ok {
+			return false
+		}
+		// Pairs with minValues are not memoised: a relaxed minValues is set in place.
+		pair := [2]*scheduling.Requirement{r, q}
+		same, known := c.absorbed[pair]
+		if !known {
+			x := r.Intersection(q)
+			same = r.HasIntersection(q) && c.reqID(x) == c.reqID(r) && sameMinValues(x.MinValues, r.MinValues)
+			if r.MinValues == nil && q.MinValues == nil {
+				if c.absorbed == nil {
+					c.absorbed = map[[2]*scheduling.Requirement]bool{}
+				}
+				c.absorbed[pair] = same
+			}
+		}
+		if !same {
+			return false
+		}
+	}
+	return true
+}
+
+func sameMinValues(a, b *int) bool {
+	return (a == nil) == (b == nil) && (a == nil || *a == *b)
 }
 
 func excludes(r *scheduling.Requirement) bool {

@@ -281,6 +281,21 @@ func (n *nodeClaim) canAdd(p *corev1.Pod, pd *podData, relaxMinValues bool) (can
 			return n.addPlain(p, pd, relaxMinValues)
 		}
 	}
+	if len(pd.requirements) > 0 && len(n.pods) > 0 && n.cache.absorbs(n.requirements, pd.requirements) {
+		// The pod's requirements leave the NodeClaim's as they are (each of its keys is the
+		// NodeClaim's already, narrowed to itself): upstream's copy with them added is equal
+		// to the NodeClaim's set, so the topology is asked with that set, once.
+		topo, err := n.topology.addRequirements(p, n.template.taints, pd.strictRequirements, n.requirements)
+		if err != nil {
+			return candidate{}, err
+		}
+		if sameMap(topo, n.requirements) || pinnedAlike(n.requirements, topo) {
+			return n.addPlain(p, pd, relaxMinValues)
+		}
+		reqs := scheduling.NewRequirements(n.requirements.Values()...)
+		reqs.Add(pd.requirements.Values()...)
+		return n.withTopology(p, pd, reqs, topo, relaxMinValues)
+	}
 	reqs := scheduling.NewRequirements(n.requirements.Values()...)
 	if !cloud.Compatible(reqs, pd.requirements, n.template.wellKnown) {
 		return candidate{}, fmt.Errorf("incompatible requirements, %w", reqs.Compatible(pd.requirements, n.template.allow))
@@ -290,6 +305,12 @@ func (n *nodeClaim) canAdd(p *corev1.Pod, pd *podData, relaxMinValues bool) (can
 	if err != nil {
 		return candidate{}, err
 	}
+	return n.withTopology(p, pd, reqs, topo, relaxMinValues)
+}
+
+// withTopology is the rest of canAdd once the pod's requirements are added (reqs) and the
+// topology has answered (topo).
+func (n *nodeClaim) withTopology(p *corev1.Pod, pd *podData, reqs, topo scheduling.Requirements, relaxMinValues bool) (candidate, error) {
 	if !cloud.Compatible(reqs, topo, n.template.wellKnown) {
 		return candidate{}, reqs.Compatible(topo, n.template.allow)
 	}
