@@ -30,6 +30,9 @@ type template struct {
 	overheadOK bool
 	// daemonPorts is whether a DaemonSet pod of a group uses a host port.
 	daemonPorts bool
+	// limitsFor and withinFor memoise withinLimits.
+	limitsFor corev1.ResourceList
+	withinFor []*cloudprovider.InstanceType
 	// allow is the CompatibilityOption of the pool's cloud (its well-known labels), wellKnown
 	// the same set for the allocation-free checks (cloud.Compatible).
 	allow     func(*scheduling.CompatibilityOptions)

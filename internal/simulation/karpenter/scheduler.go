@@ -3,6 +3,7 @@ package karpenter
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"sort"
 
 	corev1 "k8s.io/api/core/v1"
@@ -285,7 +286,7 @@ func (s *scheduler) add(p *corev1.Pod) error {
 				errs = append(errs, fmt.Errorf("node limits have been exhausted for nodepool %q", t.nodePool.Name))
 				continue
 			}
-			its = filterByRemainingResources(its, remaining)
+			its = t.withinLimits(remaining)
 			if len(its) == 0 {
 				errs = append(errs, fmt.Errorf("all available instance types exceed limits for nodepool %q", t.nodePool.Name))
 				continue
@@ -341,6 +342,16 @@ func subtractMax(remaining corev1.ResourceList, its []*cloudprovider.InstanceTyp
 		out[k] = cp
 	}
 	return out
+}
+
+// withinLimits is filterByRemainingResources of the template's options, memoised for the
+// remaining limits it was last asked with (the same map until a NodeClaim of the pool is
+// created: subtractMax makes a new one).
+func (t *template) withinLimits(remaining corev1.ResourceList) []*cloudprovider.InstanceType {
+	if t.limitsFor == nil || reflect.ValueOf(t.limitsFor).UnsafePointer() != reflect.ValueOf(remaining).UnsafePointer() {
+		t.limitsFor, t.withinFor = remaining, filterByRemainingResources(t.instanceTypeOptions, remaining)
+	}
+	return t.withinFor
 }
 
 // filterByRemainingResources drops the instance types whose capacity exceeds what the limits leave.

@@ -115,7 +115,11 @@ func (t topologyType) String() string {
 type domainGroup map[string][][]corev1.Taint
 
 func (g domainGroup) insert(domain string, taints ...corev1.Taint) {
-	if _, ok := g[domain]; !ok || len(taints) == 0 {
+	sets, ok := g[domain]
+	if ok && len(taints) == 0 && len(sets) == 1 && len(sets[0]) == 0 {
+		return // already offered by a taint-free pool: the same one empty set
+	}
+	if !ok || len(taints) == 0 {
 		g[domain] = [][]corev1.Taint{taints}
 		return
 	}
