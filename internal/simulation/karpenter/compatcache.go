@@ -43,6 +43,7 @@ type compatCache struct {
 	reqIDs    map[*scheduling.Requirement]reqRef
 	ids       map[string]int32
 	reqOf     []*scheduling.Requirement
+	idKey     []string
 	bitsIT    []bitset
 	bitsOff   []bitset
 	absentOff map[string]bitset
@@ -131,6 +132,7 @@ func (c *compatCache) reqID(r *scheduling.Requirement) int32 {
 		id = int32(len(c.reqOf))
 		c.ids[sb.String()] = id
 		c.reqOf = append(c.reqOf, r)
+		c.idKey = append(c.idKey, sb.String())
 		c.bitsIT = append(c.bitsIT, nil)
 		c.bitsOff = append(c.bitsOff, nil)
 	}
@@ -163,7 +165,12 @@ func (c *compatCache) itBits(id int32) bitset {
 	if b := c.bitsIT[id]; b != nil {
 		return b
 	}
-	r := c.reqOf[id]
+	b := c.ix.shared(&c.ix.itBits, c.idKey[id], func() bitset { return c.computeITBits(c.reqOf[id]) })
+	c.bitsIT[id] = b
+	return b
+}
+
+func (c *compatCache) computeITBits(r *scheduling.Requirement) bitset {
 	b := newBitset(len(c.ix.its))
 	for i, it := range c.ix.its {
 		ok := true
@@ -176,7 +183,6 @@ func (c *compatCache) itBits(id int32) bitset {
 			b.set(i)
 		}
 	}
-	c.bitsIT[id] = b
 	return b
 }
 
@@ -186,7 +192,12 @@ func (c *compatCache) offBits(id int32) bitset {
 	if b := c.bitsOff[id]; b != nil {
 		return b
 	}
-	r := c.reqOf[id]
+	b := c.ix.shared(&c.ix.offBits, c.idKey[id], func() bitset { return c.computeOffBits(c.reqOf[id]) })
+	c.bitsOff[id] = b
+	return b
+}
+
+func (c *compatCache) computeOffBits(r *scheduling.Requirement) bitset {
 	b := newBitset(len(c.ix.slots))
 	for j, sl := range c.ix.slots {
 		ok := true
@@ -199,7 +210,6 @@ func (c *compatCache) offBits(id int32) bitset {
 			b.set(j)
 		}
 	}
-	c.bitsOff[id] = b
 	return b
 }
 

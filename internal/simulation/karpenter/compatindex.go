@@ -28,6 +28,30 @@ type compatIndex struct {
 	// itKeys are the label keys some instance type has, offKeys those some offering has.
 	itKeys  map[string]bool
 	offKeys []string
+	// itBits and offBits are, per requirement (compatCache.reqID's key), the instance types
+	// and offering slots it admits: they depend on the list and the requirement only, so
+	// rounds over the same list share them (under mu).
+	mu              sync.Mutex
+	itBits, offBits map[string]bitset
+}
+
+// shared is the bitset of key in *m, computed and kept when missing (at most a few thousand
+// requirements a list: the map is cleared past that).
+func (ix *compatIndex) shared(m *map[string]bitset, key string, compute func() bitset) bitset {
+	ix.mu.Lock()
+	b, ok := (*m)[key]
+	ix.mu.Unlock()
+	if ok {
+		return b
+	}
+	b = compute()
+	ix.mu.Lock()
+	if *m == nil || len(*m) >= 4096 {
+		*m = map[string]bitset{}
+	}
+	(*m)[key] = b
+	ix.mu.Unlock()
+	return b
 }
 
 type slotRange struct{ from, to int32 }

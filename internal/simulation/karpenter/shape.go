@@ -132,12 +132,23 @@ func (t *shapeTable) key(p *corev1.Pod) []byte {
 // only when that is canonical), which depends on nothing else. A value that is a whole
 // number of milli-units is appended as that number, any other in canonical form.
 func (t *shapeTable) appendResources(b []byte, l corev1.ResourceList) []byte {
+	if len(l) == 0 {
+		return append(b, 4)
+	}
 	var small [8]corev1.ResourceName
 	names := small[:0]
-	for n := range l {
-		names = append(names, n)
+	// The usual names are looked up (in sorted order) rather than ranged over: starting a
+	// map iteration costs more than a few lookups.
+	for _, n := range commonResources {
+		if _, ok := l[n]; ok {
+			names = append(names, n)
+		}
 	}
-	if len(names) > 1 {
+	if len(names) != len(l) {
+		names = names[:0]
+		for n := range l {
+			names = append(names, n)
+		}
 		slices.Sort(names)
 	}
 	for _, n := range names {
@@ -159,6 +170,9 @@ func (t *shapeTable) appendResources(b []byte, l corev1.ResourceList) []byte {
 	}
 	return append(b, 4)
 }
+
+// commonResources are the resource names most requests have, sorted.
+var commonResources = []corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceEphemeralStorage, corev1.ResourceMemory, "nvidia.com/gpu"}
 
 type sizedMarshaler interface {
 	Size() int
