@@ -70,6 +70,12 @@ type selection struct {
 }
 
 func (t *topology) selectionOf(p *corev1.Pod) *selection {
+	if sh, ok := t.shapes.known[p]; ok && sh.id < len(t.byShape) {
+		// One of the round's pods: its shape's selection, by the pod's address.
+		if s := t.byShape[sh.id].sel; s != nil && s.nGroups == len(t.groups) && s.nInv == len(t.inverse) {
+			return s
+		}
+	}
 	if s, ok := t.selecting[p.UID]; ok && s.nGroups == len(t.groups) && s.nInv == len(t.inverse) {
 		return s
 	}
