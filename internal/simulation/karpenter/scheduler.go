@@ -74,7 +74,7 @@ type round struct {
 	limits         map[string]corev1.ResourceList
 	preferences    preferences
 	relaxMinValues bool
-	domains        map[string]domainGroup
+	domains        *domainIndex
 	cache          *compatCache
 	launchers      map[string]cloud.Launcher
 	shapes         *shapeTable
@@ -121,7 +121,7 @@ func prepare(in Input) (*round, error) {
 			}
 		}
 	}
-	r.domains = buildDomainGroups(r.pools, in.InstanceTypes)
+	r.domains = newDomainIndex(r.pools, in.InstanceTypes)
 	r.shapes = newShapeTable(r.pods)
 	return r, nil
 }

@@ -14,11 +14,8 @@ import (
 	selectop "k8s.io/apimachinery/pkg/selection"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/sets"
-	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 	"sigs.k8s.io/karpenter/pkg/scheduling"
-
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
 )
 
 // topology tracks the scheduling round's topology spread constraints and pod (anti-)affinity
@@ -29,7 +26,7 @@ import (
 // random pick), the emulation asks its tie-breaker, which by default takes the first by name.
 type topology struct {
 	ties         *ties
-	domainGroups map[string]domainGroup
+	domainGroups *domainIndex
 	groups       []*topologyGroup
 	byKey        map[string]*topologyGroup
 	inverse      []*topologyGroup
@@ -150,84 +147,13 @@ func (g domainGroup) forEach(p *corev1.Pod, policy corev1.NodeInclusionPolicy, f
 	}
 }
 
-func newTopology(domains map[string]domainGroup, shapes *shapeTable, pods []*corev1.Pod) *topology {
+func newTopology(domains *domainIndex, shapes *shapeTable, pods []*corev1.Pod) *topology {
 	t := &topology{domainGroups: domains, byKey: map[string]*topologyGroup{}, inverseByKey: map[string]*topologyGroup{}, owned: map[types.UID][]*topologyGroup{},
 		shapes: shapes, byShape: make([]shapeTopology, len(shapes.shapes))}
 	for _, p := range pods {
 		t.update(p)
 	}
 	return t
-}
-
-// buildDomainGroups collects each topology key's domains from every NodePool's requirements
-// intersected with each of its instance types', and the values its own In requirements name.
-func buildDomainGroups(pools []*karpv1.NodePool, its map[string][]*cloudprovider.InstanceType) map[string]domainGroup {
-	out := map[string]domainGroup{}
-	add := func(key, domain string, taints []corev1.Taint) {
-		if out[key] == nil {
-			out[key] = domainGroup{}
-		}
-		out[key].insert(domain, taints...)
-	}
-	for _, np := range pools {
-		taints := np.Spec.Template.Spec.Taints
-		base := func() scheduling.Requirements {
-			r := scheduling.NewNodeSelectorRequirementsWithMinValues(np.Spec.Template.Spec.Requirements...)
-			r.Add(scheduling.NewLabelRequirements(np.Spec.Template.Labels).Values()...)
-			return r
-		}
-		// Per instance type this is the pool's requirements added to the instance type's
-		// (upstream builds that set for each one): shared keys intersect, the others keep
-		// their own values, which for the pool's keys are the same for every instance type.
-		b := base()
-		if len(its[np.Name]) > 0 {
-			for key, req := range b {
-				for _, d := range req.Values() {
-					add(key, d, taints)
-				}
-			}
-		}
-		for key, vals := range valueUnion(its[np.Name]) {
-			if b.Has(key) {
-				continue
-			}
-			if out[key] == nil {
-				out[key] = domainGroup{}
-			}
-			for _, d := range vals {
-				add(key, d, taints)
-			}
-		}
-		for key, breq := range b {
-			for _, it := range its[np.Name] {
-				if !it.Requirements.Has(key) {
-					continue
-				}
-				// An instance type's label In one value v meets the pool's requirement in v
-				// exactly when the requirement has v (cloud.Singles): no set is built for it.
-				if v, ok := cloud.SinglesFor(it).Requirements[key]; ok {
-					if breq.Has(v) {
-						add(key, v, taints)
-					}
-					continue
-				}
-				for _, d := range breq.Intersection(it.Requirements.Get(key)).Values() {
-					add(key, d, taints)
-				}
-			}
-		}
-		for key, req := range base() {
-			if req.Operator() == corev1.NodeSelectorOpIn {
-				if out[key] == nil {
-					out[key] = domainGroup{}
-				}
-				for _, d := range req.Values() {
-					add(key, d, taints)
-				}
-			}
-		}
-	}
-	return out
 }
 
 var (
@@ -308,7 +234,7 @@ func (t *topology) resolve(p *corev1.Pod, st *shapeTopology) {
 	st.resolved = true
 	if hasPodAntiAffinity(p) {
 		for _, term := range p.Spec.Affinity.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution {
-			g := newTopologyGroup(typePodAntiAffinity, term.TopologyKey, p, namespaces(p, term), term.LabelSelector, math.MaxInt32, nil, nil, nil, t.domainGroups[term.TopologyKey])
+			g := newTopologyGroup(typePodAntiAffinity, term.TopologyKey, p, namespaces(p, term), term.LabelSelector, math.MaxInt32, nil, nil, nil, t.domainGroups.get(term.TopologyKey))
 			if existing, ok := t.inverseByKey[g.id]; ok {
 				g = existing
 			} else {
@@ -367,7 +293,7 @@ func (t *topology) forSpread(p *corev1.Pod) []*topologyGroup {
 				}
 			}
 		}
-		out = append(out, newTopologyGroup(typeSpread, tsc.TopologyKey, p, sets.New(p.Namespace), sel, tsc.MaxSkew, tsc.MinDomains, tsc.NodeTaintsPolicy, tsc.NodeAffinityPolicy, t.domainGroups[tsc.TopologyKey]))
+		out = append(out, newTopologyGroup(typeSpread, tsc.TopologyKey, p, sets.New(p.Namespace), sel, tsc.MaxSkew, tsc.MinDomains, tsc.NodeTaintsPolicy, tsc.NodeAffinityPolicy, t.domainGroups.get(tsc.TopologyKey)))
 	}
 	return out
 }
@@ -380,7 +306,7 @@ func (t *topology) forAffinities(p *corev1.Pod) []*topologyGroup {
 	var out []*topologyGroup
 	add := func(typ topologyType, terms []corev1.PodAffinityTerm) {
 		for _, term := range terms {
-			out = append(out, newTopologyGroup(typ, term.TopologyKey, p, namespaces(p, term), term.LabelSelector, math.MaxInt32, nil, nil, nil, t.domainGroups[term.TopologyKey]))
+			out = append(out, newTopologyGroup(typ, term.TopologyKey, p, namespaces(p, term), term.LabelSelector, math.MaxInt32, nil, nil, nil, t.domainGroups.get(term.TopologyKey)))
 		}
 	}
 	if a.PodAffinity != nil {
