@@ -174,9 +174,7 @@ func (c *compatCache) computeITBits(r *scheduling.Requirement) bitset {
 	b := newBitset(len(c.ix.its))
 	for i, it := range c.ix.its {
 		ok := true
-		if v, single := c.ix.singles[i].Requirements[r.Key]; single {
-			ok = r.Has(v)
-		} else if e, has := it.Requirements[r.Key]; has {
+		if e, has := it.Requirements[r.Key]; has {
 			ok = e.HasIntersection(r) || (excludes(r) && excludes(e))
 		}
 		if ok {
@@ -201,9 +199,7 @@ func (c *compatCache) computeOffBits(r *scheduling.Requirement) bitset {
 	b := newBitset(len(c.ix.slots))
 	for j, sl := range c.ix.slots {
 		ok := true
-		if v, single := sl.singles[r.Key]; single {
-			ok = r.Has(v)
-		} else if in, has := sl.offering.Requirements[r.Key]; has {
+		if in, has := sl.offering.Requirements[r.Key]; has {
 			ok = r.HasIntersection(in) || (excludes(in) && excludes(r))
 		}
 		if ok {

@@ -8,17 +8,14 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
-
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
 )
 
 // compatIndex numbers a round's instance types and the offerings of their allocatable groups
 // (slots), for the compatibility memo's bitsets. It depends on the instance-type lists only,
 // which never change (see valueUnion), so the index of a list is kept per process.
 type compatIndex struct {
-	its     []*cloudprovider.InstanceType
-	idx     map[*cloudprovider.InstanceType]int32
-	singles []*cloud.InstanceTypeSingles
+	its []*cloudprovider.InstanceType
+	idx map[*cloudprovider.InstanceType]int32
 	// groups are, per instance type, its allocatable groups' slot ranges, in group order.
 	groups [][]slotRange
 	slots  []offerSlot
@@ -58,7 +55,6 @@ type slotRange struct{ from, to int32 }
 
 type offerSlot struct {
 	offering *cloudprovider.Offering
-	singles  cloud.Singles
 }
 
 var (
@@ -103,23 +99,21 @@ func newCompatIndex(lists [][]*cloudprovider.InstanceType) *compatIndex {
 	ix := &compatIndex{idx: map[*cloudprovider.InstanceType]int32{}, itKeys: map[string]bool{}}
 	offKeys := map[string]bool{}
 	for _, l := range lists {
-		for key := range valueUnion(l) {
-			ix.itKeys[key] = true
-		}
 		for _, it := range l {
 			if _, ok := ix.idx[it]; ok {
 				continue
 			}
+			for key := range it.Requirements {
+				ix.itKeys[key] = true
+			}
 			ix.idx[it] = int32(len(ix.its))
 			ix.its = append(ix.its, it)
-			sg := cloud.SinglesFor(it)
-			ix.singles = append(ix.singles, sg)
 			var ranges []slotRange
 			full := itCompat{exact: true}
 			for _, g := range it.AllocatableOfferingsList() {
 				r := slotRange{from: int32(len(ix.slots))}
 				for _, of := range g.Offerings {
-					ix.slots = append(ix.slots, offerSlot{offering: of, singles: sg.Offering(of)})
+					ix.slots = append(ix.slots, offerSlot{offering: of})
 					for key := range of.Requirements {
 						offKeys[key] = true
 					}
