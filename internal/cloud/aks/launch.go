@@ -10,6 +10,7 @@ import (
 	"github.com/Azure/karpenter-provider-azure/pkg/providers/allocationstrategy/stages"
 	"github.com/Azure/karpenter-provider-azure/pkg/utils/zones"
 	corev1 "k8s.io/api/core/v1"
+	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 	"sigs.k8s.io/karpenter/pkg/scheduling"
 	"sigs.k8s.io/karpenter/pkg/utils/resources"
@@ -29,7 +30,15 @@ func (c *Cloud) Launch(options []*cloudprovider.InstanceType, reqs scheduling.Re
 	// upstream's ranking sorts what remains (same first, a fraction of the work).
 	var candidates []*cloudprovider.InstanceType
 	lowest := math.MaxFloat64
+	capacityType := reqs[karpv1.CapacityTypeLabelKey]
 	for _, it := range options {
+		// An option can only be a candidate at a price at most the lowest so far, and its
+		// price is that of an available offering: one whose offerings are all dearer is
+		// passed over without the resolve filter (options come cheapest first, so after
+		// the first candidates most are).
+		if lowest < math.MaxFloat64 && cheapestAvailable(it, capacityType) > lowest {
+			continue
+		}
 		ok, known := resolvable[it]
 		if !known {
 			sg := cloud.SinglesFor(it)
@@ -112,6 +121,26 @@ func cheapest(it *cloudprovider.InstanceType, reqs scheduling.Requirements, boun
 		if cloud.CompatibleWellKnownSingles(reqs, o.Requirements, sg.Offering(o)) {
 			p = o.Price
 		}
+	}
+	return p
+}
+
+// cheapestAvailable is the lowest price among the instance type's available offerings that
+// the capacity-type requirement ct (nil: none) does not rule out, a lower bound of cheapest's:
+// an offering In one capacity type is compatible only with a requirement that has it
+// (math.MaxFloat64 when none is left).
+func cheapestAvailable(it *cloudprovider.InstanceType, ct *scheduling.Requirement) float64 {
+	p := math.MaxFloat64
+	for _, o := range it.Offerings {
+		if !o.Available || o.Price >= p {
+			continue
+		}
+		if ct != nil {
+			if r, ok := o.Requirements[karpv1.CapacityTypeLabelKey]; ok && r.Operator() == corev1.NodeSelectorOpIn && r.Len() == 1 && !ct.Has(r.Any()) {
+				continue
+			}
+		}
+		p = o.Price
 	}
 	return p
 }

@@ -1,12 +1,14 @@
 package karpenter
 
 import (
+	"encoding/binary"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 	"sigs.k8s.io/karpenter/pkg/scheduling"
 
@@ -18,12 +20,53 @@ import (
 // recomputes both for every option of every NodeClaim each time it tries a pod; they depend
 // on nothing but the requirements and the instance type, and NodeClaims of a pool mostly
 // share their requirements, so the emulation computes each pair once. The hostname
-// requirement is left out of the key: no instance type or offering has that label, so it
-// never changes either answer.
+// requirement is left out: no instance type or offering has that label, so it never changes
+// either answer.
+//
+// Both answers are conjunctions over label keys (cloud.IntersectsSingles and
+// cloud.CompatibleWellKnownSingles ask, key by key, whether the two requirements of a key
+// intersect, and of an offering's key that the set lacks whether it is well known or
+// excluding), so a set's answers are kept as the AND of per-requirement bitsets over the
+// round's instance types and offerings (compatIndex): a requirement met again in another set
+// (the pool's, a zone, a pod's node selector) costs one lookup, not a pass over every
+// instance type.
 type compatCache struct {
-	byReqs   map[string]map[*cloudprovider.InstanceType]*itCompat
+	ix       *compatIndex
+	byReqs   map[string]*reqMemo
 	lastReqs scheduling.Requirements
-	lastMemo map[*cloudprovider.InstanceType]*itCompat
+	lastMemo *reqMemo
+	// reqIDs identifies requirements by pointer (requirement sets share their unchanged
+	// requirements), checked against the operator and length they had; ids by their key,
+	// operator and values. bitsIT and bitsOff are, per id, the instance types and offering
+	// slots the requirement admits; absentOff, per offering key, the slots a set without the
+	// key admits.
+	reqIDs    map[*scheduling.Requirement]reqRef
+	ids       map[string]int32
+	reqOf     []*scheduling.Requirement
+	idKey     []string
+	bitsIT    []bitset
+	bitsOff   []bitset
+	absentOff map[string]bitset
+	scratch   []int32
+	keyBuf    []byte
+	// absorbed memoises absorbs per pair of requirements (a set's and a pod's).
+	absorbed map[[2]*scheduling.Requirement]bool
+}
+
+type reqRef struct {
+	id int32
+	op corev1.NodeSelectorOperator
+	n  int
+}
+
+// reqMemo is one requirement set's answers.
+type reqMemo struct {
+	it, off bitset
+	// entries are, per instance type of the index, its answers once asked for: the index's
+	// shared ones when every group has a compatible offering, else the memo's own.
+	entries []*itCompat
+	// other holds instance types outside the index (not in any pool's list), computed directly.
+	other map[*cloudprovider.InstanceType]*itCompat
 }
 
 type itCompat struct {
@@ -35,30 +78,247 @@ type itCompat struct {
 	exact        bool
 }
 
-func newCompatCache() *compatCache {
-	return &compatCache{byReqs: map[string]map[*cloudprovider.InstanceType]*itCompat{}}
+func newCompatCache(ix *compatIndex) *compatCache {
+	return &compatCache{ix: ix, byReqs: map[string]*reqMemo{}, reqIDs: map[*scheduling.Requirement]reqRef{}, ids: map[string]int32{}, absentOff: map[string]bitset{}}
 }
 
 // forReqs returns the memo of one requirement set. The last set asked for is remembered by
 // identity: a NodeClaim's set is asked for again and again while plain pods are added.
-func (c *compatCache) forReqs(reqs scheduling.Requirements) map[*cloudprovider.InstanceType]*itCompat {
+func (c *compatCache) forReqs(reqs scheduling.Requirements) *reqMemo {
 	if c.lastReqs != nil && sameMap(c.lastReqs, reqs) {
 		return c.lastMemo
 	}
-	defer func() { c.lastReqs = reqs }()
-	key := requirementsKey(reqs)
-	m, ok := c.byReqs[key]
-	if !ok {
-		m = map[*cloudprovider.InstanceType]*itCompat{}
-		c.byReqs[key] = m
+	ids := c.scratch[:0]
+	for k, r := range reqs {
+		if k != corev1.LabelHostname {
+			ids = append(ids, c.reqID(r))
+		}
 	}
-	c.lastMemo = m
+	slices.Sort(ids)
+	c.scratch = ids
+	key := c.keyBuf[:0]
+	for _, id := range ids {
+		key = binary.AppendUvarint(key, uint64(id))
+	}
+	c.keyBuf = key
+	m, ok := c.byReqs[string(key)]
+	if !ok {
+		m = c.newMemo(reqs, ids)
+		c.byReqs[string(key)] = m
+	}
+	c.lastReqs, c.lastMemo = reqs, m
 	return m
 }
 
-func compatOf(m map[*cloudprovider.InstanceType]*itCompat, it *cloudprovider.InstanceType, reqs scheduling.Requirements) *itCompat {
-	if r, ok := m[it]; ok {
+// reqID is the requirement's id: equal key, operator and values (and bounds) get the same id.
+func (c *compatCache) reqID(r *scheduling.Requirement) int32 {
+	if ref, ok := c.reqIDs[r]; ok && ref.op == r.Operator() && ref.n == r.Len() {
+		return ref.id
+	}
+	vals := r.Values()
+	slices.Sort(vals)
+	var sb strings.Builder
+	sb.WriteString(r.Key)
+	sb.WriteByte(0)
+	sb.WriteString(string(r.Operator()))
+	sb.WriteByte(0)
+	sb.WriteString(strings.Join(vals, "\x01"))
+	if op := r.Operator(); op != corev1.NodeSelectorOpIn && op != corev1.NodeSelectorOpDoesNotExist {
+		sb.WriteByte(0)
+		sb.WriteString(r.String()) // a complement may carry Gt/Lt bounds, which only String shows
+	}
+	id, ok := c.ids[sb.String()]
+	if !ok {
+		id = int32(len(c.reqOf))
+		c.ids[sb.String()] = id
+		c.reqOf = append(c.reqOf, r)
+		c.idKey = append(c.idKey, sb.String())
+		c.bitsIT = append(c.bitsIT, nil)
+		c.bitsOff = append(c.bitsOff, nil)
+	}
+	c.reqIDs[r] = reqRef{id: id, op: r.Operator(), n: r.Len()}
+	return id
+}
+
+func (c *compatCache) newMemo(reqs scheduling.Requirements, ids []int32) *reqMemo {
+	ix := c.ix
+	m := &reqMemo{it: newFullBitset(len(ix.its)), off: newFullBitset(len(ix.slots)), entries: make([]*itCompat, len(ix.its))}
+	for _, id := range ids {
+		r := c.reqOf[id]
+		if ix.itKeys[r.Key] {
+			m.it.and(c.itBits(id))
+		}
+	}
+	for _, k := range ix.offKeys {
+		if r, ok := reqs[k]; ok {
+			m.off.and(c.offBits(c.reqID(r)))
+		} else {
+			m.off.and(c.absentBits(k))
+		}
+	}
+	return m
+}
+
+// itBits are the instance types whose requirement of the key intersects r (or that lack the
+// key): Intersects(it.Requirements, {r}).
+func (c *compatCache) itBits(id int32) bitset {
+	if b := c.bitsIT[id]; b != nil {
+		return b
+	}
+	b := c.ix.shared(&c.ix.itBits, c.idKey[id], func() bitset { return c.computeITBits(c.reqOf[id]) })
+	c.bitsIT[id] = b
+	return b
+}
+
+func (c *compatCache) computeITBits(r *scheduling.Requirement) bitset {
+	b := newBitset(len(c.ix.its))
+	for i, it := range c.ix.its {
+		ok := true
+		if e, has := it.Requirements[r.Key]; has {
+			ok = e.HasIntersection(r) || (excludes(r) && excludes(e))
+		}
+		if ok {
+			b.set(i)
+		}
+	}
+	return b
+}
+
+// offBits are the offering slots whose requirement of the key is compatible with r (or that
+// lack the key): CompatibleWellKnownSingles(set with r, offering) on that key.
+func (c *compatCache) offBits(id int32) bitset {
+	if b := c.bitsOff[id]; b != nil {
+		return b
+	}
+	b := c.ix.shared(&c.ix.offBits, c.idKey[id], func() bitset { return c.computeOffBits(c.reqOf[id]) })
+	c.bitsOff[id] = b
+	return b
+}
+
+func (c *compatCache) computeOffBits(r *scheduling.Requirement) bitset {
+	b := newBitset(len(c.ix.slots))
+	for j, sl := range c.ix.slots {
+		ok := true
+		if in, has := sl.offering.Requirements[r.Key]; has {
+			ok = r.HasIntersection(in) || (excludes(in) && excludes(r))
+		}
+		if ok {
+			b.set(j)
+		}
+	}
+	return b
+}
+
+// absentBits are the offering slots a set without the key admits: those without it, and
+// those whose requirement of it is well known or excludes values (definedOrAllowed).
+func (c *compatCache) absentBits(key string) bitset {
+	if b, ok := c.absentOff[key]; ok {
+		return b
+	}
+	b := newBitset(len(c.ix.slots))
+	allowed := karpv1.WellKnownLabels.Has(key)
+	for j, sl := range c.ix.slots {
+		if in, has := sl.offering.Requirements[key]; !has || allowed || excludes(in) {
+			b.set(j)
+		}
+	}
+	c.absentOff[key] = b
+	return b
+}
+
+// absorbs reports whether adding podReqs to reqs (Requirements.Add) gives a set equal to reqs:
+// every key of podReqs is in reqs, and its intersection with reqs' requirement has the same
+// values, bounds and minValues as reqs' own.
+func (c *compatCache) absorbs(reqs, podReqs scheduling.Requirements) bool {
+	for k, q := range podReqs {
+		r, ok := reqs[k]
+		if !ok {
+			return false
+		}
+		// Pairs with minValues are not memoised: a relaxed minValues is set in place.
+		pair := [2]*scheduling.Requirement{r, q}
+		same, known := c.absorbed[pair]
+		if !known {
+			x := r.Intersection(q)
+			same = r.HasIntersection(q) && c.reqID(x) == c.reqID(r) && sameMinValues(x.MinValues, r.MinValues)
+			if r.MinValues == nil && q.MinValues == nil {
+				if c.absorbed == nil {
+					c.absorbed = map[[2]*scheduling.Requirement]bool{}
+				}
+				c.absorbed[pair] = same
+			}
+		}
+		if !same {
+			return false
+		}
+	}
+	return true
+}
+
+func sameMinValues(a, b *int) bool {
+	return (a == nil) == (b == nil) && (a == nil || *a == *b)
+}
+
+func excludes(r *scheduling.Requirement) bool {
+	op := r.Operator()
+	return op == corev1.NodeSelectorOpNotIn || op == corev1.NodeSelectorOpDoesNotExist
+}
+
+func compatOf(m *reqMemo, c *compatCache, it *cloudprovider.InstanceType, reqs scheduling.Requirements) *itCompat {
+	i, ok := c.ix.idx[it]
+	if !ok {
+		return m.otherCompat(it, reqs)
+	}
+	if e := m.entries[i]; e != nil {
+		return e
+	}
+	compatible := m.it.has(int(i))
+	all := true
+	for _, g := range c.ix.groups[i] {
+		found := false
+		for j := g.from; j < g.to; j++ {
+			if m.off.has(int(j)) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			all = false
+			break
+		}
+	}
+	if all {
+		e := &c.ix.full[i][0]
+		if compatible {
+			e = &c.ix.full[i][1]
+		}
+		m.entries[i] = e
+		return e
+	}
+	full := &c.ix.full[i][0]
+	e := &itCompat{compatible: compatible, exact: true}
+	for gi, g := range c.ix.groups[i] {
+		for j := g.from; j < g.to; j++ {
+			if m.off.has(int(j)) {
+				e.allocatables = append(e.allocatables, full.allocatables[gi])
+				v := full.vecs[gi]
+				e.vecs = append(e.vecs, v)
+				e.exact = e.exact && v.exact
+				break
+			}
+		}
+	}
+	m.entries[i] = e
+	return e
+}
+
+// otherCompat is compatOf computed directly, for an instance type outside the index.
+func (m *reqMemo) otherCompat(it *cloudprovider.InstanceType, reqs scheduling.Requirements) *itCompat {
+	if r, ok := m.other[it]; ok {
 		return r
+	}
+	if m.other == nil {
+		m.other = map[*cloudprovider.InstanceType]*itCompat{}
 	}
 	sg := cloud.SinglesFor(it)
 	r := &itCompat{compatible: cloud.IntersectsSingles(it.Requirements, sg.Requirements, reqs)}
@@ -76,7 +336,7 @@ func compatOf(m map[*cloudprovider.InstanceType]*itCompat, it *cloudprovider.Ins
 		r.vecs = append(r.vecs, v)
 		r.exact = r.exact && v.exact
 	}
-	m[it] = r
+	m.other[it] = r
 	return r
 }
 

@@ -22,7 +22,7 @@ import (
 // pool's instance types against the NodeClaim and launches the best-ranked offering of its
 // allocation strategy (on Azure: lowest price, then spot before on-demand, then zonal before
 // regional).
-func launch(r result, launchers map[string]cloud.Launcher, relaxMinValues bool) *Result {
+func launch(r result, launchers map[string]cloud.Launcher, relaxMinValues bool, cache *compatCache) *Result {
 	out := &Result{PodErrors: r.podErrors}
 	// NodeClaims with the same requirements and requests launch the same way.
 	launches := map[string]*Launch{}
@@ -31,6 +31,7 @@ func launch(r result, launchers map[string]cloud.Launcher, relaxMinValues bool) 
 	// resolvable).
 	prices := map[string]map[*cloudprovider.InstanceType]optionOffers{}
 	resolvable := map[string]map[*cloudprovider.InstanceType]bool{}
+	var keyBuf []byte
 	for _, n := range r.nodeClaims {
 		reqs := n.requirements
 		rk := requirementsKey(reqs)
@@ -38,7 +39,7 @@ func launch(r result, launchers map[string]cloud.Launcher, relaxMinValues bool) 
 			prices[rk] = map[*cloudprovider.InstanceType]optionOffers{}
 		}
 		offers := prices[rk]
-		opts := orderByPrice(n.instanceTypeOptions, reqs, offers)
+		opts := orderByPrice(n.instanceTypeOptions, reqs, offers, cache)
 		if len(opts) > MaxInstanceTypes {
 			opts = opts[:MaxInstanceTypes]
 		}
@@ -75,7 +76,14 @@ func launch(r result, launchers map[string]cloud.Launcher, relaxMinValues bool) 
 		nc := &NodeClaim{NodePool: n.template.nodePool.Name, Pods: n.pods, Requirements: final, InstanceTypeOptions: opts, Requests: n.requests, seq: n.seq}
 		// The provider filters the pool's instance types; only the NodeClaim's options can pass
 		// its instance-type requirement, so those are the ones to look at.
-		key := requirementsKey(final) + "\x02" + resources.String(n.requests)
+		// final is reqs (rk) with the options' names and capacity types, which the options
+		// (in order) determine: the key names the options by their index.
+		keyBuf = append(keyBuf[:0], rk...)
+		keyBuf = append(keyBuf, 2)
+		keyBuf = cache.appendOptionIDs(keyBuf, opts)
+		keyBuf = append(keyBuf, 2)
+		keyBuf = append(keyBuf, resources.String(n.requests)...)
+		key := string(keyBuf)
 		l, ok := launches[key]
 		if !ok {
 			without := make(scheduling.Requirements, len(final))
@@ -109,14 +117,35 @@ type optionOffers struct {
 // Upstream sorts with sort.Slice; with equal prices its order depends on the input order,
 // which a map iteration made random, so equal-priced options are ordered by name here. offers
 // memoises the options' offerings for these requirements.
-func orderByPrice(its []*cloudprovider.InstanceType, reqs scheduling.Requirements, offers map[*cloudprovider.InstanceType]optionOffers) []*cloudprovider.InstanceType {
+func orderByPrice(its []*cloudprovider.InstanceType, reqs scheduling.Requirements, offers map[*cloudprovider.InstanceType]optionOffers, cache *compatCache) []*cloudprovider.InstanceType {
 	out := make([]*cloudprovider.InstanceType, len(its))
 	copy(out, its)
+	var memo *reqMemo
 	for _, it := range its {
 		if _, ok := offers[it]; ok {
 			continue
 		}
 		o := optionOffers{price: math.MaxFloat64}
+		// An instance type whose available offerings form one allocatable group has them as
+		// its slots, in order: the memo's offering bits answer CompatibleWellKnown for them.
+		if i, ok := cache.ix.idx[it]; ok && len(cache.ix.groups[i]) == 1 {
+			if memo == nil {
+				memo = cache.forReqs(reqs)
+			}
+			g := cache.ix.groups[i][0]
+			for j := g.from; j < g.to; j++ {
+				if !memo.off.has(int(j)) {
+					continue
+				}
+				of := cache.ix.slots[j].offering
+				o.price = min(o.price, of.Price)
+				if ct := of.CapacityType(); !slices.Contains(o.capacityTypes, ct) {
+					o.capacityTypes = append(o.capacityTypes, ct)
+				}
+			}
+			offers[it] = o
+			continue
+		}
 		for _, of := range it.Offerings {
 			if !of.Available || !cloud.CompatibleWellKnown(reqs, of.Requirements) {
 				continue

@@ -28,6 +28,11 @@ type template struct {
 	groupOf    map[*cloudprovider.InstanceType]int
 	overhead   map[*cloudprovider.InstanceType]vec
 	overheadOK bool
+	// daemonPorts is whether a DaemonSet pod of a group uses a host port.
+	daemonPorts bool
+	// limitsFor and withinFor memoise withinLimits.
+	limitsFor corev1.ResourceList
+	withinFor []*cloudprovider.InstanceType
 	// allow is the CompatibilityOption of the pool's cloud (its well-known labels), wellKnown
 	// the same set for the allocation-free checks (cloud.Compatible).
 	allow     func(*scheduling.CompatibilityOptions)
@@ -58,7 +63,7 @@ func newTemplate(cache *compatCache, np *karpv1.NodePool, its []*cloudprovider.I
 		t.wellKnown = wellKnown
 	}
 	all := []daemonGroup{{instanceTypes: its, hostPorts: scheduling.NewHostPortUsage()}}
-	opts, _, err := filterInstanceTypes(cache, its, reqs, &corev1.Pod{}, corev1.ResourceList{}, all, nil, corev1.ResourceList{}, relaxMinValues)
+	opts, _, err := filterInstanceTypes(cache, its, reqs, &corev1.Pod{}, false, corev1.ResourceList{}, all, nil, corev1.ResourceList{}, relaxMinValues)
 	if err != nil || len(opts) == 0 {
 		return nil
 	}
@@ -117,7 +122,9 @@ func daemonOverheadGroups(t *template, daemons []*corev1.Pod) []daemonGroup {
 		}
 		hp := scheduling.NewHostPortUsage()
 		for _, p := range compatible {
-			hp.Add(p, scheduling.GetHostPorts(p))
+			ports := scheduling.GetHostPorts(p)
+			t.daemonPorts = t.daemonPorts || len(ports) > 0
+			hp.Add(p, ports)
 		}
 		groups[key] = &daemonGroup{key: key, instanceTypes: []*cloudprovider.InstanceType{it}, overhead: overhead, hostPorts: hp}
 		keys = append(keys, key)
@@ -213,26 +220,29 @@ type nodeClaim struct {
 	// largestOK): a pod whose requests with the NodeClaim's exceed it fits no option, so it is
 	// turned away without the filter (Karpenter reaches the same "no instance type" verdict
 	// the long way).
-	largest    vec
-	largestOK  bool
-	floor      vec
-	floorOK    bool
+	largest   vec
+	largestOK bool
+	floor     vec
+	floorOK   bool
+	// boundsMemo is the memo the rooms were computed with.
+	boundsMemo *reqMemo
 	requestsV  vec
 	requestsOK bool
 	// seq is the NodeClaim's rank in creation order.
 	seq int
+	// portsUsed is whether a DaemonSet pod or a bound pod uses a host port: until then an
+	// entry without ports, all a port-less pod would add to the usages, changes nothing any
+	// check sees, so none is added. ownPorts is whether daemonGroups (and their usages) are
+	// this NodeClaim's copies.
+	portsUsed, ownPorts bool
 }
 
 func newNodeClaim(t *template, topo *topology, cache *compatCache, its []*cloudprovider.InstanceType, hostname string) *nodeClaim {
 	reqs := scheduling.NewRequirements(t.requirements.Values()...)
 	reqs.Add(scheduling.NewRequirement(corev1.LabelHostname, corev1.NodeSelectorOpIn, hostname))
-	groups := make([]daemonGroup, len(t.daemonGroups))
-	for i, g := range t.daemonGroups {
-		groups[i] = g
-		groups[i].hostPorts = g.hostPorts.DeepCopy()
-	}
+	// The groups' host-port usages are the template's until a pod is added to them (ownPorts).
 	return &nodeClaim{template: t, hostname: hostname, requirements: reqs, instanceTypeOptions: its,
-		requests: corev1.ResourceList{}, daemonGroups: groups, topology: topo, cache: cache}
+		requests: corev1.ResourceList{}, daemonGroups: t.daemonGroups, topology: topo, cache: cache, portsUsed: t.daemonPorts}
 }
 
 // candidate is what adding a pod would make of the NodeClaim. When narrowed, the options are
@@ -274,6 +284,21 @@ func (n *nodeClaim) canAdd(p *corev1.Pod, pd *podData, relaxMinValues bool) (can
 			return n.addPlain(p, pd, relaxMinValues)
 		}
 	}
+	if len(pd.requirements) > 0 && len(n.pods) > 0 && n.cache.absorbs(n.requirements, pd.requirements) {
+		// The pod's requirements leave the NodeClaim's as they are (each of its keys is the
+		// NodeClaim's already, narrowed to itself): upstream's copy with them added is equal
+		// to the NodeClaim's set, so the topology is asked with that set, once.
+		topo, err := n.topology.addRequirements(p, n.template.taints, pd.strictRequirements, n.requirements)
+		if err != nil {
+			return candidate{}, err
+		}
+		if sameMap(topo, n.requirements) || pinnedAlike(n.requirements, topo) {
+			return n.addPlain(p, pd, relaxMinValues)
+		}
+		reqs := scheduling.NewRequirements(n.requirements.Values()...)
+		reqs.Add(pd.requirements.Values()...)
+		return n.withTopology(p, pd, reqs, topo, relaxMinValues)
+	}
 	reqs := scheduling.NewRequirements(n.requirements.Values()...)
 	if !cloud.Compatible(reqs, pd.requirements, n.template.wellKnown) {
 		return candidate{}, fmt.Errorf("incompatible requirements, %w", reqs.Compatible(pd.requirements, n.template.allow))
@@ -283,12 +308,31 @@ func (n *nodeClaim) canAdd(p *corev1.Pod, pd *podData, relaxMinValues bool) (can
 	if err != nil {
 		return candidate{}, err
 	}
+	return n.withTopology(p, pd, reqs, topo, relaxMinValues)
+}
+
+// withTopology is the rest of canAdd once the pod's requirements are added (reqs) and the
+// topology has answered (topo).
+func (n *nodeClaim) withTopology(p *corev1.Pod, pd *podData, reqs, topo scheduling.Requirements, relaxMinValues bool) (candidate, error) {
 	if !cloud.Compatible(reqs, topo, n.template.wellKnown) {
 		return candidate{}, reqs.Compatible(topo, n.template.allow)
 	}
 	reqs.Add(topo.Values()...)
+	if n.floorOK && n.requestsOK && pd.requestsOK && !pd.hostPorts && !reqs.HasMinValues() && n.boundsMemo != nil && n.cache.forReqs(reqs) == n.boundsMemo {
+		// The new set admits exactly what the NodeClaim's does (the same memo): every option
+		// stays compatible and keeps its offerings, so the filter decides by room alone, as
+		// for a plain pod.
+		t := n.requestsV
+		for i := range t {
+			t[i] += pd.requestsV[i]
+		}
+		if c, ok := n.narrow(t); ok {
+			c.requirements = reqs
+			return c, nil
+		}
+	}
 	total := resources.Merge(n.requests, pd.requests)
-	remaining, unsatisfiable, err := filterInstanceTypes(n.cache, n.instanceTypeOptions, reqs, p, pd.requests, n.daemonGroups, n.template.groupOf, total, relaxMinValues)
+	remaining, unsatisfiable, err := filterInstanceTypes(n.cache, n.instanceTypeOptions, reqs, p, pd.hostPorts, pd.requests, n.daemonGroups, n.template.groupOf, total, relaxMinValues)
 	if relaxMinValues {
 		for key, mv := range unsatisfiable {
 			v := mv
@@ -321,7 +365,7 @@ func (n *nodeClaim) addPlain(p *corev1.Pod, pd *podData, relaxMinValues bool) (c
 		}
 	}
 	total := resources.Merge(n.requests, pd.requests)
-	remaining, _, err := filterInstanceTypes(n.cache, n.instanceTypeOptions, n.requirements, p, pd.requests, n.daemonGroups, n.template.groupOf, total, relaxMinValues)
+	remaining, _, err := filterInstanceTypes(n.cache, n.instanceTypeOptions, n.requirements, p, pd.hostPorts, pd.requests, n.daemonGroups, n.template.groupOf, total, relaxMinValues)
 	if err != nil {
 		return candidate{}, err
 	}
@@ -418,11 +462,26 @@ func (n *nodeClaim) add(p *corev1.Pod, pd *podData, c candidate) {
 	case c.narrowed:
 		n.keepRooms(c.narrowTo)
 	case !sameOptions(old, c.options) || !sameMap(oldReqs, c.requirements):
-		n.bounds()
+		n.bounds(old)
 	}
 	n.topology.register(corev1.LabelHostname, n.hostname)
 	n.topology.record(p, n.template.taints, c.requirements)
-	ports := scheduling.GetHostPorts(p)
+	n.portsUsed = n.portsUsed || pd.hostPorts
+	if !n.portsUsed {
+		return
+	}
+	if !n.ownPorts {
+		groups := make([]daemonGroup, len(n.daemonGroups))
+		for i, g := range n.daemonGroups {
+			groups[i] = g
+			groups[i].hostPorts = g.hostPorts.DeepCopy()
+		}
+		n.daemonGroups, n.ownPorts = groups, true
+	}
+	var ports []scheduling.HostPort
+	if pd.hostPorts {
+		ports = scheduling.GetHostPorts(p)
+	}
 	for _, g := range n.daemonGroups {
 		g.hostPorts.Add(p, ports)
 	}
@@ -436,16 +495,33 @@ func sameOptions(a, b []*cloudprovider.InstanceType) bool {
 // allocatable; floor, component-wise, the smallest room an option leaves after its daemon
 // overhead (valid when every option has one allocatable group and all are whole milli-units),
 // with each option's room and allocatable (rooms, allocs).
-func (n *nodeClaim) bounds() {
+func (n *nodeClaim) bounds(prev []*cloudprovider.InstanceType) {
+	memo := n.cache.forReqs(n.requirements)
+	if memo == n.boundsMemo && n.floorOK && len(n.rooms) == len(prev) && sameOptions(prev, n.instanceTypeOptions) {
+		n.minValues = n.requirements.HasMinValues()
+		return // the same options with the same answers: nothing changes
+	}
+	if memo == n.boundsMemo && n.floorOK && len(n.rooms) == len(prev) {
+		// The same answers for every option, whose rooms are known: the options are prev or a
+		// subset of it in order (the filter keeps its input's order), so their rooms are
+		// picked from prev's instead of computed.
+		n.minValues = n.requirements.HasMinValues()
+		if n.pickRooms(prev) {
+			return
+		}
+	}
+	n.boundsMemo = memo
 	n.largest, n.largestOK = vec{}, true
 	n.floor, n.floorOK = vec{math.MaxInt64, math.MaxInt64, math.MaxInt64}, true
 	n.minValues = n.requirements.HasMinValues()
+	if cap(n.rooms) < len(n.instanceTypeOptions) {
+		n.rooms, n.allocs = make([]vec, 0, len(n.instanceTypeOptions)), make([]vec, 0, len(n.instanceTypeOptions))
+	}
 	n.rooms, n.allocs = n.rooms[:0], n.allocs[:0]
-	memo := n.cache.forReqs(n.requirements)
 	overhead, ok := n.template.overheadVecs()
 	n.floorOK = ok
 	for _, it := range n.instanceTypeOptions {
-		ic := compatOf(memo, it, n.requirements)
+		ic := compatOf(memo, n.cache, it, n.requirements)
 		if !ic.exact {
 			n.largestOK, n.floorOK = false, false
 			return
@@ -468,6 +544,33 @@ func (n *nodeClaim) bounds() {
 		n.rooms = append(n.rooms, room)
 		n.allocs = append(n.allocs, ic.vecs[0].v)
 	}
+}
+
+// pickRooms keeps, of prev's rooms and allocatables (one per option of prev, in order), those
+// of the options now held, which are prev or a subset of it in order, and recomputes largest
+// and floor from them; false when the options are not such a subset.
+func (n *nodeClaim) pickRooms(prev []*cloudprovider.InstanceType) bool {
+	n.largest = vec{}
+	n.floor = vec{math.MaxInt64, math.MaxInt64, math.MaxInt64}
+	k, i := 0, 0
+	for _, it := range n.instanceTypeOptions {
+		for i < len(prev) && prev[i] != it {
+			i++
+		}
+		if i == len(prev) {
+			return false // not a subset in order: the caller computes them
+		}
+		r, a := n.rooms[i], n.allocs[i]
+		n.rooms[k], n.allocs[k] = r, a
+		k++
+		i++
+		for j := range r {
+			n.largest[j] = max(n.largest[j], a[j])
+			n.floor[j] = min(n.floor[j], r[j])
+		}
+	}
+	n.rooms, n.allocs = n.rooms[:k], n.allocs[:k]
+	return true
 }
 
 // finalize is FinalizeScheduling: the hostname placeholder goes, and the smallest daemon
@@ -536,10 +639,13 @@ func (e *filterError) Error() string {
 // filterInstanceTypes is filterInstanceTypesByRequirements: the options compatible with the
 // requirements that fit the requests plus their group's daemon overhead with a compatible
 // offering, then minValues.
-func filterInstanceTypes(cache *compatCache, its []*cloudprovider.InstanceType, reqs scheduling.Requirements, p *corev1.Pod, podRequests corev1.ResourceList, groups []daemonGroup, groupOf map[*cloudprovider.InstanceType]int, total corev1.ResourceList, relaxMinValues bool) (cloudprovider.InstanceTypes, map[string]int, error) {
+func filterInstanceTypes(cache *compatCache, its []*cloudprovider.InstanceType, reqs scheduling.Requirements, p *corev1.Pod, hasPorts bool, podRequests corev1.ResourceList, groups []daemonGroup, groupOf map[*cloudprovider.InstanceType]int, total corev1.ResourceList, relaxMinValues bool) (cloudprovider.InstanceTypes, map[string]int, error) {
 	ferr := &filterError{requirements: reqs, requests: podRequests}
 	memo := cache.forReqs(reqs)
-	ports := scheduling.GetHostPorts(p)
+	var ports []scheduling.HostPort
+	if hasPorts {
+		ports = scheduling.GetHostPorts(p)
+	}
 	// Upstream walks the groups and, in each, its instance types that are options; the options
 	// are walked here, each looked up in its group (groupOf; nil: all in groups[0]), with the
 	// group's requests and host-port verdict computed once. Only the set of options matters
@@ -580,7 +686,7 @@ func filterInstanceTypes(cache *compatCache, its []*cloudprovider.InstanceType, 
 		if st.conflict {
 			continue
 		}
-		c := compatOf(memo, it, reqs)
+		c := compatOf(memo, cache, it, reqs)
 		compat := c.compatible
 		fit, offering := c.fits(st.req, st.rv, st.rvOK)
 		ferr.requirementsMet = ferr.requirementsMet || compat

@@ -3,6 +3,7 @@ package karpenter
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"sort"
 
 	corev1 "k8s.io/api/core/v1"
@@ -11,23 +12,18 @@ import (
 	resourcehelper "k8s.io/component-helpers/resource"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
-	"sigs.k8s.io/karpenter/pkg/scheduling"
 	"sigs.k8s.io/karpenter/pkg/utils/resources"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
 )
 
-// podData is what the scheduler caches per pod (scheduling.PodData upstream).
+// podData is what the scheduler caches per pod (scheduling.PodData upstream): its shape's
+// requests and requirements, and whether it is plain at the time it was last updated.
 type podData struct {
-	requests           corev1.ResourceList
-	requirements       scheduling.Requirements
-	strictRequirements scheduling.Requirements
-	requestsV          vec
-	requestsOK         bool
+	*podShape
 	// plain pods have no node requirements and no topology constraint that counts them:
 	// adding one changes a NodeClaim's requests only, so its requirements are not rebuilt.
-	plain     bool
-	hostPorts bool
+	plain bool
 }
 
 // scheduler is one Solve of Karpenter's scheduler with no existing nodes.
@@ -41,9 +37,13 @@ type scheduler struct {
 	relaxMinValues bool
 	nextHost       int
 	cache          *compatCache
-	ties           *ties
+	shapes         *shapeTable
+	// pdBuf holds the podData of the round's pods (one allocation).
+	pdBuf []podData
+	ties  *ties
 	// foldOrder is, per template, the order of its daemon groups in this run (daemonFoldOrder).
 	foldOrder map[*template][]int
+	byPods    byPodCount
 	// stopped is set when the tie-breaker (following a known outcome) gave up on the round.
 	stopped bool
 }
@@ -74,13 +74,14 @@ type round struct {
 	limits         map[string]corev1.ResourceList
 	preferences    preferences
 	relaxMinValues bool
-	domains        map[string]domainGroup
+	domains        *domainIndex
 	cache          *compatCache
 	launchers      map[string]cloud.Launcher
+	shapes         *shapeTable
 }
 
 func prepare(in Input) (*round, error) {
-	r := &round{limits: map[string]corev1.ResourceList{}, relaxMinValues: in.MinValuesBestEffort, cache: newCompatCache(), pods: in.Pods, launchers: in.Launchers}
+	r := &round{limits: map[string]corev1.ResourceList{}, relaxMinValues: in.MinValuesBestEffort, pods: in.Pods, launchers: in.Launchers}
 	for _, np := range in.NodePools {
 		if np == nil {
 			return nil, errors.New("nil NodePool")
@@ -91,6 +92,11 @@ func prepare(in Input) (*round, error) {
 		r.pools = append(r.pools, np)
 	}
 	orderByWeight(r.pools)
+	lists := make([][]*cloudprovider.InstanceType, len(r.pools))
+	for i, np := range r.pools {
+		lists[i] = in.InstanceTypes[np.Name]
+	}
+	r.cache = newCompatCache(indexFor(lists))
 	daemons := make([]*corev1.Pod, len(in.DaemonSetPods))
 	for i, p := range in.DaemonSetPods {
 		daemons[i] = p.DeepCopy() // daemon compatibility relaxes (mutates) them, as upstream does
@@ -115,7 +121,8 @@ func prepare(in Input) (*round, error) {
 			}
 		}
 	}
-	r.domains = buildDomainGroups(r.pools, in.InstanceTypes)
+	r.domains = newDomainIndex(r.pools, in.InstanceTypes)
+	r.shapes = newShapeTable(r.pods)
 	return r, nil
 }
 
@@ -124,7 +131,7 @@ func (r *round) runUntil(tb TieBreaker) (*Result, bool) {
 	s := &scheduler{
 		templates:      r.templates,
 		remaining:      make(map[string]corev1.ResourceList, len(r.limits)),
-		podData:        map[types.UID]*podData{},
+		podData:        make(map[types.UID]*podData, len(r.pods)),
 		preferences:    r.preferences,
 		relaxMinValues: r.relaxMinValues,
 		cache:          r.cache,
@@ -140,13 +147,14 @@ func (r *round) runUntil(tb TieBreaker) (*Result, bool) {
 	}
 	pods := make([]*corev1.Pod, len(r.pods))
 	copy(pods, r.pods)
-	s.topology = newTopology(r.domains, pods)
+	s.shapes = r.shapes
+	s.topology = newTopology(r.domains, r.shapes, pods)
 	s.topology.ties = s.ties
 	res := s.solve(pods)
 	if s.stopped {
 		return nil, false
 	}
-	out := launch(res, r.launchers, s.relaxMinValues)
+	out := launch(res, r.launchers, s.relaxMinValues, r.cache)
 	out.Ties, out.tieArities, out.tieChoices = len(s.ties.arities), s.ties.arities, s.ties.choices
 	out.round = r
 	return out, true
@@ -169,17 +177,17 @@ func orderByWeight(nps []*karpv1.NodePool) {
 }
 
 func (s *scheduler) updatePodData(p *corev1.Pod) {
-	reqs := scheduling.NewPodRequirements(p)
-	strict := reqs
-	if scheduling.HasPreferredNodeAffinity(p) {
-		// Only required node affinity narrows a pod's topology domains.
-		strict = scheduling.NewStrictPodRequirements(p)
+	sh := s.shapes.forPod(p)
+	pd := s.podData[p.UID]
+	if pd == nil {
+		if len(s.pdBuf) == 0 {
+			s.pdBuf = make([]podData, 64)
+		}
+		pd, s.pdBuf = &s.pdBuf[0], s.pdBuf[1:]
+		s.podData[p.UID] = pd
 	}
-	pd := &podData{requests: podRequests(p), requirements: reqs, strictRequirements: strict}
-	pd.requestsV, pd.requestsOK = toVec(pd.requests)
-	pd.plain = len(reqs) == 0 && s.topology.free(p)
-	pd.hostPorts = len(scheduling.GetHostPorts(p)) > 0
-	s.podData[p.UID] = pd
+	pd.podShape = sh
+	pd.plain = len(sh.requirements) == 0 && s.topology.free(p)
 }
 
 // podRequests is resources.RequestsForPods(p) for one pod: resources.Ceiling's requests
@@ -202,6 +210,7 @@ type result struct {
 // makes progress.
 func (s *scheduler) solve(pods []*corev1.Pod) result {
 	podErrors := map[*corev1.Pod]error{}
+	s.pdBuf = make([]podData, len(pods))
 	for _, p := range pods {
 		s.updatePodData(p)
 	}
@@ -254,7 +263,8 @@ func (s *scheduler) trySchedule(p *corev1.Pod) error {
 func (s *scheduler) add(p *corev1.Pod) error {
 	// The scheduler sorts its in-flight NodeClaims before every pod, fewest pods first, with
 	// sort.Slice on the slice as it stands: the same sort on the same order gives the same ties.
-	sort.Slice(s.newNodeClaims, func(a, b int) bool { return len(s.newNodeClaims[a].pods) < len(s.newNodeClaims[b].pods) })
+	s.byPods.claims = s.newNodeClaims
+	sort.Sort(&s.byPods)
 	pd := s.podData[p.UID]
 	s.ties.pod = p
 	for _, n := range s.newNodeClaims {
@@ -276,7 +286,7 @@ func (s *scheduler) add(p *corev1.Pod) error {
 				errs = append(errs, fmt.Errorf("node limits have been exhausted for nodepool %q", t.nodePool.Name))
 				continue
 			}
-			its = filterByRemainingResources(its, remaining)
+			its = t.withinLimits(remaining)
 			if len(its) == 0 {
 				errs = append(errs, fmt.Errorf("all available instance types exceed limits for nodepool %q", t.nodePool.Name))
 				continue
@@ -300,6 +310,16 @@ func (s *scheduler) add(p *corev1.Pod) error {
 	return errors.Join(errs...)
 }
 
+// byPodCount orders NodeClaims by their number of pods. sort.Sort and sort.Slice run the same
+// algorithm (both are generated from one template), so sorting with it gives the permutation
+// upstream's sort.Slice gives, ties included, without sort.Slice's reflection.
+// (A pointer to the scheduler's own one: a slice converted to sort.Interface is allocated.)
+type byPodCount struct{ claims []*nodeClaim }
+
+func (s *byPodCount) Len() int           { return len(s.claims) }
+func (s *byPodCount) Less(a, b int) bool { return len(s.claims[a].pods) < len(s.claims[b].pods) }
+func (s *byPodCount) Swap(a, b int)      { s.claims[a], s.claims[b] = s.claims[b], s.claims[a] }
+
 // subtractMax charges a new NodeClaim against its NodePool's limits with the largest capacity
 // among its options, as Karpenter does (it cannot know which one will launch). Upstream takes
 // resources.MaxResources over every capacity list; only the limited resources are looked at
@@ -322,6 +342,16 @@ func subtractMax(remaining corev1.ResourceList, its []*cloudprovider.InstanceTyp
 		out[k] = cp
 	}
 	return out
+}
+
+// withinLimits is filterByRemainingResources of the template's options, memoised for the
+// remaining limits it was last asked with (the same map until a NodeClaim of the pool is
+// created: subtractMax makes a new one).
+func (t *template) withinLimits(remaining corev1.ResourceList) []*cloudprovider.InstanceType {
+	if t.limitsFor == nil || reflect.ValueOf(t.limitsFor).UnsafePointer() != reflect.ValueOf(remaining).UnsafePointer() {
+		t.limitsFor, t.withinFor = remaining, filterByRemainingResources(t.instanceTypeOptions, remaining)
+	}
+	return t.withinFor
 }
 
 // filterByRemainingResources drops the instance types whose capacity exceeds what the limits leave.

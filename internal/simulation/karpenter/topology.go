@@ -14,11 +14,8 @@ import (
 	selectop "k8s.io/apimachinery/pkg/selection"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/sets"
-	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 	"sigs.k8s.io/karpenter/pkg/scheduling"
-
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
 )
 
 // topology tracks the scheduling round's topology spread constraints and pod (anti-)affinity
@@ -29,18 +26,39 @@ import (
 // random pick), the emulation asks its tie-breaker, which by default takes the first by name.
 type topology struct {
 	ties         *ties
-	domainGroups map[string]domainGroup
+	domainGroups *domainIndex
 	groups       []*topologyGroup
 	byKey        map[string]*topologyGroup
 	inverse      []*topologyGroup
 	inverseByKey map[string]*topologyGroup
 	// selecting caches, per pod, the groups and inverse groups whose selector matches it (a
-	// pod's labels and namespace never change; an entry is stale once groups are added), and
-	// byLabels the same per namespace and label set (the pods of a workload share them).
+	// pod's labels and namespace never change; an entry is stale once groups are added); its
+	// shape keeps the same (shapeTopology.sel).
 	selecting map[types.UID]*selection
-	byLabels  map[string]*selection
 	// owned lists, per pod, the groups it owns, in the order of groups.
 	owned map[types.UID][]*topologyGroup
+	// shapes are the round's pod shapes; byShape holds, per shape id, the groups its
+	// constraints resolve to and its labels' selection: pods of one shape own the same groups
+	// (a group's id depends on nothing but the pod's shape), so each shape builds them once.
+	shapes  *shapeTable
+	byShape []shapeTopology
+}
+
+type shapeTopology struct {
+	resolved bool
+	// owned are the groups its spread and affinity terms resolve to (once each, in the order
+	// of groups); inverse the groups of its required anti-affinity terms.
+	owned, inverse []*topologyGroup
+	sel            *selection
+}
+
+// shapeState is the per-run topology state of the pod's shape.
+func (t *topology) shapeState(p *corev1.Pod) *shapeTopology {
+	sh := t.shapes.forPod(p)
+	for len(t.byShape) <= sh.id {
+		t.byShape = append(t.byShape, shapeTopology{})
+	}
+	return &t.byShape[sh.id]
 }
 
 type selection struct {
@@ -49,14 +67,21 @@ type selection struct {
 }
 
 func (t *topology) selectionOf(p *corev1.Pod) *selection {
+	if sh, ok := t.shapes.known[p]; ok && sh.id < len(t.byShape) {
+		// One of the round's pods: its shape's selection, by the pod's address.
+		if s := t.byShape[sh.id].sel; s != nil && s.nGroups == len(t.groups) && s.nInv == len(t.inverse) {
+			return s
+		}
+	}
 	if s, ok := t.selecting[p.UID]; ok && s.nGroups == len(t.groups) && s.nInv == len(t.inverse) {
 		return s
 	}
 	if t.selecting == nil {
-		t.selecting, t.byLabels = map[types.UID]*selection{}, map[string]*selection{}
+		t.selecting = map[types.UID]*selection{}
 	}
-	key := labelsKey(p)
-	if s, ok := t.byLabels[key]; ok && s.nGroups == len(t.groups) && s.nInv == len(t.inverse) {
+	// The selection depends on the pod's namespace and labels only, which are its shape's.
+	st := t.shapeState(p)
+	if s := st.sel; s != nil && s.nGroups == len(t.groups) && s.nInv == len(t.inverse) {
 		t.selecting[p.UID] = s
 		return s
 	}
@@ -72,34 +97,8 @@ func (t *topology) selectionOf(p *corev1.Pod) *selection {
 		}
 	}
 	t.selecting[p.UID] = s
-	t.byLabels[key] = s
+	st.sel = s
 	return s
-}
-
-// labelsKey is what a selector of a group sees of a pod: its namespace and labels.
-func labelsKey(p *corev1.Pod) string {
-	var small [4]string
-	keys := small[:0]
-	for k := range p.Labels {
-		keys = append(keys, k)
-	}
-	if len(keys) > 1 {
-		sort.Strings(keys)
-	}
-	var sb strings.Builder
-	n := len(p.Namespace)
-	for k, v := range p.Labels {
-		n += len(k) + len(v) + 2
-	}
-	sb.Grow(n)
-	sb.WriteString(p.Namespace)
-	for _, k := range keys {
-		sb.WriteByte(0)
-		sb.WriteString(k)
-		sb.WriteByte(1)
-		sb.WriteString(p.Labels[k])
-	}
-	return sb.String()
 }
 
 type topologyType byte
@@ -119,7 +118,11 @@ func (t topologyType) String() string {
 type domainGroup map[string][][]corev1.Taint
 
 func (g domainGroup) insert(domain string, taints ...corev1.Taint) {
-	if _, ok := g[domain]; !ok || len(taints) == 0 {
+	sets, ok := g[domain]
+	if ok && len(taints) == 0 && len(sets) == 1 && len(sets[0]) == 0 {
+		return // already offered by a taint-free pool: the same one empty set
+	}
+	if !ok || len(taints) == 0 {
 		g[domain] = [][]corev1.Taint{taints}
 		return
 	}
@@ -144,83 +147,13 @@ func (g domainGroup) forEach(p *corev1.Pod, policy corev1.NodeInclusionPolicy, f
 	}
 }
 
-func newTopology(domains map[string]domainGroup, pods []*corev1.Pod) *topology {
-	t := &topology{domainGroups: domains, byKey: map[string]*topologyGroup{}, inverseByKey: map[string]*topologyGroup{}, owned: map[types.UID][]*topologyGroup{}}
+func newTopology(domains *domainIndex, shapes *shapeTable, pods []*corev1.Pod) *topology {
+	t := &topology{domainGroups: domains, byKey: map[string]*topologyGroup{}, inverseByKey: map[string]*topologyGroup{}, owned: map[types.UID][]*topologyGroup{},
+		shapes: shapes, byShape: make([]shapeTopology, len(shapes.shapes))}
 	for _, p := range pods {
 		t.update(p)
 	}
 	return t
-}
-
-// buildDomainGroups collects each topology key's domains from every NodePool's requirements
-// intersected with each of its instance types', and the values its own In requirements name.
-func buildDomainGroups(pools []*karpv1.NodePool, its map[string][]*cloudprovider.InstanceType) map[string]domainGroup {
-	out := map[string]domainGroup{}
-	add := func(key, domain string, taints []corev1.Taint) {
-		if out[key] == nil {
-			out[key] = domainGroup{}
-		}
-		out[key].insert(domain, taints...)
-	}
-	for _, np := range pools {
-		taints := np.Spec.Template.Spec.Taints
-		base := func() scheduling.Requirements {
-			r := scheduling.NewNodeSelectorRequirementsWithMinValues(np.Spec.Template.Spec.Requirements...)
-			r.Add(scheduling.NewLabelRequirements(np.Spec.Template.Labels).Values()...)
-			return r
-		}
-		// Per instance type this is the pool's requirements added to the instance type's
-		// (upstream builds that set for each one): shared keys intersect, the others keep
-		// their own values, which for the pool's keys are the same for every instance type.
-		b := base()
-		if len(its[np.Name]) > 0 {
-			for key, req := range b {
-				for _, d := range req.Values() {
-					add(key, d, taints)
-				}
-			}
-		}
-		for key, vals := range valueUnion(its[np.Name]) {
-			if b.Has(key) {
-				continue
-			}
-			if out[key] == nil {
-				out[key] = domainGroup{}
-			}
-			for _, d := range vals {
-				add(key, d, taints)
-			}
-		}
-		for key, breq := range b {
-			for _, it := range its[np.Name] {
-				if !it.Requirements.Has(key) {
-					continue
-				}
-				// An instance type's label In one value v meets the pool's requirement in v
-				// exactly when the requirement has v (cloud.Singles): no set is built for it.
-				if v, ok := cloud.SinglesFor(it).Requirements[key]; ok {
-					if breq.Has(v) {
-						add(key, v, taints)
-					}
-					continue
-				}
-				for _, d := range breq.Intersection(it.Requirements.Get(key)).Values() {
-					add(key, d, taints)
-				}
-			}
-		}
-		for key, req := range base() {
-			if req.Operator() == corev1.NodeSelectorOpIn {
-				if out[key] == nil {
-					out[key] = domainGroup{}
-				}
-				for _, d := range req.Values() {
-					add(key, d, taints)
-				}
-			}
-		}
-	}
-	return out
 }
 
 var (
@@ -278,10 +211,30 @@ func (t *topology) update(p *corev1.Pod) {
 	for _, g := range t.owned[p.UID] {
 		delete(g.owners, p.UID)
 	}
-	var owned []*topologyGroup
+	st := t.shapeState(p)
+	if !st.resolved {
+		t.resolve(p, st)
+	}
+	for _, g := range st.inverse {
+		g.owners[p.UID] = true
+	}
+	for _, g := range st.owned {
+		g.owners[p.UID] = true
+	}
+	if len(st.owned) > 0 {
+		t.owned[p.UID] = st.owned // shared by the shape's pods, never modified
+	} else {
+		delete(t.owned, p.UID)
+	}
+}
+
+// resolve finds (or registers) the groups of the pod's constraints, for its shape: the first
+// group of an id is kept, later pods with the same constraint own that one.
+func (t *topology) resolve(p *corev1.Pod, st *shapeTopology) {
+	st.resolved = true
 	if hasPodAntiAffinity(p) {
 		for _, term := range p.Spec.Affinity.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution {
-			g := newTopologyGroup(typePodAntiAffinity, term.TopologyKey, p, namespaces(p, term), term.LabelSelector, math.MaxInt32, nil, nil, nil, t.domainGroups[term.TopologyKey])
+			g := newTopologyGroup(typePodAntiAffinity, term.TopologyKey, p, namespaces(p, term), term.LabelSelector, math.MaxInt32, nil, nil, nil, t.domainGroups.get(term.TopologyKey))
 			if existing, ok := t.inverseByKey[g.id]; ok {
 				g = existing
 			} else {
@@ -289,7 +242,7 @@ func (t *topology) update(p *corev1.Pod) {
 				t.inverseByKey[g.id] = g
 				t.inverse = append(t.inverse, g)
 			}
-			g.owners[p.UID] = true
+			st.inverse = append(st.inverse, g)
 		}
 	}
 	for _, g := range append(t.forSpread(p), t.forAffinities(p)...) {
@@ -301,17 +254,11 @@ func (t *topology) update(p *corev1.Pod) {
 			t.byKey[g.id] = g
 			t.groups = append(t.groups, g)
 		}
-		if !g.owners[p.UID] {
-			g.owners[p.UID] = true
-			owned = append(owned, g)
+		if !slices.Contains(st.owned, g) {
+			st.owned = append(st.owned, g)
 		}
 	}
-	sort.Slice(owned, func(i, j int) bool { return owned[i].index < owned[j].index })
-	if len(owned) > 0 {
-		t.owned[p.UID] = owned
-	} else {
-		delete(t.owned, p.UID)
-	}
+	sort.Slice(st.owned, func(i, j int) bool { return st.owned[i].index < st.owned[j].index })
 }
 
 func hasPodAntiAffinity(p *corev1.Pod) bool {
@@ -346,7 +293,7 @@ func (t *topology) forSpread(p *corev1.Pod) []*topologyGroup {
 				}
 			}
 		}
-		out = append(out, newTopologyGroup(typeSpread, tsc.TopologyKey, p, sets.New(p.Namespace), sel, tsc.MaxSkew, tsc.MinDomains, tsc.NodeTaintsPolicy, tsc.NodeAffinityPolicy, t.domainGroups[tsc.TopologyKey]))
+		out = append(out, newTopologyGroup(typeSpread, tsc.TopologyKey, p, sets.New(p.Namespace), sel, tsc.MaxSkew, tsc.MinDomains, tsc.NodeTaintsPolicy, tsc.NodeAffinityPolicy, t.domainGroups.get(tsc.TopologyKey)))
 	}
 	return out
 }
@@ -359,7 +306,7 @@ func (t *topology) forAffinities(p *corev1.Pod) []*topologyGroup {
 	var out []*topologyGroup
 	add := func(typ topologyType, terms []corev1.PodAffinityTerm) {
 		for _, term := range terms {
-			out = append(out, newTopologyGroup(typ, term.TopologyKey, p, namespaces(p, term), term.LabelSelector, math.MaxInt32, nil, nil, nil, t.domainGroups[term.TopologyKey]))
+			out = append(out, newTopologyGroup(typ, term.TopologyKey, p, namespaces(p, term), term.LabelSelector, math.MaxInt32, nil, nil, nil, t.domainGroups.get(term.TopologyKey)))
 		}
 	}
 	if a.PodAffinity != nil {
@@ -396,38 +343,59 @@ func (e topologyError) Error() string {
 // single value the node is already pinned to, nodeReqs itself is returned (an equal set; the
 // caller must not modify it).
 func (t *topology) addRequirements(p *corev1.Pod, taints []corev1.Taint, podReqs, nodeReqs scheduling.Requirements) (scheduling.Requirements, error) {
+	// The groups the pod owns, then the inverse groups that select it and count this node.
 	var out scheduling.Requirements
-	matching := slices.Clone(t.owned[p.UID])
-	for _, g := range t.selectionOf(p).inverse {
-		if g.filter.matches(taints, nodeReqs) {
-			matching = append(matching, g)
+	var err error
+	for _, g := range t.owned[p.UID] {
+		if out, err = t.narrow(g, p, podReqs, nodeReqs, out); err != nil {
+			return nil, err
 		}
 	}
-	for _, g := range matching {
-		podDomains := scheduling.NewRequirement(g.key, corev1.NodeSelectorOpExists)
-		if podReqs.Has(g.key) {
-			podDomains = podReqs.Get(g.key)
-		}
-		nodeDomains := scheduling.NewRequirement(g.key, corev1.NodeSelectorOpExists)
-		if nodeReqs.Has(g.key) {
-			nodeDomains = nodeReqs.Get(g.key)
-		}
-		domains := g.next(p, podDomains, nodeDomains, t.ties)
-		if domains.Len() == 0 {
-			return nil, topologyError{group: g, podDomains: podDomains, nodeDomains: nodeDomains}
-		}
-		if out == nil {
-			if pinnedTo(nodeReqs[g.key], domains) {
-				continue // adding it would leave an equal requirement
+	for _, g := range t.selectionOf(p).inverse {
+		if g.filter.matches(taints, nodeReqs) {
+			if out, err = t.narrow(g, p, podReqs, nodeReqs, out); err != nil {
+				return nil, err
 			}
-			out = scheduling.NewRequirements(nodeReqs.Values()...)
 		}
-		out.Add(domains)
 	}
 	if out == nil {
 		return nodeReqs, nil
 	}
 	return out, nil
+}
+
+// narrow adds the domains group g allows the pod to out, a copy of nodeReqs made when a domain
+// first changes them (nil until then).
+func (t *topology) narrow(g *topologyGroup, p *corev1.Pod, podReqs, nodeReqs, out scheduling.Requirements) (scheduling.Requirements, error) {
+	podDomains, ok := podReqs[g.key]
+	if !ok {
+		podDomains = g.existsRequirement()
+	}
+	nodeDomains, ok := nodeReqs[g.key]
+	if !ok {
+		nodeDomains = g.existsRequirement()
+	}
+	domains := g.next(p, podDomains, nodeDomains, t.ties)
+	if domains.Len() == 0 {
+		return nil, topologyError{group: g, podDomains: podDomains, nodeDomains: nodeDomains}
+	}
+	if out == nil {
+		if pinnedTo(nodeReqs[g.key], domains) {
+			return nil, nil // adding it would leave an equal requirement
+		}
+		out = scheduling.NewRequirements(nodeReqs.Values()...)
+	}
+	out.Add(domains)
+	return out, nil
+}
+
+// existsRequirement is Exists on the group's key (what a set without the key allows), made
+// once: the domain picks only read it.
+func (g *topologyGroup) existsRequirement() *scheduling.Requirement {
+	if g.exists == nil {
+		g.exists = scheduling.NewRequirement(g.key, corev1.NodeSelectorOpExists)
+	}
+	return g.exists
 }
 
 // pinnedTo reports whether the node's requirement and the domains are both In the same single
@@ -497,6 +465,8 @@ type topologyGroup struct {
 	// needs are label values the selector requires (its Equals and single-value In terms): a
 	// pod without one of them is not selected, which mayMatch tells without the selector.
 	needs []labelValue
+	// exists is Exists on key (existsRequirement).
+	exists *scheduling.Requirement
 	// creator and domainGroup are the pod and domains a group was made with, until materialize.
 	creator     *corev1.Pod
 	domainGroup domainGroup
