@@ -13,9 +13,9 @@ func tieText(sim *simmodel.Simulation) string {
 	if sim.TieBreaks == 0 || r == nil {
 		return ""
 	}
-	tried := fmt.Sprintf("all %d combinations of its choices", r.Runs)
+	over := fmt.Sprintf("over all %d outcomes (every distinct outcome of its choices, walked in %d runs)", r.Outcomes, r.Runs)
 	if !r.Exhaustive {
-		tried = fmt.Sprintf("a sample of %d runs, not every combination", r.Runs)
+		over = fmt.Sprintf("over %d outcomes (a sample of %d runs, not every outcome: Karpenter may land outside it)", r.Outcomes, r.Runs)
 	}
 	nodes := fmt.Sprint(r.MinNodes)
 	if r.MaxNodes != r.MinNodes {
@@ -25,6 +25,6 @@ func tieText(sim *simmodel.Simulation) string {
 	if r.MaxPending > 0 {
 		pending = fmt.Sprintf(", %d–%d pods pending", r.MinPending, r.MaxPending)
 	}
-	return fmt.Sprintf("Karpenter breaks %d ties randomly (equally loaded zones, daemon overhead order); its cost ranges $%.4f–$%.4f/h, %s nodes%s, over %d outcomes (%s); the nodes shown break each tie by name",
-		sim.TieBreaks, r.Min, r.Max, nodes, pending, r.Outcomes, tried)
+	return fmt.Sprintf("Karpenter breaks %d ties randomly (equally loaded zones, daemon overhead order); its cost ranges $%.4f–$%.4f/h, %s nodes%s, %s; the nodes shown break each tie by name",
+		sim.TieBreaks, r.Min, r.Max, nodes, pending, over)
 }

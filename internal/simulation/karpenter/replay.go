@@ -103,10 +103,10 @@ func Reach(in Input, first *Result, target Target, limit int, deadline time.Time
 	return Reached{Runs: limit}, nil
 }
 
-// replayTies is the TieBreaker of one round of Reach: it follows script (the rank, in its
-// order of preference, of the alternative to take at each tie), then takes its first
-// preference; it records every tie's rank and arity, and stops the round at the first binding
-// the target does not have.
+// replayTies is the TieBreaker of one round of Reach (and, without a target, of Enumerate): it
+// follows script (the rank, in its order of preference, of the alternative to take at each
+// tie), then takes its first preference; it records every tie's rank and arity, and stops the
+// round at the first binding the target does not have.
 //
 // Two kinds of ties are not revisited, as their other alternatives cannot give a round not
 // searched already. A failed try leaves nothing behind (the same NodeClaims, counts and
@@ -196,6 +196,9 @@ func (r *replayTies) Choose(n int) int { return r.next(n, 0, true) }
 // chooseDomain orders the domains: when the pod is tried on the NodeClaim the target binds it
 // to, the domains that NodeClaim ends in come first (in name order), then the others.
 func (r *replayTies) chooseDomain(p *corev1.Pod, claim, try int, key string, domains []string) int {
+	if r.target == nil { // Enumerate: no outcome to follow, every try may matter
+		return r.next(len(domains), try, true)
+	}
 	order := make([]int, 0, len(domains))
 	aimed := p == nil
 	if p != nil {
@@ -225,6 +228,10 @@ func (r *replayTies) chooseDomain(p *corev1.Pod, claim, try int, key string, dom
 func (r *replayTies) placed(p *corev1.Pod, n *nodeClaim, try int) bool {
 	if r.judge(try); r.repeat {
 		return false
+	}
+	if r.target == nil {
+		r.bound++
+		return true
 	}
 	c, ok := r.target.Claim[p.UID]
 	if !ok || c != n.seq || c >= len(r.target.Claims) {
