@@ -123,9 +123,10 @@ type Simulation struct {
 }
 
 // CostRange is the range of hourly cost, node count and pending pods over the distinct
-// outcomes of Karpenter's random tie-breaks that a prediction tried: every combination when
-// Exhaustive, else a seeded sample (at most TieRuns runs in all), so a bound of what Karpenter
-// can do only when Exhaustive.
+// outcomes of Karpenter's random tie-breaks that a prediction tried: every distinct outcome
+// when Exhaustive (karpenter.Enumerate's walk ended within its budget), else the walk's and a
+// seeded sample's (at most TieRuns sampled runs), so a bound of what Karpenter can do only
+// when Exhaustive.
 type CostRange struct {
 	Min        float64 `json:"min"`
 	Max        float64 `json:"max"`

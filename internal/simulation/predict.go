@@ -31,6 +31,15 @@ const tiePodBudget = 40000
 
 func tieRuns(pods int) int { return max(2, min(TieRuns, tiePodBudget/max(pods, 1))) }
 
+// enumerationBudget is how many pod placements Predict gives karpenter.Enumerate to walk every
+// distinct outcome before it falls back to the sample: up to 64 rounds' worth, within what
+// the sample would leave of tiePodBudget (none from 2,500 pods, where the sample alone spends
+// it). A prediction places at most tiePodBudget pods in its re-runs, or 80 rounds' worth when
+// that is less.
+func enumerationBudget(pods int) int {
+	return max(0, min(64*pods, tiePodBudget-tieRuns(pods)*pods))
+}
+
 // PredictionInput is one provisioning round: pending pods with their full specs (affinity,
 // spread, tolerations, node selectors, requests as Kubernetes computes them, init containers
 // and overhead included), the NodePools with their node classes, and one pod per DaemonSet.
@@ -111,7 +120,7 @@ func Predict(s *analysis.Solver, in PredictionInput) (*simmodel.Simulation, erro
 	}
 	sim := &simmodel.Simulation{Region: region, Method: simmodel.MethodKarpenter, TieBreaks: res.Ties, Currency: simmodel.Currency(in.Pools, s.Clouds(), region)}
 	if res.Ties > 0 && !in.NoTieRange {
-		set, err := karpenter.Outcomes(pin, res, tieRuns(len(pin.Pods)), func(r *karpenter.Result) string { return outcomeOf(r, of).key })
+		set, err := tieOutcomes(pin, res, func(r *karpenter.Result) string { return outcomeOf(r, of).key })
 		if err != nil {
 			return nil, err
 		}
@@ -152,6 +161,36 @@ func Predict(s *analysis.Solver, in PredictionInput) (*simmodel.Simulation, erro
 	}
 	sim.Unschedulable = pendingByWorkload(res.PodErrors, of, workloads)
 	return sim, nil
+}
+
+// tieOutcomes are Karpenter's outcomes over its random tie-breaks: every distinct one when
+// karpenter.Enumerate's walk ends within enumerationBudget (Exhaustive), else the walk's
+// outcomes and a seeded sample of tieRuns runs (karpenter.Outcomes), distinct by key.
+func tieOutcomes(in karpenter.Input, first *karpenter.Result, key func(*karpenter.Result) string) (karpenter.OutcomeSet, error) {
+	set := karpenter.OutcomeSet{Results: []*karpenter.Result{first}, Runs: 1}
+	if budget := enumerationBudget(len(in.Pods)); budget > 0 {
+		var err error
+		if set, err = karpenter.Enumerate(in, first, budget, key); err != nil || set.Exhaustive {
+			return set, err
+		}
+	}
+	sample, err := karpenter.Outcomes(in, first, tieRuns(len(in.Pods)), key)
+	if err != nil || set.Runs == 1 {
+		return sample, err
+	}
+	seen := map[string]bool{}
+	for _, r := range set.Results {
+		seen[key(r)] = true
+	}
+	for _, r := range sample.Results {
+		if k := key(r); !seen[k] {
+			seen[k] = true
+			set.Results = append(set.Results, r)
+		}
+	}
+	set.Runs += sample.Runs - 1 // the first run is both's
+	set.Exhaustive = sample.Exhaustive
+	return set, nil
 }
 
 // defaultNodeClassRef stands in for a pool without nodeClassRef (the CRD requires one, so

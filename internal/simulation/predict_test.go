@@ -1,13 +1,19 @@
 package simulation
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
+	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation/karpenter"
 )
 
 // Karpenter packs one NodeClaim until no option holds more and launches the cheapest option
@@ -123,4 +129,63 @@ func TestPredictReportsKarpentersRandomTies(t *testing.T) {
 	if plain.TieBreaks != 0 || plain.CostRange != nil {
 		t.Fatalf("no spread: tie breaks %d, range %+v; want none", plain.TieBreaks, plain.CostRange)
 	}
+}
+
+// A pool in two eastus zones, and five single-pod workloads spread over
+// zones, each pod on a node of its own (a shared hostname anti-affinity): each pod's placement
+// is a two-way tie, 32 combinations, more than the 16 runs
+// of a sample. The prediction walks the distinct outcomes (karpenter.Enumerate) and reports the
+// range as exhaustive, with exactly the outcomes every combination gives (Outcomes' odometer
+// with a budget to walk them all: here one, the two zones offering the same sizes for these
+// pods; TestEnumerateFindsEveryOutcomeOfTwoTiedZones has two). Before, it reported a sample of
+// 16 runs.
+func TestPredictWalksEveryOutcomeOfTwoTiedZones(t *testing.T) {
+	zonal := karpv1.NodeSelectorRequirementWithMinValues{Key: corev1.LabelTopologyZone, Operator: corev1.NodeSelectorOpIn, Values: []string{"eastus-1", "eastus-3"}}
+	pool := testPool("general", 0, nil, nil, onDemandReq, zonal)
+	var ws []simmodel.Workload
+	for i := range 5 {
+		w := pods(fmt.Sprintf("app-%d", i), 1, []string{"3", "7", "15", "30", "60"}[i], "4Gi")
+		w.ZoneSpread = 1
+		ws = append(ws, w)
+	}
+	ps := simmodel.Pods(ws)
+	for _, p := range ps { // each on a node of its own
+		p.Labels["group"] = "spread"
+		p.Spec.Affinity = &corev1.Affinity{PodAntiAffinity: &corev1.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []corev1.PodAffinityTerm{
+			{TopologyKey: corev1.LabelHostname, LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"group": "spread"}}}}}}
+	}
+	in := PredictionInput{Region: "eastus", Pools: []simmodel.SimPool{pool}, Pods: ps}
+	got, err := Predict(testSolver, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := got.CostRange
+	if got.TieBreaks != 5 || r == nil || !r.Exhaustive {
+		t.Fatalf("tie breaks %d, range %+v; want 5 ties and every outcome walked", got.TieBreaks, r)
+	}
+	// Every combination, the long way.
+	np := pool.Pool.NodePool.DeepCopy()
+	np.Spec.Template.Spec.NodeClassRef = defaultNodeClassRef(pool.Cloud(testSolver.Clouds()))
+	pin := karpenter.Input{NodePools: []*karpv1.NodePool{np}, Pods: withUIDs(in.Pods, "pod"),
+		InstanceTypes: map[string][]*cloudprovider.InstanceType{}, Launchers: map[string]cloud.Launcher{}}
+	rt := testSolver.RegionTypes("eastus", pool.ResolvedNodeClass(testSolver.Clouds()))
+	pin.InstanceTypes["general"], pin.Launchers["general"] = rt.CloudProvider(), rt.Launcher()
+	first, err := karpenter.Solve(pin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	of := map[*corev1.Pod]int{}
+	_, index := simmodel.GroupPods(pin.Pods)
+	for i, p := range pin.Pods {
+		of[p] = index[i]
+	}
+	all, err := karpenter.Outcomes(pin, first, 100000, func(r *karpenter.Result) string { return outcomeOf(r, of).key })
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := costRange(all, of)
+	if !all.Exhaustive || all.Runs <= TieRuns || r.Outcomes != want.Outcomes || r.Min != want.Min || r.Max != want.Max || r.MinNodes != want.MinNodes || r.MaxNodes != want.MaxNodes {
+		t.Fatalf("prediction: %+v; every combination (%d runs, exhaustive %v): %+v", r, all.Runs, all.Exhaustive, want)
+	}
+	t.Logf("%d outcomes, $%.4f–$%.4f/h: the prediction in %d runs, the odometer in %d", r.Outcomes, r.Min, r.Max, r.Runs, all.Runs)
 }

@@ -15,9 +15,13 @@ func tieText(sim *simmodel.Simulation) string {
 	if sim.TieBreaks == 0 || r == nil {
 		return ""
 	}
-	tried := fmt.Sprintf("all %d combinations of its choices", r.Runs)
+	outcomes := fmt.Sprintf("%d outcomes", r.Outcomes)
+	if r.Outcomes == 1 {
+		outcomes = "1 outcome"
+	}
+	over := fmt.Sprintf("over all %s (every distinct outcome of its choices, walked in %d runs)", outcomes, r.Runs)
 	if !r.Exhaustive {
-		tried = fmt.Sprintf("a sample of %d runs, not every combination", r.Runs)
+		over = fmt.Sprintf("over %s (a sample of %d runs, not every outcome: Karpenter may land outside it)", outcomes, r.Runs)
 	}
 	nodes := fmt.Sprint(r.MinNodes)
 	if r.MaxNodes != r.MinNodes {
@@ -27,6 +31,6 @@ func tieText(sim *simmodel.Simulation) string {
 	if r.MaxPending > 0 {
 		pending = fmt.Sprintf(", %d–%d pods pending", r.MinPending, r.MaxPending)
 	}
-	return fmt.Sprintf("Karpenter breaks %d ties randomly (equally loaded zones, daemon overhead order); its cost ranges %s–%s, %s nodes%s, over %d outcomes (%s); the nodes shown break each tie by name",
-		sim.TieBreaks, money.Format(sim.Currency, r.Min, 4), money.Hourly(sim.Currency, r.Max), nodes, pending, r.Outcomes, tried)
+	return fmt.Sprintf("Karpenter breaks %d ties randomly (equally loaded zones, daemon overhead order); its cost ranges %s–%s, %s nodes%s, %s; the nodes shown break each tie by name",
+		sim.TieBreaks, money.Format(sim.Currency, r.Min, 4), money.Hourly(sim.Currency, r.Max), nodes, pending, over)
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 )
 
 // In eastus the shop's zone-spread Deployment meets equally loaded zones, which Karpenter
@@ -43,5 +45,18 @@ func TestSimulateReportsKarpentersRandomTies(t *testing.T) {
 	_, out, _ = run(t, "", "--region", "westus", "--format", "json", "testdata/shop")
 	if strings.Contains(out, "hourlyCostRange") || strings.Contains(out, "tieBreaks") || !strings.Contains(out, `"zone": "0"`) {
 		t.Errorf("westus has no zone and no tie, but the JSON reports one:\n%s", out)
+	}
+}
+
+// The tie line says whether its range is every outcome Karpenter's choices can give or a
+// sample of runs.
+func TestTieTextSaysAllOutcomesOrASample(t *testing.T) {
+	all := &simmodel.Simulation{TieBreaks: 5, CostRange: &simmodel.CostRange{Min: 1, Max: 2, MinNodes: 5, MaxNodes: 5, Outcomes: 3, Runs: 32, Exhaustive: true}}
+	if got := tieText(all); !strings.Contains(got, "over all 3 outcomes") || strings.Contains(got, "sample") {
+		t.Errorf("exhaustive: %q", got)
+	}
+	sample := &simmodel.Simulation{TieBreaks: 40, CostRange: &simmodel.CostRange{Min: 1, Max: 2, MinNodes: 5, MaxNodes: 6, Outcomes: 7, Runs: 16}}
+	if got := tieText(sample); !strings.Contains(got, "over 7 outcomes (a sample of 16 runs") {
+		t.Errorf("sample: %q", got)
 	}
 }

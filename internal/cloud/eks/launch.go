@@ -9,6 +9,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
+	"sigs.k8s.io/karpenter/pkg/operator/options"
 	"sigs.k8s.io/karpenter/pkg/scheduling"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
@@ -28,9 +29,16 @@ const maxInstanceTypes = 60
 // (an estimate, said in the simulation's assumptions). Offerings are regional (no zones), so
 // every offering at the lowest price is returned.
 func (c *Cloud) Launch(options []*cloudprovider.InstanceType, reqs scheduling.Requirements, requests corev1.ResourceList, _ map[*cloudprovider.InstanceType]bool) (*cloudprovider.InstanceType, []*cloudprovider.Offering) {
-	its := options
+	its, _ := instancefilter.CompatibleAvailableFilter(reqs, requests).FilterReject(options)
+	if len(its) == 0 {
+		return nil, nil
+	}
+	// The other filters replace an instance type's offerings with the ones they keep (the
+	// spot filter drops spot offerings dearer than the cheapest on-demand one): upstream's
+	// instance types are the List of that Create, here they are shared by every NodeClaim,
+	// prediction and goroutine, so the filters get shells of them and the launch maps back.
+	its, original := shells(its)
 	for _, f := range []instancefilter.Filter{
-		instancefilter.CompatibleAvailableFilter(reqs, requests),
 		instancefilter.CapacityReservationTypeFilter(reqs),
 		instancefilter.CapacityBlockFilter(reqs),
 		instancefilter.ReservedOfferingFilter(reqs),
@@ -41,7 +49,7 @@ func (c *Cloud) Launch(options []*cloudprovider.InstanceType, reqs scheduling.Re
 			return nil, nil
 		}
 	}
-	its, err := cloudprovider.InstanceTypes(its).Truncate(context.Background(), reqs, maxInstanceTypes)
+	its, err := cloudprovider.InstanceTypes(its).Truncate(launchContext, reqs, maxInstanceTypes)
 	if err != nil || len(its) == 0 {
 		return nil, nil
 	}
@@ -63,8 +71,28 @@ func (c *Cloud) Launch(options []*cloudprovider.InstanceType, reqs scheduling.Re
 	if best == nil {
 		return nil, nil
 	}
-	return best, tied
+	return original[best], tied
 }
+
+// shells are new instance types with the same name, requirements, offerings (the same
+// offerings, in a slice of their own), capacity and overhead as its, for filters that
+// replace offerings; original maps each back. The filters after the first do not read
+// allocatable resources, which a shell would compute again.
+func shells(its []*cloudprovider.InstanceType) (out []*cloudprovider.InstanceType, original map[*cloudprovider.InstanceType]*cloudprovider.InstanceType) {
+	out = make([]*cloudprovider.InstanceType, len(its))
+	original = make(map[*cloudprovider.InstanceType]*cloudprovider.InstanceType, len(its))
+	for i, it := range its {
+		out[i] = &cloudprovider.InstanceType{Name: it.Name, Requirements: it.Requirements, Offerings: slices.Clone(it.Offerings),
+			Capacity: it.Capacity, DynamicResources: it.DynamicResources, Overhead: it.Overhead}
+		original[out[i]] = it
+	}
+	return out, original
+}
+
+// launchContext carries the operator options Truncate reads when the requirements have
+// minValues: Karpenter's default policy, Strict (a NodeClaim whose 60 cheapest types miss a
+// minValues does not launch). Without options in the context Truncate panics.
+var launchContext = options.ToContext(context.Background(), &options.Options{MinValuesPolicy: options.MinValuesPolicyStrict})
 
 // capacityType is the AWS provider's getCapacityType without capacity reservations (the
 // offline catalog has none): spot when the requirements allow it and some type has an

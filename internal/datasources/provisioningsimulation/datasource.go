@@ -166,8 +166,9 @@ func (d *dataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 			"hourly_cost_range": schema.SingleNestedAttribute{
 				Computed: true,
 				MarkdownDescription: "Method `karpenter`, when `tie_breaks` > 0: \"Karpenter breaks N ties randomly; its cost ranges USD min–USD max/h\" (in `currency`): the " +
-					fmt.Sprintf("range over the distinct outcomes of at most %d re-runs of the decision with other tie-breaks (every combination of ", simulation.TieRuns) +
-					"choices when that is few enough, `exhaustive`; else a seeded sample, so Karpenter may land outside it). Null otherwise.",
+					"range over the distinct outcomes of the decision re-run with other tie-breaks: every distinct outcome when the walk over the " +
+					"choices (a failed try's other choices that fail it too are not walked again) ends within its budget, `exhaustive`; else what " +
+					fmt.Sprintf("the walk found and a seeded sample of at most %d runs, so Karpenter may land outside it. Null otherwise.", simulation.TieRuns),
 				Attributes: map[string]schema.Attribute{
 					"min":         cnum("Lowest hourly cost, in `currency`."),
 					"max":         cnum("Highest hourly cost, in `currency`."),
@@ -177,7 +178,7 @@ func (d *dataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 					"max_pending": schema.Int64Attribute{Computed: true, MarkdownDescription: "Most pods left pending."},
 					"outcomes":    schema.Int64Attribute{Computed: true, MarkdownDescription: "Distinct outcomes found."},
 					"runs":        schema.Int64Attribute{Computed: true, MarkdownDescription: "Runs of the decision it took."},
-					"exhaustive":  schema.BoolAttribute{Computed: true, MarkdownDescription: "True when every combination of choices was run."},
+					"exhaustive":  schema.BoolAttribute{Computed: true, MarkdownDescription: "True when every distinct outcome was found (all `outcomes` of Karpenter's choices), false for a sample."},
 				},
 			},
 			"cpu_utilisation":    cnum("Requested ÷ allocatable CPU over all nodes."),

@@ -13,6 +13,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	kscheduling "sigs.k8s.io/karpenter/pkg/scheduling"
 
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation"
 
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
@@ -62,180 +63,227 @@ func TestCompareUpstream(t *testing.T) {
 		// In the suite the corpus keeps to 150 pods a scenario (Karpenter's scheduler takes
 		// seconds beyond); make compare-upstream runs it up to 2,000.
 		maxPods := envInt("CORPUS_MAX_PODS", 150)
-		only := map[int]bool{}
-		for _, f := range strings.Split(os.Getenv("CORPUS_ONLY"), ",") {
-			if i, err := strconv.Atoi(strings.TrimSpace(f)); err == nil {
-				only[i] = true
-			}
-		}
+		only := indices(os.Getenv("CORPUS_ONLY"))
 		for i := range envInt("CORPUS", 200) {
 			if len(only) > 0 && !only[i] {
 				continue
 			}
 			scenarios = append(scenarios, corpusScenario(seed, i, maxPods, cachedRegionTypes))
 		}
+		// The EKS corpus: in the suite a subset (EKS_CORPUS, default 24, up to
+		// EKS_CORPUS_MAX_PODS pods, default 60: Karpenter's scheduler over 1,363 EC2 types
+		// costs more per pod than over Azure's); make compare-upstream runs 120 up to 2,000.
+		eksOnly := indices(os.Getenv("EKS_CORPUS_ONLY"))
+		eksMax := envInt("EKS_CORPUS_MAX_PODS", 60)
+		for i := range envInt("EKS_CORPUS", 24) {
+			if len(eksOnly) > 0 && !eksOnly[i] {
+				continue
+			}
+			scenarios = append(scenarios, eksCorpusScenario(seed, i, eksMax, eksRegionTypes))
+		}
 	}
 	if len(scenarios) == 0 {
 		t.Fatal("no scenarios")
 	}
-	identical, random, randomMatched, deterministicDiffer, inRange := 0, 0, 0, 0, 0
+	var aks, eksTally tally
+	for _, sc := range scenarios {
+		tl := &aks
+		if sc.eks {
+			tl = &eksTally
+		}
+		compareScenario(t, sc, tl)
+	}
+	// The AKS line is the one the issue names; the EKS one follows when there are EKS
+	// scenarios (always in the corpus run; in a SCENARIOS run when a scenario.yaml names an
+	// EKS region).
+	if aks.scenarios > 0 || eksTally.scenarios == 0 {
+		aks.print("")
+	}
+	if eksTally.scenarios > 0 {
+		eksTally.print(" (eks)")
+	}
+	// A difference where the emulation met no random tie is a rule it gets wrong.
+	if n := aks.deterministicDiffer + eksTally.deterministicDiffer; n > 0 {
+		t.Errorf("fidelity below target: %d scenarios differ where the emulation met no random tie", n)
+	}
+}
+
+// indices reads a comma-separated list of scenario indices (CORPUS_ONLY=45,61).
+func indices(list string) map[int]bool {
+	only := map[int]bool{}
+	for _, f := range strings.Split(list, ",") {
+		if i, err := strconv.Atoi(strings.TrimSpace(f)); err == nil {
+			only[i] = true
+		}
+	}
+	return only
+}
+
+// tally is the comparator's count over one cloud's scenarios.
+type tally struct {
+	scenarios, identical, random, randomMatched, deterministicDiffer, inRange int
 	// maxDiff is the largest difference of a Karpenter outcome's cost from the nearest of the
 	// emulation's outcomes; maxSpread the largest spread of Karpenter's own runs.
-	maxDiff, maxSpread := 0.0, 0.0
-	var oursTime, upTime, reachTime time.Duration
+	maxDiff, maxSpread          float64
+	oursTime, upTime, reachTime time.Duration
 	// inSample counts the scenarios where every Karpenter run was in the emulation's sampled
 	// outcomes already; reachedScenarios those where the guided search found the rest.
-	inSample, reachedScenarios, reachRuns := 0, 0, 0
-	pods := 0
-	runs := envInt("UPSTREAM_RUNS", 4)
-	for _, sc := range scenarios {
-		start := time.Now()
-		ours, ties, exhaustive, err := emulatedOutcomes(sc, envInt("TIE_RUNS", tieLimit(len(sc.pods))))
-		oursTime += time.Since(start)
-		if err != nil {
-			t.Errorf("%s: emulation: %v", sc.name, err)
-			continue
-		}
-		start = time.Now()
-		up, err := upstreamDecision(sc)
-		upTime += time.Since(start)
-		if err != nil {
-			t.Errorf("%s: Karpenter: %v", sc.name, err)
-			continue
-		}
-		pods += len(sc.pods)
-		// Where the emulation met ties Karpenter breaks at random, or the scenario has a shape
-		// known to make Karpenter's choice random (randomChoice: a cross-check that the emulation
-		// records every such tie), Karpenter runs several times: each of its outcomes must be
-		// among the emulation's.
-		ups := []decision{up}
-		reason := randomChoice(sc)
-		if ties > 0 || reason != "" {
-			random++
-			for r := 1; r < runs; r++ {
-				again, err := upstreamDecision(sc)
-				if err != nil {
-					t.Fatalf("%s: Karpenter: %v", sc.name, err)
-				}
-				ups = append(ups, again)
-			}
-		}
-		set := map[string]bool{}
-		for _, o := range ours {
-			set[o.signature()] = true
-		}
-		// A Karpenter outcome the sample missed is looked for with the guided search: the
-		// emulation's tie-breaks that could give it, depth-first, pruned at the first binding
-		// it does not have (karpenter.Reach). Found, it is one of the emulation's outcomes.
-		// ruledOut counts Karpenter runs the search proved the emulation cannot give pod for pod
-		// (no tie-break binds the pods as that run did): a rule differs, not chance.
-		sampleHas, reachedHere, sampled, ruledOut := true, 0, len(ours), 0
-		for _, u := range ups {
-			if set[u.signature()] {
-				continue
-			}
-			sampleHas = false
-			if ties == 0 {
-				continue
-			}
-			start := time.Now()
-			found, n, exhaustive, err := reachDecision(sc, u, envInt("REACH_RUNS", 2000), time.Duration(envInt("REACH_SECONDS", 60))*time.Second)
-			reachTime += time.Since(start)
-			reachRuns += n
-			if err != nil {
-				t.Fatalf("%s: emulation: %v", sc.name, err)
-			}
-			if found != nil {
-				set[u.signature()] = true
-				ours = append(ours, *found)
-				reachedHere++
-			} else if exhaustive {
-				ruledOut++
-			}
-		}
-		if sampleHas {
-			inSample++
-		}
-		first, diff := "", 0.0
-		upOutcomes := map[string]bool{}
-		lo, hi := math.Inf(1), math.Inf(-1)
-		for _, u := range ups {
-			upOutcomes[u.signature()] = true
-			lo, hi = math.Min(lo, u.cost), math.Max(hi, u.cost)
-			nearest, best := math.Inf(1), ours[0]
-			for _, o := range ours {
-				if d := costDiff(o, u); d < nearest {
-					nearest, best = d, o
-				}
-			}
-			if !set[u.signature()] && first == "" {
-				first = compareDecisions(best, u)
-				if first == "" { // same claims, another pending count
-					first = compareDecisions(ours[0], u)
-				}
-			}
-			diff = math.Max(diff, nearest)
-		}
-		maxDiff = math.Max(maxDiff, diff)
-		if ties > 0 {
-			oursLo, oursHi := math.Inf(1), math.Inf(-1)
-			for _, o := range ours {
-				oursLo, oursHi = math.Min(oursLo, o.cost), math.Max(oursHi, o.cost)
-			}
-			if lo >= oursLo-1e-9 && hi <= oursHi+1e-9 {
-				inRange++
-			}
-		}
-		if len(ups) > 1 && lo > 0 {
-			maxSpread = math.Max(maxSpread, (hi-lo)/lo*100)
-		}
-		if os.Getenv("COMPARE_VERBOSE") != "" && first != "" {
-			for i, o := range ours {
-				fmt.Printf("--- %s emulation outcome %d of %d:\n%s\n", sc.name, i+1, len(ours), o.signature())
-			}
-			for i, u := range ups {
-				fmt.Printf("--- %s Karpenter run %d of %d:\n%s\n", sc.name, i+1, len(ups), u.signature())
-			}
-		}
-		tieNote := ""
-		if ties > 0 {
-			walk := "sampled"
-			if exhaustive {
-				walk = "all"
-			}
-			tieNote = fmt.Sprintf("; %d random ties, %d outcomes (%s); Karpenter %d outcomes in %d runs", ties, sampled, walk, len(upOutcomes), len(ups))
-		} else if reason != "" {
-			tieNote = fmt.Sprintf("; the emulation met no random tie, Karpenter (%s) %d outcomes in %d runs", reason, len(upOutcomes), len(ups))
-		}
-		if ruledOut > 0 {
-			tieNote += fmt.Sprintf("; %d of Karpenter's runs proven out of the emulation's reach (every tie-break searched)", ruledOut)
-		}
-		if reachedHere > 0 && first == "" {
-			reachedScenarios++
-			tieNote += fmt.Sprintf("; %d of Karpenter's outcomes found by the guided search, not in the sample", reachedHere)
-		}
-		if first == "" {
-			identical++
-			if ties > 0 {
-				randomMatched++
-			}
-			fmt.Printf("%s (%d pods, %d NodeClaims): identical%s\n", sc.name, len(sc.pods), len(up.claims), tieNote)
-			continue
-		}
-		if ties == 0 {
-			deterministicDiffer++
-		}
-		fmt.Printf("%s (%d pods): differ: %s; cost %.2f%% from the nearest emulated outcome%s\n", sc.name, len(sc.pods), first, diff, tieNote)
-	}
+	inSample, reachedScenarios, reachRuns int
+	pods                                  int
+}
+
+// print writes the tally's closing lines, the last `prediction<suffix>: N of M scenarios
+// identical, max cost difference X%`.
+func (tl *tally) print(suffix string) {
 	fmt.Printf("(%d pods in all; emulation %s with its tie-break re-runs, Karpenter's scheduler %s for the first runs; %d scenarios with random ties or a random shape, every Karpenter run among the emulation's outcomes in %d, every Karpenter run's cost within the emulation's cost range in %d; Karpenter's own runs spread up to %.2f%% in cost)\n",
-		pods, oursTime.Round(time.Millisecond), upTime.Round(time.Millisecond), random, randomMatched, inRange, maxSpread)
+		tl.pods, tl.oursTime.Round(time.Millisecond), tl.upTime.Round(time.Millisecond), tl.random, tl.randomMatched, tl.inRange, tl.maxSpread)
 	fmt.Printf("(every Karpenter run among the emulation's sampled outcomes in %d scenarios; the guided search found the others' in %d, in %d rounds, %s)\n",
-		inSample, reachedScenarios, reachRuns, reachTime.Round(time.Millisecond))
-	fmt.Printf("prediction: %d of %d scenarios identical, max cost difference %.2f%%\n", identical, len(scenarios), maxDiff)
-	// A difference where the emulation met no random tie is a rule it gets wrong.
-	if deterministicDiffer > 0 {
-		t.Errorf("fidelity below target: %d scenarios differ where the emulation met no random tie", deterministicDiffer)
+		tl.inSample, tl.reachedScenarios, tl.reachRuns, tl.reachTime.Round(time.Millisecond))
+	fmt.Printf("prediction%s: %d of %d scenarios identical, max cost difference %.2f%%\n", suffix, tl.identical, tl.scenarios, tl.maxDiff)
+}
+
+// compareScenario runs one scenario through both sides, prints its line and adds it to tl.
+func compareScenario(t *testing.T, sc scenario, tl *tally) {
+	t.Helper()
+	runs := envInt("UPSTREAM_RUNS", 4)
+	start := time.Now()
+	ours, ties, exhaustive, err := emulatedOutcomes(sc, envInt("TIE_RUNS", tieLimit(len(sc.pods))))
+	tl.oursTime += time.Since(start)
+	if err != nil {
+		t.Errorf("%s: emulation: %v", sc.name, err)
+		return
 	}
+	start = time.Now()
+	up, err := upstreamDecision(sc)
+	tl.upTime += time.Since(start)
+	if err != nil {
+		t.Errorf("%s: Karpenter: %v", sc.name, err)
+		return
+	}
+	tl.scenarios++
+	tl.pods += len(sc.pods)
+	// Where the emulation met ties Karpenter breaks at random, or the scenario has a shape
+	// known to make Karpenter's choice random (randomChoice: a cross-check that the emulation
+	// records every such tie), Karpenter runs several times: each of its outcomes must be
+	// among the emulation's.
+	ups := []decision{up}
+	reason := randomChoice(sc)
+	if ties > 0 || reason != "" {
+		tl.random++
+		for r := 1; r < runs; r++ {
+			again, err := upstreamDecision(sc)
+			if err != nil {
+				t.Fatalf("%s: Karpenter: %v", sc.name, err)
+			}
+			ups = append(ups, again)
+		}
+	}
+	set := map[string]bool{}
+	for _, o := range ours {
+		set[o.signature()] = true
+	}
+	// A Karpenter outcome the sample missed is looked for with the guided search: the
+	// emulation's tie-breaks that could give it, depth-first, pruned at the first binding
+	// it does not have (karpenter.Reach). Found, it is one of the emulation's outcomes.
+	// ruledOut counts Karpenter runs the search proved the emulation cannot give pod for pod
+	// (no tie-break binds the pods as that run did): a rule differs, not chance.
+	sampleHas, reachedHere, sampled, ruledOut := true, 0, len(ours), 0
+	for _, u := range ups {
+		if set[u.signature()] {
+			continue
+		}
+		sampleHas = false
+		if ties == 0 {
+			continue
+		}
+		start := time.Now()
+		found, n, exhaustive, err := reachDecision(sc, u, envInt("REACH_RUNS", 2000), time.Duration(envInt("REACH_SECONDS", 60))*time.Second)
+		tl.reachTime += time.Since(start)
+		tl.reachRuns += n
+		if err != nil {
+			t.Fatalf("%s: emulation: %v", sc.name, err)
+		}
+		if found != nil {
+			set[u.signature()] = true
+			ours = append(ours, *found)
+			reachedHere++
+		} else if exhaustive {
+			ruledOut++
+		}
+	}
+	if sampleHas {
+		tl.inSample++
+	}
+	first, diff := "", 0.0
+	upOutcomes := map[string]bool{}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, u := range ups {
+		upOutcomes[u.signature()] = true
+		lo, hi = math.Min(lo, u.cost), math.Max(hi, u.cost)
+		nearest, best := math.Inf(1), ours[0]
+		for _, o := range ours {
+			if d := costDiff(o, u); d < nearest {
+				nearest, best = d, o
+			}
+		}
+		if !set[u.signature()] && first == "" {
+			first = compareDecisions(best, u)
+			if first == "" { // same claims, another pending count
+				first = compareDecisions(ours[0], u)
+			}
+		}
+		diff = math.Max(diff, nearest)
+	}
+	tl.maxDiff = math.Max(tl.maxDiff, diff)
+	if ties > 0 {
+		oursLo, oursHi := math.Inf(1), math.Inf(-1)
+		for _, o := range ours {
+			oursLo, oursHi = math.Min(oursLo, o.cost), math.Max(oursHi, o.cost)
+		}
+		if lo >= oursLo-1e-9 && hi <= oursHi+1e-9 {
+			tl.inRange++
+		}
+	}
+	if len(ups) > 1 && lo > 0 {
+		tl.maxSpread = math.Max(tl.maxSpread, (hi-lo)/lo*100)
+	}
+	if os.Getenv("COMPARE_VERBOSE") != "" && first != "" {
+		for i, o := range ours {
+			fmt.Printf("--- %s emulation outcome %d of %d:\n%s\n", sc.name, i+1, len(ours), o.signature())
+		}
+		for i, u := range ups {
+			fmt.Printf("--- %s Karpenter run %d of %d:\n%s\n", sc.name, i+1, len(ups), u.signature())
+		}
+	}
+	tieNote := ""
+	if ties > 0 {
+		walk := "sampled"
+		if exhaustive {
+			walk = "all"
+		}
+		tieNote = fmt.Sprintf("; %d random ties, %d outcomes (%s); Karpenter %d outcomes in %d runs", ties, sampled, walk, len(upOutcomes), len(ups))
+	} else if reason != "" {
+		tieNote = fmt.Sprintf("; the emulation met no random tie, Karpenter (%s) %d outcomes in %d runs", reason, len(upOutcomes), len(ups))
+	}
+	if ruledOut > 0 {
+		tieNote += fmt.Sprintf("; %d of Karpenter's runs proven out of the emulation's reach (every tie-break searched)", ruledOut)
+	}
+	if reachedHere > 0 && first == "" {
+		tl.reachedScenarios++
+		tieNote += fmt.Sprintf("; %d of Karpenter's outcomes found by the guided search, not in the sample", reachedHere)
+	}
+	if first == "" {
+		tl.identical++
+		if ties > 0 {
+			tl.randomMatched++
+		}
+		fmt.Printf("%s (%d pods, %d NodeClaims): identical%s\n", sc.name, len(sc.pods), len(up.claims), tieNote)
+		return
+	}
+	if ties == 0 {
+		tl.deterministicDiffer++
+	}
+	fmt.Printf("%s (%d pods): differ: %s; cost %.2f%% from the nearest emulated outcome%s\n", sc.name, len(sc.pods), first, diff, tieNote)
 }
 
 // tieLimit is the comparator's default bound on the emulation's runs per scenario: more than
@@ -318,7 +366,7 @@ func zonesAlike(its []*cloudprovider.InstanceType) bool {
 	zones := map[string]bool{}
 	for _, it := range its {
 		for _, o := range it.Offerings.Available() {
-			zones[o.Zone()] = true
+			zones[cloud.ZoneOf(o)] = true // "" for a regional offering without a zone (EKS)
 		}
 	}
 	for _, it := range its {
@@ -327,7 +375,7 @@ func zonesAlike(its []*cloudprovider.InstanceType) bool {
 			if byCT[o.CapacityType()] == nil {
 				byCT[o.CapacityType()] = map[string]float64{}
 			}
-			byCT[o.CapacityType()][o.Zone()] = o.Price
+			byCT[o.CapacityType()][cloud.ZoneOf(o)] = o.Price
 		}
 		for _, prices := range byCT {
 			if len(prices) != len(zones) {

@@ -78,14 +78,24 @@ func corpusScenario(seed uint64, i int, maxPods int, types func(string) []*cloud
 		n = 100 + rng.IntN(400)
 	}
 	n = min(n, maxPods)
-	sc.pods = corpusPods(rng, n, tainted, gpu)
+	sc.pods = corpusPods(rng, n, tainted, gpu, aksPodTerms)
 	for d := rng.IntN(4); d > 0; d-- {
 		sc.daemons = append(sc.daemons, corpusDaemon(rng, d))
 	}
 	return sc
 }
 
-func corpusPods(rng *rand.Rand, count int, tainted, gpu bool) []*corev1.Pod {
+// podTerms are the cloud's label terms the corpus's pods use: prefer is a preferred node
+// affinity term; require, when set, is drawn as a required node affinity term for one
+// workload in six (the EKS corpus only: the AKS corpus's draws stay as they were).
+type podTerms struct {
+	prefer  corev1.NodeSelectorRequirement
+	require []corev1.NodeSelectorRequirement
+}
+
+var aksPodTerms = podTerms{prefer: corev1.NodeSelectorRequirement{Key: "karpenter.azure.com/sku-family", Operator: corev1.NodeSelectorOpIn, Values: []string{"E"}}}
+
+func corpusPods(rng *rand.Rand, count int, tainted, gpu bool, terms podTerms) []*corev1.Pod {
 	replicas := []int{1, 2, 3, 3, 5, 5, 8, 10, 20, 40}
 	cpus := []int64{100, 250, 250, 500, 500, 1000, 1000, 1500, 2000, 4000}
 	memPerCPU := []int64{512, 1024, 2048, 2048, 4096, 4096, 8192}
@@ -113,7 +123,7 @@ func corpusPods(rng *rand.Rand, count int, tainted, gpu bool) []*corev1.Pod {
 		case 5:
 			spec.Affinity = &corev1.Affinity{PodAntiAffinity: &corev1.PodAntiAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []corev1.WeightedPodAffinityTerm{{Weight: 10, PodAffinityTerm: corev1.PodAffinityTerm{TopologyKey: corev1.LabelHostname, LabelSelector: self}}}}}
 		case 6:
-			spec.Affinity = &corev1.Affinity{NodeAffinity: &corev1.NodeAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []corev1.PreferredSchedulingTerm{{Weight: 50, Preference: corev1.NodeSelectorTerm{MatchExpressions: []corev1.NodeSelectorRequirement{{Key: "karpenter.azure.com/sku-family", Operator: corev1.NodeSelectorOpIn, Values: []string{"E"}}}}}}}}
+			spec.Affinity = &corev1.Affinity{NodeAffinity: &corev1.NodeAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []corev1.PreferredSchedulingTerm{{Weight: 50, Preference: corev1.NodeSelectorTerm{MatchExpressions: []corev1.NodeSelectorRequirement{terms.prefer}}}}}}
 		case 7:
 			spec.NodeSelector = map[string]string{corev1.LabelArchStable: []string{karpv1.ArchitectureArm64, karpv1.ArchitectureAmd64}[rng.IntN(2)]}
 		case 8:
@@ -124,6 +134,16 @@ func corpusPods(rng *rand.Rand, count int, tainted, gpu bool) []*corev1.Pod {
 		}
 		if tainted && rng.IntN(3) == 0 {
 			spec.Tolerations = append(spec.Tolerations, corev1.Toleration{Key: "dedicated", Operator: corev1.TolerationOpEqual, Value: "batch", Effect: corev1.TaintEffectNoSchedule})
+		}
+		if len(terms.require) > 0 && rng.IntN(6) == 0 {
+			r := terms.require[rng.IntN(len(terms.require))]
+			if spec.Affinity == nil {
+				spec.Affinity = &corev1.Affinity{}
+			}
+			if spec.Affinity.NodeAffinity == nil {
+				spec.Affinity.NodeAffinity = &corev1.NodeAffinity{}
+			}
+			spec.Affinity.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution = &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{{MatchExpressions: []corev1.NodeSelectorRequirement{r}}}}
 		}
 		for i := 0; i < n; i++ {
 			name := fmt.Sprintf("%s-%d", app, i)

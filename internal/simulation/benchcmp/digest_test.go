@@ -60,7 +60,7 @@ func TestEmulationDigest(t *testing.T) {
 		}
 		writeResult(h, first)
 		if first.Ties > 0 {
-			set, err := karpenter.Outcomes(in, first, 4, func(r *karpenter.Result) string { return decisionOf(r).signature() })
+			set, err := karpenter.Outcomes(in, first, 4, func(r *karpenter.Result) string { return sc.decisionOf(r).signature() })
 			if err != nil {
 				t.Fatalf("%s: %v", sc.name, err)
 			}

@@ -37,6 +37,9 @@ type scenario struct {
 	pods       []*corev1.Pod
 	daemons    []*corev1.Pod
 	bestEffort bool
+	// eks is true for an EKS scenario: its pools have EC2NodeClasses, instance types from
+	// internal/cloud/eks and the AWS provider's launch (upstream_eks_test.go).
+	eks bool
 }
 
 // launched is one NodeClaim as launched: pool, size, capacity type and its pods per workload.
@@ -136,6 +139,16 @@ func upstreamDecision(sc scenario) (decision, error) {
 	d := decision{unschedulable: len(results.PodErrors), target: target}
 	for _, nc := range results.NewNodeClaims {
 		claim := nc.ToNodeClaim()
+		if sc.eks {
+			it, o, ties := awsLaunch(sc.its[nc.NodePoolName], claim)
+			if it == nil {
+				d.claims = append(d.claims, newLaunched(nc.NodePoolName, "(none)", "", math.NaN(), nc.Pods))
+				continue
+			}
+			d.claims = append(d.claims, newLaunched(nc.NodePoolName, strings.Join(ties, "|"), o.CapacityType(), o.Price, nc.Pods))
+			d.target.Claims[rank[nc]].InstanceType = it.Name
+			continue
+		}
 		reqs := kscheduling.NewNodeSelectorRequirementsWithMinValues(claim.Spec.Requirements...)
 		var candidates []*cloudprovider.InstanceType
 		for _, it := range sc.its[nc.NodePoolName] {
@@ -197,11 +210,15 @@ func emulatedDecision(sc scenario) (decision, error) {
 	if err != nil {
 		return decision{}, err
 	}
-	return decisionOf(res), nil
+	return sc.decisionOf(res), nil
 }
 
 func emulationInput(sc scenario) karpenter.Input {
-	return karpenter.Input{NodePools: sc.pools, InstanceTypes: sc.its, Launchers: azureLaunchers(sc.pools), Pods: sc.pods, DaemonSetPods: sc.daemons, MinValuesBestEffort: sc.bestEffort}
+	in := karpenter.Input{NodePools: sc.pools, InstanceTypes: sc.its, Launchers: azureLaunchers(sc.pools), Pods: sc.pods, DaemonSetPods: sc.daemons, MinValuesBestEffort: sc.bestEffort}
+	if sc.eks {
+		in.Launchers, in.WellKnownLabels = awsLaunchers(sc.pools)
+	}
+	return in
 }
 
 // emulatedOutcomes is the emulation's outcome with its own tie-breaks first, then the other
@@ -213,24 +230,31 @@ func emulatedOutcomes(sc scenario, limit int) (out []decision, ties int, exhaust
 	if err != nil {
 		return nil, 0, false, err
 	}
-	set, err := karpenter.Outcomes(in, first, limit, func(r *karpenter.Result) string { return decisionOf(r).signature() })
+	set, err := karpenter.Outcomes(in, first, limit, func(r *karpenter.Result) string { return sc.decisionOf(r).signature() })
 	if err != nil {
 		return nil, 0, false, err
 	}
 	for _, r := range set.Results {
-		out = append(out, decisionOf(r))
+		out = append(out, sc.decisionOf(r))
 	}
 	return out, first.Ties, set.Exhaustive, nil
 }
 
-func decisionOf(res *karpenter.Result) decision {
+// decisionOf is the emulation's outcome as the comparator compares it. On EKS a NodeClaim's
+// size is the set of its options the fleet's lowest price ties between (priceTies): which of
+// equally priced pools EC2 picks is not known offline, so only the set is compared.
+func (sc scenario) decisionOf(res *karpenter.Result) decision {
 	d := decision{unschedulable: len(res.PodErrors)}
 	for _, nc := range res.NodeClaims {
 		if nc.Launch == nil {
 			d.claims = append(d.claims, newLaunched(nc.NodePool, "(none)", "", math.NaN(), nc.Pods))
 			continue
 		}
-		d.claims = append(d.claims, newLaunched(nc.NodePool, nc.Launch.InstanceType.Name, nc.Launch.Offering.CapacityType(), nc.Launch.Offering.Price, nc.Pods))
+		sku := nc.Launch.InstanceType.Name
+		if sc.eks {
+			sku = strings.Join(priceTies(nc.InstanceTypeOptions, nc.Requirements, nc.Launch.Offering.CapacityType(), nc.Launch.Offering.Price), "|")
+		}
+		d.claims = append(d.claims, newLaunched(nc.NodePool, sku, nc.Launch.Offering.CapacityType(), nc.Launch.Offering.Price, nc.Pods))
 	}
 	d.finish()
 	return d
@@ -279,10 +303,10 @@ func reachDecision(sc scenario, up decision, limit int, budget time.Duration) (f
 		return nil, 0, false, err
 	}
 	want := up.signature()
-	r, err := karpenter.Reach(in, first, up.target, limit, time.Now().Add(budget), func(res *karpenter.Result) bool { return decisionOf(res).signature() == want })
+	r, err := karpenter.Reach(in, first, up.target, limit, time.Now().Add(budget), func(res *karpenter.Result) bool { return sc.decisionOf(res).signature() == want })
 	if err != nil || r.Result == nil {
 		return nil, r.Runs, r.Exhaustive, err
 	}
-	d := decisionOf(r.Result)
+	d := sc.decisionOf(r.Result)
 	return &d, r.Runs, false, nil
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	corev1 "k8s.io/api/core/v1"
 )
 
 func writeFiles(t *testing.T, root string, files map[string]string) {
@@ -190,4 +192,51 @@ func TestUnseenCorpusLoads(t *testing.T) {
 		t.Fatalf("%d scenarios, want at least 30", len(scs))
 	}
 	t.Logf("%d scenarios, %d pods", len(scs), pods)
+}
+
+// The EKS scenario directories load as EKS scenarios: pools on EC2NodeClasses, instance types
+// from internal/cloud/eks for their node class (a kubelet maxPods, a Bottlerocket family),
+// the region of scenario.yaml. A scenario mixing clouds, or an EKS one in an Azure region, is
+// an error naming the file.
+func TestEKSScenarioDirsLoad(t *testing.T) {
+	scs, err := loadScenarioDirs("testdata/eks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(scs) < 5 {
+		t.Fatalf("%d EKS scenarios, want at least 5", len(scs))
+	}
+	for _, sc := range scs {
+		if !sc.eks {
+			t.Errorf("%s: not read as an EKS scenario", sc.name)
+		}
+		for _, np := range sc.pools {
+			if len(sc.its[np.Name]) < 1000 {
+				t.Errorf("%s: pool %s has %d instance types, want the EC2 catalog's", sc.name, np.Name, len(sc.its[np.Name]))
+			}
+		}
+	}
+	mp := loadOne(t, "testdata/eks", "stateful-minvalues-us-east-1")
+	for _, it := range mp.its["memory"] {
+		if it.Name == "r6i.xlarge" {
+			if pods := it.Capacity[corev1.ResourcePods]; pods.Value() != 58 {
+				t.Errorf("r6i.xlarge with kubelet maxPods 58: %v pods", pods.String())
+			}
+		}
+	}
+
+	root := t.TempDir()
+	ec2Pool := strings.ReplaceAll(strings.ReplaceAll(loaderPool, "karpenter.azure.com, kind: AKSNodeClass", "karpenter.k8s.aws, kind: EC2NodeClass"), "karpenter.azure.com/sku-family", "karpenter.k8s.aws/instance-family")
+	ec2Pool = strings.Replace(ec2Pool, "name: general", "name: aws", 1)
+	writeFiles(t, root, map[string]string{
+		"mixed/pools.yaml":    loaderPool + "---\n" + ec2Pool,
+		"mixed/pods.yaml":     "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c, image: x, resources: {requests: {cpu: 100m}}}]\n",
+		"azure/pools.yaml":    ec2Pool,
+		"azure/pods.yaml":     "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c, image: x, resources: {requests: {cpu: 100m}}}]\n",
+		"azure/scenario.yaml": "region: westeurope\n",
+	})
+	_, err = loadScenarioDirs(root)
+	if err == nil || !strings.Contains(err.Error(), "a scenario's pools are of one cloud") || !strings.Contains(err.Error(), `region "westeurope" is not an AWS region`) {
+		t.Fatalf("error %v; want the mixed scenario and the EKS one in an Azure region reported", err)
+	}
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/eks"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
@@ -161,7 +162,23 @@ func loadScenarioDir(root, dir string) (scenario, error) {
 		errs = append(errs, fmt.Errorf("%s: the objects belong to %d clusters; a scenario is one", dir, clusters))
 	}
 	nodeClasses := map[string]aks.NodeClass{}
+	ec2NodeClasses := map[string]eks.NodeClass{}
 	for _, o := range classes {
+		if o.GVK.GroupKind() == eks.NodeClassKind {
+			body := runtime.DeepCopyJSON(o.Body)
+			if k := kinds.ForGroupKind(o.GVK.GroupKind()); k != nil {
+				if v, err := crdvalidate.For(k.GVK); err == nil {
+					v.Default(body)
+				}
+			}
+			nc, err := eks.NodeClassFromObject(body)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("%s:%d: EC2NodeClass/%s: %w", o.Source.File, o.Source.Line, o.Name, err))
+				continue
+			}
+			ec2NodeClasses[o.Name] = nc
+			continue
+		}
 		nc := &azv1beta1.AKSNodeClass{}
 		if err := fromBody(o, nc); err != nil {
 			errs = append(errs, err)
@@ -188,6 +205,31 @@ func loadScenarioDir(root, dir string) (scenario, error) {
 	}
 	region := strings.ToLower(cfg.Region)
 	sc.name += "-" + region
+	// An EKS scenario is one whose pools name EC2NodeClasses (its scenario.yaml names an AWS
+	// region): the pools of one scenario are of one cloud, as a cluster's are.
+	for i, np := range sc.pools {
+		isEKS := np.Spec.Template.Spec.NodeClassRef.GroupKind() == eks.NodeClassKind
+		if i == 0 {
+			sc.eks = isEKS
+		} else if isEKS != sc.eks {
+			return sc, fmt.Errorf("%s: NodePool %q names a %s, the others an %s: a scenario's pools are of one cloud", dir, np.Name, np.Spec.Template.Spec.NodeClassRef.Kind, sc.pools[0].Spec.Template.Spec.NodeClassRef.Kind)
+		}
+	}
+	if sc.eks {
+		if !eks.NewCloud(nil).HasRegion(region) {
+			return sc, fmt.Errorf("%s: region %q is not an AWS region of the EC2 catalog (the pools name EC2NodeClasses)", cfgPath, cfg.Region)
+		}
+		for _, np := range sc.pools {
+			its, err := eks.InstanceTypes(region, ec2NodeClasses[np.Spec.Template.Spec.NodeClassRef.Name]) // the defaults when not given
+			if err != nil {
+				return sc, fmt.Errorf("%s: NodePool %q: %w", dir, np.Name, err)
+			}
+			sc.its[np.Name] = its
+		}
+		sc.pods = pending(set.Pods, "pod")
+		sc.daemons = pending(set.DaemonSets, "daemonset")
+		return sc, nil
+	}
 	for _, np := range sc.pools {
 		nc := nodeClasses[np.Spec.Template.Spec.NodeClassRef.Name] // the CRD defaults when not given
 		res := aks.List(catalog.Default(), region, nc, aks.Cluster{})

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
@@ -106,4 +107,75 @@ func TestReachRulesOutAnImpossibleOutcome(t *testing.T) {
 	if got.Result != nil || !got.Exhaustive || got.Runs > first.tieArities[0] {
 		t.Fatalf("found %v, exhaustive %v in %d rounds; want nothing, exhaustively, in at most one round per choice of the first tie (%d)", got.Result != nil, got.Exhaustive, got.Runs, first.tieArities[0])
 	}
+}
+
+// lastTie takes the last alternative of every tie.
+type lastTie struct{}
+
+func (lastTie) Choose(n int) int { return n - 1 }
+
+// u36Pods is the shape of u36-zones-eastus (testdata/unseen) that the search could not get
+// through: StatefulSet pods (6 cpu, 32 GiB) with a required hostname anti-affinity and a
+// ScheduleAnyway zone spread on an arm64 pool in eastus, where the spread fits in the
+// regional placement only: Karpenter either picks it (the NodeClaim is pinned there) or picks
+// a zone, fails, relaxes the spread and leaves the NodeClaim unpinned. Then pods with a
+// DoNotSchedule zone spread, which go where the pinned NodeClaims are.
+func u36Pods(n int) []*corev1.Pod {
+	var pods []*corev1.Pod
+	self := &metav1.LabelSelector{MatchLabels: map[string]string{"app": "ingest"}}
+	for i := range n {
+		p := pod("ingest", i, "6")
+		p.Spec.Containers[0].Resources.Requests[corev1.ResourceMemory] = resource.MustParse("32Gi")
+		p.Spec.NodeSelector = map[string]string{corev1.LabelArchStable: karpv1.ArchitectureArm64}
+		p.Spec.TopologySpreadConstraints = []corev1.TopologySpreadConstraint{{MaxSkew: 2, TopologyKey: corev1.LabelTopologyZone, WhenUnsatisfiable: corev1.ScheduleAnyway, LabelSelector: self}}
+		p.Spec.Affinity = &corev1.Affinity{PodAntiAffinity: &corev1.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []corev1.PodAffinityTerm{{TopologyKey: corev1.LabelHostname, LabelSelector: self}}}}
+		pods = append(pods, p)
+	}
+	for i := range 2 {
+		p := pod("notify", i, "2")
+		p.Spec.NodeSelector = map[string]string{corev1.LabelArchStable: karpv1.ArchitectureArm64}
+		p.Spec.TopologySpreadConstraints = []corev1.TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: corev1.LabelTopologyZone, WhenUnsatisfiable: corev1.DoNotSchedule, LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "notify"}}}}
+		pods = append(pods, p)
+	}
+	return pods
+}
+
+// An outcome whose NodeClaims were never pinned to a zone is reached through the failed tries
+// before it, not by enumerating their equivalent choices: each pod's spread try fails in
+// every zone but one, and a failed try leaves the round as it was, so the search explores
+// one failing choice per try instead of every combination of them (3^12 here), and it does
+// not take a NodeClaim pinned to the regional placement for the unpinned one it follows.
+// Before both, this took past the budget (u36-zones-eastus: 39 of 40).
+func TestReachGetsThroughFailedTries(t *testing.T) {
+	in := Input{NodePools: []*karpv1.NodePool{pool("arm")}, InstanceTypes: map[string][]*cloudprovider.InstanceType{"arm": regionTypes("eastus")}, Pods: u36Pods(12)}
+	first, err := Solve(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.TieBreaks = lastTie{}
+	want, err := Solve(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.TieBreaks = nil
+	if placementsOf(want) == placementsOf(first) {
+		t.Fatalf("the last choice at every tie gives the first outcome: %s", placementsOf(first))
+	}
+	pinned := 0
+	for _, nc := range want.NodeClaims {
+		if nc.Requirements.Has(corev1.LabelTopologyZone) && nc.Requirements.Get(corev1.LabelTopologyZone).Operator() == corev1.NodeSelectorOpIn {
+			pinned++
+		}
+	}
+	if pinned == len(want.NodeClaims) {
+		t.Fatalf("every NodeClaim of the target is pinned to a zone: %s", placementsOf(want))
+	}
+	got, err := Reach(in, first, targetOf(want), 200, time.Time{}, func(r *Result) bool { return placementsOf(r) == placementsOf(want) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Result == nil {
+		t.Fatalf("not found in %d rounds (exhaustive %v); want %s", got.Runs, got.Exhaustive, placementsOf(want))
+	}
+	t.Logf("found in %d rounds", got.Runs)
 }

@@ -268,7 +268,7 @@ func (s *scheduler) add(p *corev1.Pod) error {
 	pd := s.podData[p.UID]
 	s.ties.pod = p
 	for _, n := range s.newNodeClaims {
-		s.ties.claim = n.seq
+		s.ties.try(n.seq)
 		if c, err := n.canAdd(p, pd, false); err == nil {
 			n.add(p, pd, c)
 			s.stopped = !s.ties.placed(p, n)
@@ -295,7 +295,7 @@ func (s *scheduler) add(p *corev1.Pod) error {
 		s.nextHost++
 		n := newNodeClaim(t, s.topology, s.cache, its, fmt.Sprintf("hostname-placeholder-%04d", s.nextHost))
 		n.seq = len(s.newNodeClaims)
-		s.ties.claim = n.seq
+		s.ties.try(n.seq)
 		c, err := n.canAdd(p, pd, s.relaxMinValues)
 		if err != nil {
 			errs = append(errs, err)

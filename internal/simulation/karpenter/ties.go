@@ -78,6 +78,16 @@ type ties struct {
 	// A breaker that follows a known outcome (replayTies) reads them.
 	pod   *corev1.Pod
 	claim int
+	// tries counts the scheduler's tries of a pod on a NodeClaim (in-flight or new): the ties
+	// of one try share its number, so a breaker can tell the ties of a try that failed.
+	tries int
+}
+
+// try tells the ties that the scheduler is about to try the pod on the NodeClaim of creation
+// rank claim (the rank a new one would get).
+func (t *ties) try(claim int) {
+	t.claim = claim
+	t.tries++
 }
 
 // choose resolves a tie among n alternatives (no tie when n < 2).
@@ -100,7 +110,7 @@ func (t *ties) chooseDomain(key string, domains []string) int {
 		return 0
 	}
 	if d, ok := t.breaker.(domainBreaker); ok {
-		return t.record(n, d.chooseDomain(t.pod, t.claim, key, domains))
+		return t.record(n, d.chooseDomain(t.pod, t.claim, t.tries, key, domains))
 	}
 	return t.choose(n)
 }
@@ -118,19 +128,20 @@ func (t *ties) record(n, c int) int {
 // round (the outcome cannot be reached any more).
 func (t *ties) placed(p *corev1.Pod, n *nodeClaim) bool {
 	if w, ok := t.breaker.(placementWatcher); ok {
-		return w.placed(p, n)
+		return w.placed(p, n, t.tries)
 	}
 	return true
 }
 
 // domainBreaker is a TieBreaker that looks at the domains of a topology tie.
 type domainBreaker interface {
-	chooseDomain(p *corev1.Pod, claim int, key string, domains []string) int
+	chooseDomain(p *corev1.Pod, claim, try int, key string, domains []string) int
 }
 
-// placementWatcher is a TieBreaker that watches every binding of a pod to a NodeClaim.
+// placementWatcher is a TieBreaker that watches every binding of a pod to a NodeClaim (try is
+// the number of the try that bound it).
 type placementWatcher interface {
-	placed(p *corev1.Pod, n *nodeClaim) bool
+	placed(p *corev1.Pod, n *nodeClaim, try int) bool
 }
 
 // OutcomeSet is what Outcomes found.

@@ -95,3 +95,54 @@ func TestDaemonOverheadOrderIsATie(t *testing.T) {
 		t.Fatalf("requests %s (key order) and %s (reversed); want 1500m (the DaemonSet's overhead) and 1 (none)", with, without)
 	}
 }
+
+// twoZonePool is an eastus pool that may use two zones only, which offer different sizes.
+func twoZonePool() *karpv1.NodePool {
+	np := pool("general")
+	np.Spec.Template.Spec.Requirements = append(np.Spec.Template.Spec.Requirements,
+		karpv1.NodeSelectorRequirementWithMinValues{Key: corev1.LabelTopologyZone, Operator: corev1.NodeSelectorOpIn, Values: []string{"eastus-1", "eastus-3"}})
+	return np
+}
+
+// Enumerate finds exactly the outcomes of every combination of choices (Outcomes' odometer
+// with a budget large enough to walk them all), distinct by each NodeClaim's zone and pods, and says it
+// has them all, in fewer rounds: a pod tried on NodeClaims it does not fit meets a tie at
+// each, and the combinations of those failed tries' choices all give the same round.
+func TestEnumerateFindsEveryOutcomeOfTwoTiedZones(t *testing.T) {
+	var pods []*corev1.Pod
+	for i := range 5 {
+		p := pod("spread", i, "7")
+		p.Spec.TopologySpreadConstraints = []corev1.TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: corev1.LabelTopologyZone,
+			WhenUnsatisfiable: corev1.DoNotSchedule, LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "spread"}}}}
+		pods = append(pods, p)
+	}
+	in := Input{NodePools: []*karpv1.NodePool{twoZonePool()}, InstanceTypes: map[string][]*cloudprovider.InstanceType{"general": regionTypes("eastus")}, Pods: pods}
+	first, err := Solve(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := Outcomes(in, first, 100000, placementsOf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Enumerate(in, first, 1_000_000, placementsOf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := func(s OutcomeSet) []string {
+		var out []string
+		for _, r := range s.Results {
+			out = append(out, placementsOf(r))
+		}
+		sort.Strings(out)
+		return out
+	}
+	if !all.Exhaustive || !got.Exhaustive || strings.Join(keys(all), "\n") != strings.Join(keys(got), "\n") || len(all.Results) < 2 {
+		t.Fatalf("odometer: %d outcomes in %d runs (exhaustive %v); Enumerate: %d in %d (exhaustive %v); want the same outcomes, at least 2, both exhaustive\n%v\n%v",
+			len(all.Results), all.Runs, all.Exhaustive, len(got.Results), got.Runs, got.Exhaustive, keys(all), keys(got))
+	}
+	if got.Runs > all.Runs {
+		t.Errorf("Enumerate took %d rounds, the odometer %d", got.Runs, all.Runs)
+	}
+	t.Logf("%d ties, %d outcomes: odometer %d runs, Enumerate %d", first.Ties, len(got.Results), all.Runs, got.Runs)
+}
