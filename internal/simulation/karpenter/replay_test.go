@@ -147,7 +147,7 @@ func u36Pods(n int) []*corev1.Pod {
 // not take a NodeClaim pinned to the regional placement for the unpinned one it follows.
 // Before both, this took past the budget (u36-zones-eastus: 39 of 40).
 func TestReachGetsThroughFailedTries(t *testing.T) {
-	in := Input{NodePools: []*karpv1.NodePool{pool("arm")}, InstanceTypes: map[string][]*cloudprovider.InstanceType{"arm": regionTypes("eastus")}, Pods: u36Pods(12)}
+	in := Input{NodePools: []*karpv1.NodePool{pool("arm")}, InstanceTypes: map[string][]*cloudprovider.InstanceType{"arm": listedZoneTypes("eastus")}, Pods: u36Pods(12)}
 	first, err := Solve(in)
 	if err != nil {
 		t.Fatal(err)

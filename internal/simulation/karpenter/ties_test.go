@@ -11,6 +11,7 @@ import (
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
 )
@@ -20,6 +21,30 @@ func regionTypes(region string) []*cloudprovider.InstanceType {
 	out := make([]*cloudprovider.InstanceType, len(res.InstanceTypes))
 	for i, it := range res.InstanceTypes {
 		out[i] = it.InstanceType
+	}
+	return out
+}
+
+// listedZoneTypes is regionTypes with the zones Azure lists only: a size the catalog has no
+// Resource SKUs zone listing of keeps its regional offering ("0") and loses the zones the
+// catalog assumes for it, so a region mixes zonal and regional-only sizes as Azure's full
+// zone data would.
+func listedZoneTypes(region string) []*cloudprovider.InstanceType {
+	res := aks.List(catalog.Default(), region, aks.NodeClass{}, aks.Cluster{})
+	out := make([]*cloudprovider.InstanceType, len(res.InstanceTypes))
+	for i, it := range res.InstanceTypes {
+		out[i] = it.InstanceType
+		if it.ZonesKnown {
+			continue
+		}
+		c := *it.InstanceType
+		c.Offerings = nil
+		for _, o := range it.Offerings {
+			if cloud.ZoneOf(o) == "0" {
+				c.Offerings = append(c.Offerings, o)
+			}
+		}
+		out[i] = &c
 	}
 	return out
 }
