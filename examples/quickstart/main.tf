@@ -106,7 +106,7 @@ output "pool_analysis" {
   value = {
     for p in [karpenter_nodepool.general, karpenter_nodepool.batch, karpenter_nodepool.gpu] : p.name => {
       admissible_skus        = p.analysis.admissible_skus
-      cheapest               = format("%s (%s, $%.4f/h)", p.analysis.cheapest_sku, p.analysis.cheapest_capacity_type, p.analysis.cheapest_hourly_price)
+      cheapest               = format("%s (%s, %s %.4f/h)", p.analysis.cheapest_sku, p.analysis.cheapest_capacity_type, p.analysis.currency, p.analysis.cheapest_hourly_price)
       largest                = p.analysis.largest_sku
       monthly_cost_at_limits = p.analysis.monthly_cost_at_limits
       findings               = [for f in p.analysis.findings : "${f.code} ${f.severity}: ${f.message}"]

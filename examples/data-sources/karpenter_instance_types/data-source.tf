@@ -12,5 +12,5 @@ data "karpenter_instance_types" "arm" {
 }
 
 output "cheapest_arm_sizes" {
-  value = [for it in data.karpenter_instance_types.arm.instance_types : format("%s: %d vCPU, %s allocatable, $%.4f/h", it.name, it.vcpu, it.allocatable.memory, it.on_demand_price)]
+  value = [for it in data.karpenter_instance_types.arm.instance_types : format("%s: %d vCPU, %s allocatable, %s %.4f/h", it.name, it.vcpu, it.allocatable.memory, it.currency, it.on_demand_price)]
 }

@@ -39,10 +39,13 @@ data "karpenter_provisioning_simulation" "peak" {
 }
 
 output "peak_cost" {
-  value = format("Karpenter: %d node%s, $%.2f/month; optimum: %d node%s, $%.2f/month (no packing below $%.2f/month); this NodePool design costs $%.2f/month more",
-    local.sim.node_count, local.sim.node_count == 1 ? "" : "s", local.sim.monthly_cost,
-    local.sim.optimal.node_count, local.sim.optimal.node_count == 1 ? "" : "s", local.sim.optimal.monthly_cost,
-  local.sim.lower_bound * 730, local.sim.design_cost * 730)
+  value = format("Karpenter: %d node%s, %s %.2f/month, %d of 44 pods placed; optimum: %d node%s, %s %.2f/month, %d placed (no packing below %s %.2f/month)%s",
+    local.sim.node_count, local.sim.node_count == 1 ? "" : "s", local.sim.currency, local.sim.monthly_cost, local.sim.scheduled_pods,
+    local.sim.optimal.node_count, local.sim.optimal.node_count == 1 ? "" : "s", local.sim.currency, local.sim.optimal.monthly_cost, local.sim.optimal.scheduled_pods,
+    local.sim.currency, local.sim.lower_bound * 730,
+    # The two costs compare only when both place the same pods: Karpenter may leave pods pending
+    # in a round (its limits reservation) that the optimum places.
+  local.sim.scheduled_pods == local.sim.optimal.scheduled_pods ? format("; this NodePool design costs %s %.2f/month more", local.sim.currency, local.sim.design_cost * 730) : "; the costs are of different pod sets")
 }
 
 locals {

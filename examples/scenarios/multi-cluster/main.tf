@@ -91,6 +91,6 @@ output "pools" {
   description = "What each pool can launch in its cluster's region."
   value = {
     for key, p in karpenter_nodepool.pool :
-    key => format("%d sizes in %s, from %s at $%.4f/h", p.analysis.admissible_skus, p.analysis.scope, p.analysis.cheapest_sku, p.analysis.cheapest_hourly_price)
+    key => format("%d sizes in %s, from %s at %s %.4f/h", p.analysis.admissible_skus, p.analysis.scope, p.analysis.cheapest_sku, p.analysis.currency, p.analysis.cheapest_hourly_price)
   }
 }
