@@ -102,17 +102,6 @@ func eksCorpusScenario(seed uint64, i int, maxPods int, types func(string) []*cl
 		sc.pools = append(sc.pools, np)
 		sc.its[np.Name] = its
 	}
-	n := 10 + rng.IntN(90)
-	switch r := rng.IntN(100); {
-	case r < 8:
-		n = 500 + rng.IntN(1501)
-	case r < 30:
-		n = 100 + rng.IntN(400)
-	}
-	n = min(n, maxPods)
-	sc.pods = corpusPods(rng, n, tainted, gpu, eksPodTerms)
-	for d := rng.IntN(4); d > 0; d-- {
-		sc.daemons = append(sc.daemons, corpusDaemon(rng, d))
-	}
+	addCorpusWorkload(rng, &sc, maxPods, tainted, gpu, eksPodTerms)
 	return sc
 }

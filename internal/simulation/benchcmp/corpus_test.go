@@ -70,6 +70,13 @@ func corpusScenario(seed uint64, i int, maxPods int, types func(string) []*cloud
 		sc.pools = append(sc.pools, np)
 		sc.its[np.Name] = its
 	}
+	addCorpusWorkload(rng, &sc, maxPods, tainted, gpu, aksPodTerms)
+	return sc
+}
+
+// addCorpusWorkload draws a scenario's pods (mostly 10–99, up to 2,000, at most maxPods) and
+// up to three DaemonSets, the same way for every cloud's corpus.
+func addCorpusWorkload(rng *rand.Rand, sc *scenario, maxPods int, tainted, gpu bool, terms podTerms) {
 	n := 10 + rng.IntN(90)
 	switch r := rng.IntN(100); {
 	case r < 8:
@@ -78,11 +85,10 @@ func corpusScenario(seed uint64, i int, maxPods int, types func(string) []*cloud
 		n = 100 + rng.IntN(400)
 	}
 	n = min(n, maxPods)
-	sc.pods = corpusPods(rng, n, tainted, gpu, aksPodTerms)
+	sc.pods = corpusPods(rng, n, tainted, gpu, terms)
 	for d := rng.IntN(4); d > 0; d-- {
 		sc.daemons = append(sc.daemons, corpusDaemon(rng, d))
 	}
-	return sc
 }
 
 // podTerms are the cloud's label terms the corpus's pods use: prefer is a preferred node
