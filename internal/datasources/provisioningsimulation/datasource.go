@@ -124,7 +124,7 @@ func (d *dataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 				"(`USD`; `CNY` in AWS's China regions; a replace-mode `checks.catalog_path` file may name another)."),
 			"monthly_cost": cnum("Hourly cost × 730."),
 			"lower_bound":  cnum("Hourly cost no packing can beat (see `lower_bound_method`); null in `mode = \"karpenter\"`, which does not compute the optimum."),
-			"design_cost":  cnum("`mode = \"both\"`: Karpenter's hourly cost minus the optimum's — what this NodePool design costs you per hour over the cheapest packing of the same pods. " +
+			"design_cost": cnum("`mode = \"both\"`: Karpenter's hourly cost minus the optimum's — what this NodePool design costs you per hour over the cheapest packing of the same pods. " +
 				"Where Karpenter leaves pods pending that the optimum places (`scheduled_pods` differ; e.g. its limits reservation in a round), the two costs are of different pod sets and this difference says nothing about the design."),
 			"optimal": schema.SingleNestedAttribute{
 				Computed: true, MarkdownDescription: "`mode = \"both\"`: the optimum (method `optimal`) next to Karpenter's decision.",

@@ -37,14 +37,13 @@ func listedZoneTypes(region string) []*cloudprovider.InstanceType {
 		if it.ZonesKnown {
 			continue
 		}
-		c := *it.InstanceType
-		c.Offerings = nil
+		var regional cloudprovider.Offerings
 		for _, o := range it.Offerings {
 			if cloud.ZoneOf(o) == "0" {
-				c.Offerings = append(c.Offerings, o)
+				regional = append(regional, o)
 			}
 		}
-		out[i] = &c
+		out[i] = &cloudprovider.InstanceType{Name: it.Name, Requirements: it.Requirements, Offerings: regional, Capacity: it.Capacity, Overhead: it.Overhead}
 	}
 	return out
 }
