@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
-	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 	"sigs.k8s.io/karpenter/pkg/scheduling"
 
@@ -38,17 +37,15 @@ type compatCache struct {
 	// reqIDs identifies requirements by pointer (requirement sets share their unchanged
 	// requirements), checked against the operator and length they had; ids by their key,
 	// operator and values. bitsIT and bitsOff are, per id, the instance types and offering
-	// slots the requirement admits; absentOff, per offering key, the slots a set without the
-	// key admits.
-	reqIDs    map[*scheduling.Requirement]reqRef
-	ids       map[string]int32
-	reqOf     []*scheduling.Requirement
-	idKey     []string
-	bitsIT    []bitset
-	bitsOff   []bitset
-	absentOff map[string]bitset
-	scratch   []int32
-	keyBuf    []byte
+	// slots the requirement admits.
+	reqIDs  map[*scheduling.Requirement]reqRef
+	ids     map[string]int32
+	reqOf   []*scheduling.Requirement
+	idKey   []string
+	bitsIT  []bitset
+	bitsOff []bitset
+	scratch []int32
+	keyBuf  []byte
 	// absorbed memoises absorbs per pair of requirements (a set's and a pod's).
 	absorbed map[[2]*scheduling.Requirement]bool
 }
@@ -79,7 +76,7 @@ type itCompat struct {
 }
 
 func newCompatCache(ix *compatIndex) *compatCache {
-	return &compatCache{ix: ix, byReqs: map[string]*reqMemo{}, reqIDs: map[*scheduling.Requirement]reqRef{}, ids: map[string]int32{}, absentOff: map[string]bitset{}}
+	return &compatCache{ix: ix, byReqs: map[string]*reqMemo{}, reqIDs: map[*scheduling.Requirement]reqRef{}, ids: map[string]int32{}}
 }
 
 // forReqs returns the memo of one requirement set. The last set asked for is remembered by
@@ -110,11 +107,8 @@ func (c *compatCache) forReqs(reqs scheduling.Requirements) *reqMemo {
 	return m
 }
 
-// reqID is the requirement's id: equal key, operator and values (and bounds) get the same id.
-func (c *compatCache) reqID(r *scheduling.Requirement) int32 {
-	if ref, ok := c.reqIDs[r]; ok && ref.op == r.Operator() && ref.n == r.Len() {
-		return ref.id
-	}
+// reqKey identifies a requirement's key, operator and values (and bounds), not its minValues.
+func reqKey(r *scheduling.Requirement) string {
 	vals := r.Values()
 	slices.Sort(vals)
 	var sb strings.Builder
@@ -127,12 +121,21 @@ func (c *compatCache) reqID(r *scheduling.Requirement) int32 {
 		sb.WriteByte(0)
 		sb.WriteString(r.String()) // a complement may carry Gt/Lt bounds, which only String shows
 	}
-	id, ok := c.ids[sb.String()]
+	return sb.String()
+}
+
+// reqID is the requirement's id: equal key, operator and values (and bounds) get the same id.
+func (c *compatCache) reqID(r *scheduling.Requirement) int32 {
+	if ref, ok := c.reqIDs[r]; ok && ref.op == r.Operator() && ref.n == r.Len() {
+		return ref.id
+	}
+	key := reqKey(r)
+	id, ok := c.ids[key]
 	if !ok {
 		id = int32(len(c.reqOf))
-		c.ids[sb.String()] = id
+		c.ids[key] = id
 		c.reqOf = append(c.reqOf, r)
-		c.idKey = append(c.idKey, sb.String())
+		c.idKey = append(c.idKey, key)
 		c.bitsIT = append(c.bitsIT, nil)
 		c.bitsOff = append(c.bitsOff, nil)
 	}
@@ -153,7 +156,7 @@ func (c *compatCache) newMemo(reqs scheduling.Requirements, ids []int32) *reqMem
 		if r, ok := reqs[k]; ok {
 			m.off.and(c.offBits(c.reqID(r)))
 		} else {
-			m.off.and(c.absentBits(k))
+			m.off.and(c.ix.absentBits(k))
 		}
 	}
 	return m
@@ -171,17 +174,9 @@ func (c *compatCache) itBits(id int32) bitset {
 }
 
 func (c *compatCache) computeITBits(r *scheduling.Requirement) bitset {
-	b := newBitset(len(c.ix.its))
-	for i, it := range c.ix.its {
-		ok := true
-		if e, has := it.Requirements[r.Key]; has {
-			ok = e.HasIntersection(r) || (excludes(r) && excludes(e))
-		}
-		if ok {
-			b.set(i)
-		}
-	}
-	return b
+	return c.ix.itColumn(r.Key).bits(len(c.ix.its), func(e *scheduling.Requirement) bool {
+		return e.HasIntersection(r) || (excludes(r) && excludes(e))
+	})
 }
 
 // offBits are the offering slots whose requirement of the key is compatible with r (or that
@@ -196,34 +191,9 @@ func (c *compatCache) offBits(id int32) bitset {
 }
 
 func (c *compatCache) computeOffBits(r *scheduling.Requirement) bitset {
-	b := newBitset(len(c.ix.slots))
-	for j, sl := range c.ix.slots {
-		ok := true
-		if in, has := sl.offering.Requirements[r.Key]; has {
-			ok = r.HasIntersection(in) || (excludes(in) && excludes(r))
-		}
-		if ok {
-			b.set(j)
-		}
-	}
-	return b
-}
-
-// absentBits are the offering slots a set without the key admits: those without it, and
-// those whose requirement of it is well known or excludes values (definedOrAllowed).
-func (c *compatCache) absentBits(key string) bitset {
-	if b, ok := c.absentOff[key]; ok {
-		return b
-	}
-	b := newBitset(len(c.ix.slots))
-	allowed := karpv1.WellKnownLabels.Has(key)
-	for j, sl := range c.ix.slots {
-		if in, has := sl.offering.Requirements[key]; !has || allowed || excludes(in) {
-			b.set(j)
-		}
-	}
-	c.absentOff[key] = b
-	return b
+	return c.ix.offColumn(r.Key).bits(len(c.ix.slots), func(in *scheduling.Requirement) bool {
+		return r.HasIntersection(in) || (excludes(in) && excludes(r))
+	})
 }
 
 // absorbs reports whether adding podReqs to reqs (Requirements.Add) gives a set equal to reqs:

@@ -30,6 +30,10 @@ type compatIndex struct {
 	// rounds over the same list share them (under mu).
 	mu              sync.Mutex
 	itBits, offBits map[string]bitset
+	// itCols and offCols are the columns of a key (see column); absentOff, per offering key,
+	// the slots a set without the key admits. Shared like the bitsets, under mu.
+	itCols, offCols map[string]*column
+	absentOff       map[string]bitset
 }
 
 // shared is the bitset of key in *m, computed and kept when missing (at most a few thousand
@@ -97,7 +101,7 @@ func sameList(a, b []*cloudprovider.InstanceType) bool {
 
 func newCompatIndex(lists [][]*cloudprovider.InstanceType) *compatIndex {
 	ix := &compatIndex{idx: map[*cloudprovider.InstanceType]int32{}, itKeys: map[string]bool{}}
-	offKeys := map[string]bool{}
+	offCols := map[string]*columnBuilder{}
 	for _, l := range lists {
 		for _, it := range l {
 			if _, ok := ix.idx[it]; ok {
@@ -113,9 +117,15 @@ func newCompatIndex(lists [][]*cloudprovider.InstanceType) *compatIndex {
 			for _, g := range it.AllocatableOfferingsList() {
 				r := slotRange{from: int32(len(ix.slots))}
 				for _, of := range g.Offerings {
+					j := len(ix.slots)
 					ix.slots = append(ix.slots, offerSlot{offering: of})
-					for key := range of.Requirements {
-						offKeys[key] = true
+					for key, r := range of.Requirements {
+						cb := offCols[key]
+						if cb == nil {
+							cb = &columnBuilder{}
+							offCols[key] = cb
+						}
+						cb.add(j, r)
 					}
 				}
 				r.to = int32(len(ix.slots))
@@ -131,7 +141,9 @@ func newCompatIndex(lists [][]*cloudprovider.InstanceType) *compatIndex {
 			ix.full = append(ix.full, [2]itCompat{full, yes})
 		}
 	}
-	for key := range offKeys {
+	ix.offCols = make(map[string]*column, len(offCols))
+	for key, cb := range offCols {
+		ix.offCols[key] = cb.finish(len(ix.slots))
 		if key != corev1.LabelHostname {
 			ix.offKeys = append(ix.offKeys, key)
 		}
