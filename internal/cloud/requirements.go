@@ -146,6 +146,15 @@ func CompatibleSingles(r, incoming scheduling.Requirements, singles Singles, all
 type InstanceTypeSingles struct {
 	Requirements Singles
 	offers       map[*cloudprovider.Offering]Singles
+	// Available are the available offerings' prices and single capacity types, in order.
+	Available []OfferingPrice
+}
+
+// OfferingPrice is an offering's price and its capacity type when its requirement is In one
+// value ("" otherwise).
+type OfferingPrice struct {
+	Price        float64
+	CapacityType string
 }
 
 // Offering is the offering's singles (computed anew for an offering not in the list).
@@ -180,7 +189,11 @@ func SinglesFor(it *cloudprovider.InstanceType) *InstanceTypeSingles {
 	}
 	s := &InstanceTypeSingles{Requirements: SinglesOf(it.Requirements), offers: make(map[*cloudprovider.Offering]Singles, len(it.Offerings))}
 	for _, of := range it.Offerings {
-		s.offers[of] = SinglesOf(of.Requirements)
+		sg := SinglesOf(of.Requirements)
+		s.offers[of] = sg
+		if of.Available {
+			s.Available = append(s.Available, OfferingPrice{Price: of.Price, CapacityType: sg[karpv1.CapacityTypeLabelKey]})
+		}
 	}
 	singlesCache[it] = s
 	return s

@@ -131,14 +131,9 @@ func cheapest(it *cloudprovider.InstanceType, reqs scheduling.Requirements, boun
 // (math.MaxFloat64 when none is left).
 func cheapestAvailable(it *cloudprovider.InstanceType, ct *scheduling.Requirement) float64 {
 	p := math.MaxFloat64
-	for _, o := range it.Offerings {
-		if !o.Available || o.Price >= p {
+	for _, o := range cloud.SinglesFor(it).Available {
+		if o.Price >= p || (ct != nil && o.CapacityType != "" && !ct.Has(o.CapacityType)) {
 			continue
-		}
-		if ct != nil {
-			if r, ok := o.Requirements[karpv1.CapacityTypeLabelKey]; ok && r.Operator() == corev1.NodeSelectorOpIn && r.Len() == 1 && !ct.Has(r.Any()) {
-				continue
-			}
 		}
 		p = o.Price
 	}

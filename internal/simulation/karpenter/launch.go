@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sort"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
@@ -157,13 +157,30 @@ func orderByPrice(its []*cloudprovider.InstanceType, reqs scheduling.Requirement
 		}
 		offers[it] = o
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if pi, pj := offers[out[i]].price, offers[out[j]].price; pi != pj {
-			return pi < pj
+	// Price then name is a total order (names are unique), so any sort gives the same result;
+	// the prices are looked up once, not in every comparison.
+	priced := make([]pricedOption, len(out))
+	for i, it := range out {
+		priced[i] = pricedOption{it, offers[it].price}
+	}
+	slices.SortFunc(priced, func(a, b pricedOption) int {
+		if a.price != b.price {
+			if a.price < b.price {
+				return -1
+			}
+			return 1
 		}
-		return out[i].Name < out[j].Name
+		return strings.Compare(a.it.Name, b.it.Name)
 	})
+	for i, p := range priced {
+		out[i] = p.it
+	}
 	return out
+}
+
+type pricedOption struct {
+	it    *cloudprovider.InstanceType
+	price float64
 }
 
 // allocate is the cloud provider's launch choice for a NodeClaim (cloud.Launcher: on Azure,
