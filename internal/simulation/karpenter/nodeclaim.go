@@ -283,6 +283,11 @@ func (n *nodeClaim) canAdd(p *corev1.Pod, pd *podData, relaxMinValues bool) (can
 		if sameMap(topo, n.requirements) || pinnedAlike(n.requirements, topo) {
 			return n.addPlain(p, pd, relaxMinValues)
 		}
+		// The pod adds no requirement: upstream's copy of the NodeClaim's set is what the
+		// topology was just asked with, and it asks once (a second call would meet its ties
+		// again).
+		reqs := scheduling.NewRequirements(n.requirements.Values()...)
+		return n.withTopology(p, pd, reqs, topo, relaxMinValues)
 	}
 	if len(pd.requirements) > 0 && len(n.pods) > 0 && n.cache.absorbs(n.requirements, pd.requirements) {
 		// The pod's requirements leave the NodeClaim's as they are (each of its keys is the

@@ -170,3 +170,33 @@ func TestEnumerateFindsEveryOutcomeOfTwoTiedZones(t *testing.T) {
 	}
 	t.Logf("%d ties, %d outcomes: odometer %d runs, Enumerate %d", first.Ties, len(got.Results), all.Runs, got.Runs)
 }
+
+// A zone-spread pod without node requirements tried on a NodeClaim whose zone is still open
+// asks the topology for its domains once, as Karpenter's CanAdd does: the tie among eastus'
+// zone domains (its three zones and the regional "0") is met once, not once more when its
+// narrowed requirements are added.
+func TestTopologyTieOnAnOpenNodeClaimIsCountedOnce(t *testing.T) {
+	plain := pod("plain", 0, "2")
+	spread := pod("spread", 0, "1")
+	spread.Spec.TopologySpreadConstraints = []corev1.TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: corev1.LabelTopologyZone,
+		WhenUnsatisfiable: corev1.DoNotSchedule, LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "spread"}}}}
+	in := Input{NodePools: []*karpv1.NodePool{pool("general")}, InstanceTypes: map[string][]*cloudprovider.InstanceType{"general": regionTypes("eastus")},
+		Pods: []*corev1.Pod{plain, spread}}
+	first, err := Solve(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(first.NodeClaims) != 1 || len(first.NodeClaims[0].Pods) != 2 {
+		t.Fatalf("%d NodeClaims; want both pods on one", len(first.NodeClaims))
+	}
+	if first.Ties != 1 || first.tieArities[0] != 4 {
+		t.Fatalf("%d ties %v; want 1, the spread pod's choice among eastus' 4 zone domains", first.Ties, first.tieArities)
+	}
+	set, err := Enumerate(in, first, 1000, zonesOf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !set.Exhaustive || len(set.Results) != 4 || set.Runs != 4 {
+		t.Fatalf("%d outcomes in %d runs (exhaustive %v); want the 4 domains in 4 runs", len(set.Results), set.Runs, set.Exhaustive)
+	}
+}
