@@ -164,13 +164,15 @@ func Predict(s *analysis.Solver, in PredictionInput) (*simmodel.Simulation, erro
 }
 
 // tieOutcomes are Karpenter's outcomes over its random tie-breaks: every distinct one when
-// karpenter.Enumerate's walk ends within enumerationBudget (Exhaustive), else the walk's
-// outcomes and a seeded sample of tieRuns runs (karpenter.Outcomes), distinct by key.
+// karpenter.EnumerateModuloZones' walk ends within enumerationBudget (Exhaustive), else the
+// walk's outcomes and a seeded sample of tieRuns runs (karpenter.Outcomes), distinct by key.
+// The key leaves zones out (outcomeOf), so the walk takes one zone per class of zones the
+// round cannot tell apart.
 func tieOutcomes(in karpenter.Input, first *karpenter.Result, key func(*karpenter.Result) string) (karpenter.OutcomeSet, error) {
 	set := karpenter.OutcomeSet{Results: []*karpenter.Result{first}, Runs: 1}
 	if budget := enumerationBudget(len(in.Pods)); budget > 0 {
 		var err error
-		if set, err = karpenter.Enumerate(in, first, budget, key); err != nil || set.Exhaustive {
+		if set, err = karpenter.EnumerateModuloZones(in, first, budget, key); err != nil || set.Exhaustive {
 			return set, err
 		}
 	}

@@ -15,6 +15,19 @@ package karpenter
 // outcomes walked so far, a corner of the space next to the first round's choices, not a
 // sample of it (Predict then adds a random sample).
 func Enumerate(in Input, first *Result, budget int, key func(*Result) string) (OutcomeSet, error) {
+	return enumerate(in, first, budget, key, false)
+}
+
+// EnumerateModuloZones is Enumerate for a key that does not tell zones apart (it ignores the
+// zones NodeClaims are pinned to and launched in): at a tie among zones the round cannot tell
+// apart (symmetry.go), one of them is walked, since the others give the same outcomes up to
+// zone names. Results are then every distinct key the rules can give when Exhaustive, as
+// Enumerate's, in fewer rounds.
+func EnumerateModuloZones(in Input, first *Result, budget int, key func(*Result) string) (OutcomeSet, error) {
+	return enumerate(in, first, budget, key, true)
+}
+
+func enumerate(in Input, first *Result, budget int, key func(*Result) string, zonesAlike bool) (OutcomeSet, error) {
 	set := OutcomeSet{Results: []*Result{first}, Runs: 1}
 	if len(first.tieArities) == 0 {
 		set.Exhaustive = true
@@ -31,7 +44,7 @@ func Enumerate(in Input, first *Result, budget int, key func(*Result) string) (O
 	failed := map[int][]int{}
 	var script []int
 	for spent := 0; ; {
-		rt := &replayTies{script: script, failed: failed}
+		rt := &replayTies{script: script, failed: failed, zonesAlike: zonesAlike}
 		res, done := rd.runUntil(rt)
 		if script != nil { // the walk's first round is Solve's again: counted once
 			set.Runs++

@@ -142,7 +142,11 @@ type replayTies struct {
 	failed map[int][]int
 	repeat bool
 	bound  int
+	// zonesAlike: outcomes are compared without zone names (EnumerateModuloZones).
+	zonesAlike bool
 }
+
+func (r *replayTies) moduloZones() bool { return r.zonesAlike }
 
 func (r *replayTies) next(n, try int, aimed bool) int {
 	k := 0

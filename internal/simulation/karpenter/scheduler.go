@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
+	"sync"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -78,10 +79,14 @@ type round struct {
 	cache          *compatCache
 	launchers      map[string]cloud.Launcher
 	shapes         *shapeTable
+	// daemons are the DaemonSet pods as given; zoneClass their zones' classes (symmetry.go).
+	daemons       []*corev1.Pod
+	zoneClass     map[string]int
+	zoneClassOnce sync.Once
 }
 
 func prepare(in Input) (*round, error) {
-	r := &round{limits: map[string]corev1.ResourceList{}, relaxMinValues: in.MinValuesBestEffort, pods: in.Pods, launchers: in.Launchers}
+	r := &round{limits: map[string]corev1.ResourceList{}, relaxMinValues: in.MinValuesBestEffort, pods: in.Pods, launchers: in.Launchers, daemons: in.DaemonSetPods}
 	for _, np := range in.NodePools {
 		if np == nil {
 			return nil, errors.New("nil NodePool")
@@ -137,6 +142,11 @@ func (r *round) runUntil(tb TieBreaker) (*Result, bool) {
 		cache:          r.cache,
 		ties:           &ties{breaker: tb},
 		foldOrder:      map[*template][]int{},
+	}
+	if z, ok := tb.(zoneSymmetric); ok && z.moduloZones() {
+		if classes := r.zoneClasses(); classes != nil {
+			s.ties.reduce = func(domains []string) []int { return s.zoneRepresentatives(classes, domains) }
+		}
 	}
 	for name, l := range r.limits {
 		s.remaining[name] = l

@@ -81,6 +81,9 @@ type ties struct {
 	// tries counts the scheduler's tries of a pod on a NodeClaim (in-flight or new): the ties
 	// of one try share its number, so a breaker can tell the ties of a try that failed.
 	tries int
+	// reduce, when set, is the indices of the zones of a tie that are the first of their class
+	// of interchangeable zones (symmetry.go): a domainBreaker then chooses among those only.
+	reduce func(domains []string) []int
 }
 
 // try tells the ties that the scheduler is about to try the pod on the NodeClaim of creation
@@ -110,9 +113,27 @@ func (t *ties) chooseDomain(key string, domains []string) int {
 		return 0
 	}
 	if d, ok := t.breaker.(domainBreaker); ok {
+		if t.reduce != nil && key == corev1.LabelTopologyZone {
+			if reps := t.reduce(domains); len(reps) < n {
+				if len(reps) == 1 { // every zone alike: no choice that can change the outcome
+					return t.record(n, reps[0])
+				}
+				sub := make([]string, len(reps))
+				for i, j := range reps {
+					sub[i] = domains[j]
+				}
+				return t.record(n, reps[d.chooseDomain(t.pod, t.claim, t.tries, key, sub)])
+			}
+		}
 		return t.record(n, d.chooseDomain(t.pod, t.claim, t.tries, key, domains))
 	}
 	return t.choose(n)
+}
+
+// zoneSymmetric is a TieBreaker that compares outcomes without their zones' names: it is
+// offered one zone per class of interchangeable zones (symmetry.go).
+type zoneSymmetric interface {
+	moduloZones() bool
 }
 
 func (t *ties) record(n, c int) int {
