@@ -41,8 +41,9 @@ Karpenter's cost exceeds the optimum by more than 10 %, a few NodePool edits are
 Karpenter's decision and the cheapest that keeps every pod schedulable is advised (KRP118).
 Where Karpenter breaks ties at random (equally loaded zones of a topology spread, the order of
 daemon overhead groups), the nodes shown break each tie by name, and the karpenter figures add
-how many ties there were and the cost range of Karpenter's outcomes over at most 16 re-runs with
-other tie-breaks (every combination when that is few enough, else a seeded sample).
+how many ties there were and the cost range of Karpenter's outcomes with other tie-breaks: every
+distinct outcome when the walk of its choices (one zone per class of zones the round cannot tell
+apart) ends within its budget, else the outcomes walked and a seeded sample of at most 16 runs.
 
 JSON (--format json): {"version":1, "mode", "karpenter": {"nodes":[{"cluster","pool",
 "instanceType","capacityType","zone","zoneAssumed" (true when the catalog does not list the

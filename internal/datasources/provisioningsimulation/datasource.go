@@ -168,7 +168,8 @@ func (d *dataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 				Computed: true,
 				MarkdownDescription: "Method `karpenter`, when `tie_breaks` > 0: \"Karpenter breaks N ties randomly; its cost ranges USD min–USD max/h\" (in `currency`): the " +
 					"range over the distinct outcomes of the decision re-run with other tie-breaks: every distinct outcome when the walk over the " +
-					"choices (a failed try's other choices that fail it too are not walked again) ends within its budget, `exhaustive`; else what " +
+					"choices (a failed try's other choices that fail it too are not walked again; one zone per class of zones the round cannot " +
+					"tell apart, as the outcomes are compared without zones) ends within its budget, `exhaustive`; else what " +
 					fmt.Sprintf("the walk found and a seeded sample of at most %d runs, so Karpenter may land outside it. Null otherwise.", simulation.TieRuns),
 				Attributes: map[string]schema.Attribute{
 					"min":         cnum("Lowest hourly cost, in `currency`."),

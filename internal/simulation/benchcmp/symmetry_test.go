@@ -8,18 +8,20 @@ import (
 )
 
 // TestEnumerateModuloZonesOnTheCorpus checks the walk modulo interchangeable zones against the
-// full walk on the seeded corpus (CORPUS scenarios, default 200, up to SYMMETRY_MAX_PODS pods,
-// default 40): wherever the full walk is exhaustive within the budget, the walk modulo zones is
-// too, with the same outcomes as the comparator tells them apart (pool, size, capacity type,
-// pods per workload, pending; not zones). It also counts the scenarios whose walk only the
-// reduction makes exhaustive.
+// full walk on the seeded corpus (SYMMETRY_CORPUS scenarios, default 60 in the suite, up to
+// SYMMETRY_MAX_PODS pods, default 30): wherever the full walk is exhaustive within the budget,
+// the walk modulo zones is too, with the same outcomes as the comparator tells them apart
+// (pool, size, capacity type, pods per workload, pending; not zones). It also counts the
+// scenarios whose walk only the reduction makes exhaustive.
+//
+//	SYMMETRY_CORPUS=200 SYMMETRY_MAX_PODS=40 go test -run TestEnumerateModuloZonesOnTheCorpus -v -timeout 60m ./internal/simulation/benchcmp/
 func TestEnumerateModuloZonesOnTheCorpus(t *testing.T) {
-	maxPods := envInt("SYMMETRY_MAX_PODS", 40)
+	maxPods := envInt("SYMMETRY_MAX_PODS", 30)
 	// A prediction's budget (simulation.enumerationBudget below 2,500 pods: 64 rounds' worth)
 	// times SYMMETRY_BUDGET_FACTOR (default 4), so that the full walk finishes where it can.
 	factor := envInt("SYMMETRY_BUDGET_FACTOR", 4)
 	var tied, both, onlyModulo, neither, fullRuns, modRuns int
-	for i := range envInt("CORPUS", 200) {
+	for i := range envInt("SYMMETRY_CORPUS", 60) {
 		sc := corpusScenario(1, i, maxPods, cachedRegionTypes)
 		in := emulationInput(sc)
 		first, err := karpenter.Solve(in)
