@@ -143,8 +143,13 @@ func closingLine(r *Report) string {
 	if r.Suppressed > 0 {
 		counts += fmt.Sprintf(" (%d suppressed)", r.Suppressed)
 	}
-	return fmt.Sprintf("%s in %s: %s, %s, %s\n", counts, plural(r.Files, "file"), plural(len(r.Clusters), "cluster"),
+	line := fmt.Sprintf("%s in %s: %s, %s, %s\n", counts, plural(r.Files, "file"), plural(len(r.Clusters), "cluster"),
 		pluralWord(pools, "NodePool", "NodePools"), nodeClassCounts(classes, ec2))
+	if r.Files == 0 {
+		// A run on the wrong paths (a Terraform configuration's directory) must not look clean.
+		line += "no file read: the review reads YAML and JSON manifests, Kustomize overlays, Helm charts and `terraform show -json` plans, not Terraform .tf files\n"
+	}
+	return line
 }
 
 // placeOf renders a location as editors and CI logs link it: file:line:column, then the

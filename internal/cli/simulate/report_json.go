@@ -31,6 +31,8 @@ type jsonReport struct {
 	Clusters             []jsonCluster      `json:"clusters"`
 	Findings             []review.Finding   `json:"findings"`
 	Skipped              []review.Skipped   `json:"skipped,omitempty"`
+	// Files is how many files were read.
+	Files int `json:"files"`
 }
 
 type jsonCluster struct {
@@ -175,7 +177,7 @@ func addRanges(a, b *jsonSim) *jsonCostRange {
 // WriteJSON renders the report for programs (layout in the command's --help and README).
 func WriteJSON(w io.Writer, r *Report, toolVersion string) error {
 	out := jsonReport{Version: JSONVersion, Tool: "terraform-provider-karpenter simulate " + toolVersion, Mode: r.Mode,
-		Clusters: []jsonCluster{}, Findings: r.Findings, Skipped: r.Skipped}
+		Clusters: []jsonCluster{}, Findings: r.Findings, Skipped: r.Skipped, Files: r.Files}
 	if out.Findings == nil {
 		out.Findings = []review.Finding{}
 	}

@@ -16,6 +16,9 @@ import (
 func WriteMarkdown(w io.Writer, r *Report) error {
 	var b strings.Builder
 	b.WriteString("### Karpenter simulation\n\n")
+	if pools, _, _ := r.counts(); pools == 0 {
+		fmt.Fprintf(&b, "%s\n\n", md(noPoolsHint))
+	}
 	b.WriteString("| Cluster | Region | Mode | Nodes | Currency | Per hour | Per month | Lower bound per hour | Unschedulable pods |\n|---|---|---|---:|---|---:|---:|---:|---:|\n")
 	for _, c := range r.Clusters {
 		for _, m := range modes(c.Result) {

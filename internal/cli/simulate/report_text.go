@@ -86,8 +86,44 @@ func WriteText(w io.Writer, r *Report) error {
 	for _, s := range r.Skipped {
 		fmt.Fprintf(&b, "%s: skipped: %s\n", place(s.File, s.Line), s.Reason)
 	}
+	b.WriteString(closingLine(r))
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// closingLine says what was read, and when no NodePool was, what the command reads: a run on
+// the wrong paths (a Terraform configuration's directory, say) must not look like a clean one.
+func closingLine(r *Report) string {
+	pools, workloads, pods := r.counts()
+	line := fmt.Sprintf("simulated %s: %s, %s (%s) from %s\n", pluralWord(len(r.Clusters), "cluster", "clusters"),
+		pluralWord(pools, "NodePool", "NodePools"), pluralWord(workloads, "workload", "workloads"), pluralWord(pods, "pod", "pods"), pluralWord(r.Files, "file", "files"))
+	if pools == 0 {
+		line += noPoolsHint + "\n"
+	}
+	return line
+}
+
+// counts are the NodePools, workloads and pods read, over the clusters.
+func (r *Report) counts() (pools, workloads, pods int) {
+	for _, c := range r.Clusters {
+		pools += len(c.Result.Pools)
+		workloads += len(c.Workloads)
+		for _, w := range c.Workloads {
+			pods += w.Replicas
+		}
+	}
+	return pools, workloads, pods
+}
+
+// noPoolsHint is said when the inputs hold no NodePool.
+const noPoolsHint = "nothing to simulate: no NodePool in the inputs (read: YAML and JSON manifests, Kustomize overlays, Helm charts and " +
+	"`terraform show -json` plans; not Terraform .tf files)"
+
+func pluralWord(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 func modeTitle(mode string) string {

@@ -39,6 +39,8 @@ type Report struct {
 	Findings []review.Finding `json:"findings"`
 	// Skipped are inputs or parts of them the reading did not follow (review's).
 	Skipped []review.Skipped `json:"skipped,omitempty"`
+	// Files is how many files the reading read.
+	Files int `json:"files"`
 }
 
 // ClusterReport is one cluster's simulation.
@@ -137,7 +139,7 @@ func Simulate(ctx context.Context, o Options) (*Report, error) {
 	if failure != nil {
 		return nil, failure
 	}
-	rep.Skipped = rv.Skipped
+	rep.Skipped, rep.Files = rv.Skipped, rv.Files
 	// The review applied its suppressions and --strict to its own findings; the simulation's
 	// get the same.
 	if rep.Findings, _, err = review.Finish(rep.Findings, ropts); err != nil {
