@@ -52,7 +52,7 @@ size in that zone: assumed, see the assumptions),"pods","workloads","hourlyPrice
 {"min","max","minNodes","maxNodes","minPending","maxPending","outcomes","runs","exhaustive"}},
 "optimal": {same}, "lowerBound", "currency",
 "clusters":[{"name","region","currency","karpenter","optimal","lowerBound","pools","workloads",
-"assumptions","skipped","advice"}], "findings":[...]}; advice (mode both, when given):
+"assumptions","skipped","advice"}], "findings":[...], "files" (how many files were read)}; advice (mode both, when given):
 {"edit":{"pool","requirement","replaces","remove","assumesInterruptible"},"hourlyCost",
 "karpenterHourlyCost","optimalHourlyCost","lowerBound","saving","savingPercent","spot","trials"}; a mode not run is null. Costs are per hour, in the ISO 4217 "currency" of the price table
 (USD; CNY in AWS's China regions); sums over clusters that price in different currencies are
