@@ -58,7 +58,9 @@ resource "karpenter_nodepool" "general" {
 }
 
 # Batch pool: tainted so only batch pods land there, arm64 for price/performance; spot first,
-# on-demand when spot capacity runs out (Karpenter prefers the cheaper offering).
+# on-demand when spot capacity runs out (Karpenter prefers the cheaper offering). Sizes up to
+# 16 vCPU: Karpenter charges each new NodeClaim the largest size it may become, so with 64-vCPU
+# sizes the 64-vCPU limit would let one provisioning round open a single node (KRP119).
 resource "karpenter_nodepool" "batch" {
   name = "batch"
   template = {
@@ -68,6 +70,7 @@ resource "karpenter_nodepool" "batch" {
       { key = "karpenter.sh/capacity-type", operator = "In", values = ["spot", "on-demand"] },
       { key = "kubernetes.io/arch", operator = "In", values = ["arm64"] },
       { key = "karpenter.azure.com/sku-family", operator = "In", values = ["D"] },
+      { key = "karpenter.azure.com/sku-cpu", operator = "Lt", values = ["17"] },
     ]
     taints = [{ key = "dedicated", value = "batch", effect = "NoSchedule" }]
   }
@@ -78,13 +81,16 @@ resource "karpenter_nodepool" "batch" {
   }
 }
 
-# GPU pool: only pods that tolerate the GPU taint, never more than four GPUs.
+# GPU pool: only pods that tolerate the GPU taint, never more than four GPUs, one GPU per node,
+# so that one provisioning round can open a node for each of four GPU pods (with 4-GPU sizes
+# allowed, each new NodeClaim would be charged four GPUs: KRP119).
 resource "karpenter_nodepool" "gpu" {
   name = "gpu"
   template = {
     node_class_ref = { group = "karpenter.azure.com", kind = "AKSNodeClass", name = karpenter_aksnodeclass.default.name }
     requirements = [
       { key = "karpenter.azure.com/sku-gpu-manufacturer", operator = "In", values = ["nvidia"] },
+      { key = "karpenter.azure.com/sku-gpu-count", operator = "Lt", values = ["2"] },
       { key = "karpenter.sh/capacity-type", operator = "In", values = ["on-demand"] },
     ]
     taints = [{ key = "nvidia.com/gpu", value = "true", effect = "NoSchedule" }]

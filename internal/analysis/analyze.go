@@ -139,6 +139,7 @@ func (s *Solver) Analyze(p *Pool, o Options) *Analysis {
 	s.checkLabels(p, o, a)
 	s.checkAdmissible(p, o, a)
 	checkLimits(p, a)
+	checkReservation(p, o, a)
 	checkShape(p, o, a)
 	a.summarise(p)
 	checkSpotSavings(p, a)

@@ -35,7 +35,9 @@ func gettingStarted(extra ...karpv1.NodeSelectorRequirementWithMinValues) []karp
 var cpu1000 = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("1000")}
 
 // The getting-started pool on EKS is served by the EC2 catalog: hundreds of EC2 types, EC2
-// names and prices, no error or warning, and one note (KRP125) saying the catalog has no zones.
+// names and prices, no error, one note (KRP125) saying the catalog has no zones, and one
+// warning: its 1000 vCPU hold two of its largest type, r8i.96xlarge (KRP119,
+// TestReservationEKSVocabulary).
 func TestEKSGettingStartedPool(t *testing.T) {
 	s := New(catalog.Default())
 	a := s.Analyze(eksPool(cpu1000, gettingStarted()...), Options{Region: "us-east-1"})
@@ -48,9 +50,12 @@ func TestEKSGettingStartedPool(t *testing.T) {
 		t.Errorf("cheapest %q is not an EC2 instance type", a.Summary.CheapestSKU)
 	}
 	for _, f := range a.Findings {
-		if f.Severity() != findings.Note {
+		if f.Severity() != findings.Note && f.Code != findings.LimitsReservation {
 			t.Errorf("unexpected %s: %s", f.Code, f.Message)
 		}
+	}
+	if findingOf(a, findings.LimitsReservation) == nil {
+		t.Errorf("no KRP119 on 1000 vCPU over types up to 384 vCPU: %v", a.Findings)
 	}
 	if f := findingOf(a, findings.CatalogGap); f == nil || !strings.Contains(f.Message, "no availability zones") {
 		t.Errorf("no KRP125 note on zones: %v", a.Findings)

@@ -34,6 +34,9 @@ const (
 	SubnetNotGranted     Code = "KRP116"
 	SpotSavings          Code = "KRP117"
 	KarpenterDesignCost  Code = "KRP118"
+	// LimitsReservation (KRP119): the limits let one provisioning round open few NodeClaims,
+	// each charged the pool's largest admissible size.
+	LimitsReservation Code = "KRP119"
 	// CatalogGap (KRP125): the cloud's catalog lacks data for the region (EKS: zones, prices).
 	CatalogGap Code = "KRP125"
 
@@ -315,6 +318,30 @@ var rules = []Rule{
 		Reported: Reporting{Review: true, Note: "Reported by `simulate --mode both` and `review --workloads` (which runs both modes), on the " +
 			"requirements of the NodePool it edits; the `simulate` JSON report has it as `advice` per cluster, with every edit tried. The " +
 			"`karpenter_provisioning_simulation` data source gives the same edit in its `advice` attribute (`mode = \"both\"`)."},
+	},
+	{
+		Code: LimitsReservation, Name: "LimitsReservation", Severity: Warning,
+		Title: "The limits let one provisioning round open fewer than three NodeClaims of any admissible size.",
+		Help: "Karpenter cannot know which size a new NodeClaim will launch as, so its scheduler charges each one against the " +
+			"pool's limits with the largest capacity among the sizes it may still become (`subtractMax` in " +
+			"sigs.k8s.io/karpenter's provisioning scheduler), and gives the next NodeClaim only the sizes that fit in what is left. " +
+			"A fresh NodeClaim may become any admissible size within the limits, so a round opens floor(limit ÷ largest size) " +
+			"NodeClaims of any size, per limited resource (cpu, memory, `nvidia.com/gpu`, pods, ...; `nodes` is not charged this " +
+			"way), and after them only smaller ones. Pods that need more nodes than that in one round (a topology spread over " +
+			"zones or hostnames, pod anti-affinity, more pods than a node's max pods) stay pending, although the limit could hold " +
+			"them, until the launched nodes report their real, usually much smaller, capacity and a later round places them: " +
+			"scale-out takes several launch cycles instead of one. The finding is raised when that number is below three, the " +
+			"availability zones of a zonal Azure or AWS region: a zone-spread workload needs a NodeClaim in each zone in the " +
+			"same round. A pool whose limit holds three of its largest nodes is not reported. The message names the limited " +
+			"resource with the least room, the largest admissible size and its capacity, the NodeClaims a round may open and " +
+			"what is left after them. Cap the size (`karpenter.azure.com/sku-cpu Lt N` on AKS, `karpenter.k8s.aws/instance-cpu " +
+			"Lt N` on EKS, the GPU count for a GPU limit; the fix gives the loosest cap that lets three open) if the pool's pods " +
+			"fit on the smaller sizes, or raise the limit to three times the largest size it then admits. Three NodeClaims are " +
+			"what a zone spread needs, not what every workload needs: a batch of more pods than three nodes' max pods wants a " +
+			"tighter cap, which `simulate --mode both` (KRP118) finds and verifies against the workloads. Limits smaller than " +
+			"every admissible size are KRP105 instead.",
+		Reported: Reporting{Plan: true, Review: true, Note: "On `limits` (`spec.limits`). `simulate` and the " +
+			"`karpenter_provisioning_simulation` data source show the effect on a workload: the pods Karpenter leaves pending in the round."},
 	},
 	{
 		Code: CatalogGap, Name: "CatalogGap", Severity: Note,

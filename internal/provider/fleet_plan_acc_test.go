@@ -161,7 +161,10 @@ resource "karpenter_nodepool" "p" {
   cluster  = { aks_cluster_id = local.clusters[each.key].id, region = local.clusters[each.key].region }
   template = {
     node_class_ref = { group = "karpenter.azure.com", kind = "AKSNodeClass", name = "standard" }
-    requirements   = [{ key = "karpenter.azure.com/sku-family", operator = "In", values = ["D"] }]
+    requirements = [
+      { key = "karpenter.azure.com/sku-family", operator = "In", values = ["D"] },
+      { key = "karpenter.azure.com/sku-cpu", operator = "Lt", values = ["33"] }, # no KRP119 in strict mode
+    ]
   }
   limits     = { cpu = "100" }
   depends_on = [karpenter_aksnodeclass.nc]
@@ -221,7 +224,10 @@ resource "karpenter_nodepool" "p" {
   cluster  = { aks_cluster_id = each.value.output, name = each.key }
   template = {
     node_class_ref = { group = "karpenter.azure.com", kind = "AKSNodeClass", name = karpenter_aksnodeclass.nc[each.key].name }
-    requirements   = [{ key = "karpenter.azure.com/sku-family", operator = "In", values = ["D"] }]
+    requirements = [
+      { key = "karpenter.azure.com/sku-family", operator = "In", values = ["D"] },
+      { key = "karpenter.azure.com/sku-cpu", operator = "Lt", values = ["33"] }, # no KRP119 in strict mode
+    ]
   }
   limits = { cpu = "100" }
 }

@@ -12,7 +12,7 @@ resource "karpenter_nodepool" "general" {
     taints       = [{ key = "dedicated", value = "general", effect = "NoSchedule" }]
     expire_after = "720h"
   }
-  limits = { cpu = "200", memory = "400Gi" }
+  limits = { cpu = "200", memory = "800Gi" } # three or more of the largest size (KRP119)
   disruption = {
     consolidation_policy = "WhenEmptyOrUnderutilized"
     consolidate_after    = "1m"

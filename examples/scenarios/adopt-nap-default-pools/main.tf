@@ -72,6 +72,7 @@ resource "karpenter_nodepool" "default" {
       { key = "kubernetes.io/os", operator = "In", values = ["linux"] },
       { key = "karpenter.sh/capacity-type", operator = "In", values = ["on-demand"] },
       { key = "karpenter.azure.com/sku-family", operator = "In", values = ["D", "E"] }, # NAP: ["D"]
+      { key = "karpenter.azure.com/sku-cpu", operator = "Lt", values = ["33"] },        # NAP: none; the limits hold four of the largest (KRP119)
     ]
   }
   limits = { cpu = "256", memory = "1Ti" } # NAP: none
@@ -97,6 +98,7 @@ resource "karpenter_nodepool" "system_surge" {
       { key = "kubernetes.io/os", operator = "In", values = ["linux"] },
       { key = "karpenter.sh/capacity-type", operator = "In", values = ["on-demand"] },
       { key = "karpenter.azure.com/sku-family", operator = "In", values = ["D"] },
+      { key = "karpenter.azure.com/sku-cpu", operator = "Lt", values = ["17"] }, # NAP: none; four of the largest per round (KRP119)
     ]
     startup_taints = [{ key = "node.cilium.io/agent-not-ready", value = "true", effect = "NoExecute" }]
     taints         = [{ key = "CriticalAddonsOnly", value = "true", effect = "NoSchedule" }]

@@ -62,6 +62,7 @@ resource "karpenter_nodepool" "workloads" {
     requirements = [
       { key = "karpenter.sh/capacity-type", operator = "In", values = ["spot", "on-demand"] },
       { key = "karpenter.azure.com/sku-family", operator = "In", values = ["D", "E"] },
+      { key = "karpenter.azure.com/sku-cpu", operator = "Lt", values = ["33"] }, # the limits hold three of the largest (KRP119)
     ]
   }
   limits = { cpu = "200", memory = "800Gi" }

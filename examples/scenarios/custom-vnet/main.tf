@@ -60,6 +60,7 @@ resource "karpenter_nodepool" "general" {
     requirements = [
       { key = "karpenter.sh/capacity-type", operator = "In", values = ["spot", "on-demand"] },
       { key = "karpenter.azure.com/sku-family", operator = "In", values = ["D", "E"] },
+      { key = "karpenter.azure.com/sku-cpu", operator = "Lt", values = ["33"] }, # the limits hold three of the largest (KRP119)
     ]
   }
   limits = { cpu = "200", memory = "800Gi" }
@@ -79,6 +80,7 @@ resource "karpenter_nodepool" "pci" {
     requirements = [
       { key = "karpenter.sh/capacity-type", operator = "In", values = ["on-demand"] },
       { key = "karpenter.azure.com/sku-family", operator = "In", values = ["D"] },
+      { key = "karpenter.azure.com/sku-cpu", operator = "Lt", values = ["17"] }, # four of the largest per round (KRP119)
     ]
     taints = [{ key = "example.com/compliance", value = "pci", effect = "NoSchedule" }]
   }

@@ -35,7 +35,8 @@ locals {
   gpu_taint = { key = "nvidia.com/gpu", value = "true", effect = "NoSchedule" }
 }
 
-# Inference: small T4 and A10 sizes, spot first.
+# Inference: small T4 and A10 sizes, one GPU each, spot first (with 4-GPU sizes allowed, each new
+# NodeClaim would be charged four of the eight GPUs: KRP119).
 resource "karpenter_nodepool" "gpu_inference" {
   name   = "gpu-inference"
   weight = 10
@@ -44,6 +45,7 @@ resource "karpenter_nodepool" "gpu_inference" {
     node_class_ref = { group = "karpenter.azure.com", kind = "AKSNodeClass", name = karpenter_aksnodeclass.gpu.name }
     requirements = [
       { key = "karpenter.azure.com/sku-gpu-name", operator = "In", values = ["T4", "A10"] },
+      { key = "karpenter.azure.com/sku-gpu-count", operator = "Lt", values = ["2"] },
       { key = "karpenter.sh/capacity-type", operator = "In", values = ["spot", "on-demand"] },
     ]
     taints = [local.gpu_taint]
@@ -63,6 +65,9 @@ resource "karpenter_nodepool" "gpu_training" {
     node_class_ref = { group = "karpenter.azure.com", kind = "AKSNodeClass", name = karpenter_aksnodeclass.gpu.name }
     requirements = [
       { key = "karpenter.azure.com/sku-gpu-name", operator = "In", values = ["A100", "H100"] },
+      # Up to four GPUs a node: with 8-GPU sizes each new NodeClaim would be charged half the
+      # 16-GPU budget, two NodeClaims per provisioning round (KRP119).
+      { key = "karpenter.azure.com/sku-gpu-count", operator = "Lt", values = ["5"] },
       { key = "karpenter.sh/capacity-type", operator = "In", values = ["on-demand"] },
     ]
     taints = [local.gpu_taint, { key = "workload", value = "training", effect = "NoSchedule" }]

@@ -21,8 +21,9 @@ locals {
   }
 
   pools = {
-    general = { categories = ["c", "m", "r"], capacity = ["spot", "on-demand"], cpu = 1000 }
-    batch   = { categories = ["c"], capacity = ["spot"], cpu = 200 }
+    # max_vcpu: the largest instance type, so that the limit holds three or more of them (KRP119).
+    general = { categories = ["c", "m", "r"], capacity = ["spot", "on-demand"], cpu = 1000, max_vcpu = 192 }
+    batch   = { categories = ["c"], capacity = ["spot"], cpu = 200, max_vcpu = 64 }
   }
 
   # Every cluster × every pool, keyed "euw1/general".
@@ -61,6 +62,7 @@ resource "karpenter_nodepool" "pool" {
     requirements = [
       { key = "karpenter.k8s.aws/instance-category", operator = "In", values = local.pools[each.value.pool].categories },
       { key = "karpenter.sh/capacity-type", operator = "In", values = local.pools[each.value.pool].capacity },
+      { key = "karpenter.k8s.aws/instance-cpu", operator = "Lt", values = [tostring(local.pools[each.value.pool].max_vcpu + 1)] },
     ]
   }
   limits = { cpu = tostring(local.pools[each.value.pool].cpu) }

@@ -25,6 +25,7 @@ locals {
       families = ["D", "E"]
       capacity = ["spot", "on-demand"]
       cpu      = 100
+      max_vcpu = 32 # the largest size; the smallest cluster's limit holds three of them (KRP119)
       taints   = []
     }
     batch = {
@@ -32,6 +33,7 @@ locals {
       families = ["F", "D"]
       capacity = ["spot", "on-demand"]
       cpu      = 32
+      max_vcpu = 8
       taints   = [{ key = "dedicated", value = "batch", effect = "NoSchedule" }]
     }
   }
@@ -81,6 +83,7 @@ resource "karpenter_nodepool" "pool" {
     requirements = [
       { key = "karpenter.sh/capacity-type", operator = "In", values = local.pools[each.value.pool].capacity },
       { key = "karpenter.azure.com/sku-family", operator = "In", values = local.pools[each.value.pool].families },
+      { key = "karpenter.azure.com/sku-cpu", operator = "Lt", values = [tostring(local.pools[each.value.pool].max_vcpu + 1)] },
     ]
     taints = local.pools[each.value.pool].taints
   }

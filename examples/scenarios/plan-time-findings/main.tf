@@ -47,6 +47,7 @@ resource "karpenter_nodepool" "memory" {
       { key = "karpenter.sh/capacity-type", operator = "In", values = ["on-demand"] },
       { key = "karpenter.azure.com/sku-family", operator = "In", values = ["E", "M"] },
       { key = "karpenter.azure.com/sku-memory", operator = "Gt", values = ["262143"] }, # MiB: more than 256 GiB
+      { key = "karpenter.azure.com/sku-cpu", operator = "Lt", values = ["49"] },        # the cpu limit holds three of the largest (KRP119)
     ]
     taints = [{ key = "workload", value = "memory", effect = "NoSchedule" }]
   }

@@ -60,7 +60,7 @@ resource "karpenter_nodepool" "on_demand" {
       local.general_requirements,
     )
   }
-  limits = { cpu = "100", memory = "400Gi" }
+  limits = { cpu = "100", memory = "800Gi" } # three of the largest size, E32's 256 GiB (KRP119)
   disruption = {
     consolidation_policy = "WhenEmptyOrUnderutilized"
     consolidate_after    = "1m"

@@ -53,6 +53,7 @@ spec:
       requirements:
         - {key: karpenter.sh/capacity-type, operator: In, values: [on-demand]}
         - {key: karpenter.azure.com/sku-family, operator: In, values: [D]}
+        - {key: karpenter.azure.com/sku-cpu, operator: Lt, values: ["33"]}
   limits: {cpu: "100"}
 `
 	out := runJSON(t, withFallback, ExitClean, "--region", "westeurope", "-")
@@ -154,7 +155,8 @@ spec:
 }
 
 // A lone on-demand pool gets the spot savings note; the same pool as the
-// fallback of a spot pool does not (TestProvisioningSummaryInReview).
+// fallback of a spot pool does not (TestProvisioningSummaryInReview). Both are capped at 32
+// vCPU, so that their limits hold three NodeClaims of any size (no KRP119).
 func TestSpotSavingsNoteInReview(t *testing.T) {
 	in := `apiVersion: karpenter.azure.com/v1beta1
 kind: AKSNodeClass
@@ -171,6 +173,7 @@ spec:
       requirements:
         - {key: karpenter.sh/capacity-type, operator: In, values: [on-demand]}
         - {key: karpenter.azure.com/sku-family, operator: In, values: [D]}
+        - {key: karpenter.azure.com/sku-cpu, operator: Lt, values: ["33"]}
   limits: {cpu: "100"}
 `
 	out := runJSON(t, in, ExitClean, "--region", "westeurope", "-")

@@ -7,6 +7,7 @@ import (
 	"testing"
 )
 
+// cleanPool draws no finding: 2-vCPU D sizes, five of which its limits hold (KRP119 wants three).
 const cleanPool = `apiVersion: karpenter.azure.com/v1beta1
 kind: AKSNodeClass
 metadata: {name: default}
@@ -18,7 +19,7 @@ spec:
   template:
     spec:
       nodeClassRef: {group: karpenter.azure.com, kind: AKSNodeClass, name: default}
-      requirements: [{key: kubernetes.io/arch, operator: In, values: [amd64]}, {key: karpenter.azure.com/sku-family, operator: In, values: [D]}]
+      requirements: [{key: kubernetes.io/arch, operator: In, values: [amd64]}, {key: karpenter.azure.com/sku-family, operator: In, values: [D]}, {key: karpenter.azure.com/sku-cpu, operator: Lt, values: ["3"]}]
   limits: {cpu: "10"}
 `
 
@@ -60,7 +61,7 @@ func TestExitCodes(t *testing.T) {
 		{"flags after paths", "", []string{"testdata/single", "--suppress", "KRP001,KRP002,KRP004,KRP005,KRP006,KRP201"}, ExitClean, ""},
 		// An unrendered template was not reviewed: it fails the gate unless allowed.
 		{"a template fails the gate", "", []string{"testdata/single", "--suppress", "KRP001,KRP002,KRP004,KRP005,KRP201"}, ExitFindings, ""},
-		{"--allow-templates makes it a note", "", []string{"testdata/single", "--allow-templates", "--strict", "--fail-on", "warning", "--suppress", "KRP001,KRP002,KRP003,KRP004,KRP005,KRP201,KRP202"}, ExitClean, ""},
+		{"--allow-templates makes it a note", "", []string{"testdata/single", "--allow-templates", "--strict", "--fail-on", "warning", "--suppress", "KRP001,KRP002,KRP003,KRP004,KRP005,KRP119,KRP201,KRP202"}, ExitClean, ""},
 		{"-- ends the flags", "", []string{"--", "--format"}, ExitUsage, "--format"},
 		{"missing input", "", []string{"testdata/nope"}, ExitUsage, "testdata/nope"},
 		{"unknown flag", "", []string{"--colour", "never"}, ExitUsage, "colour"},
@@ -94,10 +95,10 @@ func TestTextReport(t *testing.T) {
 		"    fix: Change spec.template.spec.requirements[0].key so that it satisfies the rule quoted in the message.\n",
 		"testdata/single/pools.yaml:30:3: warning KRP202 NodePool/batch:",
 		"see testdata/single/pools.yaml:6:3",
-		"NodePools\n  cluster (unnamed) · no region given\n    old  testdata/single/legacy.yaml:1:1  1 error\n",
+		"NodePools\n  cluster (unnamed) · no region given\n    old  testdata/single/legacy.yaml:1:1  1 error, 1 warning\n",
 		"    general  testdata/single/pools.yaml:1:1  ok\n",
 		"    broken  testdata/single/pools.yaml:67:1  2 errors\n      weight 0 · node class missing · limits none\n",
-		"7 errors, 2 warnings, 0 notes in 7 files: 1 cluster, 5 NodePools, 3 AKSNodeClasses\n",
+		"7 errors, 5 warnings, 0 notes in 7 files: 1 cluster, 5 NodePools, 3 AKSNodeClasses\n",
 	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("text report lacks %q:\n%s", want, r.stdout)

@@ -11,18 +11,27 @@ import (
 const gettingStartedEKS = "../../../examples/eks/getting-started"
 
 // Issue 15's done-when: the getting-started NodePool of Karpenter on EKS, with its AL2023
-// EC2NodeClass, is clean in review --region us-east-1 (notes only: the EC2 catalog has no
+// EC2NodeClass, passes review --region us-east-1 (no error; notes: the EC2 catalog has no
 // zones, KRP125; the on-demand pool would save with spot, KRP117) and admits hundreds of EC2
-// instance types, judged against the EC2 catalog with EKS words.
-func TestEKSGettingStartedIsClean(t *testing.T) {
+// instance types, judged against the EC2 catalog with EKS words. Its one warning is KRP119: its
+// 1000 vCPU hold two of its largest types (384 vCPU), so a provisioning round opens only two
+// NodeClaims of any type; the fix caps instance-cpu, the EC2 label.
+func TestEKSGettingStartedReview(t *testing.T) {
 	t.Chdir(gettingStartedEKS)
 	out := runJSON(t, "", ExitClean, "--region", "us-east-1", ".")
 	sameLines(t, out.brief(), []string{
 		"nodepool.yaml:4:1 KRP125 NodePool/default",
 		"nodepool.yaml:20:11 KRP117 NodePool/default spec.template.spec.requirements[2].values",
+		"nodepool.yaml:32:3 KRP119 NodePool/default spec.limits",
 	})
-	if out.Summary.Errors != 0 || out.Summary.Warnings != 0 {
+	if out.Summary.Errors != 0 || out.Summary.Warnings != 1 {
 		t.Errorf("summary %+v", out.Summary)
+	}
+	for _, f := range out.Findings {
+		if f.Code == "KRP119" && (!strings.Contains(f.Message, "with 384 vCPU, against cpu=1000") || !strings.Contains(f.Message, "only 2 new NodeClaims") ||
+			!strings.Contains(f.Fix, "require karpenter.k8s.aws/instance-cpu Lt ")) {
+			t.Errorf("KRP119: %s / %s", f.Message, f.Fix)
+		}
 	}
 	if len(out.Pools) != 1 {
 		t.Fatalf("pools %+v", out.Pools)

@@ -7,7 +7,8 @@ import (
 )
 
 // A single-cluster repository with every kind of problem: API server rejections, a missing
-// node class, competing pools, a pool without limits, removed and deprecated versions, a
+// node class, competing pools, a pool without limits, limits that hold fewer than three of a
+// pool's largest nodes (KRP119 on old, batch and arm), removed and deprecated versions, a
 // typo in a kind, malformed YAML followed by a valid document, a Helm template, and files the
 // review must pass over (other kinds, a hidden CI workflow with broken YAML).
 func TestSingleClusterRepository(t *testing.T) {
@@ -15,10 +16,13 @@ func TestSingleClusterRepository(t *testing.T) {
 	sameLines(t, out.brief(), []string{
 		"testdata/single/chart/templates/pool.yaml:1 KRP006 ",
 		"testdata/single/legacy.yaml:1:1 KRP002 NodePool/old apiVersion",
+		"testdata/single/legacy.yaml:7:3 KRP119 NodePool/old spec.limits",
 		"testdata/single/legacy.yaml:14:1 KRP003 AKSNodeClass/legacy apiVersion",
 		"testdata/single/malformed.yaml:5 KRP005 ",
 		"testdata/single/malformed.yaml:13:3 KRP001 AKSNodeClass/after-the-bad-one spec.osDiskSizeGB",
 		"testdata/single/pools.yaml:30:3 KRP202 NodePool/batch spec.weight",
+		"testdata/single/pools.yaml:41:3 KRP119 NodePool/batch spec.limits",
+		"testdata/single/pools.yaml:64:3 KRP119 NodePool/arm spec.limits",
 		"testdata/single/pools.yaml:77:9 KRP201 NodePool/broken spec.template.spec.nodeClassRef.name",
 		"testdata/single/pools.yaml:79:11 KRP001 NodePool/broken spec.template.spec.requirements[0].key",
 		"testdata/single/typo.yaml:2:1 KRP004 Nodepool/typo kind",
@@ -45,7 +49,7 @@ func TestSingleClusterRepository(t *testing.T) {
 	}
 	// The broken pool's missing limits are not reported: the API server rejects the pool, and
 	// provisioning checks run only on objects it would accept.
-	if out.Summary.Errors != 7 || out.Summary.Warnings != 2 || out.Summary.Notes != 0 {
+	if out.Summary.Errors != 7 || out.Summary.Warnings != 5 || out.Summary.Notes != 0 {
 		t.Errorf("summary %+v", out.Summary)
 	}
 	// 5 pools: old (karpenter.sh/v1beta1, checked as converted to v1), general, batch, arm
@@ -73,6 +77,8 @@ func TestMultiClusterRepository(t *testing.T) {
 		"testdata/multi/clusters/prod-weu/general-limits.yaml:10:5 KRP001 NodePool/general spec.disruption.consolidateAfter [prod-weu]",
 		// Only dev has a node class named gpu: prod's pool cannot use it.
 		"testdata/multi/clusters/prod-weu/gpu.yaml:11:9 KRP201 NodePool/gpu spec.template.spec.nodeClassRef.name [prod-weu]",
+		// Its 8 GPUs hold one of its largest sizes (8 GPUs): one NodeClaim of any size per round.
+		"testdata/multi/clusters/prod-weu/gpu.yaml:19:3 KRP119 NodePool/gpu spec.limits [prod-weu]",
 		// In dev, the base's general pool competes with dev's spot pool (weight 0 both).
 		"testdata/multi/base/general.yaml:4:3 KRP202 NodePool/general metadata.name [dev-eus]",
 		// dev's general and spot pools admit GPU sizes without a taint (the solver's KRP109).

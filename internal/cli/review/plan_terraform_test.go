@@ -186,6 +186,9 @@ func TestPlanFindings(t *testing.T) {
 	sameLines(t, briefPlan(out, plan), []string{
 		"plan.json: karpenter_nodepool.batch KRP104 NodePool/batch spec.limits (limits)",
 		"plan.json: karpenter_nodepool.batch KRP202 NodePool/batch spec.weight (weight)",
+		// 100 vCPU over D sizes up to 96, 16 over arm64 sizes up to 16: one NodeClaim of any size per round.
+		"plan.json: karpenter_nodepool.general KRP119 NodePool/general spec.limits (limits)",
+		"plan.json: karpenter_nodepool.orphan KRP119 NodePool/orphan spec.limits (limits)",
 		"plan.json: karpenter_nodepool.orphan KRP201 NodePool/orphan spec.template.spec.nodeClassRef.name (template.node_class_ref.name)",
 	})
 	if out.Clusters[0].Region != "northeurope" || out.Clusters[0].NodePools != 4 || out.Clusters[0].NodeClasses != 1 {
@@ -249,6 +252,7 @@ func TestPlanFromAnotherProviderVersion(t *testing.T) {
 		"stdin: karpenter_nodepool.batch KRP202 NodePool/batch spec.weight (weight)",
 		"stdin: karpenter_nodepool.general KRP001 NodePool/general spec.disruption.consolidateAfter (disruption.consolidate_after)",
 		"stdin: karpenter_nodepool.general KRP007 NodePool/general (future_field)",
+		"stdin: karpenter_nodepool.orphan KRP119 NodePool/orphan spec.limits (limits)",
 		"stdin: karpenter_nodepool.orphan KRP201 NodePool/orphan spec.template.spec.nodeClassRef.name (template.node_class_ref.name)",
 	})
 	for _, f := range out.Findings {
@@ -350,7 +354,8 @@ func TestPlanWithClusterAttribute(t *testing.T) {
 
 // A plan with karpenter_ec2nodeclass: the review reads it as the EC2NodeClass it manages
 // (KRP120 on its @latest alias in a production-looking class) and judges the EKS pool against
-// EC2 instance types in the provider's region, where the getting-started pool fits hundreds.
+// EC2 instance types in the provider's region, where the getting-started pool fits hundreds
+// (and its 1000 vCPU hold two of the largest, 384 vCPU: KRP119).
 func TestPlanWithEC2NodeClass(t *testing.T) {
 	plan := realPlan(t, filepath.Join("testdata", "plan-eks"))
 	out := runJSON(t, "", ExitClean, plan)
@@ -364,7 +369,7 @@ func TestPlanWithEC2NodeClass(t *testing.T) {
 		}
 	}
 	slices.Sort(got)
-	if want := []string{"KRP120 EC2NodeClass/prod"}; !slices.Equal(got, want) {
+	if want := []string{"KRP119 NodePool/general", "KRP120 EC2NodeClass/prod"}; !slices.Equal(got, want) {
 		t.Errorf("findings %v, want %v", got, want)
 	}
 }

@@ -37,16 +37,17 @@ func messageOf(t *testing.T, out jsonOut, code string) (string, string) {
 
 // AKS Node Auto Provisioning creates the `default` AKSNodeClass (NAP's own system-surge pool
 // uses it): a pool referencing it is not an error unless the cluster runs self-hosted
-// Karpenter.
+// Karpenter. (The export's 100 vCPU hold one of its largest D sizes, 96 vCPU: KRP119.)
 func TestNAPDefaultNodeClass(t *testing.T) {
 	out := runJSON(t, "", ExitClean, "testdata/realworld/nap")
-	sameLines(t, out.brief(), nil)
+	sameLines(t, out.brief(), []string{"testdata/realworld/nap/system-surge.yaml:12:3 KRP119 NodePool/system-surge spec.limits"})
 	if len(out.Pools) != 1 || !hasFact(out.Pools[0].Facts, "node class settings", "defaults assumed (the default class AKS Node Auto Provisioning creates)") {
 		t.Errorf("pools %+v", out.Pools)
 	}
 
 	out = runJSON(t, "", ExitFindings, "testdata/realworld/selfhosted")
 	sameLines(t, out.brief(), []string{
+		"testdata/realworld/selfhosted/system-surge.yaml:12:3 KRP119 NodePool/system-surge spec.limits",
 		"testdata/realworld/selfhosted/system-surge.yaml:19:9 KRP201 NodePool/system-surge spec.template.spec.nodeClassRef.name",
 	})
 	if m, _ := messageOf(t, out, "KRP201"); !strings.Contains(m, "self-hosted") || !strings.Contains(m, "not part of the reviewed input") {
@@ -252,7 +253,7 @@ spec:
   template:
     spec:
       nodeClassRef: {group: karpenter.azure.com, kind: AKSNodeClass, name: default}
-      requirements: [{key: karpenter.azure.com/sku-family, operator: In, values: [E]}]
+      requirements: [{key: karpenter.azure.com/sku-family, operator: In, values: [E]}, {key: karpenter.azure.com/sku-cpu, operator: Lt, values: ["3"]}]
 `
 	out := runJSON(t, stream, ExitFindings, "-")
 	sameLines(t, out.brief(), []string{"stdin:1:1 KRP002 NodePool/general apiVersion"})

@@ -11,6 +11,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/money"
 )
 
 func TestMaxPodsPerNetworkMode(t *testing.T) {
@@ -304,5 +305,35 @@ func TestSpotOnlyRegionPricing(t *testing.T) {
 	}
 	if it.Spot.Value != 0.042504 || it.Spot.Basis != PriceListed || it.Spot.Source != "list 2026-08-22" {
 		t.Errorf("spot %+v", it.Spot)
+	}
+}
+
+// The penalty price of a size without a price is an amount of the catalog's price table: its
+// source names it through money in the table's currency, the same as the price's Currency
+// field (a replace-mode override in EUR says "EUR 999.0000/h", not "999 USD/h").
+func TestPenaltyPriceSourceNamesTheCatalogCurrency(t *testing.T) {
+	unpriced := embeddedSKU(t, "Standard_D2s_v3")
+	unpriced.Locations = nil
+	unknown := unpriced
+	unknown.Name, unknown.KnownToKarpenter = "Standard_D2s_v9", false
+	for _, cur := range []string{"", "EUR"} {
+		cat, err := catalog.New(catalog.Data{Meta: catalog.Meta{Currency: cur}, SKUs: []catalog.SKU{unpriced, unknown},
+			Prices: map[string]map[string]catalog.Prices{"eastus": {"Standard_D4s_v3": {OnDemand: 0.192, HasOnDemand: true}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := money.Hourly(cat.Currency(), MissingPrice)
+		for _, name := range []string{unpriced.Name, unknown.Name} {
+			s, _ := cat.SKU(name)
+			it, reasons := New(cat, "westeurope", s, NodeClass{}, Cluster{})
+			if it == nil {
+				t.Fatalf("%s dropped: %v", name, reasons)
+			}
+			for _, p := range []Price{it.OnDemand, it.Spot} {
+				if !p.Penalty() || p.Currency != cat.Currency() || !strings.Contains(p.Source, " "+want) || strings.Contains(p.Source, "USD/h") {
+					t.Errorf("catalog in %q, %s: %+v; want a penalty price whose source says %q", cur, name, p, want)
+				}
+			}
+		}
 	}
 }

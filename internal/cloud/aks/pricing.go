@@ -5,11 +5,12 @@ import (
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/money"
 )
 
-// MissingPrice is the Azure provider's penalty price (USD/hour) for sizes it has
-// no price for, or does not know: high enough never to be picked automatically,
-// yet the size stays launchable when a NodePool asks for it by name.
+// MissingPrice is the Azure provider's penalty price (per hour, in its price table's
+// currency) for sizes it has no price for, or does not know: high enough never to be picked
+// automatically, yet the size stays launchable when a NodePool asks for it by name.
 const MissingPrice = 999.0
 
 // priceFallbackRegion is where upstream's static price table falls back to when
@@ -46,15 +47,18 @@ func skuPrices(cat *catalog.Catalog, region string, s *catalog.SKU) (onDemand, s
 	return onDemand, spot
 }
 
-// listedPrices is skuPrices without the currency, which is the catalog's.
+// listedPrices is skuPrices without the currency field, which is the catalog's. The penalty
+// price is a number of the catalog's price table (Karpenter ranks the numbers), so its source
+// names it in the catalog's currency, through money like every other amount.
 func listedPrices(cat *catalog.Catalog, region string, s *catalog.SKU) (onDemand, spot Price) {
+	penalty := money.Hourly(cat.Currency(), MissingPrice)
 	if !s.KnownToKarpenter {
 		p := Price{Value: MissingPrice, Basis: PriceUnknownSKU,
-			Source: fmt.Sprintf("missing: %s is not in the Azure provider's known_skus.yaml, which prices it at %g USD/h so that it is never chosen automatically", s.Name, MissingPrice)}
+			Source: fmt.Sprintf("missing: %s is not in the Azure provider's known_skus.yaml, which prices it at %s so that it is never chosen automatically", s.Name, penalty)}
 		return p, p
 	}
 	missing := Price{Value: MissingPrice, Basis: PriceMissing,
-		Source: fmt.Sprintf("missing: no price for %s, so Karpenter ranks it at %g USD/h", s.Name, MissingPrice)}
+		Source: fmt.Sprintf("missing: no price for %s, so Karpenter ranks it at %s", s.Name, penalty)}
 	onDemand, spot = missing, missing
 	odRegion, basis := region, PriceListed
 	if !cat.HasOnDemandPrices(region) {

@@ -111,7 +111,7 @@ func (d *dataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 						"(westeurope, northeurope, swedencentral, francecentral, belgiumcentral), elsewhere an estimate that `spot_price_source` explains."},
 					"price_estimated": schema.BoolAttribute{Computed: true, MarkdownDescription: "True when a price of a capacity type the requirements allow is not a list (or override) price of the region."},
 					"on_demand_price_source": str("Where `on_demand_price` comes from: `list YYYY-MM-DD` (a list price of the embedded snapshot of that day), " +
-						"`override…` (from `checks.catalog_path`), `estimated: …` or `missing: …` (Karpenter's 999 USD/h penalty price)."),
+						"`override…` (from `checks.catalog_path`), `estimated: …` or `missing: …` (Karpenter's penalty price, `USD 999.0000/h` with the embedded catalog)."),
 					"spot_price_source": str("Where `spot_price` comes from, as `on_demand_price_source`; an estimate says how it was made, e.g. " +
 						"`estimated: on-demand × 0.185, the median spot/on-demand ratio of Standard_D4s_v5 in 4 region(s) with spot list prices, range 0.185–0.320`."),
 				}},

@@ -120,7 +120,10 @@ resource "karpenter_nodepool" "%[1]s" {
   %[6]s
   template = {
     node_class_ref = { group = "karpenter.azure.com", kind = "AKSNodeClass", name = karpenter_aksnodeclass.%[1]s.name }
-    requirements   = [{ key = "karpenter.azure.com/sku-family", operator = "In", values = ["D"] }]
+    requirements = [
+      { key = "karpenter.azure.com/sku-family", operator = "In", values = ["D"] },
+      { key = "karpenter.azure.com/sku-cpu", operator = "Lt", values = ["33"] }, # no KRP119 in strict mode
+    ]
   }
   limits = { cpu = "100" }
 }

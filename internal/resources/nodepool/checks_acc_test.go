@@ -70,6 +70,10 @@ func TestAccChecksFindingCodes(t *testing.T) {
 			"KRP104", false, `(?s)KRP104.*Attribute limits:.*no limits`},
 		{"limits below node", template(`{ key = "karpenter.azure.com/sku-family", operator = "In", values = ["D"] }`) + `limits = { cpu = "1" }`,
 			"KRP105", true, `(?s)KRP105.*Attribute limits:.*smaller than every admissible node`},
+		// 100 vCPU over D sizes up to 96: Karpenter charges each new NodeClaim 96 vCPU, so one
+		// provisioning round opens one NodeClaim of any size; a warning on limits.
+		{"limits reservation", template(`{ key = "karpenter.azure.com/sku-family", operator = "In", values = ["D"] }`) + `limits = { cpu = "100" }`,
+			"KRP119", false, `(?s)KRP119.*Attribute limits:.*Standard_D96\S*\s+with\s+96\s+vCPU,\s+against\s+cpu=100.*only\s+1\s+new\s+NodeClaim.*karpenter\.azure\.com/sku-cpu\s+Lt\s+33`},
 		{"unknown key", template(`{ key = "topology.kubernetes.io/zon", operator = "In", values = ["westeurope-1"] }`) + limits,
 			"KRP106", false, `(?s)KRP106.*Attribute template\.requirements\[0\]\.key:.*did\s+you\s+mean\s+"topology\.kubernetes\.io/zone"`},
 		{"unknown value", template(`{ key = "node.kubernetes.io/instance-type", operator = "In", values = ["Standard_D4s_v5", "Standard_D4s_v55"] }`) + limits,
@@ -170,6 +174,9 @@ resource "karpenter_nodepool" "p" {
 					// No AKSNodeClass "default" in the test cluster: the defaults, and a note saying so.
 					resource.TestCheckResourceAttr(addr, "analysis.node_class", "defaults assumed (AKSNodeClass default does not exist)"),
 					resource.TestCheckTypeSetElemNestedAttrs(addr, "analysis.findings.*", map[string]string{"code": "KRP113", "severity": "note"}),
+					// 64 vCPU hold two of the largest size, D32s_v5: a provisioning round opens two
+					// NodeClaims of any size (KRP119, on limits).
+					resource.TestCheckTypeSetElemNestedAttrs(addr, "analysis.findings.*", map[string]string{"code": "KRP119", "severity": "warning", "path": "spec.limits"}),
 				),
 			},
 			{
@@ -344,7 +351,7 @@ func TestAccChecksNodeClassRef(t *testing.T) {
 	ref := func(group, kind, name string) string {
 		return fmt.Sprintf(`template = {
     node_class_ref = { group = %q, kind = %q, name = %q }
-    requirements   = [{ key = "karpenter.azure.com/sku-family", operator = "In", values = ["D"] }]
+    requirements   = [`+familyD+`]
   }
   `, group, kind, name) + limits
 	}

@@ -9,7 +9,10 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/testsupport/acctest"
 )
 
-const familyD = `{ key = "karpenter.azure.com/sku-family", operator = "In", values = ["D"] }`
+// familyD is D sizes up to 32 vCPU, three of which the shared limits hold: strict mode then
+// reports only what a test is about, not KRP119.
+const familyD = `{ key = "karpenter.azure.com/sku-family", operator = "In", values = ["D"] },
+      { key = "karpenter.azure.com/sku-cpu", operator = "Lt", values = ["33"] }`
 
 // The disruption checks are plan diagnostics on the attribute concerned, like the provisioning
 // checks: a warning in the analysis, an error in strict mode.

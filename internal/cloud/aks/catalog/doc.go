@@ -53,7 +53,7 @@
 //     re-derive the normalised facts; locations replace per region.
 //   - knownToKarpenter defaults to false for new SKUs, as for any size missing
 //     from the Azure provider's known_skus.yaml: Karpenter then prices them at a
-//     999 USD/h penalty so they are never picked automatically. Set it to true to
+//     USD 999/h penalty so they are never picked automatically. Set it to true to
 //     model a provider version that knows the size.
 //   - Prices set the given fields only; "spot" makes the spot price exact instead
 //     of an estimate, and joins the ratios that estimate the same size elsewhere.

@@ -1,6 +1,10 @@
 package catalog
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/money"
+)
 
 // CapacityType is Karpenter's capacity type of a price.
 type CapacityType string
@@ -34,14 +38,14 @@ type Price struct {
 	Estimate     bool
 }
 
-// String reads like "0.096 USD/h on-demand (source)" and says "estimate" where
-// it is one.
+// String reads like "USD 0.096/h on-demand (source)", the amount written by money as every
+// amount is, and says "estimate" where it is one.
 func (p Price) String() string {
 	kind := string(p.CapacityType)
 	if p.Estimate {
 		kind += " estimate"
 	}
-	return fmt.Sprintf("%g %s/h %s (%s)", p.Value, p.Currency, kind, p.Source)
+	return fmt.Sprintf("%s/h %s (%s)", money.Format(p.Currency, p.Value, -1), kind, p.Source)
 }
 
 // Price returns the price of the instance type in the region for the capacity
