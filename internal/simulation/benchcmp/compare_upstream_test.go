@@ -45,13 +45,15 @@ func envInt(name string, def int) int {
 // the scenario directories under DIR; without, it runs the seeded corpus (CORPUS scenarios,
 // default 200, seed CORPUS_SEED, at most CORPUS_MAX_PODS pods each: 150 in the suite, 2,000 in
 // make compare-upstream; CORPUS_ONLY=45,61 keeps those indices only). COMPARE_VERBOSE=1
-// prints both sides' outcomes of every scenario that differs. It ends with
+// prints both sides' outcomes of every scenario that differs; COMPARE_TIMING=FILE appends
+// each scenario's CPU time per phase to FILE. It ends with
 //
 //	prediction: N of M scenarios identical, max cost difference X%
 //
 // and fails when a scenario differs where the emulation met no random tie (a rule it gets
 // wrong, not chance).
 func TestCompareUpstream(t *testing.T) {
+	setup := startPhaseClock()
 	var scenarios []scenario
 	if dir := os.Getenv("SCENARIOS"); dir != "" {
 		var err error
@@ -85,6 +87,8 @@ func TestCompareUpstream(t *testing.T) {
 	if len(scenarios) == 0 {
 		t.Fatal("no scenarios")
 	}
+	setup.lap("setup") // drawing the scenarios, deriving the regions' instance types
+	setup.write(scenario{name: "(setup)"})
 	var aks, eksTally tally
 	for _, sc := range scenarios {
 		tl := &aks
@@ -146,9 +150,12 @@ func (tl *tally) print(suffix string) {
 func compareScenario(t *testing.T, sc scenario, tl *tally) {
 	t.Helper()
 	runs := envInt("UPSTREAM_RUNS", 4)
+	cpu := startPhaseClock()
+	defer cpu.write(sc)
 	start := time.Now()
 	ours, ties, exhaustive, err := emulatedOutcomes(sc, envInt("TIE_RUNS", tieLimit(len(sc.pods))))
 	tl.oursTime += time.Since(start)
+	cpu.lap("emulation")
 	if err != nil {
 		t.Errorf("%s: emulation: %v", sc.name, err)
 		return
@@ -156,6 +163,7 @@ func compareScenario(t *testing.T, sc scenario, tl *tally) {
 	start = time.Now()
 	up, err := upstreamDecision(sc)
 	tl.upTime += time.Since(start)
+	cpu.lap("karpenter")
 	if err != nil {
 		t.Errorf("%s: Karpenter: %v", sc.name, err)
 		return
@@ -177,6 +185,7 @@ func compareScenario(t *testing.T, sc scenario, tl *tally) {
 			}
 			ups = append(ups, again)
 		}
+		cpu.lap("karpenter-reruns")
 	}
 	set := map[string]bool{}
 	for _, o := range ours {
@@ -199,6 +208,7 @@ func compareScenario(t *testing.T, sc scenario, tl *tally) {
 		start := time.Now()
 		found, n, exhaustive, err := reachDecision(sc, u, envInt("REACH_RUNS", 2000), time.Duration(envInt("REACH_SECONDS", 60))*time.Second)
 		tl.reachTime += time.Since(start)
+		cpu.lap("reach")
 		tl.reachRuns += n
 		if err != nil {
 			t.Fatalf("%s: emulation: %v", sc.name, err)
@@ -419,4 +429,52 @@ func cachedRegionTypes(region string) []*cloudprovider.InstanceType {
 // loadScenarios is filled in by scenario_dir_test.go.
 var loadScenarios = func(dir string) ([]scenario, error) {
 	return nil, fmt.Errorf("reading scenario directories is not implemented")
+}
+
+// phaseClock measures the process CPU time (user and system, GC included) each phase of one
+// scenario's comparison takes, for COMPARE_TIMING=FILE: one line per scenario, "name pods
+// phase=seconds ...", to find where the comparator's time goes (the scenarios run one after
+// the other, so the process's CPU time between two laps is the phase's).
+type phaseClock struct {
+	on     bool
+	last   time.Duration
+	phases []string
+	spent  map[string]time.Duration
+}
+
+func startPhaseClock() *phaseClock {
+	if os.Getenv("COMPARE_TIMING") == "" {
+		return &phaseClock{}
+	}
+	return &phaseClock{on: true, last: processCPU(), spent: map[string]time.Duration{}}
+}
+
+func (c *phaseClock) lap(phase string) {
+	if !c.on {
+		return
+	}
+	now := processCPU()
+	if _, ok := c.spent[phase]; !ok {
+		c.phases = append(c.phases, phase)
+	}
+	c.spent[phase] += now - c.last
+	c.last = now
+}
+
+// write appends the scenario's line to the COMPARE_TIMING file.
+func (c *phaseClock) write(sc scenario) {
+	if !c.on {
+		return
+	}
+	c.lap("rest")
+	line := fmt.Sprintf("%s %d", sc.name, len(sc.pods))
+	for _, p := range c.phases {
+		line += fmt.Sprintf(" %s=%.3f", p, c.spent[p].Seconds())
+	}
+	f, err := os.OpenFile(os.Getenv("COMPARE_TIMING"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	fmt.Fprintln(f, line)
 }
