@@ -280,23 +280,35 @@ func emulationInput(sc scenario) karpenter.Input {
 	return in
 }
 
-// emulatedOutcomes is the emulation's outcome with its own tie-breaks first, then the other
-// outcomes its tie-breaks can give (provisioner.Outcomes, at most limit runs); ties is how
-// many ties the first run met.
-func emulatedOutcomes(sc scenario, limit int) (out []decision, ties int, exhaustive bool, err error) {
+// emulation is the emulation's side of one scenario: its outcome with its own tie-breaks
+// (Solve), from whose prepared round outcomes re-runs the round with others.
+type emulation struct {
+	sc       scenario
+	in       karpenter.Input
+	first    *karpenter.Result
+	decision decision
+}
+
+func emulate(sc scenario) (emulation, error) {
 	in := emulationInput(sc)
 	first, err := karpenter.Solve(in)
 	if err != nil {
-		return nil, 0, false, err
+		return emulation{}, err
 	}
-	set, err := karpenter.Outcomes(in, first, limit, func(r *karpenter.Result) string { return sc.decisionOf(r).signature() })
+	return emulation{sc: sc, in: in, first: first, decision: sc.decisionOf(first)}, nil
+}
+
+// outcomes is the emulation's outcome with its own tie-breaks first, then the other outcomes
+// its tie-breaks can give (karpenter.Outcomes, at most limit runs).
+func (e emulation) outcomes(limit int) (out []decision, exhaustive bool, err error) {
+	set, err := karpenter.Outcomes(e.in, e.first, limit, func(r *karpenter.Result) string { return e.sc.decisionOf(r).signature() })
 	if err != nil {
-		return nil, 0, false, err
+		return nil, false, err
 	}
 	for _, r := range set.Results {
-		out = append(out, sc.decisionOf(r))
+		out = append(out, e.sc.decisionOf(r))
 	}
-	return out, first.Ties, set.Exhaustive, nil
+	return out, set.Exhaustive, nil
 }
 
 // decisionOf is the emulation's outcome as the comparator compares it. On EKS a NodeClaim's
