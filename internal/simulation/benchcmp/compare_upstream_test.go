@@ -14,6 +14,7 @@ import (
 	kscheduling "sigs.k8s.io/karpenter/pkg/scheduling"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation"
 
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
@@ -448,15 +449,9 @@ func costDiff(ours, up decision) float64 {
 	return d
 }
 
-var regionTypeCache = map[string][]*cloudprovider.InstanceType{}
-
+// cachedRegionTypes are the region's instance types for the default node class, derived once.
 func cachedRegionTypes(region string) []*cloudprovider.InstanceType {
-	if its, ok := regionTypeCache[region]; ok {
-		return its
-	}
-	its := regionTypes(region)
-	regionTypeCache[region] = its
-	return its
+	return aksTypes(region, aks.NodeClass{})
 }
 
 // loadScenarios is filled in by scenario_dir_test.go.
