@@ -1,10 +1,12 @@
 package benchcmp
 
 import (
+	"bytes"
 	"fmt"
-
+	"io"
 	"math"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -49,7 +51,9 @@ func envInt(name string, def int) int {
 // the scenario directories under DIR; without, it runs the seeded corpus (CORPUS scenarios,
 // default 200, seed CORPUS_SEED, at most CORPUS_MAX_PODS pods each: 150 in the suite, 2,000 in
 // make compare-upstream; CORPUS_ONLY=45,61 keeps those indices only). COMPARE_VERBOSE=1
-// prints both sides' outcomes of every scenario that differs. It ends with
+// prints both sides' outcomes of every scenario that differs. COMPARE_WORKERS scenarios
+// (default GOMAXPROCS) run at once, their lines printed in scenario order; COMPARE_TIMING=FILE
+// runs them one at a time and appends each one's CPU time per phase to FILE. It ends with
 //
 //	prediction: N of M scenarios identical, max cost difference X%
 //
@@ -92,25 +96,55 @@ func TestCompareUpstream(t *testing.T) {
 	}
 	setup.lap("setup") // drawing the scenarios, deriving the regions' instance types
 	setup.write(scenario{name: "(setup)"})
-	var aks, eksTally tally
-	for _, sc := range scenarios {
-		tl := &aks
-		if sc.eks {
-			tl = &eksTally
+	// The scenarios are independent: COMPARE_WORKERS of them (default GOMAXPROCS) run at once,
+	// each printing into a buffer of its own, and their lines and counts are taken in scenario
+	// order, so the output is what one at a time prints. (Karpenter's scheduler spreads only a
+	// part of a Solve over the cores; on 2 cores two scenarios at once keep both busy.)
+	// COMPARE_TIMING measures the process's CPU time per phase, so it takes one at a time.
+	workers := max(1, envInt("COMPARE_WORKERS", runtime.GOMAXPROCS(0)))
+	if os.Getenv("COMPARE_TIMING") != "" {
+		workers = 1
+	}
+	type report struct {
+		out  bytes.Buffer
+		tl   tally
+		done chan struct{}
+	}
+	reports := make([]*report, len(scenarios))
+	for i := range reports {
+		reports[i] = &report{done: make(chan struct{})}
+	}
+	go func() {
+		slots := make(chan struct{}, workers)
+		for i, sc := range scenarios {
+			slots <- struct{}{}
+			go func() {
+				defer func() { <-slots; close(reports[i].done) }()
+				compareScenario(t, sc, &reports[i].tl, &reports[i].out)
+			}()
 		}
-		compareScenario(t, sc, tl)
+	}()
+	var aksTally, eksTally tally
+	for i, sc := range scenarios {
+		<-reports[i].done
+		os.Stdout.Write(reports[i].out.Bytes())
+		if sc.eks {
+			eksTally.add(reports[i].tl)
+		} else {
+			aksTally.add(reports[i].tl)
+		}
 	}
 	// The AKS line is the one the issue names; the EKS one follows when there are EKS
 	// scenarios (always in the corpus run; in a SCENARIOS run when a scenario.yaml names an
 	// EKS region).
-	if aks.scenarios > 0 || eksTally.scenarios == 0 {
-		aks.print("")
+	if aksTally.scenarios > 0 || eksTally.scenarios == 0 {
+		aksTally.print("")
 	}
 	if eksTally.scenarios > 0 {
 		eksTally.print(" (eks)")
 	}
 	// A difference where the emulation met no random tie is a rule it gets wrong.
-	if n := aks.deterministicDiffer + eksTally.deterministicDiffer; n > 0 {
+	if n := aksTally.deterministicDiffer + eksTally.deterministicDiffer; n > 0 {
 		t.Errorf("fidelity below target: %d scenarios differ where the emulation met no random tie", n)
 	}
 }
@@ -139,6 +173,25 @@ type tally struct {
 	pods                                  int
 }
 
+// add counts another tally's scenarios in tl.
+func (tl *tally) add(o tally) {
+	tl.scenarios += o.scenarios
+	tl.identical += o.identical
+	tl.random += o.random
+	tl.randomMatched += o.randomMatched
+	tl.deterministicDiffer += o.deterministicDiffer
+	tl.inRange += o.inRange
+	tl.maxDiff = math.Max(tl.maxDiff, o.maxDiff)
+	tl.maxSpread = math.Max(tl.maxSpread, o.maxSpread)
+	tl.oursTime += o.oursTime
+	tl.upTime += o.upTime
+	tl.reachTime += o.reachTime
+	tl.inSample += o.inSample
+	tl.reachedScenarios += o.reachedScenarios
+	tl.reachRuns += o.reachRuns
+	tl.pods += o.pods
+}
+
 // print writes the tally's closing lines, the last `prediction<suffix>: N of M scenarios
 // identical, max cost difference X%`.
 func (tl *tally) print(suffix string) {
@@ -149,8 +202,9 @@ func (tl *tally) print(suffix string) {
 	fmt.Printf("prediction%s: %d of %d scenarios identical, max cost difference %.2f%%\n", suffix, tl.identical, tl.scenarios, tl.maxDiff)
 }
 
-// compareScenario runs one scenario through both sides, prints its line and adds it to tl.
-func compareScenario(t *testing.T, sc scenario, tl *tally) {
+// compareScenario runs one scenario through both sides, prints its line to w and adds it to
+// tl. It may run on a goroutine of its own, so it reports errors without stopping the test.
+func compareScenario(t *testing.T, sc scenario, tl *tally, w io.Writer) {
 	t.Helper()
 	runs := envInt("UPSTREAM_RUNS", 4)
 	cpu := startPhaseClock()
@@ -185,7 +239,8 @@ func compareScenario(t *testing.T, sc scenario, tl *tally) {
 		for r := 1; r < runs; r++ {
 			again, err := upstreamDecision(sc)
 			if err != nil {
-				t.Fatalf("%s: Karpenter: %v", sc.name, err)
+				t.Errorf("%s: Karpenter: %v", sc.name, err)
+				return
 			}
 			ups = append(ups, again)
 		}
@@ -204,7 +259,8 @@ func compareScenario(t *testing.T, sc scenario, tl *tally) {
 		tl.oursTime += time.Since(start)
 		cpu.lap("sample")
 		if err != nil {
-			t.Fatalf("%s: emulation: %v", sc.name, err)
+			t.Errorf("%s: emulation: %v", sc.name, err)
+			return
 		}
 		sampleDrawn = true
 	}
@@ -232,7 +288,8 @@ func compareScenario(t *testing.T, sc scenario, tl *tally) {
 		cpu.lap("reach")
 		tl.reachRuns += n
 		if err != nil {
-			t.Fatalf("%s: emulation: %v", sc.name, err)
+			t.Errorf("%s: emulation: %v", sc.name, err)
+			return
 		}
 		if found != nil {
 			set[u.signature()] = true
@@ -280,10 +337,10 @@ func compareScenario(t *testing.T, sc scenario, tl *tally) {
 	}
 	if os.Getenv("COMPARE_VERBOSE") != "" && first != "" {
 		for i, o := range ours {
-			fmt.Printf("--- %s emulation outcome %d of %d:\n%s\n", sc.name, i+1, len(ours), o.signature())
+			fmt.Fprintf(w, "--- %s emulation outcome %d of %d:\n%s\n", sc.name, i+1, len(ours), o.signature())
 		}
 		for i, u := range ups {
-			fmt.Printf("--- %s Karpenter run %d of %d:\n%s\n", sc.name, i+1, len(ups), u.signature())
+			fmt.Fprintf(w, "--- %s Karpenter run %d of %d:\n%s\n", sc.name, i+1, len(ups), u.signature())
 		}
 	}
 	tieNote := ""
@@ -310,13 +367,13 @@ func compareScenario(t *testing.T, sc scenario, tl *tally) {
 		if ties > 0 {
 			tl.randomMatched++
 		}
-		fmt.Printf("%s (%d pods, %d NodeClaims): identical%s\n", sc.name, len(sc.pods), len(up.claims), tieNote)
+		fmt.Fprintf(w, "%s (%d pods, %d NodeClaims): identical%s\n", sc.name, len(sc.pods), len(up.claims), tieNote)
 		return
 	}
 	if ties == 0 {
 		tl.deterministicDiffer++
 	}
-	fmt.Printf("%s (%d pods): differ: %s; cost %.2f%% from the nearest emulated outcome%s\n", sc.name, len(sc.pods), first, diff, tieNote)
+	fmt.Fprintf(w, "%s (%d pods): differ: %s; cost %.2f%% from the nearest emulated outcome%s\n", sc.name, len(sc.pods), first, diff, tieNote)
 }
 
 // allFirst reports whether every one of Karpenter's runs is the emulation's first outcome:
