@@ -1,10 +1,12 @@
 package benchcmp
 
 import (
+	"bytes"
 	"fmt"
-
+	"io"
 	"math"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,6 +16,7 @@ import (
 	kscheduling "sigs.k8s.io/karpenter/pkg/scheduling"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation"
 
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
@@ -40,18 +43,24 @@ func envInt(name string, def int) int {
 // rounds, default 2000, and REACH_SECONDS, default 60, per Karpenter run): found, it is one of the emulation's outcomes. A scenario is
 // identical when every Karpenter run is among the emulation's outcomes; its cost difference
 // is, over Karpenter's runs, the largest relative difference from the nearest emulated outcome.
+// The sample is drawn only where some Karpenter run is not the emulation's first outcome (it
+// cannot change the verdict or the counts elsewhere); TIE_SAMPLE=always draws it wherever the
+// emulation met ties, as make compare-upstream does, for the outcome counts on each line.
 // The line before the last says in how many scenarios the sample alone had them all (what a
 // prediction's cost range covers). With SCENARIOS=DIR it reads
 // the scenario directories under DIR; without, it runs the seeded corpus (CORPUS scenarios,
 // default 200, seed CORPUS_SEED, at most CORPUS_MAX_PODS pods each: 150 in the suite, 2,000 in
 // make compare-upstream; CORPUS_ONLY=45,61 keeps those indices only). COMPARE_VERBOSE=1
-// prints both sides' outcomes of every scenario that differs. It ends with
+// prints both sides' outcomes of every scenario that differs. COMPARE_WORKERS scenarios
+// (default GOMAXPROCS) run at once, their lines printed in scenario order; COMPARE_TIMING=FILE
+// runs them one at a time and appends each one's CPU time per phase to FILE. It ends with
 //
 //	prediction: N of M scenarios identical, max cost difference X%
 //
 // and fails when a scenario differs where the emulation met no random tie (a rule it gets
 // wrong, not chance).
 func TestCompareUpstream(t *testing.T) {
+	setup := startPhaseClock()
 	var scenarios []scenario
 	if dir := os.Getenv("SCENARIOS"); dir != "" {
 		var err error
@@ -85,25 +94,57 @@ func TestCompareUpstream(t *testing.T) {
 	if len(scenarios) == 0 {
 		t.Fatal("no scenarios")
 	}
-	var aks, eksTally tally
-	for _, sc := range scenarios {
-		tl := &aks
-		if sc.eks {
-			tl = &eksTally
+	setup.lap("setup") // drawing the scenarios, deriving the regions' instance types
+	setup.write(scenario{name: "(setup)"})
+	// The scenarios are independent: COMPARE_WORKERS of them (default GOMAXPROCS) run at once,
+	// each printing into a buffer of its own, and their lines and counts are taken in scenario
+	// order, so the output is what one at a time prints. (Karpenter's scheduler spreads only a
+	// part of a Solve over the cores; on 2 cores two scenarios at once keep both busy.)
+	// COMPARE_TIMING measures the process's CPU time per phase, so it takes one at a time.
+	workers := max(1, envInt("COMPARE_WORKERS", runtime.GOMAXPROCS(0)))
+	if os.Getenv("COMPARE_TIMING") != "" {
+		workers = 1
+	}
+	type report struct {
+		out  bytes.Buffer
+		tl   tally
+		done chan struct{}
+	}
+	reports := make([]*report, len(scenarios))
+	for i := range reports {
+		reports[i] = &report{done: make(chan struct{})}
+	}
+	go func() {
+		slots := make(chan struct{}, workers)
+		for i, sc := range scenarios {
+			slots <- struct{}{}
+			go func() {
+				defer func() { <-slots; close(reports[i].done) }()
+				compareScenario(t, sc, &reports[i].tl, &reports[i].out)
+			}()
 		}
-		compareScenario(t, sc, tl)
+	}()
+	var aksTally, eksTally tally
+	for i, sc := range scenarios {
+		<-reports[i].done
+		os.Stdout.Write(reports[i].out.Bytes())
+		if sc.eks {
+			eksTally.add(reports[i].tl)
+		} else {
+			aksTally.add(reports[i].tl)
+		}
 	}
 	// The AKS line is the one the issue names; the EKS one follows when there are EKS
 	// scenarios (always in the corpus run; in a SCENARIOS run when a scenario.yaml names an
 	// EKS region).
-	if aks.scenarios > 0 || eksTally.scenarios == 0 {
-		aks.print("")
+	if aksTally.scenarios > 0 || eksTally.scenarios == 0 {
+		aksTally.print("")
 	}
 	if eksTally.scenarios > 0 {
 		eksTally.print(" (eks)")
 	}
 	// A difference where the emulation met no random tie is a rule it gets wrong.
-	if n := aks.deterministicDiffer + eksTally.deterministicDiffer; n > 0 {
+	if n := aksTally.deterministicDiffer + eksTally.deterministicDiffer; n > 0 {
 		t.Errorf("fidelity below target: %d scenarios differ where the emulation met no random tie", n)
 	}
 }
@@ -132,6 +173,25 @@ type tally struct {
 	pods                                  int
 }
 
+// add counts another tally's scenarios in tl.
+func (tl *tally) add(o tally) {
+	tl.scenarios += o.scenarios
+	tl.identical += o.identical
+	tl.random += o.random
+	tl.randomMatched += o.randomMatched
+	tl.deterministicDiffer += o.deterministicDiffer
+	tl.inRange += o.inRange
+	tl.maxDiff = math.Max(tl.maxDiff, o.maxDiff)
+	tl.maxSpread = math.Max(tl.maxSpread, o.maxSpread)
+	tl.oursTime += o.oursTime
+	tl.upTime += o.upTime
+	tl.reachTime += o.reachTime
+	tl.inSample += o.inSample
+	tl.reachedScenarios += o.reachedScenarios
+	tl.reachRuns += o.reachRuns
+	tl.pods += o.pods
+}
+
 // print writes the tally's closing lines, the last `prediction<suffix>: N of M scenarios
 // identical, max cost difference X%`.
 func (tl *tally) print(suffix string) {
@@ -142,20 +202,26 @@ func (tl *tally) print(suffix string) {
 	fmt.Printf("prediction%s: %d of %d scenarios identical, max cost difference %.2f%%\n", suffix, tl.identical, tl.scenarios, tl.maxDiff)
 }
 
-// compareScenario runs one scenario through both sides, prints its line and adds it to tl.
-func compareScenario(t *testing.T, sc scenario, tl *tally) {
+// compareScenario runs one scenario through both sides, prints its line to w and adds it to
+// tl. It may run on a goroutine of its own, so it reports errors without stopping the test.
+func compareScenario(t *testing.T, sc scenario, tl *tally, w io.Writer) {
 	t.Helper()
 	runs := envInt("UPSTREAM_RUNS", 4)
+	cpu := startPhaseClock()
+	defer cpu.write(sc)
 	start := time.Now()
-	ours, ties, exhaustive, err := emulatedOutcomes(sc, envInt("TIE_RUNS", tieLimit(len(sc.pods))))
+	em, err := emulate(sc)
 	tl.oursTime += time.Since(start)
+	cpu.lap("emulation")
 	if err != nil {
 		t.Errorf("%s: emulation: %v", sc.name, err)
 		return
 	}
+	ties := em.first.Ties
 	start = time.Now()
 	up, err := upstreamDecision(sc)
 	tl.upTime += time.Since(start)
+	cpu.lap("karpenter")
 	if err != nil {
 		t.Errorf("%s: Karpenter: %v", sc.name, err)
 		return
@@ -173,10 +239,30 @@ func compareScenario(t *testing.T, sc scenario, tl *tally) {
 		for r := 1; r < runs; r++ {
 			again, err := upstreamDecision(sc)
 			if err != nil {
-				t.Fatalf("%s: Karpenter: %v", sc.name, err)
+				t.Errorf("%s: Karpenter: %v", sc.name, err)
+				return
 			}
 			ups = append(ups, again)
 		}
+		cpu.lap("karpenter-reruns")
+	}
+	// The emulation's other outcomes (Outcomes: at most TIE_RUNS runs with other
+	// tie-breaks). Where every Karpenter run is the emulation's first outcome (same
+	// signature and cost) they cannot change the verdict, the cost difference (0) or the
+	// tallies (the first outcome is in the sample), so the suite does not draw them (a
+	// quarter of its CPU time went there); TIE_SAMPLE=always draws them for every scenario,
+	// for the number of outcomes on each line (make compare-upstream).
+	ours, exhaustive, sampleDrawn := []decision{em.decision}, false, false
+	if os.Getenv("TIE_SAMPLE") == "always" || !allFirst(em.decision, ups) {
+		start = time.Now()
+		ours, exhaustive, err = em.outcomes(envInt("TIE_RUNS", tieLimit(len(sc.pods))))
+		tl.oursTime += time.Since(start)
+		cpu.lap("sample")
+		if err != nil {
+			t.Errorf("%s: emulation: %v", sc.name, err)
+			return
+		}
+		sampleDrawn = true
 	}
 	set := map[string]bool{}
 	for _, o := range ours {
@@ -199,9 +285,11 @@ func compareScenario(t *testing.T, sc scenario, tl *tally) {
 		start := time.Now()
 		found, n, exhaustive, err := reachDecision(sc, u, envInt("REACH_RUNS", 2000), time.Duration(envInt("REACH_SECONDS", 60))*time.Second)
 		tl.reachTime += time.Since(start)
+		cpu.lap("reach")
 		tl.reachRuns += n
 		if err != nil {
-			t.Fatalf("%s: emulation: %v", sc.name, err)
+			t.Errorf("%s: emulation: %v", sc.name, err)
+			return
 		}
 		if found != nil {
 			set[u.signature()] = true
@@ -249,14 +337,16 @@ func compareScenario(t *testing.T, sc scenario, tl *tally) {
 	}
 	if os.Getenv("COMPARE_VERBOSE") != "" && first != "" {
 		for i, o := range ours {
-			fmt.Printf("--- %s emulation outcome %d of %d:\n%s\n", sc.name, i+1, len(ours), o.signature())
+			fmt.Fprintf(w, "--- %s emulation outcome %d of %d:\n%s\n", sc.name, i+1, len(ours), o.signature())
 		}
 		for i, u := range ups {
-			fmt.Printf("--- %s Karpenter run %d of %d:\n%s\n", sc.name, i+1, len(ups), u.signature())
+			fmt.Fprintf(w, "--- %s Karpenter run %d of %d:\n%s\n", sc.name, i+1, len(ups), u.signature())
 		}
 	}
 	tieNote := ""
-	if ties > 0 {
+	if ties > 0 && !sampleDrawn {
+		tieNote = fmt.Sprintf("; %d random ties, every Karpenter run the emulation's first outcome (no sample drawn); Karpenter %d outcomes in %d runs", ties, len(upOutcomes), len(ups))
+	} else if ties > 0 {
 		walk := "sampled"
 		if exhaustive {
 			walk = "all"
@@ -277,13 +367,24 @@ func compareScenario(t *testing.T, sc scenario, tl *tally) {
 		if ties > 0 {
 			tl.randomMatched++
 		}
-		fmt.Printf("%s (%d pods, %d NodeClaims): identical%s\n", sc.name, len(sc.pods), len(up.claims), tieNote)
+		fmt.Fprintf(w, "%s (%d pods, %d NodeClaims): identical%s\n", sc.name, len(sc.pods), len(up.claims), tieNote)
 		return
 	}
 	if ties == 0 {
 		tl.deterministicDiffer++
 	}
-	fmt.Printf("%s (%d pods): differ: %s; cost %.2f%% from the nearest emulated outcome%s\n", sc.name, len(sc.pods), first, diff, tieNote)
+	fmt.Fprintf(w, "%s (%d pods): differ: %s; cost %.2f%% from the nearest emulated outcome%s\n", sc.name, len(sc.pods), first, diff, tieNote)
+}
+
+// allFirst reports whether every one of Karpenter's runs is the emulation's first outcome:
+// the same signature and the same cost.
+func allFirst(first decision, ups []decision) bool {
+	for _, u := range ups {
+		if u.signature() != first.signature() || u.cost != first.cost {
+			return false
+		}
+	}
+	return true
 }
 
 // tieLimit is the comparator's default bound on the emulation's runs per scenario: more than
@@ -405,18 +506,60 @@ func costDiff(ours, up decision) float64 {
 	return d
 }
 
-var regionTypeCache = map[string][]*cloudprovider.InstanceType{}
-
+// cachedRegionTypes are the region's instance types for the default node class, derived once.
 func cachedRegionTypes(region string) []*cloudprovider.InstanceType {
-	if its, ok := regionTypeCache[region]; ok {
-		return its
-	}
-	its := regionTypes(region)
-	regionTypeCache[region] = its
-	return its
+	return aksTypes(region, aks.NodeClass{})
 }
 
 // loadScenarios is filled in by scenario_dir_test.go.
 var loadScenarios = func(dir string) ([]scenario, error) {
 	return nil, fmt.Errorf("reading scenario directories is not implemented")
+}
+
+// phaseClock measures the process CPU time (user and system, GC included) each phase of one
+// scenario's comparison takes, for COMPARE_TIMING=FILE: one line per scenario, "name pods
+// phase=seconds ...", to find where the comparator's time goes (the scenarios run one after
+// the other, so the process's CPU time between two laps is the phase's).
+type phaseClock struct {
+	on     bool
+	last   time.Duration
+	phases []string
+	spent  map[string]time.Duration
+}
+
+func startPhaseClock() *phaseClock {
+	if os.Getenv("COMPARE_TIMING") == "" {
+		return &phaseClock{}
+	}
+	return &phaseClock{on: true, last: processCPU(), spent: map[string]time.Duration{}}
+}
+
+func (c *phaseClock) lap(phase string) {
+	if !c.on {
+		return
+	}
+	now := processCPU()
+	if _, ok := c.spent[phase]; !ok {
+		c.phases = append(c.phases, phase)
+	}
+	c.spent[phase] += now - c.last
+	c.last = now
+}
+
+// write appends the scenario's line to the COMPARE_TIMING file.
+func (c *phaseClock) write(sc scenario) {
+	if !c.on {
+		return
+	}
+	c.lap("rest")
+	line := fmt.Sprintf("%s %d", sc.name, len(sc.pods))
+	for _, p := range c.phases {
+		line += fmt.Sprintf(" %s=%.3f", p, c.spent[p].Seconds())
+	}
+	f, err := os.OpenFile(os.Getenv("COMPARE_TIMING"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	fmt.Fprintln(f, line)
 }

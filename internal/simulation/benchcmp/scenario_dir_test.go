@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	azv1beta1 "github.com/Azure/karpenter-provider-azure/pkg/apis/v1beta1"
 	corev1 "k8s.io/api/core/v1"
@@ -232,18 +233,45 @@ func loadScenarioDir(root, dir string) (scenario, error) {
 	}
 	for _, np := range sc.pools {
 		nc := nodeClasses[np.Spec.Template.Spec.NodeClassRef.Name] // the CRD defaults when not given
-		res := aks.List(catalog.Default(), region, nc, aks.Cluster{})
-		if len(res.InstanceTypes) == 0 {
+		its := aksTypes(region, nc)
+		if len(its) == 0 {
 			return sc, fmt.Errorf("%s: region %q has no instance types in the catalog", cfgPath, cfg.Region)
 		}
-		for _, it := range res.InstanceTypes {
-			sc.its[np.Name] = append(sc.its[np.Name], it.InstanceType)
-		}
+		sc.its[np.Name] = its
 	}
 	sc.pods = pending(set.Pods, "pod")
 	sc.daemons = pending(set.DaemonSets, "daemonset")
 	return sc, nil
 }
+
+// aksTypes are the catalog's instance types for a region and node class (aks.List), derived once
+// per process and shared by every pool and scenario that has both, as the seeded corpus shares
+// its region's (cachedRegionTypes), and as the Azure provider lists them once per node class:
+// deriving them per pool was most of the time loading a scenario directory took.
+func aksTypes(region string, nc aks.NodeClass) []*cloudprovider.InstanceType {
+	key := aksTypesKey{region, nc}
+	aksTypesMu.Lock()
+	defer aksTypesMu.Unlock()
+	if its, ok := aksTypesCache[key]; ok {
+		return its
+	}
+	var its []*cloudprovider.InstanceType
+	for _, it := range aks.List(catalog.Default(), region, nc, aks.Cluster{}).InstanceTypes {
+		its = append(its, it.InstanceType)
+	}
+	aksTypesCache[key] = its
+	return its
+}
+
+type aksTypesKey struct {
+	region string
+	nc     aks.NodeClass
+}
+
+var (
+	aksTypesMu    sync.Mutex
+	aksTypesCache = map[aksTypesKey][]*cloudprovider.InstanceType{}
+)
 
 // fromBody decodes an object as the API server stores it: its CRD's defaults applied.
 func fromBody(o *review.Object, into any) error {
