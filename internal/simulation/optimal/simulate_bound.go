@@ -191,6 +191,24 @@ func (pb *problem) pareto(cols []boundColumn) []boundColumn {
 	return keep
 }
 
+// sizeMembers is, per column, the groups some column of the same pool and instance type
+// serves: the column's size in every zone and at every price.
+func (pb *problem) sizeMembers(groups []*boundGroup, cols []boundColumn) []bitset.Set {
+	bySize := map[[2]int]bitset.Set{}
+	for _, c := range cols {
+		k := [2]int{c.pool.idx, c.t}
+		if bySize[k] == nil {
+			bySize[k] = bitset.New(len(groups))
+		}
+		c.members.Each(bySize[k].Add)
+	}
+	out := make([]bitset.Set, len(cols))
+	for j, c := range cols {
+		out[j] = bySize[[2]int{c.pool.idx, c.t}]
+	}
+	return out
+}
+
 func bitsetKey(b bitset.Set) []byte {
 	out := make([]byte, 0, len(b)*8)
 	for _, w := range b {
@@ -300,22 +318,37 @@ func (pb *problem) solveBound(groups []*boundGroup, cols []boundColumn, withLimi
 	// Cutting planes: the pods that cannot use a node offering the optimum relies on must be
 	// covered by the other offerings. Typically the cheapest small sizes carry the fractional
 	// optimum while many pods do not fit on them at all; these rows say so.
+	//
+	// Each offering gives two sets: the groups it does not serve, and the groups no offering
+	// of its size serves (in any zone). With zone-pinned groups (zone spread) the first also
+	// holds the other zones' pinned pods, which the same cheap size covers in their own zone,
+	// so its row no longer separates the pods too large for the size from it: on the wide
+	// example (a third of 1,000 pods spread over 4 zones) the bound fell from $34.84 to $30.49
+	// with only those rows. The second is the set a zone-free LP would cut with, valid
+	// whatever the zones, and restores it.
+	sizeMembers := pb.sizeMembers(groups, cols)
 	for round := 0; round < 4 && err == nil; round++ {
 		unserved := all.Clone()
+		unservedBySize := all.Clone()
 		added := false
 		for j, x := range res.X {
 			if x <= 1e-7 {
 				continue
 			}
-			S := all.Clone()
-			S.AndNot(cols[j].members)
+			for _, m := range []bitset.Set{cols[j].members, sizeMembers[j]} {
+				S := all.Clone()
+				S.AndNot(m)
+				if S.Any() && addSubset(S) {
+					added = true
+				}
+			}
 			unserved.AndNot(cols[j].members)
+			unservedBySize.AndNot(sizeMembers[j])
+		}
+		for _, S := range []bitset.Set{unserved, unservedBySize} {
 			if S.Any() && addSubset(S) {
 				added = true
 			}
-		}
-		if unserved.Any() && addSubset(unserved) {
-			added = true
 		}
 		if !added {
 			break
