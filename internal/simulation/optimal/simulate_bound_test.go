@@ -163,10 +163,10 @@ func smallInput(rng *rand.Rand) simmodel.SimulationInput {
 	return in
 }
 
-// TestBoundsAgainstBruteForce: on seeded small inputs, neither bound (the LP over node types,
-// nor the configuration LP's) exceeds the cheapest placement of the same pods found by trying
-// every one. The inputs must exercise zones: most have zone-pinned pod groups, as zone spread
-// makes them.
+// TestBoundsAgainstBruteForce: on seeded small inputs, no bound (the LP over node types, the
+// configuration LP's, nor the configuration LP's of the zone relaxation) exceeds the cheapest
+// placement of the same pods found by trying every one. The inputs must exercise zones: most
+// have zone-pinned pod groups, as zone spread makes them.
 func TestBoundsAgainstBruteForce(t *testing.T) {
 	pinned, tight := 0, 0
 	const inputs = 60
@@ -195,6 +195,22 @@ func TestBoundsAgainstBruteForce(t *testing.T) {
 			}
 			if !config && bound >= 0.9*exact {
 				tight++
+			}
+		}
+		// The configuration bound of the zone relaxation, which inputs this small never need
+		// (their groups are within maxPatternGroups), computed as configurationBound does.
+		groups := pb.boundGroups()
+		if free, ok := zoneRelaxed(groups); ok {
+			cg := pb.newColumnGeneration(free, pb.boundColumns(free, pb.pools))
+			if cg == nil {
+				t.Fatalf("seed %d: no configuration LP of the zone relaxation", seed)
+			}
+			cg.seed(pb.nodes)
+			if err := cg.run(defaultCGBudget, true); err != nil {
+				t.Fatal(err)
+			}
+			if bound := cg.certify(defaultCGBudget); bound > exact*(1+1e-9)+1e-9 {
+				t.Errorf("seed %d: the zone relaxation's configuration bound %v above the exact optimum %v", seed, bound, exact)
 			}
 		}
 	}
