@@ -131,7 +131,13 @@ func (pb *problem) newColumnGeneration(groups []*boundGroup, cols []boundColumn)
 		}
 		cg.groups[k].pods += bg.pods
 		orig[g] = k
-		cg.groupOf[bg.u] = k
+		// A unit's pods may be in two groups (pinned to its zone, and floating: see
+		// boundGroups); the packing's nodes seed the LP through the first.
+		for _, u := range bg.from {
+			if _, ok := cg.groupOf[u]; !ok {
+				cg.groupOf[u] = k
+			}
+		}
 	}
 	if len(cg.groups) > maxPatternGroups {
 		return nil

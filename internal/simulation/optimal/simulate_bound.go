@@ -2,6 +2,7 @@ package optimal
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"sort"
@@ -13,13 +14,20 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation/optimal/lp"
 )
 
-// boundGroup is the scheduled pods of one unit: identical pods, in one zone when they spread.
+// boundGroup is identical scheduled pods: of one unit, or, for the pods of zone-spread
+// workloads that no split maxSkew allows pins to a zone, of the zone copies of one shape (see
+// boundGroups).
 type boundGroup struct {
-	u      *unit
+	u      *unit // a unit of the group: its first workload's requests and class are the group's
+	from   []*unit
 	class  int
 	zone   int
 	demand []float64
 	pods   int
+	// cover is what the group's row of the LP over node types covers: its pods, and for a
+	// floating group also the pinned pods of its shape, which use offerings it may use too
+	// (every pod of the shape is on a node of an offering the floating group may use).
+	cover int
 }
 
 // boundColumn is a node offering (pool, type, and the offerings of equal price that the same
@@ -36,14 +44,17 @@ type boundColumn struct {
 //
 //   - per group g, Σ k_go·x_o ≥ pods_g, where k_go is how many of g's pods fit on an empty
 //     node of o: pods are indivisible, so a node that holds one 2-cpu pod in 1.9 allocatable
-//     cpus holds none, which a resource-only relaxation would miss;
+//     cpus holds none, which a resource-only relaxation would miss (a floating group of spread
+//     pods covers the pinned pods of its shape too: see boundGroup.cover);
 //   - per pod class (pods with the same requirements and tolerations) and resource, the nodes
 //     the class may use offer its demand;
 //   - per resource, all nodes together offer the total demand; per pool limit, the nodes of
 //     the pool stay within it.
 //
-// Every placement that respects requirements, allocatable and limits satisfies these rows,
-// so the LP optimum (certified through a feasible dual solution) is a lower bound on its cost.
+// Every placement that respects requirements, allocatable and limits, with any split of the
+// spread pods over the zones that their maxSkew allows (see boundGroups), satisfies these
+// rows, so the LP optimum (certified through a feasible dual solution) is a lower bound on its
+// cost.
 func (pb *problem) lowerBound() (float64, []simmodel.BoundGroup) {
 	groups := pb.boundGroups()
 	if len(groups) == 0 {
@@ -65,9 +76,11 @@ func (pb *problem) lowerBound() (float64, []simmodel.BoundGroup) {
 	var out []simmodel.BoundGroup
 	for gi, g := range groups {
 		bg := simmodel.BoundGroup{Pods: g.pods, Bound: math.Inf(1)}
-		for _, m := range g.u.members {
-			if name := pb.workloads[m.w].w.Name; !slices.Contains(bg.Workloads, name) {
-				bg.Workloads = append(bg.Workloads, name)
+		for _, u := range g.from {
+			for _, m := range u.members {
+				if name := pb.workloads[m.w].w.Name; !slices.Contains(bg.Workloads, name) {
+					bg.Workloads = append(bg.Workloads, name)
+				}
 			}
 		}
 		if g.zone >= 0 {
@@ -86,19 +99,109 @@ func (pb *problem) lowerBound() (float64, []simmodel.BoundGroup) {
 	return bound, out
 }
 
+// boundGroups is the scheduled pods as the bounds' groups, so that the bounds hold for every
+// placement Karpenter's rules allow, not only for the optimum's. The optimum splits a
+// zone-spread workload's pods evenly over its zones (makeUnits), but maxSkew k admits every
+// split whose counts per zone differ by at most k, and a cheaper packing may need an uneven
+// one (a size offered in only some zones, or whole nodes in fewer zones). Of a workload's P
+// scheduled pods over Z zones, every such split leaves each zone at least
+//
+//	L = max(0, ⌈(P − (Z−1)·k) / Z⌉)
+//
+// (the zone with the fewest has m, the others at most m + k, so P ≤ m + (Z−1)·(m+k)): each
+// zone's group is pinned only that many, the rest of its pods join one group per pod shape
+// (class and requests) that may use any of the class's zones. For k = 1 that floats the
+// remainder of P ÷ Z; for k ≥ P every pod floats. Any placement within maxSkew meets these
+// groups' rows, and so does the optimum's own (a zone is never pinned more pods than the
+// optimum placed there). Karpenter counts a spread's domains over every NodePool's zones (the
+// class's zones are among them), and a larger set of domains only allows fewer splits.
 func (pb *problem) boundGroups() []*boundGroup {
-	var groups []*boundGroup
-	for _, u := range pb.units {
-		if placed := u.count - u.rem; placed > 0 {
-			groups = append(groups, pb.boundGroup(u, placed))
+	placed := pb.memberPlaced()
+	total := make([]int, len(pb.workloads))
+	for ui, u := range pb.units {
+		for mi, m := range u.members {
+			total[m.w] += placed[ui][mi]
 		}
 	}
-	return groups
+	var groups, floats []*boundGroup
+	floatOf := map[string]*boundGroup{}
+	for ui, u := range pb.units {
+		n := u.count - u.rem
+		if n == 0 {
+			continue
+		}
+		if u.zone < 0 {
+			groups = append(groups, pb.boundGroup(u, n))
+			continue
+		}
+		pinned := 0
+		for mi, m := range u.members {
+			pinned += min(pb.spreadFloor(m.w, total[m.w]), placed[ui][mi])
+		}
+		if pinned > 0 {
+			groups = append(groups, pb.boundGroup(u, pinned))
+		}
+		if rest := n - pinned; rest > 0 {
+			sw := pb.workloads[u.w]
+			key := fmt.Sprint(sw.class, "/", sw.d)
+			g := floatOf[key]
+			if g == nil {
+				g = pb.boundGroup(u, 0)
+				g.zone, g.from, g.cover = -1, nil, 0
+				floatOf[key] = g
+				floats = append(floats, g)
+			}
+			g.from = append(g.from, u)
+			g.pods += rest
+			for d, v := range sw.d {
+				g.demand[d] += float64(v) * float64(rest)
+			}
+		}
+	}
+	for _, g := range groups {
+		if f := floatOf[fmt.Sprint(g.class, "/", pb.workloads[g.u.w].d)]; f != nil {
+			f.cover += g.pods
+		}
+	}
+	for _, f := range floats {
+		f.cover += f.pods
+	}
+	return append(groups, floats...)
+}
+
+// spreadFloor is the fewest of workload w's pods any zone holds when pods of it are spread
+// within its maxSkew over its class's zones (see boundGroups).
+func (pb *problem) spreadFloor(w, pods int) int {
+	sw := pb.workloads[w]
+	z, k := len(pb.classes[sw.class].zones), int(sw.w.ZoneSpread)
+	if z == 0 || k <= 0 {
+		return 0
+	}
+	if x := pods - (z-1)*k; x > 0 {
+		return (x + z - 1) / z
+	}
+	return 0
+}
+
+// memberPlaced is, per unit and member, how many of the member's pods are placed: a unit's
+// placed pods go to its members in order, as the report hands them out (attribution).
+func (pb *problem) memberPlaced() [][]int {
+	out := make([][]int, len(pb.units))
+	for ui, u := range pb.units {
+		out[ui] = make([]int, len(u.members))
+		left := u.count - u.rem
+		for mi, m := range u.members {
+			k := min(left, m.count)
+			out[ui][mi] = k
+			left -= k
+		}
+	}
+	return out
 }
 
 func (pb *problem) boundGroup(u *unit, pods int) *boundGroup {
 	sw := pb.workloads[u.w]
-	g := &boundGroup{u: u, class: sw.class, zone: u.zone, demand: make([]float64, len(pb.dims)), pods: pods}
+	g := &boundGroup{u: u, from: []*unit{u}, class: sw.class, zone: u.zone, demand: make([]float64, len(pb.dims)), pods: pods, cover: pods}
 	for d, v := range sw.d {
 		g.demand[d] = float64(v) * float64(pods)
 	}
@@ -235,7 +338,7 @@ func (pb *problem) solveBound(groups []*boundGroup, cols []boundColumn, withLimi
 	for i := range order {
 		order[i] = i
 	}
-	sort.SliceStable(order, func(a, b int) bool { return groups[order[a]].pods > groups[order[b]].pods })
+	sort.SliceStable(order, func(a, b int) bool { return groups[order[a]].cover > groups[order[b]].cover })
 	for i, gi := range order {
 		if i == maxGroupRows {
 			break
@@ -244,11 +347,11 @@ func (pb *problem) solveBound(groups []*boundGroup, cols []boundColumn, withLimi
 		row := make([]float64, len(cols))
 		for j, c := range cols {
 			if c.members.Has(gi) {
-				row[j] = float64(lp.MaxFit(c.pool.types[c.t].alloc, zero, pb.workloads[g.u.w].d, g.pods))
+				row[j] = float64(lp.MaxFit(c.pool.types[c.t].alloc, zero, pb.workloads[g.u.w].d, g.cover))
 			}
 		}
 		cover.A = append(cover.A, row)
-		cover.B = append(cover.B, float64(g.pods))
+		cover.B = append(cover.B, float64(g.cover))
 	}
 	// Aggregate rows: per class, and all groups together.
 	seen := map[string]bool{}
