@@ -10,6 +10,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	k8slabels "k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/karpenter/pkg/utils/resources"
 )
@@ -28,6 +29,26 @@ type Workload struct {
 	// ZoneSpread, when positive, is the maxSkew of a DoNotSchedule topology spread constraint
 	// over topology.kubernetes.io/zone whose selector matches this workload's own pods.
 	ZoneSpread int32
+	// HostnameSpread, when positive, is the maxSkew of a DoNotSchedule topology spread
+	// constraint over kubernetes.io/hostname whose selector matches this workload's own pods.
+	// Karpenter takes the minimum over hostnames as 0 (it can always open a node), so it
+	// places at most HostnameSpread of them on one node (topologygroup.go).
+	HostnameSpread int32
+	// HostnameAntiAffinity is a required pod anti-affinity term over kubernetes.io/hostname
+	// whose selector matches this workload's own pods: at most one of them on a node.
+	HostnameAntiAffinity bool
+}
+
+// PerNode is the most of the workload's pods one node may hold under its hostname anti-affinity
+// and hostname spread (0: no such cap).
+func (w Workload) PerNode() int {
+	switch {
+	case w.HostnameAntiAffinity:
+		return 1
+	case w.HostnameSpread > 0:
+		return int(w.HostnameSpread)
+	}
+	return 0
 }
 
 // Pod returns the i-th pod of the workload as the API server would hold it pending; the
@@ -64,13 +85,30 @@ func (w Workload) Pod(i int) *corev1.Pod {
 			},
 		}}
 	}
+	own := &metav1.LabelSelector{MatchLabels: map[string]string{"app": labels["app"]}}
 	if w.ZoneSpread > 0 {
-		p.Spec.TopologySpreadConstraints = []corev1.TopologySpreadConstraint{{
+		p.Spec.TopologySpreadConstraints = append(p.Spec.TopologySpreadConstraints, corev1.TopologySpreadConstraint{
 			MaxSkew:           w.ZoneSpread,
 			TopologyKey:       corev1.LabelTopologyZone,
 			WhenUnsatisfiable: corev1.DoNotSchedule,
-			LabelSelector:     &metav1.LabelSelector{MatchLabels: map[string]string{"app": labels["app"]}},
-		}}
+			LabelSelector:     own,
+		})
+	}
+	if w.HostnameSpread > 0 {
+		p.Spec.TopologySpreadConstraints = append(p.Spec.TopologySpreadConstraints, corev1.TopologySpreadConstraint{
+			MaxSkew:           w.HostnameSpread,
+			TopologyKey:       corev1.LabelHostname,
+			WhenUnsatisfiable: corev1.DoNotSchedule,
+			LabelSelector:     own.DeepCopy(),
+		})
+	}
+	if w.HostnameAntiAffinity {
+		if p.Spec.Affinity == nil {
+			p.Spec.Affinity = &corev1.Affinity{}
+		}
+		p.Spec.Affinity.PodAntiAffinity = &corev1.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []corev1.PodAffinityTerm{{
+			TopologyKey: corev1.LabelHostname, LabelSelector: own.DeepCopy(),
+		}}}
 	}
 	return p
 }
@@ -87,9 +125,10 @@ func Pods(ws []Workload) []*corev1.Pod {
 }
 
 // WorkloadsFromPods groups pending pods into workloads of identical scheduling shape: the same
-// requests, labels, node selector, first required node selector term, tolerations and zone
-// spread. A zone spread constraint is modelled as counting the workload's own pods, which is
-// what a Deployment's usual selector does.
+// requests, labels, node selector, first required node selector term, tolerations, zone
+// spread, hostname spread and hostname anti-affinity. Only DoNotSchedule spreads and required
+// anti-affinity terms whose selector matches the pod's own labels are kept: they are modelled
+// as counting the workload's own pods, which is what a Deployment's usual selector does.
 func WorkloadsFromPods(pods []*corev1.Pod) []Workload {
 	ws, _ := GroupPods(pods)
 	return ws
@@ -139,11 +178,58 @@ func workloadOf(p *corev1.Pod) Workload {
 		}
 	}
 	for _, c := range p.Spec.TopologySpreadConstraints {
-		if c.TopologyKey == corev1.LabelTopologyZone && c.WhenUnsatisfiable == corev1.DoNotSchedule {
-			w.ZoneSpread = c.MaxSkew
+		if c.WhenUnsatisfiable != corev1.DoNotSchedule || !SpreadSelectsSelf(p, c) {
+			continue
+		}
+		switch c.TopologyKey {
+		case corev1.LabelTopologyZone:
+			w.ZoneSpread = minSkew(w.ZoneSpread, c.MaxSkew)
+		case corev1.LabelHostname:
+			w.HostnameSpread = minSkew(w.HostnameSpread, c.MaxSkew)
+		}
+	}
+	if a := p.Spec.Affinity; a != nil && a.PodAntiAffinity != nil {
+		for _, term := range a.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution {
+			if term.TopologyKey == corev1.LabelHostname && TermSelectsSelf(p, term) {
+				w.HostnameAntiAffinity = true
+			}
 		}
 	}
 	return w
+}
+
+// minSkew is the stricter of two maxSkews (0: none yet).
+func minSkew(cur, v int32) int32 {
+	if cur <= 0 || v < cur {
+		return v
+	}
+	return cur
+}
+
+// SpreadSelectsSelf reports whether a topology spread constraint counts the pod itself: its
+// selector (with the pod's values of its matchLabelKeys, as Karpenter adds them) matches the
+// pod's labels. The workload's pods then constrain one another; a constraint that counts
+// other pods only does not spread the workload.
+func SpreadSelectsSelf(p *corev1.Pod, c corev1.TopologySpreadConstraint) bool {
+	if c.LabelSelector == nil {
+		return false
+	}
+	sel, err := metav1.LabelSelectorAsSelector(c.LabelSelector)
+	return err == nil && sel.Matches(k8slabels.Set(p.Labels))
+}
+
+// TermSelectsSelf reports whether a pod (anti-)affinity term selects the pod itself: its
+// namespaces (none: the pod's own; no namespace selector) hold the pod's and its label
+// selector matches the pod's labels.
+func TermSelectsSelf(p *corev1.Pod, term corev1.PodAffinityTerm) bool {
+	if term.LabelSelector == nil || term.NamespaceSelector != nil {
+		return false
+	}
+	if len(term.Namespaces) > 0 && !slices.Contains(term.Namespaces, p.Namespace) {
+		return false
+	}
+	sel, err := metav1.LabelSelectorAsSelector(term.LabelSelector)
+	return err == nil && sel.Matches(k8slabels.Set(p.Labels))
 }
 
 // shapeKey identifies a workload's scheduling shape. It is built with plain string writes:
@@ -189,6 +275,11 @@ func shapeKey(w Workload) string {
 	sb.WriteString(TolerationKey(w.Tolerations))
 	sb.WriteByte(1)
 	sb.WriteString(strconv.Itoa(int(w.ZoneSpread)))
+	sb.WriteByte(1)
+	sb.WriteString(strconv.Itoa(int(w.HostnameSpread)))
+	if w.HostnameAntiAffinity {
+		sb.WriteString("/anti")
+	}
 	return sb.String()
 }
 

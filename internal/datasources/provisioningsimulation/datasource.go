@@ -64,7 +64,12 @@ func (d *dataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 			"provisioning decision (v1.14 scheduler: pod order, NodePools by weight, per-NodeClaim instance-type options, daemon overhead, limits, " +
 			"minValues, topology spread, pod anti-affinity, relaxed preferences; then the Azure provider's launch choice: lowest price, spot before " +
 			"on-demand, zonal before regional). `mode = \"optimal\"` reports the optimum instead: the cheapest packing found, with a certified " +
-			"lower bound (`lower_bound`) — not what Karpenter would do. `mode = \"both\"` reports Karpenter's decision at the top level, the optimum " +
+			"lower bound (`lower_bound`) — not what Karpenter would do. The optimum keeps requests, node selectors, the first required node " +
+			"affinity term, tolerations, NodePool order and limits, `DoNotSchedule` spreads over zones (split evenly; the bound holds for every " +
+			"split maxSkew allows) and over `kubernetes.io/hostname` (at most maxSkew per node), and required anti-affinity over " +
+			"`kubernetes.io/hostname` on a workload's own pods (one per node; `workloads_yaml` only); it ignores pod affinity, anti-affinity over " +
+			"zones or other keys, preferred terms, `ScheduleAnyway` spreads and `minDomains`, and counts spreads and anti-affinity among the " +
+			"workload's own pods only (a warning names the workloads). `mode = \"both\"` reports Karpenter's decision at the top level, the optimum " +
 			"under `optimal`, and `design_cost`, what this NodePool design costs per hour over the optimum, and, when Karpenter's cost exceeds the " +
 			"optimum by more than 10 %, `advice`: the cheapest NodePool edit verified by re-running Karpenter's decision (KRP118). `method` says which " +
 			"the top-level figures are; `currency` what they are in. The guide \"What will Karpenter launch?\" walks through a wide pool (Karpenter USD 152.79/h with 332 pods " +

@@ -21,7 +21,8 @@ import (
 // zone could not take its share), every partition of the pods into nodes and, per partition,
 // every pool, instance type and offering each node may be: a node's pods must all be allowed
 // on the offering (class, pool, and for spread pods the zone the split put them in) and fit
-// its allocatable, and each pool's nodes stay within its limits. Pods may use any pool their
+// its allocatable, hold at most one pod of a workload with hostname anti-affinity and at most
+// k of one with hostname spread of maxSkew k, and each pool's nodes stay within its limits. Pods may use any pool their
 // class allows, not only Karpenter's order, as the bounds do. Small inputs only: the
 // partitions of n pods are Bell(n) (4,140 for 8), per combination of splits.
 func exactCost(pb *problem) float64 {
@@ -132,7 +133,8 @@ func exactCostOf(pb *problem, pods []bfPod, best float64) float64 {
 					continue
 				}
 				mask := pt.all
-				used := make([]int64, len(pb.dims))
+				used := make([]int64, pb.nres)
+				perWorkload := map[int]int{}
 				for _, pod := range block {
 					sw := pb.workloads[pod.w]
 					m := pb.classes[sw.class].masks[p.idx]
@@ -144,11 +146,17 @@ func exactCostOf(pb *problem, pods []bfPod, best float64) float64 {
 					if pod.zone >= 0 {
 						mask &= pt.zoneMask[pod.zone]
 					}
-					for r, v := range sw.d {
+					for r, v := range sw.d[:pb.nres] {
 						used[r] += v
 					}
+					// The per-node caps, from the workload itself, not from the dims that
+					// encode them for the solver.
+					perWorkload[pod.w]++
+					if c := sw.w.PerNode(); c > 0 && perWorkload[pod.w] > c {
+						mask = 0
+					}
 				}
-				if mask == 0 || !fits(pt.alloc, nil, used, 1) {
+				if mask == 0 || !fits(pt.alloc[:pb.nres], nil, used, 1) {
 					continue
 				}
 				out = append(out, option{p, t, cheapest(pt, mask)})
@@ -217,7 +225,8 @@ func exactCostOf(pb *problem, pods []bfPod, best float64) float64 {
 
 // smallInput draws an input of at most 8 pods on one or two pools of a few small sizes, in
 // westeurope (every zone assumed, all alike) or eastus (zones listed, its GPU sizes missing in
-// some), with zone spread (maxSkew 1 or 2), zone-pinned pools, daemon overhead and limits.
+// some), with zone spread (maxSkew 1 or 2), hostname anti-affinity and spread (maxSkew 2),
+// zone-pinned pools, daemon overhead and limits.
 func smallInput(rng *rand.Rand) simmodel.SimulationInput {
 	region := []string{"westeurope", "eastus"}[rng.IntN(2)]
 	in := simmodel.SimulationInput{Region: region, Seed: rng.Uint64()}
@@ -258,6 +267,11 @@ func smallInput(rng *rand.Rand) simmodel.SimulationInput {
 		}
 		if rng.IntN(2) == 0 {
 			w.ZoneSpread = int32(1 + rng.IntN(2))
+		}
+		if rng.IntN(4) == 0 {
+			w.HostnameAntiAffinity = true
+		} else if rng.IntN(4) == 0 {
+			w.HostnameSpread = 2
 		}
 		in.Workloads = append(in.Workloads, w)
 	}

@@ -18,7 +18,8 @@ import (
 )
 
 // checkSimulation verifies what any simulation must satisfy, from its output alone: every pod
-// is accounted for; every node's requests (pods and daemons) fit its allocatable; every pod
+// is accounted for; every node's requests (pods and daemons) fit its allocatable and it holds
+// no more of a workload's pods than its hostname anti-affinity or spread allows; every pod
 // is on a node of a pool whose taints it tolerates, with an instance type and offering its
 // requirements and the pool's admit, priced as the catalog prices that offering; the pools'
 // limits hold; the cost adds up; and the lower bound does not exceed it.
@@ -60,6 +61,11 @@ func checkSimulation(t testing.TB, s *analysis.Solver, in simmodel.SimulationInp
 			w, ok := byName[pc.Workload]
 			if !ok {
 				t.Fatalf("node %d: unknown workload %q", i, pc.Workload)
+			}
+			// Hostname anti-affinity: one of the workload's pods per node; hostname spread
+			// with maxSkew k: at most k (Karpenter's minimum over hostnames is 0).
+			if c := w.PerNode(); c > 0 && pc.Count > c {
+				t.Fatalf("node %d: %d pods of %s, which allows %d per node (anti-affinity %v, hostname maxSkew %d)", i, pc.Count, pc.Workload, c, w.HostnameAntiAffinity, w.HostnameSpread)
 			}
 			pod := w.Pod(0)
 			if err := scheduling.Taints(sp.Pool.Spec.Template.Spec.Taints).ToleratesPod(pod); err != nil {
@@ -126,7 +132,7 @@ func checkSimulation(t testing.TB, s *analysis.Solver, in simmodel.SimulationInp
 
 // randomInput draws NodePools and workloads across the shapes the simulation handles: sizes,
 // families, architectures, capacity types, zones, weights, limits, taints, GPUs, selectors,
-// zone spread and daemon overhead.
+// zone spread, hostname anti-affinity and spread, and daemon overhead.
 func randomInput(rng *rand.Rand) simmodel.SimulationInput {
 	in := simmodel.SimulationInput{Region: []string{"westeurope", "eastus"}[rng.IntN(2)], Seed: rng.Uint64(), ConfigurationBound: rng.IntN(2) == 0}
 	menu := []karpv1.NodeSelectorRequirementWithMinValues{
@@ -174,6 +180,12 @@ func randomInput(rng *rand.Rand) simmodel.SimulationInput {
 		}
 		if rng.IntN(4) == 0 {
 			w.ZoneSpread = int32(1 + rng.IntN(2))
+		}
+		switch rng.IntN(8) {
+		case 0:
+			w.HostnameAntiAffinity = true
+		case 1:
+			w.HostnameSpread = int32(1 + rng.IntN(4))
 		}
 		if rng.IntN(5) == 0 {
 			w.NodeSelector = map[string]string{corev1.LabelArchStable: []string{karpv1.ArchitectureAmd64, karpv1.ArchitectureArm64}[rng.IntN(2)]}

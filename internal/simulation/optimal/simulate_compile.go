@@ -28,8 +28,15 @@ type problem struct {
 	// configBound asks the report for the configuration LP bound.
 	configBound bool
 	// dims are the resources packed: cpu (millicores), memory (bytes), pods, then any other
-	// resource a pod or the daemon overhead requests, by name.
+	// resource a pod or the daemon overhead requests, by name; after those (from nres on),
+	// one per workload whose pods one node may hold only so many of (hostname anti-affinity or
+	// hostname spread, simmodel.Workload.PerNode): every node offers perNode[d−nres] of it and
+	// each of the workload's pods takes 1, so the greedy, the knapsacks and the bounds keep the
+	// cap as they keep any resource.
 	dims      []corev1.ResourceName
+	nres      int
+	perNode   []int64
+	capped    int // per-node dims handed out to workloads so far (compile)
 	daemon    []int64
 	pools     []*simPool // Karpenter's order: weight descending, then name descending
 	workloads []*simWorkload
@@ -133,6 +140,13 @@ func compile(s *analysis.Solver, region string, in simmodel.SimulationInput) *pr
 	for _, n := range names {
 		pb.dims = append(pb.dims, corev1.ResourceName(n))
 	}
+	pb.nres = len(pb.dims)
+	for _, w := range in.Workloads {
+		if c := w.PerNode(); c > 0 && w.Count > 0 {
+			pb.dims = append(pb.dims, corev1.ResourceName("per-node/"+w.Name))
+			pb.perNode = append(pb.perNode, int64(c))
+		}
+	}
 	pb.daemon = pb.vec(in.DaemonOverhead)
 
 	zoneID := map[string]int{}
@@ -210,13 +224,14 @@ func (pb *problem) poolType(it *cloud.InstanceType, offs cloudprovider.Offerings
 	t := &poolType{it: it, offs: offs, usable: true}
 	alloc := it.Allocatable()
 	t.alloc = make([]int64, len(pb.dims))
-	for d, name := range pb.dims {
+	for d, name := range pb.dims[:pb.nres] {
 		q := alloc[name]
 		t.alloc[d] = pb.quantity(name, q) - pb.daemon[d]
 		if t.alloc[d] < 0 {
 			t.usable = false
 		}
 	}
+	copy(t.alloc[pb.nres:], pb.perNode)
 	for _, l := range limits {
 		if l.name == resources.Node {
 			t.capLimit = append(t.capLimit, 1)
@@ -254,7 +269,7 @@ func (pb *problem) quantity(name corev1.ResourceName, q resource.Quantity) int64
 
 func (pb *problem) vec(rl corev1.ResourceList) []int64 {
 	v := make([]int64, len(pb.dims))
-	for d, name := range pb.dims {
+	for d, name := range pb.dims[:pb.nres] {
 		if q, ok := rl[name]; ok {
 			v[d] = pb.quantity(name, q)
 		}
@@ -265,6 +280,10 @@ func (pb *problem) vec(rl corev1.ResourceList) []int64 {
 func (pb *problem) addWorkload(w simmodel.Workload, classOf map[string]int) {
 	pod := w.Pod(0)
 	sw := &simWorkload{w: w, d: pb.vec(resources.RequestsForPods(pod))}
+	if w.PerNode() > 0 {
+		pb.capped++
+		sw.d[pb.nres+pb.capped-1] = 1
+	}
 	pb.workloads = append(pb.workloads, sw)
 	for d, v := range sw.d {
 		if v < 0 {
@@ -438,7 +457,7 @@ func (pb *problem) makeUnits() {
 
 func (pb *problem) describe(v []int64) string {
 	var parts []string
-	for d, x := range v {
+	for d, x := range v[:pb.nres] {
 		if x == 0 || pb.dims[d] == corev1.ResourcePods {
 			continue
 		}
