@@ -87,6 +87,7 @@ type cgOffer struct {
 	members []int
 	fit     []int // per member, how many of its pods one node holds
 	caps    map[int]float64
+	weight  [][]int64 // per member, its requests (the knapsack's weights)
 }
 
 type cgPattern struct {
@@ -347,14 +348,19 @@ func (cg *columnGeneration) target(j int, mu []float64) float64 {
 
 // knapsack is offering j's pricing problem over its groups (zero-valued ones never help).
 func (cg *columnGeneration) knapsack(j int, pi []float64) *lp.Knapsack {
-	o := cg.offers[j]
+	o := &cg.offers[j]
 	n := len(o.members)
-	weight := make([][]int64, n)
+	if o.weight == nil {
+		o.weight = make([][]int64, n)
+		for i, g := range o.members {
+			o.weight[i] = cg.groups[g].d
+		}
+	}
+	weight := o.weight
 	value := make([]float64, n)
 	count := make([]int, n)
 	any := false
 	for i, g := range o.members {
-		weight[i] = cg.groups[g].d
 		if pi[g] > 1e-12 {
 			value[i] = pi[g]
 			count[i] = o.fit[i]

@@ -342,7 +342,7 @@ func TestBoundsAgainstBruteForce(t *testing.T) {
 		// The configuration bound of the zone relaxation, which inputs this small never need
 		// (their groups are within maxPatternGroups), computed as configurationBound does.
 		groups := pb.boundGroups()
-		if free, ok := zoneRelaxed(groups); ok {
+		if free, ok := pb.zoneRelaxed(groups); ok {
 			cg := pb.newColumnGeneration(free, pb.boundColumns(free, pb.pools))
 			if cg == nil {
 				t.Fatalf("seed %d: no configuration LP of the zone relaxation", seed)

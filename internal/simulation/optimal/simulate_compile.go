@@ -174,7 +174,7 @@ func compile(s *analysis.Solver, region string, in simmodel.SimulationInput) *pr
 			if len(offs) == 0 || len(offs) > 64 {
 				continue // Azure sizes have at most 2 × (zones + 1) offerings
 			}
-			pt := pb.poolType(rt.InstanceTypes()[ti], offs, p.limits, zoneID)
+			pt := pb.poolType(rt, rt.InstanceTypes()[ti], offs, p.limits, zoneID)
 			pt.ti = ti
 			p.types = append(p.types, pt)
 		}
@@ -220,7 +220,7 @@ func weight(p *analysis.Pool) int32 {
 	return *p.Spec.Weight
 }
 
-func (pb *problem) poolType(it *cloud.InstanceType, offs cloudprovider.Offerings, limits []poolLimit, zoneID map[string]int) *poolType {
+func (pb *problem) poolType(rt analysis.RegionTypes, it *cloud.InstanceType, offs cloudprovider.Offerings, limits []poolLimit, zoneID map[string]int) *poolType {
 	t := &poolType{it: it, offs: offs, usable: true}
 	alloc := it.Allocatable()
 	t.alloc = make([]int64, len(pb.dims))
@@ -241,15 +241,15 @@ func (pb *problem) poolType(it *cloud.InstanceType, offs cloudprovider.Offerings
 	}
 	t.minPrice = offs[0].Price
 	for j, of := range offs {
-		z := cloud.ZoneOf(of)
-		id, ok := zoneID[z]
+		l := rt.Labels(of)
+		id, ok := zoneID[l.Zone]
 		if !ok {
 			id = len(zoneID)
-			zoneID[z] = id
+			zoneID[l.Zone] = id
 		}
 		t.zone = append(t.zone, id)
 		t.price = append(t.price, of.Price)
-		t.spot = append(t.spot, of.CapacityType() == "spot")
+		t.spot = append(t.spot, l.Spot)
 		t.all |= 1 << uint(j)
 		if of.Price < t.minPrice {
 			t.minPrice = of.Price
@@ -345,13 +345,21 @@ func (pb *problem) podClass(reqs scheduling.Requirements, pod *corev1.Pod) *podC
 		allowed := rt.AdmissibleAll(merged)
 		masks := make([]uint64, len(p.types))
 		any := false
+		// zoneAllowed, judged once per zone: the pool's offering j is the allowed one.
+		zoneOK := make([]int8, len(pb.zones)) // 0 unknown, 1 allowed, -1 not
+		allowedIn := func(id int) bool {
+			if zoneOK[id] == 0 {
+				zoneOK[id] = -1
+				if zoneAllowed(merged, pb.zones[id]) {
+					zoneOK[id] = 1
+				}
+			}
+			return zoneOK[id] > 0
+		}
 		for t, pt := range p.types {
 			for _, of := range allowed[pt.ti] {
-				if !zoneAllowed(merged, of) {
-					continue
-				}
 				for j, pof := range pt.offs {
-					if pof == of {
+					if pof == of && allowedIn(pt.zone[j]) {
 						masks[t] |= 1 << uint(j)
 						if pb.zones[pt.zone[j]] != "" {
 							zones[pt.zone[j]] = true
@@ -374,14 +382,13 @@ func (pb *problem) podClass(reqs scheduling.Requirements, pod *corev1.Pod) *podC
 	return c
 }
 
-// zoneAllowed reports whether the offering's zone is one the requirements (the pool's and the
-// pod's) allow, as Karpenter's offering compatibility judges it. The analysis admits a size
+// zoneAllowed reports whether an offering's zone z (cloud.ZoneOf) is one the requirements (the
+// pool's and the pod's) allow, as Karpenter's offering compatibility judges it. The analysis admits a size
 // whose zones are unknown and whose offerings are regional only without judging the zone
 // (analysis.zonesUnjudged), so that the requirement analysis can say the size may be offered;
 // a node placed on such an offering would be in a zone ("0": regional) the pool excludes, which
 // Karpenter never launches. An offering without a zone (an EKS catalog's) is judged by nothing.
-func zoneAllowed(reqs scheduling.Requirements, of *cloudprovider.Offering) bool {
-	z := cloud.ZoneOf(of)
+func zoneAllowed(reqs scheduling.Requirements, z string) bool {
 	return z == "" || !reqs.Has(corev1.LabelTopologyZone) || reqs.Get(corev1.LabelTopologyZone).Has(z)
 }
 

@@ -1,6 +1,7 @@
 package optimal
 
 import (
+	"fmt"
 	"math"
 	"slices"
 )
@@ -58,12 +59,14 @@ func (pb *problem) tryRepack(p *simPool, old []*simNode, placed map[*unit]int, r
 			items = append(items, u)
 		}
 	}
-	free, pinned := zoneRelaxed(groups)
+	free, pinned := pb.zoneRelaxed(groups)
 	if relax {
 		if !pinned {
 			return false
 		}
 		groups = free
+	} else if pb.overPatternGroups(groups) {
+		return pinned // newColumnGeneration would merge them and give up: skip its columns
 	}
 	cg := pb.newColumnGeneration(groups, pb.boundColumns(groups, []*simPool{p}))
 	if cg == nil {
@@ -220,4 +223,29 @@ func (cg *columnGeneration) copyZone(p *simPool, pat cgPattern, unitsOf [][]*uni
 		}
 	}
 	return best
+}
+
+// overPatternGroups reports whether the configuration LP of the groups certainly has more than
+// maxPatternGroups groups once newColumnGeneration merges those of equal requests and
+// offerings: groups of different requests never merge, and groups of equal requests pinned to
+// different zones neither (their offerings are in their own zones, and each placed group has
+// one), so per request vector there are at least as many as its zones (at least one). On the
+// benchmark's spread mixes the zoned LP is past the cap and only its relaxation runs; this
+// spares the zoned LP's columns, the costliest part of finding that out.
+func (pb *problem) overPatternGroups(groups []*boundGroup) bool {
+	zones := map[string]map[int]bool{}
+	for _, g := range groups {
+		k := fmt.Sprint(pb.workloads[g.u.w].d)
+		if zones[k] == nil {
+			zones[k] = map[int]bool{}
+		}
+		if g.zone >= 0 {
+			zones[k][g.zone] = true
+		}
+	}
+	n := 0
+	for _, z := range zones {
+		n += max(len(z), 1)
+	}
+	return n > maxPatternGroups
 }
