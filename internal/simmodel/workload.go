@@ -3,6 +3,7 @@ package simmodel
 import (
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"sort"
 	"strconv"
@@ -140,6 +141,15 @@ func GroupPods(pods []*corev1.Pod) ([]Workload, []int) {
 	var out []Workload
 	index := make([]int, len(pods))
 	for pi, p := range pods {
+		// Replicas come one after another: a pod whose scheduling fields equal the previous
+		// pod's is of its workload, without counting its requests again (that and the key
+		// were a tenth of a 5,000-pod simulation).
+		if pi > 0 && sameShape(p, pods[pi-1]) {
+			i := index[pi-1]
+			out[i].Count++
+			index[pi] = i
+			continue
+		}
 		w := workloadOf(p)
 		key := shapeKey(w)
 		if i, ok := byKey[key]; ok {
@@ -164,6 +174,79 @@ func GroupPods(pods []*corev1.Pod) ([]Workload, []int) {
 		}
 	}
 	return out, index
+}
+
+// sameShape reports whether two pods certainly give the same workload (workloadOf): every
+// field it reads, directly or through resources.Ceiling (containers' requests, limits and
+// restart policies, the pod's overhead and resources, its status), is equal. It may answer
+// false for pods of one shape (a quantity's cached string, say): they then take the full path.
+func sameShape(a, b *corev1.Pod) bool {
+	if a.Namespace != b.Namespace || !maps.Equal(a.Labels, b.Labels) || !maps.Equal(a.Spec.NodeSelector, b.Spec.NodeSelector) ||
+		!sameContainers(a.Spec.Containers, b.Spec.Containers) || !sameContainers(a.Spec.InitContainers, b.Spec.InitContainers) {
+		return false
+	}
+	if (len(a.Spec.Tolerations) > 0 || len(b.Spec.Tolerations) > 0) && !reflect.DeepEqual(a.Spec.Tolerations, b.Spec.Tolerations) {
+		return false
+	}
+	if (a.Spec.Affinity != nil || b.Spec.Affinity != nil) && !reflect.DeepEqual(a.Spec.Affinity, b.Spec.Affinity) {
+		return false
+	}
+	if len(a.Spec.TopologySpreadConstraints) != len(b.Spec.TopologySpreadConstraints) {
+		return false
+	}
+	for i, c := range a.Spec.TopologySpreadConstraints {
+		d := b.Spec.TopologySpreadConstraints[i]
+		if c.MaxSkew != d.MaxSkew || c.TopologyKey != d.TopologyKey || c.WhenUnsatisfiable != d.WhenUnsatisfiable {
+			return false
+		}
+		if !reflect.DeepEqual(c, d) {
+			return false
+		}
+	}
+	if (len(a.Spec.Overhead) > 0 || len(b.Spec.Overhead) > 0) && !sameList(a.Spec.Overhead, b.Spec.Overhead) {
+		return false
+	}
+	if (a.Spec.Resources != nil || b.Spec.Resources != nil) && !reflect.DeepEqual(a.Spec.Resources, b.Spec.Resources) {
+		return false
+	}
+	return a.Status.Phase == b.Status.Phase && (emptyStatus(a.Status) && emptyStatus(b.Status) || reflect.DeepEqual(a.Status, b.Status))
+}
+
+// emptyStatus: a pending pod's status as the workload reader and Pod make it, the phase only.
+func emptyStatus(s corev1.PodStatus) bool {
+	return len(s.Conditions) == 0 && len(s.ContainerStatuses) == 0 && len(s.InitContainerStatuses) == 0 &&
+		len(s.EphemeralContainerStatuses) == 0 && s.Resize == "" && len(s.ResourceClaimStatuses) == 0 && s.Resources == nil
+}
+
+func sameContainers(a, b []corev1.Container) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Name != b[i].Name || !sameList(a[i].Resources.Requests, b[i].Resources.Requests) ||
+			!sameList(a[i].Resources.Limits, b[i].Resources.Limits) {
+			return false
+		}
+		if (a[i].RestartPolicy != nil || b[i].RestartPolicy != nil) && !reflect.DeepEqual(a[i].RestartPolicy, b[i].RestartPolicy) {
+			return false
+		}
+		if (len(a[i].Resources.Claims) > 0 || len(b[i].Resources.Claims) > 0) && !reflect.DeepEqual(a[i].Resources.Claims, b[i].Resources.Claims) {
+			return false
+		}
+	}
+	return true
+}
+
+func sameList(a, b corev1.ResourceList) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, q := range a {
+		if r, ok := b[k]; !ok || q.Cmp(r) != 0 || q.Format != r.Format {
+			return false
+		}
+	}
+	return true
 }
 
 func workloadOf(p *corev1.Pod) Workload {
