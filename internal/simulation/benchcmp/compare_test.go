@@ -111,12 +111,14 @@ func BenchmarkSolverVsUpstream(b *testing.B) {
 				ctx := upstreamContext()
 				var out upstreamResult
 				b.ReportAllocs()
+				cpuBefore := processCPU()
 				for b.Loop() {
 					var err error
 					if out, err = runUpstream(ctx, nps, its, pods); err != nil {
 						b.Fatal(err)
 					}
 				}
+				b.ReportMetric(float64((processCPU()-cpuBefore).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 				b.ReportMetric(out.cost, "$/h")
 				b.ReportMetric(float64(out.nodes), "nodes")
 				b.ReportMetric(float64(out.unschedulable), "unschedulable")
