@@ -19,9 +19,8 @@ import (
 // optimalInput is the solver's input for the optimal mode.
 func optimalInput(in Input, pools []simmodel.SimPool, res *Result) simmodel.SimulationInput {
 	ws, notes := SolverWorkloads(in.Pods)
-	overhead, more := DaemonOverhead(in.DaemonSets, pools)
-	res.Assumptions = append(append(res.Assumptions, notes...), more...)
-	return simmodel.SimulationInput{Region: in.Region, Pools: pools, Workloads: ws, DaemonOverhead: overhead, Seed: 1}
+	res.Assumptions = append(res.Assumptions, notes...)
+	return simmodel.SimulationInput{Region: in.Region, Pools: pools, Workloads: ws, PoolDaemonOverhead: DaemonOverheads(in.DaemonSets, pools), Seed: 1}
 }
 
 // SolverWorkloads turns pods into the solver's workloads, grouped per workload so that
@@ -142,13 +141,12 @@ func ownerName(p *corev1.Pod) string {
 	return p.Name
 }
 
-// DaemonOverhead is what the DaemonSet pods that would run on a pool's nodes request, as
-// Karpenter decides it (taints tolerated, requirements compatible). The solver takes one
-// overhead for every node: when pools differ, the largest is used and the note says so.
-func DaemonOverhead(daemons []*corev1.Pod, pools []simmodel.SimPool) (corev1.ResourceList, []string) {
-	var max corev1.ResourceList
-	var perPool []string
-	distinct := map[string]bool{}
+// DaemonOverheads is, per NodePool name, what the DaemonSet pods that would run on the pool's
+// nodes request, as Karpenter decides it (taints tolerated, requirements compatible), with a
+// "pods" entry for their pod slots: the optimum charges each pool's nodes its own overhead
+// (simmodel.SimulationInput.PoolDaemonOverhead), so that its lower bound holds on every pool.
+func DaemonOverheads(daemons []*corev1.Pod, pools []simmodel.SimPool) map[string]corev1.ResourceList {
+	out := map[string]corev1.ResourceList{}
 	for _, sp := range pools {
 		var on []*corev1.Pod
 		// The pool's cloud's well-known labels (not every linked provider's), as in its Karpenter.
@@ -166,24 +164,13 @@ func DaemonOverhead(daemons []*corev1.Pod, pools []simmodel.SimPool) (corev1.Res
 				sum[k] = q
 			}
 		}
-		key := fmt.Sprintf("cpu %s, memory %s", qty(sum, corev1.ResourceCPU), qty(sum, corev1.ResourceMemory))
-		distinct[key] = true
-		perPool = append(perPool, sp.Pool.Name+": "+key)
-		max = maxList(max, sum)
 		if len(on) > 0 {
 			// The DaemonSet pods also take pod slots.
-			max = maxList(max, corev1.ResourceList{corev1.ResourcePods: *resource.NewQuantity(int64(len(on)), resource.DecimalSI)})
+			sum = maxList(sum, corev1.ResourceList{corev1.ResourcePods: *resource.NewQuantity(int64(len(on)), resource.DecimalSI)})
 		}
+		out[sp.Pool.Name] = sum
 	}
-	if len(distinct) > 1 {
-		return max, []string{"optimal mode charges every node the largest DaemonSet overhead of any pool (" + strings.Join(perPool, "; ") + ")"}
-	}
-	return max, nil
-}
-
-func qty(l corev1.ResourceList, n corev1.ResourceName) string {
-	q := l[n]
-	return q.String()
+	return out
 }
 
 func maxList(a, b corev1.ResourceList) corev1.ResourceList {

@@ -388,10 +388,11 @@ func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 		pin.Pods = append(pin.Pods, set.Pods...)
 		pin.DaemonSets = append(pin.DaemonSets, daemons...)
 		if len(daemons) > 0 {
-			overhead, notes := simulation.DaemonOverhead(daemons, in.Pools)
-			in.DaemonOverhead = addLists(in.DaemonOverhead, overhead)
-			for _, n := range notes {
-				resp.Diagnostics.AddAttributeWarning(path.Root("workloads_yaml"), "Simulation assumption", n)
+			// Each pool's nodes carry the DaemonSets Karpenter would run there, on top of
+			// daemonset_overhead.
+			in.PoolDaemonOverhead = map[string]corev1.ResourceList{}
+			for pool, overhead := range simulation.DaemonOverheads(daemons, in.Pools) {
+				in.PoolDaemonOverhead[pool] = addLists(in.DaemonOverhead, overhead)
 			}
 		}
 	}

@@ -226,7 +226,7 @@ func exactCostOf(pb *problem, pods []bfPod, best float64) float64 {
 // smallInput draws an input of at most 8 pods on one or two pools of a few small sizes, in
 // westeurope (every zone assumed, all alike) or eastus (zones listed, its GPU sizes missing in
 // some), with zone spread (maxSkew 1 or 2), hostname anti-affinity and spread (maxSkew 2),
-// zone-pinned pools, daemon overhead and limits.
+// zone-pinned pools, daemon overhead (on every pool, or one pool's own) and limits.
 func smallInput(rng *rand.Rand) simmodel.SimulationInput {
 	region := []string{"westeurope", "eastus"}[rng.IntN(2)]
 	in := simmodel.SimulationInput{Region: region, Seed: rng.Uint64()}
@@ -275,8 +275,12 @@ func smallInput(rng *rand.Rand) simmodel.SimulationInput {
 		}
 		in.Workloads = append(in.Workloads, w)
 	}
-	if rng.IntN(3) == 0 {
+	switch rng.IntN(3) {
+	case 0:
 		in.DaemonOverhead = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("200m"), corev1.ResourceMemory: resource.MustParse("300Mi")}
+	case 1:
+		// One pool's own DaemonSets, the others' none.
+		in.PoolDaemonOverhead = map[string]corev1.ResourceList{"pool0": {corev1.ResourceCPU: resource.MustParse("700m"), corev1.ResourceMemory: resource.MustParse("1Gi")}}
 	}
 	return in
 }

@@ -56,7 +56,11 @@ func checkSimulation(t testing.TB, s *analysis.Solver, in simmodel.SimulationInp
 		if !priced {
 			t.Fatalf("node %d: %s has no available %s offering in zone %s at %v", i, n.SKU, n.CapacityType, n.Zone, n.HourlyPrice)
 		}
-		requests := resources.Merge(in.DaemonOverhead)
+		daemon := in.DaemonOverhead
+		if rl, ok := in.PoolDaemonOverhead[n.Pool]; ok {
+			daemon = rl
+		}
+		requests := resources.Merge(daemon)
 		for _, pc := range n.Pods {
 			w, ok := byName[pc.Workload]
 			if !ok {
@@ -195,8 +199,11 @@ func randomInput(rng *rand.Rand) simmodel.SimulationInput {
 		}
 		in.Workloads = append(in.Workloads, w)
 	}
-	if rng.IntN(3) == 0 {
+	switch rng.IntN(3) {
+	case 0:
 		in.DaemonOverhead = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("200m"), corev1.ResourceMemory: resource.MustParse("300Mi"), corev1.ResourcePods: resource.MustParse("3")}
+	case 1:
+		in.PoolDaemonOverhead = map[string]corev1.ResourceList{"pool0": {corev1.ResourceCPU: resource.MustParse("900m"), corev1.ResourceMemory: resource.MustParse("1Gi"), corev1.ResourcePods: resource.MustParse("4")}}
 	}
 	return in
 }

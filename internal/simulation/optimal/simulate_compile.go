@@ -60,6 +60,8 @@ type simPool struct {
 	limits    []poolLimit
 	// byPrice orders types by their cheapest offering (re-typing walks it upwards).
 	byPrice []int
+	// daemon is the DaemonSet overhead on the pool's nodes, per dim.
+	daemon []int64
 	// wellKnown are the labels the pool's cloud's Karpenter knows (not every linked provider's).
 	wellKnown sets.Set[string]
 }
@@ -130,6 +132,11 @@ func compile(s *analysis.Solver, region string, in simmodel.SimulationInput) *pr
 	for k := range in.DaemonOverhead {
 		extra[k] = true
 	}
+	for _, rl := range in.PoolDaemonOverhead {
+		for k := range rl {
+			extra[k] = true
+		}
+	}
 	var names []string
 	for k := range extra {
 		if k != corev1.ResourceCPU && k != corev1.ResourceMemory && k != corev1.ResourcePods {
@@ -163,7 +170,10 @@ func compile(s *analysis.Solver, region string, in simmodel.SimulationInput) *pr
 		// The pool's instance types are its cloud's (by nodeClassRef.group), for its node class.
 		nc := sp.ResolvedNodeClass(s.Clouds())
 		p := &simPool{idx: i, name: sp.Pool.Name, weight: weight(sp.Pool), pool: sp.Pool, nodeClass: nc, taints: sp.Pool.Spec.Template.Spec.Taints,
-			wellKnown: sp.Cloud(s.Clouds()).WellKnownLabels()}
+			wellKnown: sp.Cloud(s.Clouds()).WellKnownLabels(), daemon: pb.daemon}
+		if rl, ok := in.PoolDaemonOverhead[sp.Pool.Name]; ok {
+			p.daemon = pb.vec(rl)
+		}
 		for name, q := range sp.Pool.Spec.Limits {
 			v := pb.quantity(name, q)
 			p.limits = append(p.limits, poolLimit{name: name, limit: v, remaining: v})
@@ -174,7 +184,7 @@ func compile(s *analysis.Solver, region string, in simmodel.SimulationInput) *pr
 			if len(offs) == 0 || len(offs) > 64 {
 				continue // Azure sizes have at most 2 × (zones + 1) offerings
 			}
-			pt := pb.poolType(rt, rt.InstanceTypes()[ti], offs, p.limits, zoneID)
+			pt := pb.poolType(rt, rt.InstanceTypes()[ti], offs, p, zoneID)
 			pt.ti = ti
 			p.types = append(p.types, pt)
 		}
@@ -220,13 +230,14 @@ func weight(p *analysis.Pool) int32 {
 	return *p.Spec.Weight
 }
 
-func (pb *problem) poolType(rt analysis.RegionTypes, it *cloud.InstanceType, offs cloudprovider.Offerings, limits []poolLimit, zoneID map[string]int) *poolType {
+func (pb *problem) poolType(rt analysis.RegionTypes, it *cloud.InstanceType, offs cloudprovider.Offerings, p *simPool, zoneID map[string]int) *poolType {
+	limits := p.limits
 	t := &poolType{it: it, offs: offs, usable: true}
 	alloc := it.Allocatable()
 	t.alloc = make([]int64, len(pb.dims))
 	for d, name := range pb.dims[:pb.nres] {
 		q := alloc[name]
-		t.alloc[d] = pb.quantity(name, q) - pb.daemon[d]
+		t.alloc[d] = pb.quantity(name, q) - p.daemon[d]
 		if t.alloc[d] < 0 {
 			t.usable = false
 		}
