@@ -51,6 +51,9 @@ type regionTypes struct {
 
 	indexOnce sync.Once
 	idx       *typeIndex
+
+	labelsOnce sync.Once
+	labels     map[*cloudprovider.Offering]OfferingLabels
 }
 
 // listing is what the cloud listed, sorted by name.

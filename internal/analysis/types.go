@@ -46,3 +46,32 @@ func (t RegionTypes) AdmissibleAll(reqs scheduling.Requirements) []cloudprovider
 // RequirementsKey is a canonical string for requirements: the same for the same requirements
 // whatever their order, so that callers judge each distinct set once.
 func RequirementsKey(reqs scheduling.Requirements) string { return canonicalSet(reqs) }
+
+// OfferingLabels are what the optimum reads of an offering for every packing: its zone
+// (cloud.ZoneOf: "" when it has none) and whether it is spot.
+type OfferingLabels struct {
+	Zone string
+	Spot bool
+}
+
+// Labels returns an offering's OfferingLabels, read from its requirements once per solver for
+// every offering of these types (a lookup instead of two requirement reads per offering and
+// packing).
+func (t RegionTypes) Labels(of *cloudprovider.Offering) OfferingLabels {
+	t.rt.labelsOnce.Do(func() {
+		t.rt.labels = map[*cloudprovider.Offering]OfferingLabels{}
+		for _, it := range t.rt.result.InstanceTypes {
+			for _, o := range it.Offerings {
+				t.rt.labels[o] = offeringLabels(o)
+			}
+		}
+	})
+	if l, ok := t.rt.labels[of]; ok {
+		return l
+	}
+	return offeringLabels(of)
+}
+
+func offeringLabels(of *cloudprovider.Offering) OfferingLabels {
+	return OfferingLabels{Zone: cloud.ZoneOf(of), Spot: of.CapacityType() == "spot"}
+}

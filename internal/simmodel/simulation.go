@@ -21,6 +21,9 @@ type SimulationInput struct {
 	// DaemonOverhead is what DaemonSet pods request on every node (optional); a "pods" entry
 	// counts their pod slots.
 	DaemonOverhead corev1.ResourceList
+	// PoolDaemonOverhead, by NodePool name, replaces DaemonOverhead on that pool's nodes: the
+	// DaemonSets Karpenter would run there (their taints and requirements differ per pool).
+	PoolDaemonOverhead map[string]corev1.ResourceList
 	// Seed orders otherwise equal choices; a given input and seed always give the same result.
 	Seed uint64
 	// ConfigurationBound asks for the configuration LP bound (see Simulation.LowerBound):

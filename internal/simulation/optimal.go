@@ -8,6 +8,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
@@ -17,31 +19,41 @@ import (
 // optimalInput is the solver's input for the optimal mode.
 func optimalInput(in Input, pools []simmodel.SimPool, res *Result) simmodel.SimulationInput {
 	ws, notes := SolverWorkloads(in.Pods)
-	overhead, more := DaemonOverhead(in.DaemonSets, pools)
-	res.Assumptions = append(append(res.Assumptions, notes...), more...)
-	return simmodel.SimulationInput{Region: in.Region, Pools: pools, Workloads: ws, DaemonOverhead: overhead, Seed: 1}
+	res.Assumptions = append(res.Assumptions, notes...)
+	return simmodel.SimulationInput{Region: in.Region, Pools: pools, Workloads: ws, PoolDaemonOverhead: DaemonOverheads(in.DaemonSets, pools), Seed: 1}
 }
 
 // SolverWorkloads turns pods into the solver's workloads, grouped per workload so that
 // results name them as the input does; simmodel.WorkloadsFromPods counts each pod's requests as
-// Karpenter does (init and sidecar containers, overhead). It models node affinity's first term and zone spread; the notes say
-// what else it leaves out.
+// Karpenter does (init and sidecar containers, overhead). It models node affinity's first term,
+// zone spread, hostname spread and required hostname anti-affinity, each counted among the
+// workload's own pods; the notes say what else it leaves out.
 func SolverWorkloads(in []*corev1.Pod) ([]simmodel.Workload, []string) {
 	var owners []string
 	byOwner := map[string][]*corev1.Pod{}
-	var podAffinity, otherSpread, moreTerms []string
+	var podAffinity, otherAnti, otherSpread, moreTerms []string
 	for _, p := range in {
 		name := ownerName(p)
 		if a := p.Spec.Affinity; a != nil {
-			if a.PodAffinity != nil || a.PodAntiAffinity != nil {
+			if a.PodAffinity != nil {
 				podAffinity = appendOnce(podAffinity, name)
+			}
+			if aa := a.PodAntiAffinity; aa != nil {
+				if len(aa.PreferredDuringSchedulingIgnoredDuringExecution) > 0 {
+					otherAnti = appendOnce(otherAnti, name)
+				}
+				for _, term := range aa.RequiredDuringSchedulingIgnoredDuringExecution {
+					if term.TopologyKey != corev1.LabelHostname || !simmodel.TermSelectsSelf(p, term) {
+						otherAnti = appendOnce(otherAnti, name)
+					}
+				}
 			}
 			if na := a.NodeAffinity; na != nil && na.RequiredDuringSchedulingIgnoredDuringExecution != nil && len(na.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms) > 1 {
 				moreTerms = appendOnce(moreTerms, name)
 			}
 		}
 		for _, c := range p.Spec.TopologySpreadConstraints {
-			if c.TopologyKey != corev1.LabelTopologyZone || c.WhenUnsatisfiable != corev1.DoNotSchedule {
+			if (c.TopologyKey != corev1.LabelTopologyZone && c.TopologyKey != corev1.LabelHostname) || c.WhenUnsatisfiable != corev1.DoNotSchedule || !simmodel.SpreadSelectsSelf(p, c) {
 				otherSpread = appendOnce(otherSpread, name)
 			}
 		}
@@ -56,9 +68,13 @@ func SolverWorkloads(in []*corev1.Pod) ([]simmodel.Workload, []string) {
 			notes = append(notes, fmt.Sprintf("optimal mode ignores %s (%s)", what, strings.Join(names, ", ")))
 		}
 	}
-	note(podAffinity, "pod affinity and anti-affinity")
-	note(otherSpread, "topology spread other than DoNotSchedule over zones")
+	note(podAffinity, "pod affinity")
+	note(otherAnti, "pod anti-affinity other than required terms over kubernetes.io/hostname that select the workload's own pods (zone anti-affinity, preferred terms)")
+	note(otherSpread, "topology spread other than DoNotSchedule over zones or kubernetes.io/hostname that selects the workload's own pods")
 	note(moreTerms, "node affinity terms after the first")
+	if shared := sharedSelectors(owners, byOwner); len(shared) > 0 {
+		notes = append(notes, "optimal mode counts a workload's zone spread, hostname spread and hostname anti-affinity among its own pods only, but their selectors also match other workloads' pods ("+strings.Join(shared, "; ")+")")
+	}
 	var out []simmodel.Workload
 	for _, o := range owners {
 		ws := simmodel.WorkloadsFromPods(byOwner[o])
@@ -73,6 +89,49 @@ func SolverWorkloads(in []*corev1.Pod) ([]simmodel.Workload, []string) {
 	return out, notes
 }
 
+// sharedSelectors names the workloads whose modelled spread or hostname anti-affinity
+// selects pods of other workloads too ("web: api, worker"), judged on each workload's first pod.
+func sharedSelectors(owners []string, byOwner map[string][]*corev1.Pod) []string {
+	var out []string
+	for _, o := range owners {
+		p := byOwner[o][0]
+		var sels []labels.Selector
+		for _, c := range p.Spec.TopologySpreadConstraints {
+			if c.WhenUnsatisfiable == corev1.DoNotSchedule && (c.TopologyKey == corev1.LabelTopologyZone || c.TopologyKey == corev1.LabelHostname) && simmodel.SpreadSelectsSelf(p, c) {
+				if s, err := metav1.LabelSelectorAsSelector(c.LabelSelector); err == nil {
+					sels = append(sels, s)
+				}
+			}
+		}
+		if a := p.Spec.Affinity; a != nil && a.PodAntiAffinity != nil {
+			for _, term := range a.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution {
+				if term.TopologyKey == corev1.LabelHostname && simmodel.TermSelectsSelf(p, term) {
+					if s, err := metav1.LabelSelectorAsSelector(term.LabelSelector); err == nil {
+						sels = append(sels, s)
+					}
+				}
+			}
+		}
+		var others []string
+		for _, other := range owners {
+			q := byOwner[other][0]
+			if other == o || q.Namespace != p.Namespace {
+				continue
+			}
+			for _, s := range sels {
+				if s.Matches(labels.Set(q.Labels)) {
+					others = append(others, other)
+					break
+				}
+			}
+		}
+		if len(others) > 0 {
+			out = append(out, o+": "+strings.Join(others, ", "))
+		}
+	}
+	return out
+}
+
 // ownerName names a pod's workload in results (Deployment/web): the annotation the reader
 // sets, else the pod's own name.
 func ownerName(p *corev1.Pod) string {
@@ -82,13 +141,12 @@ func ownerName(p *corev1.Pod) string {
 	return p.Name
 }
 
-// DaemonOverhead is what the DaemonSet pods that would run on a pool's nodes request, as
-// Karpenter decides it (taints tolerated, requirements compatible). The solver takes one
-// overhead for every node: when pools differ, the largest is used and the note says so.
-func DaemonOverhead(daemons []*corev1.Pod, pools []simmodel.SimPool) (corev1.ResourceList, []string) {
-	var max corev1.ResourceList
-	var perPool []string
-	distinct := map[string]bool{}
+// DaemonOverheads is, per NodePool name, what the DaemonSet pods that would run on the pool's
+// nodes request, as Karpenter decides it (taints tolerated, requirements compatible), with a
+// "pods" entry for their pod slots: the optimum charges each pool's nodes its own overhead
+// (simmodel.SimulationInput.PoolDaemonOverhead), so that its lower bound holds on every pool.
+func DaemonOverheads(daemons []*corev1.Pod, pools []simmodel.SimPool) map[string]corev1.ResourceList {
+	out := map[string]corev1.ResourceList{}
 	for _, sp := range pools {
 		var on []*corev1.Pod
 		// The pool's cloud's well-known labels (not every linked provider's), as in its Karpenter.
@@ -106,24 +164,13 @@ func DaemonOverhead(daemons []*corev1.Pod, pools []simmodel.SimPool) (corev1.Res
 				sum[k] = q
 			}
 		}
-		key := fmt.Sprintf("cpu %s, memory %s", qty(sum, corev1.ResourceCPU), qty(sum, corev1.ResourceMemory))
-		distinct[key] = true
-		perPool = append(perPool, sp.Pool.Name+": "+key)
-		max = maxList(max, sum)
 		if len(on) > 0 {
 			// The DaemonSet pods also take pod slots.
-			max = maxList(max, corev1.ResourceList{corev1.ResourcePods: *resource.NewQuantity(int64(len(on)), resource.DecimalSI)})
+			sum = maxList(sum, corev1.ResourceList{corev1.ResourcePods: *resource.NewQuantity(int64(len(on)), resource.DecimalSI)})
 		}
+		out[sp.Pool.Name] = sum
 	}
-	if len(distinct) > 1 {
-		return max, []string{"optimal mode charges every node the largest DaemonSet overhead of any pool (" + strings.Join(perPool, "; ") + ")"}
-	}
-	return max, nil
-}
-
-func qty(l corev1.ResourceList, n corev1.ResourceName) string {
-	q := l[n]
-	return q.String()
+	return out
 }
 
 func maxList(a, b corev1.ResourceList) corev1.ResourceList {

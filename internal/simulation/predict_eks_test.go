@@ -57,7 +57,7 @@ func TestDaemonSelectingOtherCloudsLabel(t *testing.T) {
 	if daemonRunsOn(aks.Pool, ds, aks.Cloud(testSolver.Clouds()).WellKnownLabels()) {
 		t.Error("the AWS-only DaemonSet runs on the AKS pool")
 	}
-	if got, _ := DaemonOverhead([]*corev1.Pod{ds}, []simmodel.SimPool{aks}); got.Pods().Value() != 0 {
+	if got := DaemonOverheads([]*corev1.Pod{ds}, []simmodel.SimPool{aks})[aks.Pool.Name]; got.Pods().Value() != 0 {
 		t.Errorf("overhead %v, want none", got)
 	}
 }

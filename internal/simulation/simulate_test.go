@@ -3,6 +3,8 @@ package simulation
 import (
 	"context"
 	"fmt"
+	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -75,6 +77,7 @@ func TestOptimalCountsInitContainers(t *testing.T) {
 // tolerate its taints and their node selector is compatible with its requirements.
 func TestDaemonOverheadPerPool(t *testing.T) {
 	tainted := pool(t, "      taints: [{key: dedicated, value: gpu, effect: NoSchedule}]")
+	tainted["metadata"].(map[string]any)["name"] = "gpu"
 	p, err := analysis.PoolFromObject(tainted)
 	if err != nil {
 		t.Fatal(err)
@@ -102,12 +105,14 @@ func TestDaemonOverheadPerPool(t *testing.T) {
 			t.Errorf("%s on %s (tainted %v): %v, want %v", tc.pod.Name, tc.pool.Name, tc.pool.HasTaint(), got, tc.want)
 		}
 	}
-	got, notes := DaemonOverhead([]*corev1.Pod{everywhere, untolerating}, []simmodel.SimPool{{Pool: p}, {Pool: plain}})
-	if got.Cpu().Cmp(resource.MustParse("200m")) != 0 || got.Pods().Value() != 2 {
-		t.Errorf("overhead = %v", got)
+	// Each pool's nodes carry their own DaemonSets: the optimum no longer charges every node the
+	// largest overhead, which made its lower bound too high on the pools with less.
+	got := DaemonOverheads([]*corev1.Pod{everywhere, untolerating}, []simmodel.SimPool{{Pool: p}, {Pool: plain}})
+	if o := got[p.Name]; o.Cpu().Cmp(resource.MustParse("100m")) != 0 || o.Pods().Value() != 1 {
+		t.Errorf("overhead on the tainted pool = %v, want cpu 100m, 1 pod", o)
 	}
-	if len(notes) != 1 || !strings.Contains(notes[0], "largest DaemonSet overhead") {
-		t.Errorf("notes = %v", notes)
+	if o := got[plain.Name]; o.Cpu().Cmp(resource.MustParse("200m")) != 0 || o.Pods().Value() != 2 {
+		t.Errorf("overhead on the plain pool = %v, want cpu 200m, 2 pods", o)
 	}
 }
 
@@ -138,5 +143,81 @@ func TestModesNameWorkloads(t *testing.T) {
 	}
 	if res.Karpenter.Method != simmodel.MethodKarpenter || res.Optimal.Method != simmodel.MethodOptimal {
 		t.Errorf("methods %q, %q", res.Karpenter.Method, res.Optimal.Method)
+	}
+}
+
+// hostnamePods are n pods of Deployment/name with the given scheduling terms on their own pods
+// (app=name).
+func hostnamePods(name string, n int, cpu string, tweak func(*corev1.Pod)) []*corev1.Pod {
+	var out []*corev1.Pod
+	for i := 0; i < n; i++ {
+		p := pod(fmt.Sprintf("%s-%d", name, i), cpu, "256Mi")
+		p.Labels = map[string]string{"app": name}
+		p.Annotations = map[string]string{workload.OwnerAnnotation: "Deployment/" + name}
+		tweak(p)
+		out = append(out, p)
+	}
+	return out
+}
+
+func own(name string) *metav1.LabelSelector {
+	return &metav1.LabelSelector{MatchLabels: map[string]string{"app": name}}
+}
+
+// Six small pods with required anti-affinity on themselves over kubernetes.io/hostname need six
+// nodes, in the optimum as in Karpenter's decision, and the lower bound counts those nodes
+// (six small pods fit one D2s_v5 by their requests: the optimum that ignored the term packed
+// them on one node, below what any placement can cost, and KRP118 compared Karpenter with it).
+// A hostname spread of maxSkew 2 allows two per node. Zone anti-affinity is ignored, and said.
+func TestOptimalHostnameAntiAffinityAndSpread(t *testing.T) {
+	anti := hostnamePods("ha", 6, "100m", func(p *corev1.Pod) {
+		p.Spec.Affinity = &corev1.Affinity{PodAntiAffinity: &corev1.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []corev1.PodAffinityTerm{
+			{TopologyKey: corev1.LabelHostname, LabelSelector: own("ha")}}}}
+	})
+	spread := hostnamePods("sp", 6, "100m", func(p *corev1.Pod) {
+		p.Spec.TopologySpreadConstraints = []corev1.TopologySpreadConstraint{{MaxSkew: 2, TopologyKey: corev1.LabelHostname, WhenUnsatisfiable: corev1.DoNotSchedule, LabelSelector: own("sp")}}
+	})
+	for _, tc := range []struct {
+		name  string
+		pods  []*corev1.Pod
+		nodes int
+	}{{"anti-affinity", anti, 6}, {"hostname spread", spread, 3}} {
+		res, err := Simulate(context.Background(), testSolver, Input{Region: "westeurope", NodePools: []map[string]any{pool(t, "")}, Pods: tc.pods}, Both)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for mode, sim := range map[string]*simmodel.Simulation{Karpenter: res.Karpenter, Optimal: res.Optimal} {
+			if sim.ScheduledPods != 6 || len(sim.Nodes) < tc.nodes {
+				t.Errorf("%s, %s: %d pods on %d nodes, want 6 on at least %d", tc.name, mode, sim.ScheduledPods, len(sim.Nodes), tc.nodes)
+			}
+		}
+		// The cheapest D-family size in westeurope is Standard_D2s_v5 or smaller; every node
+		// costs at least the cheapest node the pool admits.
+		cheapest := math.Inf(1)
+		for _, n := range res.Optimal.Nodes {
+			cheapest = math.Min(cheapest, n.HourlyPrice)
+		}
+		if res.Optimal.LowerBound < float64(tc.nodes)*cheapest*0.999 {
+			t.Errorf("%s: lower bound %v below %d nodes at $%v", tc.name, res.Optimal.LowerBound, tc.nodes, cheapest)
+		}
+		for _, a := range res.Assumptions {
+			if strings.Contains(a, "optimal mode ignores") {
+				t.Errorf("%s: assumption %q: the term is modelled", tc.name, a)
+			}
+		}
+	}
+
+	zoneAnti := hostnamePods("za", 2, "100m", func(p *corev1.Pod) {
+		p.Spec.Affinity = &corev1.Affinity{PodAntiAffinity: &corev1.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []corev1.PodAffinityTerm{
+			{TopologyKey: corev1.LabelTopologyZone, LabelSelector: own("za")}}}}
+	})
+	res, err := Simulate(context.Background(), testSolver, Input{Region: "westeurope", NodePools: []map[string]any{pool(t, "")}, Pods: zoneAnti}, Optimal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(res.Assumptions, func(a string) bool {
+		return strings.Contains(a, "optimal mode ignores pod anti-affinity other than") && strings.Contains(a, "Deployment/za")
+	}) {
+		t.Errorf("zone anti-affinity: assumptions %v do not say the optimum ignores it", res.Assumptions)
 	}
 }

@@ -36,7 +36,14 @@ A .karpenter-review.yaml maps paths to clusters with their region, as for review
 
 Modes: karpenter (default: what Karpenter's scheduler would launch, as the emulation of its
 v1.14 scheduler and the Azure provider's launch choice decides), optimal (the cheapest packing the
-solver finds; a lower bound no packing can beat is reported with it), both. With both, when
+solver finds; a lower bound no packing can beat is reported with it), both. The optimum keeps
+requests, node selectors, the first required node affinity term, tolerations, NodePool order and
+limits, DoNotSchedule spreads over zones (split evenly; the bound holds for every split maxSkew
+allows) and over kubernetes.io/hostname (at most maxSkew per node), and required anti-affinity
+over kubernetes.io/hostname on the workload's own pods (one per node); it ignores pod affinity,
+anti-affinity over zones or other keys, preferred terms, ScheduleAnyway spreads and minDomains,
+counts spreads and anti-affinity among the workload's own pods only, and says so in the
+assumptions. With both, when
 Karpenter's cost exceeds the optimum by more than 10 %, a few NodePool edits are tried with
 Karpenter's decision and the cheapest that keeps every pod schedulable is advised (KRP118).
 Where Karpenter breaks ties at random (equally loaded zones of a topology spread, the order of

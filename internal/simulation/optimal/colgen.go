@@ -87,6 +87,7 @@ type cgOffer struct {
 	members []int
 	fit     []int // per member, how many of its pods one node holds
 	caps    map[int]float64
+	weight  [][]int64 // per member, its requests (the knapsack's weights)
 }
 
 type cgPattern struct {
@@ -131,7 +132,13 @@ func (pb *problem) newColumnGeneration(groups []*boundGroup, cols []boundColumn)
 		}
 		cg.groups[k].pods += bg.pods
 		orig[g] = k
-		cg.groupOf[bg.u] = k
+		// A unit's pods may be in two groups (pinned to its zone, and floating: see
+		// boundGroups); the packing's nodes seed the LP through the first.
+		for _, u := range bg.from {
+			if _, ok := cg.groupOf[u]; !ok {
+				cg.groupOf[u] = k
+			}
+		}
 	}
 	if len(cg.groups) > maxPatternGroups {
 		return nil
@@ -341,14 +348,19 @@ func (cg *columnGeneration) target(j int, mu []float64) float64 {
 
 // knapsack is offering j's pricing problem over its groups (zero-valued ones never help).
 func (cg *columnGeneration) knapsack(j int, pi []float64) *lp.Knapsack {
-	o := cg.offers[j]
+	o := &cg.offers[j]
 	n := len(o.members)
-	weight := make([][]int64, n)
+	if o.weight == nil {
+		o.weight = make([][]int64, n)
+		for i, g := range o.members {
+			o.weight[i] = cg.groups[g].d
+		}
+	}
+	weight := o.weight
 	value := make([]float64, n)
 	count := make([]int, n)
 	any := false
 	for i, g := range o.members {
-		weight[i] = cg.groups[g].d
 		if pi[g] > 1e-12 {
 			value[i] = pi[g]
 			count[i] = o.fit[i]

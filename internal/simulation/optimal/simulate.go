@@ -15,7 +15,9 @@ import (
 // highest-weight NodePool (ties by name, descending, as Karpenter orders them) whose taints it
 // tolerates, whose requirements are compatible with its own, that has an instance type it fits
 // on, and whose limits leave room; pods a pool's limits leave out try the next pool. Zone
-// spread divides a workload's pods evenly over the zones its NodePools offer. Each node is
+// spread divides a workload's pods evenly over the zones its NodePools offer (the bound holds
+// for every split its maxSkew allows). Hostname anti-affinity on the workload's own pods and
+// hostname spread cap its pods per node (1, maxSkew: simmodel.Workload.PerNode). Each node is
 // priced at its cheapest offering compatible with all its pods, as Karpenter on AKS launches
 // the cheapest compatible offering.
 //

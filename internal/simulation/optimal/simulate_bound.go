@@ -1,7 +1,9 @@
 package optimal
 
 import (
+	"cmp"
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"sort"
@@ -13,13 +15,20 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation/optimal/lp"
 )
 
-// boundGroup is the scheduled pods of one unit: identical pods, in one zone when they spread.
+// boundGroup is identical scheduled pods: of one unit, or, for the pods of zone-spread
+// workloads that no split maxSkew allows pins to a zone, of the zone copies of one shape (see
+// boundGroups).
 type boundGroup struct {
-	u      *unit
+	u      *unit // a unit of the group: its first workload's requests and class are the group's
+	from   []*unit
 	class  int
 	zone   int
 	demand []float64
 	pods   int
+	// cover is what the group's row of the LP over node types covers: its pods, and for a
+	// floating group also the pinned pods of its shape, which use offerings it may use too
+	// (every pod of the shape is on a node of an offering the floating group may use).
+	cover int
 }
 
 // boundColumn is a node offering (pool, type, and the offerings of equal price that the same
@@ -29,6 +38,7 @@ type boundColumn struct {
 	t       int
 	price   float64
 	members bitset.Set // groups whose pods may use it and fit on it
+	key     string     // members as a map key (bitsetKey)
 }
 
 // lowerBound is the LP relaxation of the scheduled pods over every node offering they may use
@@ -36,14 +46,17 @@ type boundColumn struct {
 //
 //   - per group g, Σ k_go·x_o ≥ pods_g, where k_go is how many of g's pods fit on an empty
 //     node of o: pods are indivisible, so a node that holds one 2-cpu pod in 1.9 allocatable
-//     cpus holds none, which a resource-only relaxation would miss;
+//     cpus holds none, which a resource-only relaxation would miss (a floating group of spread
+//     pods covers the pinned pods of its shape too: see boundGroup.cover);
 //   - per pod class (pods with the same requirements and tolerations) and resource, the nodes
 //     the class may use offer its demand;
 //   - per resource, all nodes together offer the total demand; per pool limit, the nodes of
 //     the pool stay within it.
 //
-// Every placement that respects requirements, allocatable and limits satisfies these rows,
-// so the LP optimum (certified through a feasible dual solution) is a lower bound on its cost.
+// Every placement that respects requirements, allocatable and limits, with any split of the
+// spread pods over the zones that their maxSkew allows (see boundGroups), satisfies these
+// rows, so the LP optimum (certified through a feasible dual solution) is a lower bound on its
+// cost.
 func (pb *problem) lowerBound() (float64, []simmodel.BoundGroup) {
 	groups := pb.boundGroups()
 	if len(groups) == 0 {
@@ -65,9 +78,11 @@ func (pb *problem) lowerBound() (float64, []simmodel.BoundGroup) {
 	var out []simmodel.BoundGroup
 	for gi, g := range groups {
 		bg := simmodel.BoundGroup{Pods: g.pods, Bound: math.Inf(1)}
-		for _, m := range g.u.members {
-			if name := pb.workloads[m.w].w.Name; !slices.Contains(bg.Workloads, name) {
-				bg.Workloads = append(bg.Workloads, name)
+		for _, u := range g.from {
+			for _, m := range u.members {
+				if name := pb.workloads[m.w].w.Name; !slices.Contains(bg.Workloads, name) {
+					bg.Workloads = append(bg.Workloads, name)
+				}
 			}
 		}
 		if g.zone >= 0 {
@@ -86,19 +101,109 @@ func (pb *problem) lowerBound() (float64, []simmodel.BoundGroup) {
 	return bound, out
 }
 
+// boundGroups is the scheduled pods as the bounds' groups, so that the bounds hold for every
+// placement Karpenter's rules allow, not only for the optimum's. The optimum splits a
+// zone-spread workload's pods evenly over its zones (makeUnits), but maxSkew k admits every
+// split whose counts per zone differ by at most k, and a cheaper packing may need an uneven
+// one (a size offered in only some zones, or whole nodes in fewer zones). Of a workload's P
+// scheduled pods over Z zones, every such split leaves each zone at least
+//
+//	L = max(0, ⌈(P − (Z−1)·k) / Z⌉)
+//
+// (the zone with the fewest has m, the others at most m + k, so P ≤ m + (Z−1)·(m+k)): each
+// zone's group is pinned only that many, the rest of its pods join one group per pod shape
+// (class and requests) that may use any of the class's zones. For k = 1 that floats the
+// remainder of P ÷ Z; for k ≥ P every pod floats. Any placement within maxSkew meets these
+// groups' rows, and so does the optimum's own (a zone is never pinned more pods than the
+// optimum placed there). Karpenter counts a spread's domains over every NodePool's zones (the
+// class's zones are among them), and a larger set of domains only allows fewer splits.
 func (pb *problem) boundGroups() []*boundGroup {
-	var groups []*boundGroup
-	for _, u := range pb.units {
-		if placed := u.count - u.rem; placed > 0 {
-			groups = append(groups, pb.boundGroup(u, placed))
+	placed := pb.memberPlaced()
+	total := make([]int, len(pb.workloads))
+	for ui, u := range pb.units {
+		for mi, m := range u.members {
+			total[m.w] += placed[ui][mi]
 		}
 	}
-	return groups
+	var groups, floats []*boundGroup
+	floatOf := map[string]*boundGroup{}
+	for ui, u := range pb.units {
+		n := u.count - u.rem
+		if n == 0 {
+			continue
+		}
+		if u.zone < 0 {
+			groups = append(groups, pb.boundGroup(u, n))
+			continue
+		}
+		pinned := 0
+		for mi, m := range u.members {
+			pinned += min(pb.spreadFloor(m.w, total[m.w]), placed[ui][mi])
+		}
+		if pinned > 0 {
+			groups = append(groups, pb.boundGroup(u, pinned))
+		}
+		if rest := n - pinned; rest > 0 {
+			sw := pb.workloads[u.w]
+			key := fmt.Sprint(sw.class, "/", sw.d)
+			g := floatOf[key]
+			if g == nil {
+				g = pb.boundGroup(u, 0)
+				g.zone, g.from, g.cover = -1, nil, 0
+				floatOf[key] = g
+				floats = append(floats, g)
+			}
+			g.from = append(g.from, u)
+			g.pods += rest
+			for d, v := range sw.d {
+				g.demand[d] += float64(v) * float64(rest)
+			}
+		}
+	}
+	for _, g := range groups {
+		if f := floatOf[fmt.Sprint(g.class, "/", pb.workloads[g.u.w].d)]; f != nil {
+			f.cover += g.pods
+		}
+	}
+	for _, f := range floats {
+		f.cover += f.pods
+	}
+	return append(groups, floats...)
+}
+
+// spreadFloor is the fewest of workload w's pods any zone holds when pods of it are spread
+// within its maxSkew over its class's zones (see boundGroups).
+func (pb *problem) spreadFloor(w, pods int) int {
+	sw := pb.workloads[w]
+	z, k := len(pb.classes[sw.class].zones), int(sw.w.ZoneSpread)
+	if z == 0 || k <= 0 {
+		return 0
+	}
+	if x := pods - (z-1)*k; x > 0 {
+		return (x + z - 1) / z
+	}
+	return 0
+}
+
+// memberPlaced is, per unit and member, how many of the member's pods are placed: a unit's
+// placed pods go to its members in order, as the report hands them out (attribution).
+func (pb *problem) memberPlaced() [][]int {
+	out := make([][]int, len(pb.units))
+	for ui, u := range pb.units {
+		out[ui] = make([]int, len(u.members))
+		left := u.count - u.rem
+		for mi, m := range u.members {
+			k := min(left, m.count)
+			out[ui][mi] = k
+			left -= k
+		}
+	}
+	return out
 }
 
 func (pb *problem) boundGroup(u *unit, pods int) *boundGroup {
 	sw := pb.workloads[u.w]
-	g := &boundGroup{u: u, class: sw.class, zone: u.zone, demand: make([]float64, len(pb.dims)), pods: pods}
+	g := &boundGroup{u: u, from: []*unit{u}, class: sw.class, zone: u.zone, demand: make([]float64, len(pb.dims)), pods: pods, cover: pods}
 	for d, v := range sw.d {
 		g.demand[d] = float64(v) * float64(pods)
 	}
@@ -110,30 +215,42 @@ func (pb *problem) boundGroup(u *unit, pods int) *boundGroup {
 // cheaper one of the pool dominates: at least as much of every resource, no more of any limit.
 func (pb *problem) boundColumns(groups []*boundGroup, pools []*simPool) []boundColumn {
 	var cols []boundColumn
+	able := make([]int, 0, len(groups))
+	ableMask := make([]uint64, 0, len(groups)) // per able group, its class's offerings of the type
+	rows := make([][]uint64, len(groups))
+	seen := map[string]bool{}
+	var key []byte
 	for _, p := range pools {
+		for gi, g := range groups {
+			rows[gi] = pb.classes[g.class].masks[p.idx]
+		}
 		var pool []boundColumn
 		for t, pt := range p.types {
 			if !pt.usable {
 				continue
 			}
-			seen := map[string]bool{}
 			// Groups whose class may use some offering of the type and whose pods fit on it;
 			// the offerings then differ only by zone and class mask.
-			var able []int
+			able, ableMask = able[:0], ableMask[:0]
 			for gi, g := range groups {
-				if m := pb.classes[g.class].masks[p.idx]; m != nil && m[t] != 0 && fits(pt.alloc, nil, pb.workloads[g.u.w].d, 1) {
+				if m := rows[gi]; m != nil && m[t] != 0 && fits(pt.alloc, nil, pb.workloads[g.u.w].d, 1) {
 					able = append(able, gi)
+					ableMask = append(ableMask, m[t])
 				}
 			}
 			if len(able) == 0 {
 				continue
 			}
+			clear(seen)
 			for j := range pt.offs {
+				bit, zone := uint64(1)<<uint(j), pt.zone[j]
 				members := bitset.New(len(groups))
 				empty := true
-				for _, gi := range able {
-					g := groups[gi]
-					if pb.classes[g.class].masks[p.idx][t]&(1<<uint(j)) == 0 || (g.zone >= 0 && pt.zone[j] != g.zone) {
+				for k, gi := range able {
+					if ableMask[k]&bit == 0 {
+						continue
+					}
+					if z := groups[gi].zone; z >= 0 && z != zone {
 						continue
 					}
 					members.Add(gi)
@@ -142,12 +259,14 @@ func (pb *problem) boundColumns(groups []*boundGroup, pools []*simPool) []boundC
 				if empty {
 					continue
 				}
-				key := string(bitsetKey(members)) + "|" + formatPrice(pt.price[j])
-				if seen[key] {
+				key = appendBitsetKey(key[:0], members)
+				n := len(key)
+				key = strconv.AppendFloat(append(key, '|'), pt.price[j], 'g', -1, 64)
+				if seen[string(key)] {
 					continue
 				}
-				seen[key] = true
-				pool = append(pool, boundColumn{pool: p, t: t, price: pt.price[j], members: members})
+				seen[string(key)] = true
+				pool = append(pool, boundColumn{pool: p, t: t, price: pt.price[j], members: members, key: string(key[:n])})
 			}
 		}
 		cols = append(cols, pb.pareto(pool)...)
@@ -156,14 +275,13 @@ func (pb *problem) boundColumns(groups []*boundGroup, pools []*simPool) []boundC
 }
 
 func (pb *problem) pareto(cols []boundColumn) []boundColumn {
-	sort.SliceStable(cols, func(i, j int) bool { return cols[i].price < cols[j].price })
+	slices.SortStableFunc(cols, func(a, b boundColumn) int { return cmp.Compare(a.price, b.price) })
 	var keep []boundColumn
 	byMembers := map[string][]int{}
 	for _, c := range cols {
-		key := string(bitsetKey(c.members))
 		pt := c.pool.types[c.t]
 		dominated := false
-		for _, k := range byMembers[key] {
+		for _, k := range byMembers[c.key] {
 			o := c.pool.types[keep[k].t]
 			ge := true
 			for r := range pt.alloc {
@@ -184,15 +302,34 @@ func (pb *problem) pareto(cols []boundColumn) []boundColumn {
 			}
 		}
 		if !dominated {
-			byMembers[key] = append(byMembers[key], len(keep))
+			byMembers[c.key] = append(byMembers[c.key], len(keep))
 			keep = append(keep, c)
 		}
 	}
 	return keep
 }
 
-func bitsetKey(b bitset.Set) []byte {
-	out := make([]byte, 0, len(b)*8)
+// sizeMembers is, per column, the groups some column of the same pool and instance type
+// serves: the column's size in every zone and at every price.
+func (pb *problem) sizeMembers(groups []*boundGroup, cols []boundColumn) []bitset.Set {
+	bySize := map[[2]int]bitset.Set{}
+	for _, c := range cols {
+		k := [2]int{c.pool.idx, c.t}
+		if bySize[k] == nil {
+			bySize[k] = bitset.New(len(groups))
+		}
+		c.members.Each(bySize[k].Add)
+	}
+	out := make([]bitset.Set, len(cols))
+	for j, c := range cols {
+		out[j] = bySize[[2]int{c.pool.idx, c.t}]
+	}
+	return out
+}
+
+func bitsetKey(b bitset.Set) []byte { return appendBitsetKey(make([]byte, 0, len(b)*8), b) }
+
+func appendBitsetKey(out []byte, b bitset.Set) []byte {
 	for _, w := range b {
 		for i := 0; i < 8; i++ {
 			out = append(out, byte(w>>(8*i)))
@@ -200,8 +337,6 @@ func bitsetKey(b bitset.Set) []byte {
 	}
 	return out
 }
-
-func formatPrice(p float64) string { return strconv.FormatFloat(p, 'g', -1, 64) }
 
 // maxGroupRows caps the per-group rows (the largest groups first) to keep the program small;
 // dropping rows only weakens the bound.
@@ -217,7 +352,7 @@ func (pb *problem) solveBound(groups []*boundGroup, cols []boundColumn, withLimi
 	for i := range order {
 		order[i] = i
 	}
-	sort.SliceStable(order, func(a, b int) bool { return groups[order[a]].pods > groups[order[b]].pods })
+	sort.SliceStable(order, func(a, b int) bool { return groups[order[a]].cover > groups[order[b]].cover })
 	for i, gi := range order {
 		if i == maxGroupRows {
 			break
@@ -226,11 +361,11 @@ func (pb *problem) solveBound(groups []*boundGroup, cols []boundColumn, withLimi
 		row := make([]float64, len(cols))
 		for j, c := range cols {
 			if c.members.Has(gi) {
-				row[j] = float64(lp.MaxFit(c.pool.types[c.t].alloc, zero, pb.workloads[g.u.w].d, g.pods))
+				row[j] = float64(lp.MaxFit(c.pool.types[c.t].alloc, zero, pb.workloads[g.u.w].d, g.cover))
 			}
 		}
 		cover.A = append(cover.A, row)
-		cover.B = append(cover.B, float64(g.pods))
+		cover.B = append(cover.B, float64(g.cover))
 	}
 	// Aggregate rows: per class, and all groups together.
 	seen := map[string]bool{}
@@ -300,22 +435,44 @@ func (pb *problem) solveBound(groups []*boundGroup, cols []boundColumn, withLimi
 	// Cutting planes: the pods that cannot use a node offering the optimum relies on must be
 	// covered by the other offerings. Typically the cheapest small sizes carry the fractional
 	// optimum while many pods do not fit on them at all; these rows say so.
+	//
+	// Each offering gives two sets: the groups it does not serve, and the groups no offering
+	// of its size serves (in any zone). With zone-pinned groups (zone spread) the first also
+	// holds the other zones' pinned pods, which the same cheap size covers in their own zone,
+	// so its row no longer separates the pods too large for the size from it: on the wide
+	// example (a third of 1,000 pods spread over 4 zones) the bound fell from $34.84 to $30.49
+	// with only those rows. The second is the set a zone-free LP would cut with, valid
+	// whatever the zones, and restores it.
+	sizeMembers := pb.sizeMembers(groups, cols)
+	prev := math.Inf(-1)
 	for round := 0; round < 4 && err == nil; round++ {
+		// A round whose cuts did not raise the bound ends them: on the benchmark's 15 mixes
+		// no round after such a round ever raised it, and each is a solve from scratch.
+		if res.Bound <= prev*(1+1e-9) {
+			break
+		}
+		prev = res.Bound
 		unserved := all.Clone()
+		unservedBySize := all.Clone()
 		added := false
 		for j, x := range res.X {
 			if x <= 1e-7 {
 				continue
 			}
-			S := all.Clone()
-			S.AndNot(cols[j].members)
+			for _, m := range []bitset.Set{cols[j].members, sizeMembers[j]} {
+				S := all.Clone()
+				S.AndNot(m)
+				if S.Any() && addSubset(S) {
+					added = true
+				}
+			}
 			unserved.AndNot(cols[j].members)
+			unservedBySize.AndNot(sizeMembers[j])
+		}
+		for _, S := range []bitset.Set{unserved, unservedBySize} {
 			if S.Any() && addSubset(S) {
 				added = true
 			}
-		}
-		if unserved.Any() && addSubset(unserved) {
-			added = true
 		}
 		if !added {
 			break

@@ -18,7 +18,8 @@ import (
 )
 
 // checkSimulation verifies what any simulation must satisfy, from its output alone: every pod
-// is accounted for; every node's requests (pods and daemons) fit its allocatable; every pod
+// is accounted for; every node's requests (pods and daemons) fit its allocatable and it holds
+// no more of a workload's pods than its hostname anti-affinity or spread allows; every pod
 // is on a node of a pool whose taints it tolerates, with an instance type and offering its
 // requirements and the pool's admit, priced as the catalog prices that offering; the pools'
 // limits hold; the cost adds up; and the lower bound does not exceed it.
@@ -55,11 +56,20 @@ func checkSimulation(t testing.TB, s *analysis.Solver, in simmodel.SimulationInp
 		if !priced {
 			t.Fatalf("node %d: %s has no available %s offering in zone %s at %v", i, n.SKU, n.CapacityType, n.Zone, n.HourlyPrice)
 		}
-		requests := resources.Merge(in.DaemonOverhead)
+		daemon := in.DaemonOverhead
+		if rl, ok := in.PoolDaemonOverhead[n.Pool]; ok {
+			daemon = rl
+		}
+		requests := resources.Merge(daemon)
 		for _, pc := range n.Pods {
 			w, ok := byName[pc.Workload]
 			if !ok {
 				t.Fatalf("node %d: unknown workload %q", i, pc.Workload)
+			}
+			// Hostname anti-affinity: one of the workload's pods per node; hostname spread
+			// with maxSkew k: at most k (Karpenter's minimum over hostnames is 0).
+			if c := w.PerNode(); c > 0 && pc.Count > c {
+				t.Fatalf("node %d: %d pods of %s, which allows %d per node (anti-affinity %v, hostname maxSkew %d)", i, pc.Count, pc.Workload, c, w.HostnameAntiAffinity, w.HostnameSpread)
 			}
 			pod := w.Pod(0)
 			if err := scheduling.Taints(sp.Pool.Spec.Template.Spec.Taints).ToleratesPod(pod); err != nil {
@@ -126,7 +136,7 @@ func checkSimulation(t testing.TB, s *analysis.Solver, in simmodel.SimulationInp
 
 // randomInput draws NodePools and workloads across the shapes the simulation handles: sizes,
 // families, architectures, capacity types, zones, weights, limits, taints, GPUs, selectors,
-// zone spread and daemon overhead.
+// zone spread, hostname anti-affinity and spread, and daemon overhead.
 func randomInput(rng *rand.Rand) simmodel.SimulationInput {
 	in := simmodel.SimulationInput{Region: []string{"westeurope", "eastus"}[rng.IntN(2)], Seed: rng.Uint64(), ConfigurationBound: rng.IntN(2) == 0}
 	menu := []karpv1.NodeSelectorRequirementWithMinValues{
@@ -175,6 +185,12 @@ func randomInput(rng *rand.Rand) simmodel.SimulationInput {
 		if rng.IntN(4) == 0 {
 			w.ZoneSpread = int32(1 + rng.IntN(2))
 		}
+		switch rng.IntN(8) {
+		case 0:
+			w.HostnameAntiAffinity = true
+		case 1:
+			w.HostnameSpread = int32(1 + rng.IntN(4))
+		}
 		if rng.IntN(5) == 0 {
 			w.NodeSelector = map[string]string{corev1.LabelArchStable: []string{karpv1.ArchitectureAmd64, karpv1.ArchitectureArm64}[rng.IntN(2)]}
 		}
@@ -183,8 +199,11 @@ func randomInput(rng *rand.Rand) simmodel.SimulationInput {
 		}
 		in.Workloads = append(in.Workloads, w)
 	}
-	if rng.IntN(3) == 0 {
+	switch rng.IntN(3) {
+	case 0:
 		in.DaemonOverhead = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("200m"), corev1.ResourceMemory: resource.MustParse("300Mi"), corev1.ResourcePods: resource.MustParse("3")}
+	case 1:
+		in.PoolDaemonOverhead = map[string]corev1.ResourceList{"pool0": {corev1.ResourceCPU: resource.MustParse("900m"), corev1.ResourceMemory: resource.MustParse("1Gi"), corev1.ResourcePods: resource.MustParse("4")}}
 	}
 	return in
 }

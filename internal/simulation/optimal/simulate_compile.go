@@ -28,8 +28,15 @@ type problem struct {
 	// configBound asks the report for the configuration LP bound.
 	configBound bool
 	// dims are the resources packed: cpu (millicores), memory (bytes), pods, then any other
-	// resource a pod or the daemon overhead requests, by name.
+	// resource a pod or the daemon overhead requests, by name; after those (from nres on),
+	// one per workload whose pods one node may hold only so many of (hostname anti-affinity or
+	// hostname spread, simmodel.Workload.PerNode): every node offers perNode[d−nres] of it and
+	// each of the workload's pods takes 1, so the greedy, the knapsacks and the bounds keep the
+	// cap as they keep any resource.
 	dims      []corev1.ResourceName
+	nres      int
+	perNode   []int64
+	capped    int // per-node dims handed out to workloads so far (compile)
 	daemon    []int64
 	pools     []*simPool // Karpenter's order: weight descending, then name descending
 	workloads []*simWorkload
@@ -53,6 +60,8 @@ type simPool struct {
 	limits    []poolLimit
 	// byPrice orders types by their cheapest offering (re-typing walks it upwards).
 	byPrice []int
+	// daemon is the DaemonSet overhead on the pool's nodes, per dim.
+	daemon []int64
 	// wellKnown are the labels the pool's cloud's Karpenter knows (not every linked provider's).
 	wellKnown sets.Set[string]
 }
@@ -123,6 +132,11 @@ func compile(s *analysis.Solver, region string, in simmodel.SimulationInput) *pr
 	for k := range in.DaemonOverhead {
 		extra[k] = true
 	}
+	for _, rl := range in.PoolDaemonOverhead {
+		for k := range rl {
+			extra[k] = true
+		}
+	}
 	var names []string
 	for k := range extra {
 		if k != corev1.ResourceCPU && k != corev1.ResourceMemory && k != corev1.ResourcePods {
@@ -132,6 +146,13 @@ func compile(s *analysis.Solver, region string, in simmodel.SimulationInput) *pr
 	sort.Strings(names)
 	for _, n := range names {
 		pb.dims = append(pb.dims, corev1.ResourceName(n))
+	}
+	pb.nres = len(pb.dims)
+	for _, w := range in.Workloads {
+		if c := w.PerNode(); c > 0 && w.Count > 0 {
+			pb.dims = append(pb.dims, corev1.ResourceName("per-node/"+w.Name))
+			pb.perNode = append(pb.perNode, int64(c))
+		}
 	}
 	pb.daemon = pb.vec(in.DaemonOverhead)
 
@@ -149,7 +170,10 @@ func compile(s *analysis.Solver, region string, in simmodel.SimulationInput) *pr
 		// The pool's instance types are its cloud's (by nodeClassRef.group), for its node class.
 		nc := sp.ResolvedNodeClass(s.Clouds())
 		p := &simPool{idx: i, name: sp.Pool.Name, weight: weight(sp.Pool), pool: sp.Pool, nodeClass: nc, taints: sp.Pool.Spec.Template.Spec.Taints,
-			wellKnown: sp.Cloud(s.Clouds()).WellKnownLabels()}
+			wellKnown: sp.Cloud(s.Clouds()).WellKnownLabels(), daemon: pb.daemon}
+		if rl, ok := in.PoolDaemonOverhead[sp.Pool.Name]; ok {
+			p.daemon = pb.vec(rl)
+		}
 		for name, q := range sp.Pool.Spec.Limits {
 			v := pb.quantity(name, q)
 			p.limits = append(p.limits, poolLimit{name: name, limit: v, remaining: v})
@@ -160,7 +184,7 @@ func compile(s *analysis.Solver, region string, in simmodel.SimulationInput) *pr
 			if len(offs) == 0 || len(offs) > 64 {
 				continue // Azure sizes have at most 2 × (zones + 1) offerings
 			}
-			pt := pb.poolType(rt.InstanceTypes()[ti], offs, p.limits, zoneID)
+			pt := pb.poolType(rt, rt.InstanceTypes()[ti], offs, p, zoneID)
 			pt.ti = ti
 			p.types = append(p.types, pt)
 		}
@@ -206,17 +230,19 @@ func weight(p *analysis.Pool) int32 {
 	return *p.Spec.Weight
 }
 
-func (pb *problem) poolType(it *cloud.InstanceType, offs cloudprovider.Offerings, limits []poolLimit, zoneID map[string]int) *poolType {
+func (pb *problem) poolType(rt analysis.RegionTypes, it *cloud.InstanceType, offs cloudprovider.Offerings, p *simPool, zoneID map[string]int) *poolType {
+	limits := p.limits
 	t := &poolType{it: it, offs: offs, usable: true}
 	alloc := it.Allocatable()
 	t.alloc = make([]int64, len(pb.dims))
-	for d, name := range pb.dims {
+	for d, name := range pb.dims[:pb.nres] {
 		q := alloc[name]
-		t.alloc[d] = pb.quantity(name, q) - pb.daemon[d]
+		t.alloc[d] = pb.quantity(name, q) - p.daemon[d]
 		if t.alloc[d] < 0 {
 			t.usable = false
 		}
 	}
+	copy(t.alloc[pb.nres:], pb.perNode)
 	for _, l := range limits {
 		if l.name == resources.Node {
 			t.capLimit = append(t.capLimit, 1)
@@ -226,15 +252,15 @@ func (pb *problem) poolType(it *cloud.InstanceType, offs cloudprovider.Offerings
 	}
 	t.minPrice = offs[0].Price
 	for j, of := range offs {
-		z := cloud.ZoneOf(of)
-		id, ok := zoneID[z]
+		l := rt.Labels(of)
+		id, ok := zoneID[l.Zone]
 		if !ok {
 			id = len(zoneID)
-			zoneID[z] = id
+			zoneID[l.Zone] = id
 		}
 		t.zone = append(t.zone, id)
 		t.price = append(t.price, of.Price)
-		t.spot = append(t.spot, of.CapacityType() == "spot")
+		t.spot = append(t.spot, l.Spot)
 		t.all |= 1 << uint(j)
 		if of.Price < t.minPrice {
 			t.minPrice = of.Price
@@ -254,7 +280,7 @@ func (pb *problem) quantity(name corev1.ResourceName, q resource.Quantity) int64
 
 func (pb *problem) vec(rl corev1.ResourceList) []int64 {
 	v := make([]int64, len(pb.dims))
-	for d, name := range pb.dims {
+	for d, name := range pb.dims[:pb.nres] {
 		if q, ok := rl[name]; ok {
 			v[d] = pb.quantity(name, q)
 		}
@@ -265,6 +291,10 @@ func (pb *problem) vec(rl corev1.ResourceList) []int64 {
 func (pb *problem) addWorkload(w simmodel.Workload, classOf map[string]int) {
 	pod := w.Pod(0)
 	sw := &simWorkload{w: w, d: pb.vec(resources.RequestsForPods(pod))}
+	if w.PerNode() > 0 {
+		pb.capped++
+		sw.d[pb.nres+pb.capped-1] = 1
+	}
 	pb.workloads = append(pb.workloads, sw)
 	for d, v := range sw.d {
 		if v < 0 {
@@ -326,13 +356,21 @@ func (pb *problem) podClass(reqs scheduling.Requirements, pod *corev1.Pod) *podC
 		allowed := rt.AdmissibleAll(merged)
 		masks := make([]uint64, len(p.types))
 		any := false
+		// zoneAllowed, judged once per zone: the pool's offering j is the allowed one.
+		zoneOK := make([]int8, len(pb.zones)) // 0 unknown, 1 allowed, -1 not
+		allowedIn := func(id int) bool {
+			if zoneOK[id] == 0 {
+				zoneOK[id] = -1
+				if zoneAllowed(merged, pb.zones[id]) {
+					zoneOK[id] = 1
+				}
+			}
+			return zoneOK[id] > 0
+		}
 		for t, pt := range p.types {
 			for _, of := range allowed[pt.ti] {
-				if !zoneAllowed(merged, of) {
-					continue
-				}
 				for j, pof := range pt.offs {
-					if pof == of {
+					if pof == of && allowedIn(pt.zone[j]) {
 						masks[t] |= 1 << uint(j)
 						if pb.zones[pt.zone[j]] != "" {
 							zones[pt.zone[j]] = true
@@ -355,14 +393,13 @@ func (pb *problem) podClass(reqs scheduling.Requirements, pod *corev1.Pod) *podC
 	return c
 }
 
-// zoneAllowed reports whether the offering's zone is one the requirements (the pool's and the
-// pod's) allow, as Karpenter's offering compatibility judges it. The analysis admits a size
+// zoneAllowed reports whether an offering's zone z (cloud.ZoneOf) is one the requirements (the
+// pool's and the pod's) allow, as Karpenter's offering compatibility judges it. The analysis admits a size
 // whose zones are unknown and whose offerings are regional only without judging the zone
 // (analysis.zonesUnjudged), so that the requirement analysis can say the size may be offered;
 // a node placed on such an offering would be in a zone ("0": regional) the pool excludes, which
 // Karpenter never launches. An offering without a zone (an EKS catalog's) is judged by nothing.
-func zoneAllowed(reqs scheduling.Requirements, of *cloudprovider.Offering) bool {
-	z := cloud.ZoneOf(of)
+func zoneAllowed(reqs scheduling.Requirements, z string) bool {
 	return z == "" || !reqs.Has(corev1.LabelTopologyZone) || reqs.Get(corev1.LabelTopologyZone).Has(z)
 }
 
@@ -438,7 +475,7 @@ func (pb *problem) makeUnits() {
 
 func (pb *problem) describe(v []int64) string {
 	var parts []string
-	for d, x := range v {
+	for d, x := range v[:pb.nres] {
 		if x == 0 || pb.dims[d] == corev1.ResourcePods {
 			continue
 		}

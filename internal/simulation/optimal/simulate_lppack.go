@@ -1,6 +1,7 @@
 package optimal
 
 import (
+	"fmt"
 	"math"
 	"slices"
 )
@@ -14,28 +15,42 @@ var lpPackBudget = cgBudget{iterations: 20, pivots: 5000, columns: 50}
 // the proportions that cost least, which a node-by-node greedy does not see), the pods the
 // rounding leaves are packed by the greedy into their free room and new nodes, and the
 // result replaces the pool's nodes when it is cheaper. Pods stay in their pool: which pool a
-// pod goes to is Karpenter's order, not a cost decision. Pools with more than
-// maxPatternGroups pod groups keep the greedy's nodes.
+// pod goes to is Karpenter's order, not a cost decision.
+//
+// When pods are pinned to zones (zone spread), the re-pack is tried a second time from the
+// zone relaxation (zoneRelaxed), whose patterns mix the zones' pods and are put in one zone
+// per node by roundDown, and the cheaper packing is kept: the relaxation is the only one
+// within maxPatternGroups on most spread mixes, and on small ones, where the zoned LP fits,
+// its whole patterns are fewer (each zone's pods are a fraction of a node) and its re-pack
+// rarely beats the greedy. Pools with more than maxPatternGroups pod groups in both keep the
+// greedy's nodes.
 func (pb *problem) repackFromLP() {
 	for _, p := range pb.pools {
-		var old []*simNode
-		placed := map[*unit]int{}
-		for _, n := range pb.nodes {
-			if n.pool == p {
-				old = append(old, n)
-				for _, pl := range n.place {
-					placed[pl.u] += pl.n
+		for _, relax := range []bool{false, true} {
+			var old []*simNode
+			placed := map[*unit]int{}
+			for _, n := range pb.nodes {
+				if n.pool == p {
+					old = append(old, n)
+					for _, pl := range n.place {
+						placed[pl.u] += pl.n
+					}
 				}
 			}
+			if len(old) < 2 {
+				break
+			}
+			if !pb.tryRepack(p, old, placed, relax) {
+				break
+			}
 		}
-		if len(old) < 2 {
-			continue
-		}
-		pb.tryRepack(p, old, placed)
 	}
 }
 
-func (pb *problem) tryRepack(p *simPool, old []*simNode, placed map[*unit]int) {
+// tryRepack re-packs pool p from the configuration LP of its pods (zone-relaxed with relax)
+// and keeps the result when it is cheaper than old. It returns false when the pods have no
+// zone pins, so that the relaxation, the same LP, is not tried again.
+func (pb *problem) tryRepack(p *simPool, old []*simNode, placed map[*unit]int, relax bool) bool {
 	var groups []*boundGroup
 	var items []*unit
 	for _, u := range pb.units { // the units' order keeps the result deterministic
@@ -44,13 +59,22 @@ func (pb *problem) tryRepack(p *simPool, old []*simNode, placed map[*unit]int) {
 			items = append(items, u)
 		}
 	}
+	free, pinned := pb.zoneRelaxed(groups)
+	if relax {
+		if !pinned {
+			return false
+		}
+		groups = free
+	} else if pb.overPatternGroups(groups) {
+		return pinned // newColumnGeneration would merge them and give up: skip its columns
+	}
 	cg := pb.newColumnGeneration(groups, pb.boundColumns(groups, []*simPool{p}))
 	if cg == nil {
-		return
+		return pinned
 	}
 	cg.seed(old)
 	if err := cg.run(lpPackBudget, false); err != nil {
-		return
+		return pinned
 	}
 	oldCost := 0.0
 	for _, n := range old {
@@ -95,7 +119,7 @@ func (pb *problem) tryRepack(p *simPool, old []*simNode, placed map[*unit]int) {
 		for i, u := range items {
 			u.rem = saved[i]
 		}
-		return
+		return pinned
 	}
 	// Keep the greedy's nodes.
 	for i, u := range items {
@@ -105,11 +129,16 @@ func (pb *problem) tryRepack(p *simPool, old []*simNode, placed map[*unit]int) {
 		p.limits[i].remaining = savedLimits[i]
 	}
 	pb.nodes = append(others, old...)
+	return pinned
 }
 
 // roundDown turns the whole part of each pattern's value in the master's solution into
 // nodes, handing each pattern's group counts to the group's units, and charges them to the
-// pool's limits (which the LP kept to, so the whole parts do too).
+// pool's limits (which the LP kept to, so the whole parts do too). A group of the zone
+// relaxation (see patternLP) holds units pinned to different zones, and a node can be in one
+// zone only: each copy is put in the zone where the pattern's groups have the most pods left
+// (pinned there or unpinned), and takes the pods pinned there before the unpinned ones, which
+// can still go anywhere.
 func (cg *columnGeneration) roundDown(p *simPool) []*simNode {
 	unitsOf := make([][]*unit, len(cg.groups))
 	for _, u := range cg.pb.units {
@@ -125,35 +154,98 @@ func (cg *columnGeneration) roundDown(p *simPool) []*simNode {
 		}
 		o := cg.offers[pat.offer]
 		pt := p.types[o.t]
-	copies:
 		for c := int(math.Floor(cg.lp.BasicValues()[i] + 1e-9)); c > 0; c-- {
 			if !p.allows(pt, nil) {
 				break
 			}
-			n := &simNode{pool: p, t: o.t, mask: pt.all, used: make([]int64, len(cg.pb.dims))}
+			n := &simNode{pool: p, t: o.t, mask: cg.copyZone(p, pat, unitsOf), used: make([]int64, len(cg.pb.dims))}
 			for m, k := range pat.take {
 				g := o.members[m]
 				d := cg.groups[g].d
-				for _, u := range unitsOf[g] {
-					if k == 0 {
-						break
-					}
-					if take := min(k, u.rem); take > 0 {
-						mask := n.mask & cg.pb.unitMask(u, p, o.t)
-						if mask == 0 || !fits(pt.alloc, n.used, d, int64(take)) {
-							continue
+				for _, pinned := range []bool{true, false} {
+					for _, u := range unitsOf[g] {
+						if k == 0 {
+							break
 						}
-						n.add(u, take, d, mask)
-						k -= take
+						if take := min(k, u.rem); take > 0 && (u.zone >= 0) == pinned {
+							mask := n.mask & cg.pb.unitMask(u, p, o.t)
+							if mask == 0 || !fits(pt.alloc, n.used, d, int64(take)) {
+								continue
+							}
+							n.add(u, take, d, mask)
+							k -= take
+						}
 					}
 				}
 			}
 			if len(n.place) == 0 {
-				break copies
+				break
 			}
 			p.charge(pt, 1)
 			nodes = append(nodes, n)
 		}
 	}
 	return nodes
+}
+
+// copyZone is the offerings a new copy of the pattern may use: those of the zone where its
+// groups' units, pinned there or unpinned, have the most of the pattern's pods left; all of
+// the type's when none of its units is pinned to a zone.
+func (cg *columnGeneration) copyZone(p *simPool, pat cgPattern, unitsOf [][]*unit) uint64 {
+	o := cg.offers[pat.offer]
+	pt := p.types[o.t]
+	pinned := false
+	for m, k := range pat.take {
+		for _, u := range unitsOf[o.members[m]] {
+			pinned = pinned || (k > 0 && u.zone >= 0 && u.rem > 0)
+		}
+	}
+	if !pinned {
+		return pt.all
+	}
+	best, bestPods := pt.all, -1
+	for z, zm := range pt.zoneMask {
+		if zm == 0 {
+			continue
+		}
+		pods := 0
+		for m, k := range pat.take {
+			left := 0
+			for _, u := range unitsOf[o.members[m]] {
+				if (u.zone < 0 || u.zone == z) && cg.pb.unitMask(u, p, o.t)&zm != 0 {
+					left += u.rem
+				}
+			}
+			pods += min(k, left)
+		}
+		if pods > bestPods {
+			best, bestPods = zm, pods
+		}
+	}
+	return best
+}
+
+// overPatternGroups reports whether the configuration LP of the groups certainly has more than
+// maxPatternGroups groups once newColumnGeneration merges those of equal requests and
+// offerings: groups of different requests never merge, and groups of equal requests pinned to
+// different zones neither (their offerings are in their own zones, and each placed group has
+// one), so per request vector there are at least as many as its zones (at least one). On the
+// benchmark's spread mixes the zoned LP is past the cap and only its relaxation runs; this
+// spares the zoned LP's columns, the costliest part of finding that out.
+func (pb *problem) overPatternGroups(groups []*boundGroup) bool {
+	zones := map[string]map[int]bool{}
+	for _, g := range groups {
+		k := fmt.Sprint(pb.workloads[g.u.w].d)
+		if zones[k] == nil {
+			zones[k] = map[int]bool{}
+		}
+		if g.zone >= 0 {
+			zones[k][g.zone] = true
+		}
+	}
+	n := 0
+	for _, z := range zones {
+		n += max(len(z), 1)
+	}
+	return n > maxPatternGroups
 }

@@ -107,8 +107,8 @@ func (pb *problem) simNode(n *simNode, share func(placement) map[int]int) simmod
 	ct := of.CapacityType()
 	price := analysis.PriceOf(pt.it, of)
 	requested := corev1.ResourceList{}
-	for d, name := range pb.dims {
-		v := n.used[d] + pb.daemon[d]
+	for d, name := range pb.dims[:pb.nres] {
+		v := n.used[d] + n.pool.daemon[d]
 		if name == corev1.ResourceCPU {
 			requested[name] = *resource.NewMilliQuantity(v, resource.DecimalSI)
 		} else if name == corev1.ResourceMemory {

@@ -298,3 +298,37 @@ func TestSimulateSpotPricesAndProvenance(t *testing.T) {
 		}
 	}
 }
+
+// Each pool's nodes carry their own DaemonSet overhead. A tainted pool whose DaemonSets take
+// 1500m (three 1-cpu pods no longer fit a D4s_v5) beside a plain pool without any: the pods go
+// to the plain pool (higher weight) with three per D4s_v5, and the lower bound is that of the
+// plain pool's nodes. With one overhead for all (the largest, as before), the bound was the
+// 1500m pool's, above what the packing costs.
+func TestSimulateDaemonOverheadPerPool(t *testing.T) {
+	in := simmodel.SimulationInput{
+		Pools: []simmodel.SimPool{
+			testPool("plain", 10, nil, nil, onDemandOnly, sizes("Standard_D4s_v5")),
+			testPool("heavy", 0, nil, nil, onDemandOnly, sizes("Standard_D4s_v5")),
+		},
+		Workloads:          []simmodel.Workload{pods("web", 6, "1", "1Gi")},
+		PoolDaemonOverhead: map[string]corev1.ResourceList{"heavy": {corev1.ResourceCPU: resource.MustParse("1500m")}},
+	}
+	sim := simulate(t, in)
+	if len(sim.Nodes) != 2 || !near(sim.HourlyCost, 2*0.23) {
+		t.Fatalf("%d nodes for $%v, want 2 D4s_v5 ($0.46)", len(sim.Nodes), sim.HourlyCost)
+	}
+	for _, n := range sim.Nodes {
+		if n.Pool != "plain" || n.Requested.Cpu().MilliValue() != 3000 {
+			t.Errorf("node on %s requesting %v, want plain's nodes at 3000m (no daemons)", n.Pool, n.Requested.Cpu())
+		}
+	}
+	if want := 2 * 0.23; sim.LowerBound < want-1e-5 || sim.LowerBound > sim.HourlyCost+1e-9 {
+		t.Errorf("bound %v, want %v (6 pods, 3 per D4s_v5)", sim.LowerBound, want)
+	}
+	// The same pods charged the heavy pool's overhead everywhere: two pods per node, and a
+	// "bound" of 3 nodes, above the packing that holds them on the plain pool.
+	in.DaemonOverhead, in.PoolDaemonOverhead = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("1500m")}, nil
+	if heavy := simulate(t, in); heavy.LowerBound < 3*0.23-1e-5 {
+		t.Errorf("with the largest overhead on every pool: bound %v, want 3 nodes' $0.69", heavy.LowerBound)
+	}
+}

@@ -27,7 +27,8 @@ type Knapsack struct {
 	// frac is that optimum's item counts.
 	lambda []float64
 	frac   []float64
-	nodes  int // search nodes left
+	nodes  int   // search nodes left
+	open   []int // scratch of Relaxation
 }
 
 func NewKnapsack(capacity []int64, weight [][]int64, value []float64, count []int) *Knapsack {
@@ -278,8 +279,13 @@ func (ks *Knapsack) Greedy() ([]int, float64) {
 // can add within rem: the smallest of the fractional (LP) knapsack bounds of each single
 // resource and of their sum weighted by capacity, all relaxations of the node's constraints.
 func (ks *Knapsack) Relaxation(pos int, rem []int64) float64 {
-	// Counts capped to what fits in rem on its own.
-	open := make([]int, len(ks.value))
+	// Counts capped to what fits in rem on its own (a scratch slice: Relaxation allocated a
+	// slice per call, and the search calls it at every node).
+	if ks.open == nil {
+		ks.open = make([]int, len(ks.value))
+	}
+	open := ks.open
+	clear(open)
 	for _, i := range ks.order[pos:] {
 		open[i] = MaxFit(rem, ks.zero, ks.weight[i], ks.count[i])
 	}
