@@ -128,7 +128,7 @@ func TestAdviceWidePool(t *testing.T) {
 	if from < 0 || to < 0 {
 		t.Fatalf("text report:\n%s", out)
 	}
-	shown := withoutPending(out[from : to+strings.Index(out[to:], "\n")])
+	shown := out[from : to+strings.Index(out[to:], "\n")]
 	if !strings.Contains(string(guide), shown) {
 		t.Errorf("the guide's output is stale: paste\n%s", shown)
 	}
@@ -197,21 +197,4 @@ func TestNoAdviceWithinThreshold(t *testing.T) {
 			t.Fatalf("finding %+v", f)
 		}
 	}
-}
-
-// withoutPending drops the report's "unschedulable:" lines (one per workload, each followed by
-// an empty line), which the guide leaves out and sums up in a sentence.
-func withoutPending(report string) string {
-	lines := strings.Split(report, "\n")
-	var out []string
-	for i := 0; i < len(lines); i++ {
-		if strings.HasPrefix(lines[i], "  unschedulable: ") {
-			if i+1 < len(lines) && lines[i+1] == "" {
-				i++
-			}
-			continue
-		}
-		out = append(out, lines[i])
-	}
-	return strings.Join(out, "\n")
 }

@@ -43,8 +43,11 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 					fmt.Fprintf(&b, "| %s | %s | %s | %s | %d | %d | %.4f |\n", md(t.Pool), md(row.InstanceType), row.CapacityType, md(row.Zone), row.Nodes, row.Pods, simulation.Round(row.HourlyCost))
 				}
 			}
-			for _, u := range m.sim.Unschedulable {
-				fmt.Fprintf(&b, "\n- **unschedulable**: %d pods of `%s`: %s\n", u.Count, md(u.Workload), md(u.Reason))
+			for _, g := range pendingGroups(m.sim.Unschedulable) {
+				fmt.Fprintf(&b, "\n- **unschedulable**: %s: %s\n", md(g.Subject()), md(g.Reason))
+				if l := g.List(); l != "" {
+					fmt.Fprintf(&b, "  (%s)\n", md(l))
+				}
 			}
 			b.WriteString("\n</details>\n")
 		}

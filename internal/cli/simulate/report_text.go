@@ -54,8 +54,11 @@ func WriteText(w io.Writer, r *Report) error {
 				}
 				_ = tw.Flush()
 			}
-			for _, u := range m.sim.Unschedulable {
-				fmt.Fprintf(&b, "\n  unschedulable: %d pods of %s: %s\n", u.Count, u.Workload, u.Reason)
+			for _, g := range pendingGroups(m.sim.Unschedulable) {
+				fmt.Fprintf(&b, "\n  unschedulable: %s: %s\n", g.Subject(), g.Reason)
+				if l := g.List(); l != "" {
+					fmt.Fprintf(&b, "    %s\n", l)
+				}
 			}
 		}
 		if lb := c.Result.LowerBound(); lb > 0 {

@@ -7,6 +7,10 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 )
 
+// regionalZone is the zone label value of an AKS VM placed in no zone (the Azure provider's
+// zones.Regional); a bare "0" in a table reads as a count.
+const regionalZone = "0"
+
 // row is identical nodes of one pool: same instance type, capacity type and zone.
 type row struct {
 	InstanceType, CapacityType, Zone string
@@ -45,6 +49,9 @@ func tables(sim *simmodel.Simulation, pools []string) []poolTable {
 		}
 		// A zone the catalog does not list for the size says so where it is shown.
 		zone := n.Zone
+		if zone == regionalZone {
+			zone += " (regional)"
+		}
 		if n.ZoneAssumed {
 			zone += " (assumed)"
 		}
