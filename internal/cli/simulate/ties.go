@@ -15,6 +15,10 @@ func tieText(sim *simmodel.Simulation) string {
 	if sim.TieBreaks == 0 || r == nil {
 		return ""
 	}
+	const head = "Karpenter breaks %d ties randomly (equally loaded zones, daemon overhead order)"
+	if r.Exhaustive && r.Outcomes == 1 {
+		return fmt.Sprintf(head+"; every way of breaking them gives the same nodes and cost, zones aside (all its choices walked in %d runs)", sim.TieBreaks, r.Runs)
+	}
 	outcomes := fmt.Sprintf("%d outcomes", r.Outcomes)
 	if r.Outcomes == 1 {
 		outcomes = "1 outcome"
@@ -23,14 +27,21 @@ func tieText(sim *simmodel.Simulation) string {
 	if !r.Exhaustive {
 		over = fmt.Sprintf("over %s (a sample of %d runs, not every outcome: Karpenter may land outside it)", outcomes, r.Runs)
 	}
-	nodes := fmt.Sprint(r.MinNodes)
-	if r.MaxNodes != r.MinNodes {
-		nodes = fmt.Sprintf("%d–%d", r.MinNodes, r.MaxNodes)
+	cost := "its cost is " + money.Hourly(sim.Currency, r.Max)
+	if r.Min != r.Max {
+		cost = fmt.Sprintf("its cost ranges %s–%s", money.Format(sim.Currency, r.Min, 4), money.Hourly(sim.Currency, r.Max))
 	}
 	pending := ""
 	if r.MaxPending > 0 {
-		pending = fmt.Sprintf(", %d–%d pods pending", r.MinPending, r.MaxPending)
+		pending = ", " + span(r.MinPending, r.MaxPending) + " pods pending"
 	}
-	return fmt.Sprintf("Karpenter breaks %d ties randomly (equally loaded zones, daemon overhead order); its cost ranges %s–%s, %s nodes%s, %s; the nodes shown break each tie by name",
-		sim.TieBreaks, money.Format(sim.Currency, r.Min, 4), money.Hourly(sim.Currency, r.Max), nodes, pending, over)
+	return fmt.Sprintf(head+"; %s, %s nodes%s, %s; the nodes shown break each tie by name", sim.TieBreaks, cost, span(r.MinNodes, r.MaxNodes), pending, over)
+}
+
+// span is "n" or "min–max".
+func span(lo, hi int) string {
+	if lo == hi {
+		return fmt.Sprint(lo)
+	}
+	return fmt.Sprintf("%d–%d", lo, hi)
 }

@@ -60,3 +60,16 @@ func TestTieTextSaysAllOutcomesOrASample(t *testing.T) {
 		t.Errorf("sample: %q", got)
 	}
 }
+
+// Where every tie-break gives the same outcome, the line says so instead of a range of one
+// value; an equal cost over several outcomes is one figure, and equal counts one number.
+func TestTieTextWithOneOutcomeOrOneCost(t *testing.T) {
+	one := &simmodel.Simulation{Currency: "USD", TieBreaks: 3, CostRange: &simmodel.CostRange{Min: 2, Max: 2, MinNodes: 4, MaxNodes: 4, MinPending: 332, MaxPending: 332, Outcomes: 1, Runs: 4, Exhaustive: true}}
+	if got := tieText(one); !strings.Contains(got, "every way of breaking them gives the same nodes and cost, zones aside (all its choices walked in 4 runs)") || strings.Contains(got, "–") {
+		t.Errorf("one outcome: %q", got)
+	}
+	same := &simmodel.Simulation{Currency: "USD", TieBreaks: 3, CostRange: &simmodel.CostRange{Min: 2, Max: 2, MinNodes: 4, MaxNodes: 4, MinPending: 1, MaxPending: 3, Outcomes: 2, Runs: 9, Exhaustive: true}}
+	if got := tieText(same); !strings.Contains(got, "its cost is USD 2.0000/h, 4 nodes, 1–3 pods pending, over all 2 outcomes") {
+		t.Errorf("same cost: %q", got)
+	}
+}
