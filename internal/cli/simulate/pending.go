@@ -25,7 +25,8 @@ func pendingGroups(us []simmodel.Unschedulable) []pendingGroup {
 		if !ok {
 			i = len(out)
 			at[u.Reason] = i
-			out = append(out, pendingGroup{Reason: u.Reason})
+			// Karpenter's reason for several pools is one error per pool, a line each.
+			out = append(out, pendingGroup{Reason: strings.ReplaceAll(u.Reason, "\n", "; ")})
 		}
 		out[i].Pods += u.Count
 		out[i].Workloads = append(out[i].Workloads, u)

@@ -12,7 +12,7 @@ func TestPendingPodsAreGroupedByReason(t *testing.T) {
 	sim := &simmodel.Simulation{Unschedulable: []simmodel.Unschedulable{
 		{Workload: "Deployment/a", Count: 1, Reason: "exceeds limits"},
 		{Workload: "Deployment/b", Count: 38, Reason: "exceeds limits"},
-		{Workload: "Deployment/c", Count: 2, Reason: "no instance type fits"},
+		{Workload: "Deployment/c", Count: 2, Reason: "no instance type fits\ndid not tolerate taint"},
 	}}
 	got := pendingGroups(sim.Unschedulable)
 	if len(got) != 2 || got[0].Pods != 39 || got[1].Pods != 2 {
@@ -21,7 +21,7 @@ func TestPendingPodsAreGroupedByReason(t *testing.T) {
 	if s, l := got[0].Subject(), got[0].List(); s != "39 pods of 2 workloads" || l != "Deployment/a 1, Deployment/b 38" {
 		t.Errorf("subject %q, list %q", s, l)
 	}
-	if s, l := got[1].Subject(), got[1].List(); s != "2 pods of Deployment/c" || l != "" {
+	if s, l := got[1].Subject(), got[1].List(); s != "2 pods of Deployment/c" || l != "" || got[1].Reason != "no instance type fits; did not tolerate taint" {
 		t.Errorf("subject %q, list %q", s, l)
 	}
 	one := pendingGroup{Reason: "r", Pods: 1, Workloads: sim.Unschedulable[:1]}
