@@ -340,8 +340,9 @@ var rules = []Rule{
 			"what a zone spread needs, not what every workload needs: a batch of more pods than three nodes' max pods wants a " +
 			"tighter cap, which `simulate --mode both` (KRP118) finds and verifies against the workloads. Limits smaller than " +
 			"every admissible size are KRP105 instead.",
-		Reported: Reporting{Plan: true, Review: true, Note: "On `limits` (`spec.limits`). `simulate` and the " +
-			"`karpenter_provisioning_simulation` data source show the effect on a workload: the pods Karpenter leaves pending in the round."},
+		Reported: Reporting{Plan: true, Review: true, Note: "On `limits` (`spec.limits`). The `karpenter_provisioning_simulation` data " +
+			"source reports it too, on the element of `nodepools` (not with `mode = \"optimal\"`). `simulate` and the data source show " +
+			"the effect on a workload: the pods Karpenter leaves pending in the round."},
 	},
 	{
 		Code: CatalogGap, Name: "CatalogGap", Severity: Note,

@@ -13,7 +13,13 @@ data "karpenter_provisioning_simulation" "peak" {
         weight = 10
         template = { spec = {
           nodeClassRef = { group = "karpenter.azure.com", kind = "AKSNodeClass", name = "default" }
-          requirements = [{ key = "karpenter.azure.com/sku-family", operator = "In", values = ["D", "E"] }]
+          requirements = [
+            { key = "karpenter.azure.com/sku-family", operator = "In", values = ["D", "E"] },
+            # Sizes up to 32 vCPU: Karpenter charges each new NodeClaim against the limits with
+            # the largest size it may become, so cpu = 200 over 192-vCPU sizes would let one
+            # provisioning round open a single NodeClaim (KRP119).
+            { key = "karpenter.azure.com/sku-cpu", operator = "Lt", values = ["33"] },
+          ]
         } }
         limits = { cpu = "200" }
       }
@@ -25,8 +31,11 @@ data "karpenter_provisioning_simulation" "peak" {
       spec = {
         template = { spec = {
           nodeClassRef = { group = "karpenter.azure.com", kind = "AKSNodeClass", name = "default" }
-          requirements = [{ key = "karpenter.azure.com/sku-family", operator = "In", values = ["F"] }]
-          taints       = [{ key = "dedicated", value = "batch", effect = "NoSchedule" }]
+          requirements = [
+            { key = "karpenter.azure.com/sku-family", operator = "In", values = ["F"] },
+            { key = "karpenter.azure.com/sku-cpu", operator = "Lt", values = ["17"] },
+          ]
+          taints = [{ key = "dedicated", value = "batch", effect = "NoSchedule" }]
         } }
         limits = { cpu = "64" }
       }

@@ -79,7 +79,9 @@ func (d *dataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 			"region": schema.StringAttribute{Optional: true, MarkdownDescription: "Azure region; defaults to the provider's `region`. One of them is required."},
 			"nodepools": schema.ListAttribute{
 				Required: true, ElementType: types.StringType,
-				MarkdownDescription: "NodePool manifests (YAML or JSON), e.g. `[file(\"pools/general.yaml\")]`; each is validated by the CRD's rules.",
+				MarkdownDescription: "NodePool manifests (YAML or JSON), e.g. `[file(\"pools/general.yaml\")]`; each is validated by the CRD's rules. " +
+					"With Karpenter's prediction, an element whose limits let one provisioning round open fewer than three NodeClaims of any admissible " +
+					"size gets warning KRP119: the reason the prediction may leave pods pending that the limits could hold.",
 				Validators:          []validator.List{listvalidator.SizeAtLeast(1)},
 			},
 			"aksnodeclasses": schema.ListAttribute{
@@ -357,6 +359,7 @@ func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 		classes[fmt.Sprint(meta["name"])] = nc
 	}
 	in := simmodel.SimulationInput{Region: region, Seed: 1, ConfigurationBound: m.LowerBoundMethod.ValueString() == "configuration"}
+	var poolAt []path.Path // each pool's element of nodepools
 	for i, text := range m.NodePools {
 		obj := manifest(ctx, text, kinds.NodePool.GVK, path.Root("nodepools").AtListIndex(i), &resp.Diagnostics)
 		if obj == nil {
@@ -368,6 +371,7 @@ func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 			continue
 		}
 		in.Pools = append(in.Pools, simmodel.SimPool{Pool: p, NodeClass: classes[p.NodeClassName()]})
+		poolAt = append(poolAt, path.Root("nodepools").AtListIndex(i))
 	}
 	for i, w := range m.Workloads {
 		in.Workloads = append(in.Workloads, workload(w, path.Root("workloads").AtListIndex(i), &resp.Diagnostics))
@@ -423,6 +427,7 @@ func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 		}
 	}
 	if predicted != nil {
+		reservationDiags(s, region, in.Pools, poolAt, d.data.Checks, &resp.Diagnostics)
 		disruptionDiags(read, in.Pools, predicted, d.data.Checks, &resp.Diagnostics)
 	} else {
 		disruptionDiags(read, in.Pools, optimum, d.data.Checks, &resp.Diagnostics)
