@@ -140,52 +140,67 @@ func (pb *problem) tryRepack(p *simPool, old []*simNode, placed map[*unit]int, r
 // (pinned there or unpinned), and takes the pods pinned there before the unpinned ones, which
 // can still go anywhere.
 func (cg *columnGeneration) roundDown(p *simPool) []*simNode {
-	unitsOf := make([][]*unit, len(cg.groups))
-	for _, u := range cg.pb.units {
-		if g, ok := cg.groupOf[u]; ok {
-			unitsOf[g] = append(unitsOf[g], u)
-		}
-	}
+	unitsOf := cg.unitsOf()
 	var nodes []*simNode
 	for i, j := range cg.lp.Basis() {
 		pat, ok := cg.patterns[j]
 		if !ok {
 			continue
 		}
-		o := cg.offers[pat.offer]
-		pt := p.types[o.t]
 		for c := int(math.Floor(cg.lp.BasicValues()[i] + 1e-9)); c > 0; c-- {
-			if !p.allows(pt, nil) {
+			n := cg.node(p, pat, unitsOf)
+			if n == nil {
 				break
 			}
-			n := &simNode{pool: p, t: o.t, mask: cg.copyZone(p, pat, unitsOf), used: make([]int64, len(cg.pb.dims))}
-			for m, k := range pat.take {
-				g := o.members[m]
-				d := cg.groups[g].d
-				for _, pinned := range []bool{true, false} {
-					for _, u := range unitsOf[g] {
-						if k == 0 {
-							break
-						}
-						if take := min(k, u.rem); take > 0 && (u.zone >= 0) == pinned {
-							mask := n.mask & cg.pb.unitMask(u, p, o.t)
-							if mask == 0 || !fits(pt.alloc, n.used, d, int64(take)) {
-								continue
-							}
-							n.add(u, take, d, mask)
-							k -= take
-						}
-					}
-				}
-			}
-			if len(n.place) == 0 {
-				break
-			}
-			p.charge(pt, 1)
 			nodes = append(nodes, n)
 		}
 	}
 	return nodes
+}
+
+func (cg *columnGeneration) unitsOf() [][]*unit {
+	unitsOf := make([][]*unit, len(cg.groups))
+	for _, u := range cg.pb.units {
+		if g, ok := cg.groupOf[u]; ok {
+			unitsOf[g] = append(unitsOf[g], u)
+		}
+	}
+	return unitsOf
+}
+
+// node makes one copy of the pattern a node with the pods its groups' units have left, charged
+// to the pool's limits; nil when the limits do not allow it or it would hold no pod.
+func (cg *columnGeneration) node(p *simPool, pat cgPattern, unitsOf [][]*unit) *simNode {
+	o := cg.offers[pat.offer]
+	pt := p.types[o.t]
+	if !p.allows(pt, nil) {
+		return nil
+	}
+	n := &simNode{pool: p, t: o.t, mask: cg.copyZone(p, pat, unitsOf), used: make([]int64, len(cg.pb.dims))}
+	for m, k := range pat.take {
+		g := o.members[m]
+		d := cg.groups[g].d
+		for _, pinned := range []bool{true, false} {
+			for _, u := range unitsOf[g] {
+				if k == 0 {
+					break
+				}
+				if take := min(k, u.rem); take > 0 && (u.zone >= 0) == pinned {
+					mask := n.mask & cg.pb.unitMask(u, p, o.t)
+					if mask == 0 || !fits(pt.alloc, n.used, d, int64(take)) {
+						continue
+					}
+					n.add(u, take, d, mask)
+					k -= take
+				}
+			}
+		}
+	}
+	if len(n.place) == 0 {
+		return nil
+	}
+	p.charge(pt, 1)
+	return n
 }
 
 // copyZone is the offerings a new copy of the pattern may use: those of the zone where its
