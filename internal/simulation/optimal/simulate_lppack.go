@@ -13,8 +13,9 @@ var lpPackBudget = cgBudget{iterations: 20, pivots: 5000, columns: 50}
 // repackFromLP re-packs each pool's pods from the configuration LP: whole copies of the
 // patterns of its fractional optimum become nodes (the LP mixes node types and pod shapes in
 // the proportions that cost least, which a node-by-node greedy does not see), the pods the
-// rounding leaves are packed by the greedy into their free room and new nodes, and the
-// result replaces the pool's nodes when it is cheaper. Pods stay in their pool: which pool a
+// rounding leaves are packed by the greedy into their free room and new nodes (on small
+// inputs, first by the dive: the LP of what is left, rounded again, one node at a time), and
+// the result replaces the pool's nodes when it is cheaper. Pods stay in their pool: which pool a
 // pod goes to is Karpenter's order, not a cost decision.
 //
 // When pods are pinned to zones (zone spread), the re-pack is tried a second time from the
@@ -98,6 +99,13 @@ func (pb *problem) tryRepack(p *simPool, old []*simNode, placed map[*unit]int, r
 		}
 	}
 	nodes := cg.roundDown(p)
+	pods := 0
+	for _, k := range placed {
+		pods += k
+	}
+	if pods <= maxDivePods && variants(pb) > 1 {
+		nodes = append(nodes, pb.dive(p, items, relax)...)
+	}
 	pk := pb.newPacker(p, slices.Clone(items)) // it sorts them
 	pk.nodes = nodes
 	pb.nodes = append(others, nodes...)
@@ -132,6 +140,48 @@ func (pb *problem) tryRepack(p *simPool, old []*simNode, placed map[*unit]int, r
 	return pinned
 }
 
+// dive packs the pods roundDown left (small pools only) from the configuration LP of what is
+// left, again and again: each round's whole patterns become nodes, or, when every pattern's
+// value is below 1, one node of the pattern with the largest value, until no pod is left or
+// the LP cannot be built. Rounding the fractional solution one node at a time and solving
+// again keeps the LP's mix where taking its whole patterns once and packing the rest by the
+// greedy does not.
+func (pb *problem) dive(p *simPool, items []*unit, relax bool) []*simNode {
+	return pb.diveWith(p, items, relax, lpPackBudget)
+}
+
+func (pb *problem) diveWith(p *simPool, items []*unit, relax bool, budget cgBudget) []*simNode {
+	var out []*simNode
+	for round := 0; round < maxDiveRounds; round++ {
+		var groups []*boundGroup
+		for _, u := range items {
+			if u.rem > 0 {
+				groups = append(groups, pb.boundGroup(u, u.rem))
+			}
+		}
+		if len(groups) == 0 {
+			break
+		}
+		if relax {
+			groups, _ = pb.zoneRelaxed(groups)
+		}
+		cg := pb.newColumnGeneration(groups, pb.boundColumns(groups, []*simPool{p}))
+		if cg == nil || cg.run(budget, false) != nil {
+			break
+		}
+		nodes := cg.roundDown(p)
+		if len(nodes) == 0 {
+			n := cg.roundUp(p)
+			if n == nil {
+				break
+			}
+			nodes = append(nodes, n)
+		}
+		out = append(out, nodes...)
+	}
+	return out
+}
+
 // roundDown turns the whole part of each pattern's value in the master's solution into
 // nodes, handing each pattern's group counts to the group's units, and charges them to the
 // pool's limits (which the LP kept to, so the whole parts do too). A group of the zone
@@ -156,6 +206,22 @@ func (cg *columnGeneration) roundDown(p *simPool) []*simNode {
 		}
 	}
 	return nodes
+}
+
+// roundUp is roundDown's step when every pattern's value is below 1: one node of the pattern
+// with the largest value in the master's solution, nil when none places a pod.
+func (cg *columnGeneration) roundUp(p *simPool) *simNode {
+	unitsOf := cg.unitsOf()
+	best, bestV := cgPattern{offer: -1}, 1e-6
+	for i, j := range cg.lp.Basis() {
+		if pat, ok := cg.patterns[j]; ok && cg.lp.BasicValues()[i] > bestV {
+			best, bestV = pat, cg.lp.BasicValues()[i]
+		}
+	}
+	if best.offer < 0 {
+		return nil
+	}
+	return cg.node(p, best, unitsOf)
 }
 
 func (cg *columnGeneration) unitsOf() [][]*unit {
@@ -264,3 +330,13 @@ func (pb *problem) overPatternGroups(groups []*boundGroup) bool {
 	}
 	return n > maxPatternGroups
 }
+
+// maxDivePods is the most pods a pool may hold for the re-pack's dive, which runs on small
+// inputs only (packed in several variants: see Simulate): each of its rounds
+// lists the pool's columns and solves a configuration LP, a few milliseconds on a hundred
+// pods; on a thousand the first rounding places most pods and the dive's rounds, many and
+// slower, rarely pay.
+var maxDivePods = 300
+
+// maxDiveRounds caps the dive's LPs (each places at least one node).
+const maxDiveRounds = 200
