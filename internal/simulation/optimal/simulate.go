@@ -30,7 +30,8 @@ import (
 // is then compared with one built from the configuration LP (see repackFromLP) and the
 // cheaper kept. Small inputs are packed in several seeded variants and, when pods are pinned
 // to zones, in a second order that packs the pinned pods first (variant.pinnedFirst); each
-// order's cheapest packing is re-packed and the cheaper outcome kept. The result is
+// order's cheapest packing is re-packed and searched locally (localSearch: ruin and
+// recreate of a few nodes at a time), and the cheaper outcome kept. The result is
 // deterministic for a given input and seed.
 func Simulate(s *analysis.Solver, in simmodel.SimulationInput) (*simmodel.Simulation, error) {
 	region := strings.ToLower(in.Region)
@@ -51,13 +52,14 @@ func Simulate(s *analysis.Solver, in simmodel.SimulationInput) (*simmodel.Simula
 	n := variants(pb)
 	if n == 1 {
 		// A large input is packed once and re-packed from the LP; the second order would cost
-		// it time (a tenth to a third more).
+		// it time (a tenth to a third more), and the dive and the local search, which pay on a
+		// few dozen nodes, more.
 		pb.run(0)
 		pb.repackFromLP()
 		return pb.report(), nil
 	}
 	// A small input is packed in n variants per order; each order's cheapest packing is
-	// re-packed from the LP, and the cheaper outcome kept.
+	// re-packed from the LP and searched locally, and the cheaper outcome kept.
 	orders := 1
 	if pb.hasPinned() {
 		orders = 2
@@ -76,6 +78,7 @@ func Simulate(s *analysis.Solver, in simmodel.SimulationInput) (*simmodel.Simula
 			pb.run(best)
 		}
 		pb.repackFromLP()
+		pb.localSearch()
 		if orders == 1 {
 			break
 		}
