@@ -13,9 +13,10 @@ var lpPackBudget = cgBudget{iterations: 20, pivots: 5000, columns: 50}
 // repackFromLP re-packs each pool's pods from the configuration LP: whole copies of the
 // patterns of its fractional optimum become nodes (the LP mixes node types and pod shapes in
 // the proportions that cost least, which a node-by-node greedy does not see), the pods the
-// rounding leaves are packed by the greedy into their free room and new nodes (on small
-// inputs, first by the dive: the LP of what is left, rounded again, one node at a time), and
-// the result replaces the pool's nodes when it is cheaper. Pods stay in their pool: which pool a
+// rounding leaves are packed by the greedy into their free room and new nodes, and the
+// result replaces the pool's nodes when it is cheaper. On small inputs the re-pack is then
+// tried again with the dive placing what the whole patterns leave (the LP of what is left,
+// rounded again, one node at a time) before the greedy. Pods stay in their pool: which pool a
 // pod goes to is Karpenter's order, not a cost decision.
 //
 // When pods are pinned to zones (zone spread), the re-pack is tried a second time from the
@@ -27,31 +28,38 @@ var lpPackBudget = cgBudget{iterations: 20, pivots: 5000, columns: 50}
 // greedy's nodes.
 func (pb *problem) repackFromLP() {
 	for _, p := range pb.pools {
-		for _, relax := range []bool{false, true} {
-			var old []*simNode
-			placed := map[*unit]int{}
-			for _, n := range pb.nodes {
-				if n.pool == p {
-					old = append(old, n)
-					for _, pl := range n.place {
-						placed[pl.u] += pl.n
+		// The dive's pass comes after the plain one, so that it can only lower what the plain
+		// re-pack reached (it does not always do better).
+		for _, dive := range []bool{false, true} {
+			for _, relax := range []bool{false, true} {
+				var old []*simNode
+				placed := map[*unit]int{}
+				pods := 0
+				for _, n := range pb.nodes {
+					if n.pool == p {
+						old = append(old, n)
+						for _, pl := range n.place {
+							placed[pl.u] += pl.n
+							pods += pl.n
+						}
 					}
 				}
-			}
-			if len(old) < 2 {
-				break
-			}
-			if !pb.tryRepack(p, old, placed, relax) {
-				break
+				if len(old) < 2 || dive && (pods > maxDivePods || variants(pb) == 1) {
+					break
+				}
+				if !pb.tryRepack(p, old, placed, relax, dive) {
+					break
+				}
 			}
 		}
 	}
 }
 
-// tryRepack re-packs pool p from the configuration LP of its pods (zone-relaxed with relax)
-// and keeps the result when it is cheaper than old. It returns false when the pods have no
-// zone pins, so that the relaxation, the same LP, is not tried again.
-func (pb *problem) tryRepack(p *simPool, old []*simNode, placed map[*unit]int, relax bool) bool {
+// tryRepack re-packs pool p from the configuration LP of its pods (zone-relaxed with relax;
+// the rest placed by the dive first with dive) and keeps the result when it is cheaper than
+// old. It returns false when the pods have no zone pins, so that the relaxation, the same LP,
+// is not tried again.
+func (pb *problem) tryRepack(p *simPool, old []*simNode, placed map[*unit]int, relax, dive bool) bool {
 	var groups []*boundGroup
 	var items []*unit
 	for _, u := range pb.units { // the units' order keeps the result deterministic
@@ -99,11 +107,7 @@ func (pb *problem) tryRepack(p *simPool, old []*simNode, placed map[*unit]int, r
 		}
 	}
 	nodes := cg.roundDown(p)
-	pods := 0
-	for _, k := range placed {
-		pods += k
-	}
-	if pods <= maxDivePods && variants(pb) > 1 {
+	if dive {
 		nodes = append(nodes, pb.dive(p, items, relax)...)
 	}
 	pk := pb.newPacker(p, slices.Clone(items)) // it sorts them
