@@ -24,6 +24,11 @@ func (pb *problem) improvePool(p *simPool) {
 			nodes = append(nodes, n)
 		}
 	}
+	pb.improveNodes(nodes)
+}
+
+// improveNodes is improvePool on some of a pool's nodes.
+func (pb *problem) improveNodes(nodes []*simNode) {
 	if len(nodes) == 0 {
 		return
 	}

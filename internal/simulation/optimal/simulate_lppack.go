@@ -14,7 +14,9 @@ var lpPackBudget = cgBudget{iterations: 20, pivots: 5000, columns: 50}
 // patterns of its fractional optimum become nodes (the LP mixes node types and pod shapes in
 // the proportions that cost least, which a node-by-node greedy does not see), the pods the
 // rounding leaves are packed by the greedy into their free room and new nodes, and the
-// result replaces the pool's nodes when it is cheaper. Pods stay in their pool: which pool a
+// result replaces the pool's nodes when it is cheaper. On small inputs the re-pack is then
+// tried again with the dive placing what the whole patterns leave (the LP of what is left,
+// rounded again, one node at a time) before the greedy. Pods stay in their pool: which pool a
 // pod goes to is Karpenter's order, not a cost decision.
 //
 // When pods are pinned to zones (zone spread), the re-pack is tried a second time from the
@@ -26,31 +28,38 @@ var lpPackBudget = cgBudget{iterations: 20, pivots: 5000, columns: 50}
 // greedy's nodes.
 func (pb *problem) repackFromLP() {
 	for _, p := range pb.pools {
-		for _, relax := range []bool{false, true} {
-			var old []*simNode
-			placed := map[*unit]int{}
-			for _, n := range pb.nodes {
-				if n.pool == p {
-					old = append(old, n)
-					for _, pl := range n.place {
-						placed[pl.u] += pl.n
+		// The dive's pass comes after the plain one, so that it can only lower what the plain
+		// re-pack reached (it does not always do better).
+		for _, dive := range []bool{false, true} {
+			for _, relax := range []bool{false, true} {
+				var old []*simNode
+				placed := map[*unit]int{}
+				pods := 0
+				for _, n := range pb.nodes {
+					if n.pool == p {
+						old = append(old, n)
+						for _, pl := range n.place {
+							placed[pl.u] += pl.n
+							pods += pl.n
+						}
 					}
 				}
-			}
-			if len(old) < 2 {
-				break
-			}
-			if !pb.tryRepack(p, old, placed, relax) {
-				break
+				if len(old) < 2 || dive && (pods > maxDivePods || variants(pb) == 1) {
+					break
+				}
+				if !pb.tryRepack(p, old, placed, relax, dive) {
+					break
+				}
 			}
 		}
 	}
 }
 
-// tryRepack re-packs pool p from the configuration LP of its pods (zone-relaxed with relax)
-// and keeps the result when it is cheaper than old. It returns false when the pods have no
-// zone pins, so that the relaxation, the same LP, is not tried again.
-func (pb *problem) tryRepack(p *simPool, old []*simNode, placed map[*unit]int, relax bool) bool {
+// tryRepack re-packs pool p from the configuration LP of its pods (zone-relaxed with relax;
+// the rest placed by the dive first with dive) and keeps the result when it is cheaper than
+// old. It returns false when the pods have no zone pins, so that the relaxation, the same LP,
+// is not tried again.
+func (pb *problem) tryRepack(p *simPool, old []*simNode, placed map[*unit]int, relax, dive bool) bool {
 	var groups []*boundGroup
 	var items []*unit
 	for _, u := range pb.units { // the units' order keeps the result deterministic
@@ -98,6 +107,9 @@ func (pb *problem) tryRepack(p *simPool, old []*simNode, placed map[*unit]int, r
 		}
 	}
 	nodes := cg.roundDown(p)
+	if dive {
+		nodes = append(nodes, pb.dive(p, items, relax)...)
+	}
 	pk := pb.newPacker(p, slices.Clone(items)) // it sorts them
 	pk.nodes = nodes
 	pb.nodes = append(others, nodes...)
@@ -132,6 +144,48 @@ func (pb *problem) tryRepack(p *simPool, old []*simNode, placed map[*unit]int, r
 	return pinned
 }
 
+// dive packs the pods roundDown left (small pools only) from the configuration LP of what is
+// left, again and again: each round's whole patterns become nodes, or, when every pattern's
+// value is below 1, one node of the pattern with the largest value, until no pod is left or
+// the LP cannot be built. Rounding the fractional solution one node at a time and solving
+// again keeps the LP's mix where taking its whole patterns once and packing the rest by the
+// greedy does not.
+func (pb *problem) dive(p *simPool, items []*unit, relax bool) []*simNode {
+	return pb.diveWith(p, items, relax, lpPackBudget)
+}
+
+func (pb *problem) diveWith(p *simPool, items []*unit, relax bool, budget cgBudget) []*simNode {
+	var out []*simNode
+	for round := 0; round < maxDiveRounds; round++ {
+		var groups []*boundGroup
+		for _, u := range items {
+			if u.rem > 0 {
+				groups = append(groups, pb.boundGroup(u, u.rem))
+			}
+		}
+		if len(groups) == 0 {
+			break
+		}
+		if relax {
+			groups, _ = pb.zoneRelaxed(groups)
+		}
+		cg := pb.newColumnGeneration(groups, pb.boundColumns(groups, []*simPool{p}))
+		if cg == nil || cg.run(budget, false) != nil {
+			break
+		}
+		nodes := cg.roundDown(p)
+		if len(nodes) == 0 {
+			n := cg.roundUp(p)
+			if n == nil {
+				break
+			}
+			nodes = append(nodes, n)
+		}
+		out = append(out, nodes...)
+	}
+	return out
+}
+
 // roundDown turns the whole part of each pattern's value in the master's solution into
 // nodes, handing each pattern's group counts to the group's units, and charges them to the
 // pool's limits (which the LP kept to, so the whole parts do too). A group of the zone
@@ -140,52 +194,83 @@ func (pb *problem) tryRepack(p *simPool, old []*simNode, placed map[*unit]int, r
 // (pinned there or unpinned), and takes the pods pinned there before the unpinned ones, which
 // can still go anywhere.
 func (cg *columnGeneration) roundDown(p *simPool) []*simNode {
-	unitsOf := make([][]*unit, len(cg.groups))
-	for _, u := range cg.pb.units {
-		if g, ok := cg.groupOf[u]; ok {
-			unitsOf[g] = append(unitsOf[g], u)
-		}
-	}
+	unitsOf := cg.unitsOf()
 	var nodes []*simNode
 	for i, j := range cg.lp.Basis() {
 		pat, ok := cg.patterns[j]
 		if !ok {
 			continue
 		}
-		o := cg.offers[pat.offer]
-		pt := p.types[o.t]
 		for c := int(math.Floor(cg.lp.BasicValues()[i] + 1e-9)); c > 0; c-- {
-			if !p.allows(pt, nil) {
+			n := cg.node(p, pat, unitsOf)
+			if n == nil {
 				break
 			}
-			n := &simNode{pool: p, t: o.t, mask: cg.copyZone(p, pat, unitsOf), used: make([]int64, len(cg.pb.dims))}
-			for m, k := range pat.take {
-				g := o.members[m]
-				d := cg.groups[g].d
-				for _, pinned := range []bool{true, false} {
-					for _, u := range unitsOf[g] {
-						if k == 0 {
-							break
-						}
-						if take := min(k, u.rem); take > 0 && (u.zone >= 0) == pinned {
-							mask := n.mask & cg.pb.unitMask(u, p, o.t)
-							if mask == 0 || !fits(pt.alloc, n.used, d, int64(take)) {
-								continue
-							}
-							n.add(u, take, d, mask)
-							k -= take
-						}
-					}
-				}
-			}
-			if len(n.place) == 0 {
-				break
-			}
-			p.charge(pt, 1)
 			nodes = append(nodes, n)
 		}
 	}
 	return nodes
+}
+
+// roundUp is roundDown's step when every pattern's value is below 1: one node of the pattern
+// with the largest value in the master's solution, nil when none places a pod.
+func (cg *columnGeneration) roundUp(p *simPool) *simNode {
+	unitsOf := cg.unitsOf()
+	best, bestV := cgPattern{offer: -1}, 1e-6
+	for i, j := range cg.lp.Basis() {
+		if pat, ok := cg.patterns[j]; ok && cg.lp.BasicValues()[i] > bestV {
+			best, bestV = pat, cg.lp.BasicValues()[i]
+		}
+	}
+	if best.offer < 0 {
+		return nil
+	}
+	return cg.node(p, best, unitsOf)
+}
+
+func (cg *columnGeneration) unitsOf() [][]*unit {
+	unitsOf := make([][]*unit, len(cg.groups))
+	for _, u := range cg.pb.units {
+		if g, ok := cg.groupOf[u]; ok {
+			unitsOf[g] = append(unitsOf[g], u)
+		}
+	}
+	return unitsOf
+}
+
+// node makes one copy of the pattern a node with the pods its groups' units have left, charged
+// to the pool's limits; nil when the limits do not allow it or it would hold no pod.
+func (cg *columnGeneration) node(p *simPool, pat cgPattern, unitsOf [][]*unit) *simNode {
+	o := cg.offers[pat.offer]
+	pt := p.types[o.t]
+	if !p.allows(pt, nil) {
+		return nil
+	}
+	n := &simNode{pool: p, t: o.t, mask: cg.copyZone(p, pat, unitsOf), used: make([]int64, len(cg.pb.dims))}
+	for m, k := range pat.take {
+		g := o.members[m]
+		d := cg.groups[g].d
+		for _, pinned := range []bool{true, false} {
+			for _, u := range unitsOf[g] {
+				if k == 0 {
+					break
+				}
+				if take := min(k, u.rem); take > 0 && (u.zone >= 0) == pinned {
+					mask := n.mask & cg.pb.unitMask(u, p, o.t)
+					if mask == 0 || !fits(pt.alloc, n.used, d, int64(take)) {
+						continue
+					}
+					n.add(u, take, d, mask)
+					k -= take
+				}
+			}
+		}
+	}
+	if len(n.place) == 0 {
+		return nil
+	}
+	p.charge(pt, 1)
+	return n
 }
 
 // copyZone is the offerings a new copy of the pattern may use: those of the zone where its
@@ -249,3 +334,13 @@ func (pb *problem) overPatternGroups(groups []*boundGroup) bool {
 	}
 	return n > maxPatternGroups
 }
+
+// maxDivePods is the most pods a pool may hold for the re-pack's dive, which runs on small
+// inputs only (packed in several variants: see Simulate): each of its rounds
+// lists the pool's columns and solves a configuration LP, a few milliseconds on a hundred
+// pods; on a thousand the first rounding places most pods and the dive's rounds, many and
+// slower, rarely pay.
+var maxDivePods = 300
+
+// maxDiveRounds caps the dive's LPs (each places at least one node).
+const maxDiveRounds = 200

@@ -88,6 +88,9 @@ func (pb *problem) newPacker(p *simPool, items []*unit) *packer {
 	}
 	sort.SliceStable(items, func(i, j int) bool {
 		a, b := items[i], items[j]
+		if pb.variant.pinnedFirst && (a.zone >= 0) != (b.zone >= 0) {
+			return a.zone >= 0
+		}
 		if a.value != b.value {
 			return a.value > b.value
 		}

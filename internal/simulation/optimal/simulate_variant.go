@@ -2,6 +2,7 @@ package optimal
 
 import (
 	"math/rand/v2"
+	"slices"
 )
 
 // variant is one packing run's choices. Greedy packing is sensitive to ties and to the order
@@ -15,6 +16,11 @@ type variant struct {
 	// rng perturbs pod values by up to ±2 % so that near ties break differently; nil keeps
 	// the exact order.
 	rng *rand.Rand
+	// pinnedFirst packs the zone-pinned pods (zone spread) before the others, so that the
+	// nodes a zone needs for its own pods are opened first and the pods free to go anywhere
+	// fill their room; packing by value alone opens large nodes for the latter first and
+	// leaves each zone's few pinned pods partly used nodes of their own.
+	pinnedFirst bool
 }
 
 func (v variant) jitter(*unit) float64 {
@@ -42,7 +48,12 @@ func variants(pb *problem) int {
 // run packs the compiled problem afresh with variant v.
 func (pb *problem) run(v int) {
 	pb.reset()
-	pb.variant = variant{repeatSlack: []float64{1e-2, 1e-3, 3e-2}[v%3]}
+	pb.variant = variant{}
+	if n := variants(pb); v >= n {
+		pb.variant.pinnedFirst = true
+		v -= n
+	}
+	pb.variant.repeatSlack = []float64{1e-2, 1e-3, 3e-2}[v%3]
 	if v > 0 {
 		pb.variant.rng = rand.New(rand.NewPCG(pb.seed, uint64(v)))
 	}
@@ -63,6 +74,55 @@ func (pb *problem) reset() {
 	pb.nodes = nil
 }
 
+// hasPinned reports whether any pods are pinned to a zone (zone spread).
+func (pb *problem) hasPinned() bool {
+	for _, u := range pb.units {
+		if u.zone >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// packing is a saved packing: the nodes, every unit's state and the pools' limits.
+type packing struct {
+	variant variant
+	nodes   []*simNode
+	units   []unit
+	limits  [][]int64
+}
+
+func (pb *problem) save() *packing {
+	s := &packing{variant: pb.variant}
+	for _, n := range pb.nodes {
+		s.nodes = append(s.nodes, n.clone())
+	}
+	for _, u := range pb.units {
+		s.units = append(s.units, *u)
+	}
+	for _, p := range pb.pools {
+		var l []int64
+		for _, x := range p.limits {
+			l = append(l, x.remaining)
+		}
+		s.limits = append(s.limits, l)
+	}
+	return s
+}
+
+// restore makes s the packing (s is not used afterwards).
+func (pb *problem) restore(s *packing) {
+	pb.variant, pb.nodes = s.variant, s.nodes
+	for i, u := range pb.units {
+		*u = s.units[i]
+	}
+	for i, p := range pb.pools {
+		for j := range p.limits {
+			p.limits[j].remaining = s.limits[i][j]
+		}
+	}
+}
+
 func (pb *problem) cost() float64 {
 	var c float64
 	for _, n := range pb.nodes {
@@ -73,4 +133,11 @@ func (pb *problem) cost() float64 {
 		c += float64(u.rem) * 1e6
 	}
 	return c
+}
+
+func (n *simNode) clone() *simNode {
+	c := *n
+	c.used = slices.Clone(n.used)
+	c.place = slices.Clone(n.place)
+	return &c
 }

@@ -1,0 +1,262 @@
+package optimal
+
+import (
+	"math/rand/v2"
+	"slices"
+	"sort"
+)
+
+// maxLocalNodes is the largest pool (in nodes) the local search runs on. On small inputs one
+// partly used node is several percent of the cost and the greedy's order of decisions matters
+// most; each trial re-packs a few nodes, so the search costs a few milliseconds there.
+const maxLocalNodes = 48
+
+// maxLocalPods is the most pods a pool may hold for the local search: a trial's packer and
+// improvement pass cost time in proportion to the pool's pods and nodes.
+const maxLocalPods = 300
+
+// localTrials caps the search's re-packs per pool by the packer after its systematic moves,
+// lpTrials those from the configuration LP after them (each solves a few LPs: see dive).
+const (
+	localTrials = 160
+	lpTrials    = 12
+)
+
+// lpLocalBudget is the column generation of a re-pack of a few nodes from the LP: half the
+// re-pack's rounds, which a few nodes' pods rarely need.
+var lpLocalBudget = cgBudget{iterations: 10, pivots: lpPackBudget.pivots, columns: lpPackBudget.columns}
+
+// localSearch lowers the cost of small pools by ruin and recreate: the pods of a few nodes are
+// taken off, put into the free room of the pool's other nodes and onto new nodes by the
+// packer, the pool is improved (re-typed, drained, merged), and the result is kept when it is
+// cheaper. Every trial keeps what the packer keeps (offerings per zone, hostname caps as
+// dimensions, the pool's limits, its daemon overhead), and pods stay in their pool and their
+// zone. Candidates: each node alone, each pair of the least efficient nodes, the nodes of each
+// zone, then seeded random sets; the packing's order is varied (pinned pods first, jitter).
+func (pb *problem) localSearch() {
+	if variants(pb) == 1 {
+		return // a large input (see Simulate)
+	}
+	saved := pb.variant
+	defer func() { pb.variant = saved }()
+	for _, p := range pb.pools {
+		pb.localSearchPool(p)
+	}
+}
+
+func (pb *problem) poolNodes(p *simPool) []*simNode {
+	var out []*simNode
+	for _, n := range pb.nodes {
+		if n.pool == p && !n.dead {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func (pb *problem) poolCost(p *simPool) float64 {
+	c := 0.0
+	for _, n := range pb.nodes {
+		if n.pool == p && !n.dead {
+			c += pb.price(n)
+		}
+	}
+	return c
+}
+
+func (pb *problem) localSearchPool(p *simPool) {
+	nodes := pb.poolNodes(p)
+	if len(nodes) < 2 || len(nodes) > maxLocalNodes {
+		return
+	}
+	pods := 0
+	for _, n := range nodes {
+		for _, pl := range n.place {
+			pods += pl.n
+		}
+	}
+	if pods > maxLocalPods {
+		return
+	}
+	rng := rand.New(rand.NewPCG(pb.seed, uint64(p.idx)+0x10ca1))
+	tries := 0
+	try := func(set []*simNode, mode int) bool {
+		tries++
+		return pb.ruinRecreate(p, set, mode, rng)
+	}
+	for improved := true; improved; {
+		improved = false
+		nodes = pb.byEfficiency(pb.poolNodes(p))
+		// Each node alone, least efficient first.
+		for _, n := range nodes {
+			if !n.dead && try([]*simNode{n}, 0) {
+				improved = true
+			}
+		}
+		nodes = pb.byEfficiency(pb.poolNodes(p))
+		k := min(len(nodes), 10)
+		for i := 0; i < k; i++ {
+			for j := i + 1; j < k; j++ {
+				if !nodes[i].dead && !nodes[j].dead && try([]*simNode{nodes[i], nodes[j]}, 0) {
+					improved = true
+				}
+			}
+		}
+		// The nodes of each zone (a zone's pinned pods need the zone's own nodes).
+		for z := range pb.zones {
+			var set []*simNode
+			for _, n := range pb.poolNodes(p) {
+				if pb.nodeZone(n) == z {
+					set = append(set, n)
+				}
+			}
+			if len(set) > 1 {
+				for mode := 0; mode < 2; mode++ {
+					if try(set, mode) {
+						improved = true
+						break
+					}
+				}
+			}
+		}
+		if tries > 4*localTrials {
+			break
+		}
+	}
+	for t := 0; t < localTrials; t++ {
+		nodes = pb.poolNodes(p)
+		if len(nodes) < 2 {
+			return
+		}
+		size := 2 + rng.IntN(min(4, len(nodes)-1))
+		rng.Shuffle(len(nodes), func(i, j int) { nodes[i], nodes[j] = nodes[j], nodes[i] })
+		try(nodes[:size], 1+rng.IntN(3))
+	}
+	for t := 0; t < lpTrials; t++ {
+		nodes = pb.poolNodes(p)
+		if len(nodes) < 2 {
+			return
+		}
+		size := 2 + rng.IntN(min(4, len(nodes)-1))
+		rng.Shuffle(len(nodes), func(i, j int) { nodes[i], nodes[j] = nodes[j], nodes[i] })
+		try(nodes[:size], lpMode)
+	}
+}
+
+// nodeZone is the zone of n's offerings when they are all in one zone, -1 otherwise.
+func (pb *problem) nodeZone(n *simNode) int {
+	pt := n.pool.types[n.t]
+	z := -1
+	for j, zj := range pt.zone {
+		if n.mask&(1<<uint(j)) == 0 {
+			continue
+		}
+		if z >= 0 && z != zj {
+			return -1
+		}
+		z = zj
+	}
+	return z
+}
+
+// lpMode is ruinRecreate's mode that re-packs from the configuration LP.
+const lpMode = 4
+
+// ruinRecreate takes the pods of set off their nodes and packs them again (mode 0: the
+// packer's own order; 1: pinned pods first; 2, 3: jittered, pinned first or not), keeping the
+// result when the pool's cost falls.
+func (pb *problem) ruinRecreate(p *simPool, set []*simNode, mode int, rng *rand.Rand) bool {
+	before := pb.poolCost(p)
+	// Snapshot: the pool's nodes (restored in place, so that pointers to them stay valid),
+	// every unit's pending count, the pool's limits.
+	orig := slices.Clone(pb.nodes)
+	snap := map[*simNode]*simNode{}
+	var others []*simNode
+	for _, n := range pb.nodes {
+		if n.pool == p {
+			snap[n] = n.clone()
+		} else {
+			others = append(others, n)
+		}
+	}
+	rem := make([]int, len(pb.units))
+	for i, u := range pb.units {
+		rem[i] = u.rem
+		u.rem = 0
+	}
+	limits := make([]int64, len(p.limits))
+	for i := range p.limits {
+		limits[i] = p.limits[i].remaining
+	}
+	inSet := map[*simNode]bool{}
+	var items []*unit
+	for _, n := range set {
+		inSet[n] = true
+		for _, pl := range n.place {
+			if pl.u.rem == 0 {
+				items = append(items, pl.u)
+			}
+			pl.u.rem += pl.n
+		}
+		p.charge(p.types[n.t], -1)
+	}
+	var kept []*simNode
+	live := others
+	for _, n := range pb.nodes {
+		if n.pool == p && !inSet[n] {
+			kept = append(kept, n)
+			live = append(live, n)
+		}
+	}
+	pb.nodes = live
+	pb.variant = variant{repeatSlack: 1e-2, pinnedFirst: mode == 1 || mode == 3}
+	if mode == 2 || mode == 3 {
+		pb.variant.rng = rand.New(rand.NewPCG(rng.Uint64(), rng.Uint64()))
+	}
+	sort.SliceStable(items, func(i, j int) bool { return pb.unitIndex(items[i]) < pb.unitIndex(items[j]) })
+	if mode == lpMode {
+		// The configuration LP of the set's pods, rounded one node at a time (see dive).
+		nodes := pb.diveWith(p, items, false, lpLocalBudget)
+		kept = append(kept, nodes...)
+		pb.nodes = append(pb.nodes, nodes...)
+	}
+	pk := pb.newPacker(p, items)
+	pk.nodes = kept
+	pk.run()
+	ok := true
+	for _, u := range items {
+		ok = ok && u.rem == 0
+	}
+	if ok {
+		pb.improvePool(p)
+	}
+	if ok && pb.poolCost(p) < before-1e-9 {
+		for i, u := range pb.units {
+			u.rem = rem[i] + u.rem // u.rem is 0 here
+		}
+		for _, n := range set {
+			n.dead, n.place = true, nil
+		}
+		return true
+	}
+	for i, u := range pb.units {
+		u.rem = rem[i]
+	}
+	for i := range p.limits {
+		p.limits[i].remaining = limits[i]
+	}
+	for n, c := range snap {
+		*n = *c
+	}
+	pb.nodes = orig
+	return false
+}
+
+func (pb *problem) unitIndex(u *unit) int {
+	for i, v := range pb.units {
+		if v == u {
+			return i
+		}
+	}
+	return -1
+}
