@@ -82,7 +82,7 @@ func (d *dataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 				MarkdownDescription: "NodePool manifests (YAML or JSON), e.g. `[file(\"pools/general.yaml\")]`; each is validated by the CRD's rules. " +
 					"With Karpenter's prediction, an element whose limits let one provisioning round open fewer than three NodeClaims of any admissible " +
 					"size gets warning KRP119: the reason the prediction may leave pods pending that the limits could hold.",
-				Validators:          []validator.List{listvalidator.SizeAtLeast(1)},
+				Validators: []validator.List{listvalidator.SizeAtLeast(1)},
 			},
 			"aksnodeclasses": schema.ListAttribute{
 				Optional: true, ElementType: types.StringType,
