@@ -220,17 +220,7 @@ func (pb *problem) ruinRecreate(p *simPool, set []*simNode, mode int, rng *rand.
 		kept = append(kept, nodes...)
 		pb.nodes = append(pb.nodes, nodes...)
 	}
-	pk := pb.newPacker(p, items)
-	pk.nodes = kept
-	pk.run()
-	ok := true
-	for _, u := range items {
-		ok = ok && u.rem == 0
-	}
-	if ok {
-		pb.improvePool(p)
-	}
-	if ok && pb.poolCost(p) < before-1e-9 {
+	if pb.packOnto(p, items, kept) && pb.poolCost(p) < before-1e-9 {
 		for i, u := range pb.units {
 			u.rem = rem[i] + u.rem // u.rem is 0 here
 		}

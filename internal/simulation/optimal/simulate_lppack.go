@@ -110,17 +110,8 @@ func (pb *problem) tryRepack(p *simPool, old []*simNode, placed map[*unit]int, r
 	if dive {
 		nodes = append(nodes, pb.dive(p, items, relax)...)
 	}
-	pk := pb.newPacker(p, slices.Clone(items)) // it sorts them
-	pk.nodes = nodes
 	pb.nodes = append(others, nodes...)
-	pk.run()
-	ok := true
-	for _, u := range items {
-		ok = ok && u.rem == 0
-	}
-	if ok {
-		pb.improvePool(p)
-	}
+	ok := pb.packOnto(p, items, nodes)
 	newCost := 0.0
 	for _, n := range pb.nodes {
 		if n.pool == p {
@@ -344,3 +335,19 @@ var maxDivePods = 300
 
 // maxDiveRounds caps the dive's LPs (each places at least one node).
 const maxDiveRounds = 200
+
+// packOnto packs what is left of items onto the pool's nodes (already in pb.nodes) and new
+// ones, and, when every pod of items is placed, improves the pool (re-typed, drained, merged).
+// It reports whether every pod was placed; the caller keeps or undoes the result.
+func (pb *problem) packOnto(p *simPool, items []*unit, nodes []*simNode) bool {
+	pk := pb.newPacker(p, slices.Clone(items)) // it sorts them
+	pk.nodes = nodes
+	pk.run()
+	for _, u := range items {
+		if u.rem != 0 {
+			return false
+		}
+	}
+	pb.improvePool(p)
+	return true
+}
