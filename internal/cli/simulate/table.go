@@ -4,12 +4,10 @@ import (
 	"cmp"
 	"slices"
 
+	"github.com/Azure/karpenter-provider-azure/pkg/utils/zones"
+
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 )
-
-// regionalZone is the zone label value of an AKS VM placed in no zone (the Azure provider's
-// zones.Regional); a bare "0" in a table reads as a count.
-const regionalZone = "0"
 
 // row is identical nodes of one pool: same instance type, capacity type and zone.
 type row struct {
@@ -49,7 +47,8 @@ func tables(sim *simmodel.Simulation, pools []string) []poolTable {
 		}
 		// A zone the catalog does not list for the size says so where it is shown.
 		zone := n.Zone
-		if zone == regionalZone {
+		// An AKS VM placed in no zone has the zone label "0": a bare "0" in a table reads as a count.
+		if zone == zones.Regional {
 			zone += " (regional)"
 		}
 		if n.ZoneAssumed {
