@@ -57,9 +57,10 @@ func (f Findings) Has(check string) bool {
 }
 
 // CheckPrerequisites checks the live cluster against what AKS requires for node auto
-// provisioning (aka.ms/aks/nap), so that an unsupported cluster fails with a precise message
-// before anything is changed, rather than with a generic error from a long-running operation.
-func CheckPrerequisites(mc *armcontainerservice.ManagedCluster) Findings {
+// provisioning (aka.ms/aks/nap) in the settings want, so that an unsupported cluster fails
+// with a precise message before anything is changed, rather than with a generic error from a
+// long-running operation.
+func CheckPrerequisites(mc *armcontainerservice.ManagedCluster, want NodeProvisioning) Findings {
 	var f Findings
 	add := func(sev Severity, check, summary, detail string, args ...any) {
 		f = append(f, Finding{Severity: sev, Check: check, Summary: summary, Detail: fmt.Sprintf(detail, args...)})
@@ -115,25 +116,18 @@ func CheckPrerequisites(mc *armcontainerservice.ManagedCluster) Findings {
 			"The cluster authenticates to Azure with a service principal (servicePrincipalProfile), but node auto provisioning needs a managed identity. Update the cluster to a system- or user-assigned identity (az aks update --enable-managed-identity), then apply again.")
 	}
 
-	var autoscaled, windows, customSubnet []string
+	var windows, customSubnet []string
 	for _, ap := range p.AgentPoolProfiles {
 		if ap == nil {
 			continue
 		}
 		name := str(ap.Name)
-		if ap.EnableAutoScaling != nil && *ap.EnableAutoScaling {
-			autoscaled = append(autoscaled, name)
-		}
 		if ap.OSType != nil && strings.EqualFold(string(*ap.OSType), string(armcontainerservice.OSTypeWindows)) {
 			windows = append(windows, name)
 		}
 		if ap.VnetSubnetID != nil && *ap.VnetSubnetID != "" {
 			customSubnet = append(customSubnet, name)
 		}
-	}
-	if len(autoscaled) > 0 {
-		add(Error, "cluster-autoscaler", "Cluster autoscaler is enabled",
-			"Node auto provisioning and the cluster autoscaler must not both scale the cluster, but the cluster autoscaler is enabled on agent pool(s) %s. Disable it on those pools (enable_auto_scaling = false / az aks nodepool update --disable-cluster-autoscaler) and apply again.", list(autoscaled))
 	}
 	if len(windows) > 0 {
 		add(Error, "os-type", "Windows agent pools are not supported",
@@ -144,7 +138,61 @@ func CheckPrerequisites(mc *armcontainerservice.ManagedCluster) Findings {
 		add(Error, "load-balancer-sku", "Standard load balancer required",
 			"The cluster uses a custom virtual network (agent pool(s) %s have vnetSubnetID) with load balancer SKU %s; node auto provisioning on a custom VNet requires the Standard load balancer.", list(customSubnet), sku)
 	}
+	if c := checkClusterAutoscaler(p.AgentPoolProfiles, want); c != nil {
+		f = append(f, *c)
+	}
 	return f
+}
+
+// Taints of the documented way to run node auto provisioning beside the cluster autoscaler
+// (aka.ms/aks/nap, "Migrate from cluster autoscaler", path 2): the autoscaler's agent pools
+// take the first, every NAP NodePool the second, so that the two never scale up for the same
+// pending pods.
+const (
+	CASBlockTaint = "autoscaling.azure.com/cas-block=true:NoSchedule"
+	NAPBlockTaint = "autoscaling.azure.com/nap-block"
+)
+
+// checkClusterAutoscaler judges agent pools that run the cluster autoscaler. AKS runs node auto
+// provisioning beside it only behind the subscription feature AllowClusterAutoscalerAndNAP,
+// with NAP's default NodePools off (they cannot carry the taint) and taints on both sides; a
+// bridge for migrating, not a steady state. Default pools on is an error, the rest a warning
+// that lists what AKS asks for, since the feature registration cannot be read here.
+func checkClusterAutoscaler(pools []*armcontainerservice.ManagedClusterAgentPoolProfile, want NodeProvisioning) *Finding {
+	var autoscaled, untainted []string
+	for _, ap := range pools {
+		if ap == nil || ap.EnableAutoScaling == nil || !*ap.EnableAutoScaling {
+			continue
+		}
+		autoscaled = append(autoscaled, str(ap.Name))
+		tainted := false
+		for _, t := range ap.NodeTaints {
+			tainted = tainted || (t != nil && strings.EqualFold(*t, CASBlockTaint))
+		}
+		if !tainted {
+			untainted = append(untainted, str(ap.Name))
+		}
+	}
+	if len(autoscaled) == 0 {
+		return nil
+	}
+	disable := fmt.Sprintf("Either disable the cluster autoscaler on %s (auto_scaling_enabled = false / az aks nodepool update --disable-cluster-autoscaler), "+
+		"or run both for a migration: register the subscription feature AllowClusterAutoscalerAndNAP (az feature register --namespace Microsoft.ContainerService --name AllowClusterAutoscalerAndNAP), "+
+		"set default_node_pools = %q, taint those agent pools %s and every NodePool %s (effect NoSchedule), and give each workload the toleration of the side it runs on.",
+		list(autoscaled), DefaultNodePoolsNone, CASBlockTaint, NAPBlockTaint)
+	if !strings.EqualFold(want.EffectiveDefaultNodePools(), DefaultNodePoolsNone) {
+		return &Finding{Severity: Error, Check: "cluster-autoscaler", Summary: "Cluster autoscaler is enabled",
+			Detail: fmt.Sprintf("The cluster autoscaler is enabled on agent pool(s) %s, and NAP's default NodePools (default_node_pools = %q) would scale up for the same pending pods. %s",
+				list(autoscaled), want.EffectiveDefaultNodePools(), disable)}
+	}
+	detail := fmt.Sprintf("The cluster autoscaler stays enabled on agent pool(s) %s next to node auto provisioning. AKS allows this only with the subscription feature AllowClusterAutoscalerAndNAP "+
+		"(the update fails without it), and both scalers react to the same pending pods unless taints keep them apart: %s on the autoscaler's pools, %s on every NodePool.",
+		list(autoscaled), CASBlockTaint, NAPBlockTaint)
+	if len(untainted) > 0 {
+		detail += fmt.Sprintf(" Agent pool(s) %s lack the taint %s.", list(untainted), CASBlockTaint)
+	}
+	detail += " Meant for a migration: disable the autoscaler once the workloads have moved to NAP's nodes."
+	return &Finding{Severity: Warning, Check: "cluster-autoscaler", Summary: "Cluster autoscaler beside node auto provisioning", Detail: detail}
 }
 
 // usesManagedIdentity tells managed identity from service principal clusters. AKS reports

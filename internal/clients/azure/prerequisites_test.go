@@ -11,13 +11,16 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clients/azure/armfake"
 )
 
+// enable is what the NAP resource asks for by default: mode Auto, NAP's default NodePools on.
+var enable = azure.NodeProvisioning{Mode: azure.ModeAuto}
+
 func compliant() armcontainerservice.ManagedCluster {
 	return armfake.Compliant(napSubnet, napPrincipal)
 }
 
 func TestPrerequisitesCompliantCluster(t *testing.T) {
 	c := compliant()
-	if f := azure.CheckPrerequisites(&c); len(f) != 0 {
+	if f := azure.CheckPrerequisites(&c, enable); len(f) != 0 {
 		t.Fatalf("findings on a compliant cluster: %+v", f)
 	}
 }
@@ -51,7 +54,7 @@ func TestPrerequisiteFailures(t *testing.T) {
 			c.Properties.AgentPoolProfiles = append(c.Properties.AgentPoolProfiles,
 				&armcontainerservice.ManagedClusterAgentPoolProfile{Name: to.Ptr("user1"), EnableAutoScaling: to.Ptr(true), OSType: to.Ptr(armcontainerservice.OSTypeLinux)},
 				&armcontainerservice.ManagedClusterAgentPoolProfile{Name: to.Ptr("user2"), EnableAutoScaling: to.Ptr(true), OSType: to.Ptr(armcontainerservice.OSTypeLinux)})
-		}, []string{`"user1", "user2"`, "Disable"}},
+		}, []string{`"user1", "user2"`, "disable", `default_node_pools = "Auto"`, "AllowClusterAutoscalerAndNAP"}},
 		{"load-balancer-sku", func(c *armcontainerservice.ManagedCluster) {
 			c.Properties.NetworkProfile.LoadBalancerSKU = to.Ptr(armcontainerservice.LoadBalancerSKUBasic)
 		}, []string{`"system"`, "basic", "Standard"}},
@@ -67,7 +70,7 @@ func TestPrerequisiteFailures(t *testing.T) {
 		t.Run(tc.check+"/"+strings.Join(tc.mention, ","), func(t *testing.T) {
 			c := compliant()
 			tc.change(&c)
-			f := azure.CheckPrerequisites(&c)
+			f := azure.CheckPrerequisites(&c, enable)
 			errs := f.Errors()
 			if len(errs) != 1 || errs[0].Check != tc.check {
 				t.Fatalf("errors = %+v, want exactly one %q", errs, tc.check)
@@ -81,13 +84,44 @@ func TestPrerequisiteFailures(t *testing.T) {
 	}
 }
 
+// Issue 31 item 15: AKS runs NAP beside the cluster autoscaler behind the subscription feature
+// AllowClusterAutoscalerAndNAP, with NAP's default NodePools off and taints on both sides
+// (aka.ms/aks/nap, "Migrate from cluster autoscaler", path 2). That configuration is not
+// refused: a warning says what AKS asks for, naming the autoscaled pools still without the
+// cas-block taint.
+func TestPrerequisiteClusterAutoscalerBesideNAPIsAWarning(t *testing.T) {
+	c := compliant()
+	c.Properties.AgentPoolProfiles = append(c.Properties.AgentPoolProfiles,
+		&armcontainerservice.ManagedClusterAgentPoolProfile{Name: to.Ptr("cas1"), EnableAutoScaling: to.Ptr(true), NodeTaints: []*string{to.Ptr(azure.CASBlockTaint)}},
+		&armcontainerservice.ManagedClusterAgentPoolProfile{Name: to.Ptr("cas2"), EnableAutoScaling: to.Ptr(true)})
+	f := azure.CheckPrerequisites(&c, azure.NodeProvisioning{Mode: azure.ModeAuto, DefaultNodePools: azure.DefaultNodePoolsNone})
+	if len(f.Errors()) != 0 {
+		t.Fatalf("refused: %+v", f.Errors())
+	}
+	w := f.Warnings()
+	if len(w) != 1 || w[0].Check != "cluster-autoscaler" {
+		t.Fatalf("warnings = %+v, want one cluster-autoscaler warning", w)
+	}
+	for _, m := range []string{"AllowClusterAutoscalerAndNAP", `"cas1", "cas2"`, `Agent pool(s) "cas2" lack the taint ` + azure.CASBlockTaint, azure.NAPBlockTaint, "migration"} {
+		if !strings.Contains(w[0].Detail, m) {
+			t.Errorf("detail does not mention %q: %s", m, w[0].Detail)
+		}
+	}
+	// Every autoscaled pool tainted: the warning stays (the feature cannot be checked), without the list.
+	c.Properties.AgentPoolProfiles[len(c.Properties.AgentPoolProfiles)-1].NodeTaints = []*string{to.Ptr(azure.CASBlockTaint)}
+	f = azure.CheckPrerequisites(&c, azure.NodeProvisioning{Mode: azure.ModeAuto, DefaultNodePools: azure.DefaultNodePoolsNone})
+	if w := f.Warnings(); len(f.Errors()) != 0 || len(w) != 1 || strings.Contains(w[0].Detail, "lack the taint") {
+		t.Fatalf("findings with every pool tainted = %+v", f)
+	}
+}
+
 // Azure CNI without overlay or without Cilium works with NAP; AKS only recommends them.
 func TestPrerequisiteRecommendationsAreWarnings(t *testing.T) {
 	c := compliant()
 	c.Properties.NetworkProfile.NetworkPluginMode = nil
 	c.Properties.NetworkProfile.NetworkDataplane = to.Ptr(armcontainerservice.NetworkDataplaneAzure)
 	c.Properties.NetworkProfile.NetworkPolicy = nil
-	f := azure.CheckPrerequisites(&c)
+	f := azure.CheckPrerequisites(&c, enable)
 	if len(f.Errors()) != 0 {
 		t.Fatalf("errors: %+v", f.Errors())
 	}
@@ -102,13 +136,13 @@ func TestPrerequisiteLoadBalancerOnlyForCustomVNet(t *testing.T) {
 	c := compliant()
 	c.Properties.AgentPoolProfiles[0].VnetSubnetID = nil
 	c.Properties.NetworkProfile.LoadBalancerSKU = to.Ptr(armcontainerservice.LoadBalancerSKUBasic)
-	if f := azure.CheckPrerequisites(&c); f.Has("load-balancer-sku") {
+	if f := azure.CheckPrerequisites(&c, enable); f.Has("load-balancer-sku") {
 		t.Fatalf("findings = %+v", f)
 	}
 }
 
 func TestPrerequisitesWithoutProperties(t *testing.T) {
-	f := azure.CheckPrerequisites(&armcontainerservice.ManagedCluster{})
+	f := azure.CheckPrerequisites(&armcontainerservice.ManagedCluster{}, enable)
 	if len(f.Errors()) != 1 || f.Errors()[0].Check != "properties" {
 		t.Fatalf("findings = %+v", f)
 	}

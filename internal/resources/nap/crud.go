@@ -255,7 +255,7 @@ func (r *Resource) apply(ctx context.Context, plan *model, prior []azure.RoleAss
 // precheck reports the prerequisites for changing the cluster to want. Enabling NAP checks
 // them all; other changes only need a running cluster, and leaving NAP needs no NAP nodes.
 func (r *Resource) precheck(ctx context.Context, cl *azure.Cluster, want azure.NodeProvisioning, diags *diag.Diagnostics) bool {
-	findings := azure.CheckPrerequisites(&cl.Typed)
+	findings := azure.CheckPrerequisites(&cl.Typed, want)
 	enabling := want.EffectiveMode() == azure.ModeAuto && cl.NodeProvisioning.EffectiveMode() != azure.ModeAuto
 	if !enabling {
 		var keep azure.Findings

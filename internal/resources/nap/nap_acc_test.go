@@ -347,6 +347,26 @@ func TestAccNAPPrerequisiteFailures(t *testing.T) {
 	}
 }
 
+// Issue 31 item 15: with NAP's default NodePools off, NAP is enabled beside agent pools that
+// keep the cluster autoscaler (AKS's AllowClusterAutoscalerAndNAP path, taints on both sides):
+// the prerequisite check warns instead of refusing, and the mode switch is written.
+func TestAccNAPBesideClusterAutoscaler(t *testing.T) {
+	h := newHarness(t, armfake.NAP{Mode: "Manual"}, false)
+	h.w.Modify(func(c *armcontainerservice.ManagedCluster, _ *armfake.NAP) {
+		c.Properties.AgentPoolProfiles = append(c.Properties.AgentPoolProfiles, &armcontainerservice.ManagedClusterAgentPoolProfile{
+			Name: to.Ptr("cas1"), EnableAutoScaling: to.Ptr(true), OSType: to.Ptr(armcontainerservice.OSTypeLinux),
+			NodeTaints: []*string{to.Ptr(azure.CASBlockTaint)},
+		})
+	})
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: h.factories(),
+		Steps: []resource.TestStep{{
+			Config: h.config(fmt.Sprintf("  network_contributor_scopes = [%q]\n  default_node_pools = \"None\"\n  wait_for_crds = false", subnet)),
+			Check:  resource.ComposeAggregateTestCheckFunc(checkNAP(h.w, armfake.NAP{Mode: "Auto", DefaultNodePools: "None"}), checkWrites(h.w, 1)),
+		}},
+	})
+}
+
 // The long-running operation fails: the apply fails with AKS's code, and the grant created
 // before it is removed again.
 func TestAccNAPLROFailureLeavesNoRoleAssignment(t *testing.T) {
