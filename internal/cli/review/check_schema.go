@@ -57,7 +57,10 @@ func schemaFindings(ctx context.Context, o *Object) []Finding {
 		if field != "" {
 			fix = fmt.Sprintf("Change %s so that it satisfies the rule quoted in the message.", field)
 		}
-		msg := e.ErrorBody()
+		msg := crdvalidate.Explain(e)
+		if nearest := crdvalidate.Nearest(e); nearest != "" && field != "" {
+			fix = fmt.Sprintf("Set %s to %q.", field, nearest)
+		}
 		if e.Type == apifield.ErrorTypeRequired && field != "" {
 			// "Required value" alone names neither the field nor the rule.
 			parent := "the object"

@@ -11,6 +11,7 @@ import (
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/tfcrd"
@@ -54,7 +55,7 @@ func poolFromConfig(ctx context.Context, cfg tftypes.Value, diags *diag.Diagnost
 				}
 			}
 		}
-		diags.AddAttributeError(p, "Invalid requirement", fmt.Sprintf("Attribute %s: %s", p, e.ErrorBody()))
+		diags.AddAttributeError(p, "Invalid requirement", fmt.Sprintf("Attribute %s: %s", p, crdvalidate.Explain(e)))
 		ok = false
 	}
 	if !ok {
@@ -104,7 +105,7 @@ func nodeClassFromConfig(ctx context.Context, cfg tftypes.Value, diags *diag.Dia
 		if at, ok := tfcrd.AttributePath(tree, crdtree.ParseFieldPath(e.Field)); ok {
 			p = under(p, at)
 		}
-		diags.AddAttributeError(p, "Invalid node_class", fmt.Sprintf("Attribute %s: %s\n\nThe Kubernetes API server would reject an AKSNodeClass with it.", p, e.ErrorBody()))
+		diags.AddAttributeError(p, "Invalid node_class", fmt.Sprintf("Attribute %s: %s\n\nThe Kubernetes API server would reject an AKSNodeClass with it.", p, crdvalidate.Explain(e)))
 		valid = false
 	}
 	if !valid {

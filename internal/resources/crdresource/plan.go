@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/providerdata"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/tfcrd"
@@ -29,7 +30,7 @@ func (r *Resource) ValidateConfig(ctx context.Context, req resource.ValidateConf
 	}
 	for _, f := range r.Rejections(ctx, obj) {
 		summary := fmt.Sprintf("Invalid %s: %s", r.kind.GVK.Kind, f.Error.Type)
-		detail := fmt.Sprintf("%s\n\nThe Kubernetes API server would reject this %s at %s.", f.Error.ErrorBody(), r.kind.GVK.Kind, f.Error.Field)
+		detail := fmt.Sprintf("%s\n\nThe Kubernetes API server would reject this %s at %s.", crdvalidate.Explain(f.Error), r.kind.GVK.Kind, f.Error.Field)
 		if r.kind.Hint != nil {
 			if h := r.kind.Hint(obj, f.Error); h != "" {
 				detail += "\n\n" + h

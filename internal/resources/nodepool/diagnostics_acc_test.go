@@ -43,3 +43,27 @@ func TestAccNodePoolReportsEveryErrorOnItsAttribute(t *testing.T) {
 		})
 	}
 }
+
+// Issue 31 item 7: a duration or quantity the CRD's pattern rejects is explained in words with
+// the nearest valid value, on its attribute, instead of quoting the regular expression.
+func TestAccNodePoolPatternRejectionSuggestsTheNearestValue(t *testing.T) {
+	cfg := `resource "karpenter_nodepool" "bad" {
+  name = "bad"
+  template = {
+    node_class_ref = { group = "karpenter.azure.com", kind = "AKSNodeClass", name = "default" }
+    requirements   = [{ key = "karpenter.azure.com/sku-family", operator = "In", values = ["D"] }]
+  }
+  limits     = { cpu = "200 cores" }
+  disruption = { consolidate_after = "5 min" }
+}
+`
+	for _, w := range []string{
+		`(?s)Attribute disruption\.consolidate_after: Invalid value: "5 min": a duration is.*did you mean\s+"5m"\?`,
+		`(?s)Attribute limits\["cpu"\]: Invalid value: "200 cores": a quantity is.*did you mean\s+"200"\?`,
+	} {
+		resource.UnitTest(t, resource.TestCase{
+			ProtoV6ProviderFactories: acctest.Factories(),
+			Steps:                    []resource.TestStep{{Config: cfg, PlanOnly: true, ExpectError: regexp.MustCompile(w)}},
+		})
+	}
+}
