@@ -269,7 +269,9 @@ var rules = []Rule{
 		Help: "Provisioning checks need the region's instance types and prices. Use the region's ARM name on AKS (e.g. " +
 			"westeurope) or the AWS region on EKS (e.g. us-east-1; the EC2 catalog knows the regions it has on-demand or spot prices for).",
 		Reported: Reporting{Plan: true, Review: true, Note: "The review command rejects an unknown `--region` or `region:` in " +
-			"`.karpenter-review.yaml` as a usage error (exit code 2); it reports KRP114 for a region read from a plan's provider configuration."},
+			"`.karpenter-review.yaml` as a usage error (exit code 2); it reports KRP114 for a region read from a plan's provider configuration. " +
+			"The provider rejects an unknown `region` the same way, once, on that attribute (\"Unknown region\", with the nearest regions); " +
+			"a pool reports KRP114 for its `cluster.region`, or for a region its cloud's catalog lacks."},
 	},
 	{
 		Code: OnlyPenaltyPricedSKU, Name: "OnlyPenaltyPricedSKU", Severity: Warning,

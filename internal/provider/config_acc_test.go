@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -54,6 +55,29 @@ func TestAccProviderConfigErrors(t *testing.T) {
 					ExpectError: regexp.MustCompile(`(?s)` + tc.want),
 				}},
 			})
+		})
+	}
+}
+
+// Issue 31 item 8: a provider region no catalog knows is one error, on the provider's region
+// attribute, with the nearest region, and no pool reports KRP114 (before: KRP114 on each pool,
+// without a suggestion, offering to suppress it).
+func TestAccProviderRegionTypoIsOneError(t *testing.T) {
+	clearConnectionEnv(t)
+	cfg := "provider \"karpenter\" {\n  region = \"westeurop\"\n}\n"
+	for _, name := range []string{"a", "b", "c"} {
+		cfg += strings.Replace(strings.Replace(planNodePool, `"plan"`, `"`+name+`"`, 1), "plan-only", "plan-"+name, 1)
+	}
+	// Go's regular expressions have no negative look-ahead: this one matches a whole output
+	// without "KRP114" in it.
+	withoutKRP114 := `\A(?:[^K]|K(?:[^R]|\z)|KR(?:[^P]|\z)|KRP(?:[^1]|\z)|KRP1(?:[^1]|\z)|KRP11(?:[^4]|\z))*\z`
+	for _, want := range []string{
+		`(?s)Error: Unknown region.*in provider "karpenter":\s+\d+:\s+region = "westeurop".*did you mean\s+westeurope\?`,
+		withoutKRP114,
+	} {
+		resource.Test(t, resource.TestCase{
+			ProtoV6ProviderFactories: acctest.Factories(),
+			Steps:                    []resource.TestStep{{Config: cfg, PlanOnly: true, ExpectError: regexp.MustCompile(want)}},
 		})
 	}
 }

@@ -219,6 +219,18 @@ current-context: dev
 		{name: "kubeconfig that does not exist", config: k(map[string]any{"config_path": missing})},
 		{name: "KUBE_CONFIG_PATH that does not exist", env: map[string]string{"KUBE_CONFIG_PATH": missing}, config: map[string]any{}},
 
+		// Issue 31 item 8: a region typo is one error on the attribute it comes from, with the
+		// nearest region, for an Azure and an AWS region alike.
+		{name: "Azure region typo", config: map[string]any{"region": "westeurop"},
+			want: &wantDiag{at("region"), "Unknown region", `unknown region "westeurop": neither an Azure region nor an AWS region of the catalogs (did you mean westeurope?). The plan-time checks price and check every NodePool in this region. Set it to westeurope.`}},
+		{name: "AWS region typo", config: map[string]any{"region": "us-east-l"},
+			want: &wantDiag{at("region"), "Unknown region", "did you mean us-east-1"}},
+		{name: "aws.region typo of the EKS cluster", config: map[string]any{"kubernetes": map[string]any{"eks_cluster_name": "prod"}, "aws": map[string]any{"region": "eu-west-l"}},
+			want: &wantDiag{at("aws", "region"), "Unknown region", "did you mean eu-west-1"}},
+		{name: "region without a near one", config: map[string]any{"region": "moon"},
+			want: &wantDiag{at("region"), "Unknown region", "(e.g. westeurope, us-east-1). The plan-time checks price and check every NodePool in this region. A region newer than the embedded catalogs can be added with checks.catalog_path"}},
+		{name: "unknown region with KRP114 suppressed", config: map[string]any{"region": "newregion", "checks": map[string]any{"suppress": []string{"KRP114"}}}},
+		{name: "unknown region with the checks off", config: map[string]any{"region": "newregion", "checks": map[string]any{"enabled": false}}},
 		{name: "unknown Azure environment", config: map[string]any{"azure": map[string]any{"environment": "mars"}},
 			want: &wantDiag{at("azure", "environment"), "Invalid Attribute Value Match", `"mars"`}},
 		{name: "unknown ARM_ENVIRONMENT", env: map[string]string{"ARM_ENVIRONMENT": "mars"}, config: map[string]any{},
@@ -414,6 +426,8 @@ func TestProviderRegionDefaultsToEKSRegion(t *testing.T) {
 		{map[string]any{"kubernetes": map[string]any{"eks_cluster_name": "prod"}, "aws": map[string]any{"region": "eu-west-1"}}, "eu-west-1"},
 		{map[string]any{"region": "us-east-1", "kubernetes": map[string]any{"eks_cluster_name": "prod"}, "aws": map[string]any{"region": "eu-west-1"}}, "us-east-1"},
 		{map[string]any{"kubernetes": map[string]any{"aks_cluster_id": validClusterID}, "aws": map[string]any{"region": "eu-west-1"}}, ""},
+		// As people write it, as the catalogs name it.
+		{map[string]any{"region": "West Europe"}, "westeurope"},
 	} {
 		var data *providerdata.Data
 		if diags := configure(t, tc.spec, provider.WithConfigured(func(d *providerdata.Data) { data = d })); len(diags) > 0 {

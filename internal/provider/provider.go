@@ -116,10 +116,10 @@ func (p *Provider) Configure(ctx context.Context, req provider.ConfigureRequest,
 	awsSettings := cfg.awsSettings(ctx, &resp.Diagnostics)
 	clients.SetAWS(awsSettings, p.aws, cfg.awsUnknown())
 	clients.SetClusterConnector(clusterConnector(k, clients))
-	region := cfg.Region.ValueString()
+	region, regionAt := cfg.Region.ValueString(), path.Root("region")
 	if cfg.Region.IsNull() && k.EKSClusterName != "" {
 		// The provider's cluster is in aws.region: its pools are priced there.
-		region = awsSettings.Region
+		region, regionAt = awsSettings.Region, path.Root("aws").AtName("region")
 	}
 	data := providerdata.New(region, clients)
 	if k.AKSClusterID != "" {
@@ -128,6 +128,7 @@ func (p *Provider) Configure(ctx context.Context, req provider.ConfigureRequest,
 	data.OwnAdmin = k.Admin
 	data.OwnConnection = k.AKSClusterID != "" || k.EKSClusterName != "" || k.ConfigPath != "" || k.Host != "" || k.Exec != nil || len(k.Unknown) > 0
 	data.Checks = cfg.checks(ctx, &resp.Diagnostics)
+	data.Region = checkRegion(data, regionAt, &resp.Diagnostics)
 	if p.configured != nil {
 		p.configured(data)
 	}

@@ -28,7 +28,8 @@ func providerSchema() schema.Schema {
 			"region": schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: "Region (Azure, e.g. `westeurope`, or AWS, e.g. `eu-west-1`, as the pools' cloud) that plan-time checks price and check NodePools against. When unset, checks run over all regions and say so. " +
-					"With `kubernetes.eks_cluster_name` it defaults to `aws.region`. A resource's `cluster.region` (or the region of its `cluster.eks_cluster_arn`) overrides it for that resource.",
+					"With `kubernetes.eks_cluster_name` it defaults to `aws.region`. A resource's `cluster.region` (or the region of its `cluster.eks_cluster_arn`) overrides it for that resource. " +
+					"Written as people write it (`West Europe`) it is read as the catalogs name it (`westeurope`); a region no catalog knows is one error on this attribute (or on `aws.region`) naming the nearest regions, unless the checks are disabled or `checks.suppress` lists `KRP114` (a region newer than the catalogs: add it with `checks.catalog_path`).",
 			},
 			"checks": schema.SingleNestedAttribute{
 				Optional:            true,
