@@ -1,3 +1,11 @@
+terraform {
+  required_providers {
+    karpenter = {
+      source = "karpenter-iac/karpenter"
+    }
+  }
+}
+
 # Connect through the Azure API: endpoint and CA from the cluster resource, Entra ID token
 # from the azure credentials (no kubelogin binary needed).
 provider "karpenter" {

@@ -1,5 +1,14 @@
 # The arm64 D-family sizes up to 8 vCPUs that an AzureLinux node class admits in
 # northeurope, cheapest first.
+
+terraform {
+  required_providers {
+    karpenter = {
+      source = "karpenter-iac/karpenter"
+    }
+  }
+}
+
 data "karpenter_instance_types" "arm" {
   region = "northeurope"
   requirements = [

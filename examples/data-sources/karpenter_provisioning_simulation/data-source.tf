@@ -1,5 +1,14 @@
 # What would Karpenter launch for 40 web pods and 4 batch pods across two pools, and how far is
 # that from the cheapest possible packing of the same pods?
+
+terraform {
+  required_providers {
+    karpenter = {
+      source = "karpenter-iac/karpenter"
+    }
+  }
+}
+
 data "karpenter_provisioning_simulation" "peak" {
   region             = "westeurope"
   mode               = "both"          # Karpenter's decision (top level) and the optimum (under optimal)

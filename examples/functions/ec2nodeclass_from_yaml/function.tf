@@ -1,3 +1,11 @@
+terraform {
+  required_providers {
+    karpenter = {
+      source = "karpenter-iac/karpenter"
+    }
+  }
+}
+
 locals {
   node_class = provider::karpenter::ec2nodeclass_from_yaml(file("${path.module}/nodeclasses/default.yaml"))
 }

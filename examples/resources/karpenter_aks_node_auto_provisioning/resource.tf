@@ -1,3 +1,11 @@
+terraform {
+  required_providers {
+    karpenter = {
+      source = "karpenter-iac/karpenter"
+    }
+  }
+}
+
 locals {
   # With azurerm: azurerm_kubernetes_cluster.main.id and azurerm_subnet.nodes.id.
   cluster_id     = "/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/rg-aks/providers/Microsoft.ContainerService/managedClusters/aks-prod"

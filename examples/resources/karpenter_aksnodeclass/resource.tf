@@ -1,3 +1,11 @@
+terraform {
+  required_providers {
+    karpenter = {
+      source = "karpenter-iac/karpenter"
+    }
+  }
+}
+
 resource "karpenter_aksnodeclass" "default" {
   name            = "default"
   image_family    = "AzureLinux"

@@ -1,5 +1,14 @@
 # Karpenter's getting-started EC2NodeClass for EKS, with the node IAM role that
 # terraform-aws-modules/eks's karpenter submodule creates (see the EKS guide).
+
+terraform {
+  required_providers {
+    karpenter = {
+      source = "karpenter-iac/karpenter"
+    }
+  }
+}
+
 resource "karpenter_ec2nodeclass" "default" {
   name = "default"
   role = "KarpenterNodeRole-my-cluster" # module.karpenter.node_iam_role_name

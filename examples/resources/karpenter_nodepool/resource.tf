@@ -1,3 +1,11 @@
+terraform {
+  required_providers {
+    karpenter = {
+      source = "karpenter-iac/karpenter"
+    }
+  }
+}
+
 resource "karpenter_nodepool" "general" {
   name   = "general"
   weight = 10
