@@ -176,17 +176,17 @@ func checkClusterAutoscaler(pools []*armcontainerservice.ManagedClusterAgentPool
 	if len(autoscaled) == 0 {
 		return nil
 	}
-	disable := fmt.Sprintf("Either disable the cluster autoscaler on %s (auto_scaling_enabled = false / az aks nodepool update --disable-cluster-autoscaler), "+
+	ways := fmt.Sprintf("Either disable the cluster autoscaler on %s (auto_scaling_enabled = false / az aks nodepool update --disable-cluster-autoscaler), "+
 		"or run both for a migration: register the subscription feature AllowClusterAutoscalerAndNAP (az feature register --namespace Microsoft.ContainerService --name AllowClusterAutoscalerAndNAP), "+
 		"set default_node_pools = %q, taint those agent pools %s and every NodePool %s (effect NoSchedule), and give each workload the toleration of the side it runs on.",
 		list(autoscaled), DefaultNodePoolsNone, CASBlockTaint, NAPBlockTaint)
 	if !strings.EqualFold(want.EffectiveDefaultNodePools(), DefaultNodePoolsNone) {
 		return &Finding{Severity: Error, Check: "cluster-autoscaler", Summary: "Cluster autoscaler is enabled",
 			Detail: fmt.Sprintf("The cluster autoscaler is enabled on agent pool(s) %s, and NAP's default NodePools (default_node_pools = %q) would scale up for the same pending pods. %s",
-				list(autoscaled), want.EffectiveDefaultNodePools(), disable)}
+				list(autoscaled), want.EffectiveDefaultNodePools(), ways)}
 	}
-	detail := fmt.Sprintf("The cluster autoscaler stays enabled on agent pool(s) %s next to node auto provisioning. AKS allows this only with the subscription feature AllowClusterAutoscalerAndNAP "+
-		"(the update fails without it), and both scalers react to the same pending pods unless taints keep them apart: %s on the autoscaler's pools, %s on every NodePool.",
+	detail := fmt.Sprintf("The cluster autoscaler stays enabled on agent pool(s) %s next to node auto provisioning. AKS allows this only where the subscription feature AllowClusterAutoscalerAndNAP "+
+		"is registered, and both scalers react to the same pending pods unless taints keep them apart: %s on the autoscaler's pools, %s on every NodePool.",
 		list(autoscaled), CASBlockTaint, NAPBlockTaint)
 	if len(untainted) > 0 {
 		detail += fmt.Sprintf(" Agent pool(s) %s lack the taint %s.", list(untainted), CASBlockTaint)
