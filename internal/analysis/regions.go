@@ -53,7 +53,8 @@ func normalizeRegion(region string, clouds *cloud.Registry) (string, error) {
 	}
 	slices.Sort(known)
 	for _, k := range slices.Compact(known) {
-		if distance(r, k) <= 2 {
+		// The distance is at least the difference in length: a long value costs nothing.
+		if diff := len(k) - len(r); diff <= 2 && diff >= -2 && distance(r, k) <= 2 {
 			e.Near = append(e.Near, k)
 		}
 	}
