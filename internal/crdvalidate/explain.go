@@ -230,7 +230,9 @@ func nearestLabelValue(value string) string {
 }
 
 // isDNSChar says that r may appear in a lowercase RFC 1123 subdomain.
-func isDNSChar(r rune) bool { return r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '.' }
+func isDNSChar(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '.'
+}
 
 // replaceRuns replaces each run of characters keep rejects with one '-'.
 func replaceRuns(s string, keep func(rune) bool) string {
