@@ -92,14 +92,15 @@ func explainRule(e *field.Error) (valid, nearest string, ok bool) {
 }
 
 // durationTerm is one number and unit of a duration as people write it ("5 min", "1.5 hours").
-var durationTerm = regexp.MustCompile(`([0-9]+(?:[.,][0-9]+)?)\s*([a-zA-Zµ]*)`)
+var durationTerm = regexp.MustCompile(`([0-9]+(?:[.,][0-9]+)?)\s*([a-zA-Z]*)`)
 
-// durationUnits maps unit words to Go's duration units.
-var durationUnits = map[string]string{
-	"": "s", "s": "s", "sec": "s", "secs": "s", "second": "s", "seconds": "s",
-	"m": "m", "min": "m", "mins": "m", "minute": "m", "minutes": "m",
-	"h": "h", "hr": "h", "hrs": "h", "hour": "h", "hours": "h",
-	"d": "d", "day": "d", "days": "d", "w": "w", "week": "w", "weeks": "w",
+// durationUnits maps unit words (lower case; none: seconds) to their length.
+var durationUnits = map[string]time.Duration{
+	"": time.Second, "s": time.Second, "sec": time.Second, "secs": time.Second, "second": time.Second, "seconds": time.Second,
+	"m": time.Minute, "min": time.Minute, "mins": time.Minute, "minute": time.Minute, "minutes": time.Minute,
+	"h": time.Hour, "hr": time.Hour, "hrs": time.Hour, "hour": time.Hour, "hours": time.Hour,
+	"d": 24 * time.Hour, "day": 24 * time.Hour, "days": 24 * time.Hour,
+	"w": 7 * 24 * time.Hour, "week": 7 * 24 * time.Hour, "weeks": 7 * 24 * time.Hour,
 }
 
 // nearestDurations are the valid spellings of the duration value means, most natural first:
@@ -122,11 +123,10 @@ func nearestDurations(value string) []string {
 		end = t[1]
 		n, err := parseNumber(s[t[2]:t[3]])
 		unit, known := durationUnits[strings.ToLower(s[t[4]:t[5]])]
-		if err != nil || !known {
-			return nil
+		if err != nil || !known || n*float64(unit) > float64(math.MaxInt64/4) {
+			return nil // not a duration, or beyond what a duration holds
 		}
-		mult := map[string]time.Duration{"s": time.Second, "m": time.Minute, "h": time.Hour, "d": 24 * time.Hour, "w": 7 * 24 * time.Hour}[unit]
-		total += time.Duration(math.Round(n * float64(mult)))
+		total += time.Duration(math.Round(n * float64(unit)))
 	}
 	if strings.TrimSpace(s[end:]) != "" || total <= 0 {
 		return nil

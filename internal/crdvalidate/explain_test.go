@@ -104,3 +104,12 @@ func spec(o map[string]any) map[string]any { return o["spec"].(map[string]any) }
 func tmpl(o map[string]any) map[string]any {
 	return spec(o)["template"].(map[string]any)["spec"].(map[string]any)
 }
+
+// Values past what a duration holds, or with words between the terms, get no guess.
+func TestNearestDurationsRefusesNonsense(t *testing.T) {
+	for _, v := range []string{"99999999999999 weeks", "5 min please", "soon", "5 fortnights"} {
+		if got := nearestDurations(v); got != nil {
+			t.Errorf("nearestDurations(%q) = %v, want none", v, got)
+		}
+	}
+}
