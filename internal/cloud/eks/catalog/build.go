@@ -4,15 +4,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/refdata"
 )
 
-// Input file names in the reference directory (../shared/reference/aws).
+// Input file names in the reference directory (reference/aws; each may be stored as name.gz).
 const (
 	DocsFile     = "instance_types_from_upstream_docs.json"
 	VPCFile      = "vpc_limits.json"
@@ -326,7 +327,7 @@ func readSpot(path string) ([]*PriceTable, string, error) {
 }
 
 func readJSON(path string, v any) error {
-	b, err := os.ReadFile(path)
+	b, err := refdata.ReadFile(path)
 	if err != nil {
 		return err
 	}

@@ -6,12 +6,12 @@ package source
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/refdata"
 )
 
 // Builder accumulates facts from any number of inputs. Where inputs overlap,
@@ -53,7 +53,7 @@ func NewBuilder() *Builder {
 	}
 }
 
-// Files of the reference snapshot directory (../shared/reference/catalog).
+// Files of the reference snapshot directory (reference/catalog; each may be stored as name.gz).
 const (
 	SnapshotSKUs      = "vm_skus.json"
 	SnapshotPrices    = "prices_ondemand_by_region.json"
@@ -76,7 +76,7 @@ func (b *Builder) ReadSnapshotDir(dir string) error {
 
 // ReadFile reads one input, recognising its format from its content.
 func (b *Builder) ReadFile(path string) error {
-	data, err := os.ReadFile(path)
+	data, err := refdata.ReadFile(path)
 	if err != nil {
 		return err
 	}
