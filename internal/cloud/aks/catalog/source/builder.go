@@ -5,7 +5,9 @@
 package source
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -61,6 +63,9 @@ const (
 	SnapshotCrossChk  = "ondemand_crosscheck_eu_2026-08.json"
 	SnapshotLocations = "locations.json"
 	SnapshotKnownSKUs = "known_skus.yaml"
+	// SnapshotResourceSKUs is a Resource SKUs API listing ({"value": [...]}) that
+	// make update-catalog writes; it is optional, and its capabilities win over vm_skus.json's.
+	SnapshotResourceSKUs = "resource_skus.json"
 )
 
 // ReadSnapshotDir reads the reference snapshot directory. The spot snapshot
@@ -71,7 +76,11 @@ func (b *Builder) ReadSnapshotDir(dir string) error {
 			return err
 		}
 	}
-	return nil
+	p := filepath.Join(dir, SnapshotResourceSKUs)
+	if _, err := refdata.Stored(p); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return b.ReadFile(p)
 }
 
 // ReadFile reads one input, recognising its format from its content.
