@@ -264,6 +264,27 @@ func TestUpdateCatalogAgainstRecordedResponses(t *testing.T) {
 		t.Errorf("Standard_Z2s_v9 zones %v (known %v), want 3", zones, known)
 	}
 
+	// The refreshed catalog as a replace-mode override (what `gen -ref DIR -format json` writes)
+	// is what checks.catalog_path loads over the embedded one, without a rebuild.
+	var override bytes.Buffer
+	if err := c.WriteOverrideJSON(&override); err != nil {
+		t.Fatal(err)
+	}
+	overridePath := filepath.Join(t.TempDir(), "catalog.json")
+	if err := os.WriteFile(overridePath, override.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := akscatalog.Load(overridePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q, ok := loaded.Quote("westeurope", "Standard_D2s_v5", akscatalog.OnDemand); !ok || q.Price != 0.11 || q.Source != "list 2026-12-04" {
+		t.Errorf("through catalog_path: westeurope Standard_D2s_v5 %+v %v, want 0.11 from list 2026-12-04", q, ok)
+	}
+	if _, ok := loaded.SKU("Standard_Z2s_v9"); !ok {
+		t.Error("through catalog_path: the listed size is missing")
+	}
+
 	// EC2: us-east-1 refreshed, eu-west-1's spot kept, m5.large's ENIs from DescribeInstanceTypes.
 	e, err := ekscatalog.Build(filepath.Join(ref, "aws"))
 	if err != nil {
