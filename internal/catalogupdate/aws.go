@@ -128,25 +128,42 @@ func onDemandPrices(ctx context.Context, client *pricing.Client, region string) 
 			filter("marketoption", "OnDemand")},
 	})
 	out := map[string]float64{}
-	for pages := 0; pager.HasMorePages(); pages++ {
-		if pages == maxPages*10 {
-			return nil, fmt.Errorf("more than %d pages", maxPages*10)
-		}
-		page, err := pager.NextPage(ctx)
-		if err != nil {
-			return nil, err
-		}
+	err := eachPage(ctx, pager, maxPages*10, func(page *pricing.GetProductsOutput) error {
 		for _, doc := range page.PriceList {
 			itype, price, err := onDemandPrice(doc)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if itype != "" && price > 0 {
 				out[itype] = price
 			}
 		}
+		return nil
+	})
+	return out, err
+}
+
+// pager is what the AWS SDK's paginators have in common.
+type pager[T, O any] interface {
+	HasMorePages() bool
+	NextPage(context.Context, ...func(*O)) (T, error)
+}
+
+// eachPage hands every page to fn, failing past limit pages rather than paging for ever.
+func eachPage[T, O any](ctx context.Context, p pager[T, O], limit int, fn func(T) error) error {
+	for pages := 0; p.HasMorePages(); pages++ {
+		if pages == limit {
+			return fmt.Errorf("more than %d pages", limit)
+		}
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return err
+		}
+		if err := fn(page); err != nil {
+			return err
+		}
 	}
-	return out, nil
+	return nil
 }
 
 // onDemandPrice reads one Price List document: the instance type and its USD hourly price.
@@ -221,20 +238,17 @@ func spotPrices(ctx context.Context, client *ec2.Client, now time.Time) (map[str
 	})
 	type key struct{ itype, zone string }
 	latest := map[key]ec2types.SpotPrice{}
-	for pages := 0; pager.HasMorePages(); pages++ {
-		if pages == maxPages*10 {
-			return nil, fmt.Errorf("more than %d pages", maxPages*10)
-		}
-		page, err := pager.NextPage(ctx)
-		if err != nil {
-			return nil, err
-		}
+	err := eachPage(ctx, pager, maxPages*10, func(page *ec2.DescribeSpotPriceHistoryOutput) error {
 		for _, p := range page.SpotPriceHistory {
 			k := key{string(p.InstanceType), aws.ToString(p.AvailabilityZone)}
 			if cur, ok := latest[k]; !ok || aws.ToTime(p.Timestamp).After(aws.ToTime(cur.Timestamp)) {
 				latest[k] = p
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	out := map[string]float64{}
 	for k, p := range latest {
@@ -272,16 +286,7 @@ func refreshAWSLimits(ctx context.Context, o options, r *report, cfg aws.Config,
 	}
 	pager := ec2.NewDescribeInstanceTypesPaginator(o.ec2Client(cfg, o.awsTypes), &ec2.DescribeInstanceTypesInput{})
 	n := 0
-	for pages := 0; pager.HasMorePages(); pages++ {
-		if pages == maxPages {
-			r.fail("EC2 instance types", o.awsTypes, fmt.Errorf("more than %d pages", maxPages))
-			return nil
-		}
-		page, err := pager.NextPage(ctx)
-		if err != nil {
-			r.fail("EC2 instance types", o.awsTypes, err)
-			return nil
-		}
+	err = eachPage(ctx, pager, maxPages, func(page *ec2.DescribeInstanceTypesOutput) error {
 		for _, it := range page.InstanceTypes {
 			ni := it.NetworkInfo
 			if ni == nil {
@@ -304,6 +309,12 @@ func refreshAWSLimits(ctx context.Context, o options, r *report, cfg aws.Config,
 			l["IsBareMetal"] = aws.ToBool(it.BareMetal)
 			n++
 		}
+		return nil
+	})
+	if err != nil {
+		// The table is written whole or not at all: a partial listing keeps the old one.
+		r.fail("EC2 instance types", o.awsTypes, err)
+		return nil
 	}
 	meta["refreshed"] = fmt.Sprintf("EC2 fields from DescribeInstanceTypes in %s at %s", o.awsTypes, at)
 	if top["_meta"], err = json.Marshal(meta); err != nil {

@@ -106,7 +106,7 @@ func awsServer(t *testing.T) *httptest.Server {
 			}
 			w.Header().Set("Content-Type", "application/x-amz-json-1.1")
 			var in struct {
-				Filters []struct{ Field, Value string }
+				Filters   []struct{ Field, Value string }
 				NextToken string
 			}
 			_ = json.Unmarshal(body, &in)
