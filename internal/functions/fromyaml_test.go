@@ -11,19 +11,14 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog/reftest"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/testsupport/acctest"
 )
 
-// upstreamExample returns the path of an upstream example manifest from ../shared, or skips.
+// upstreamExample returns the path of an upstream example manifest in reference/examples
+// (stored plain: Terraform's file() reads it).
 func upstreamExample(t *testing.T, name string) string {
-	p, _ := filepath.Abs(filepath.Join("..", "..", "..", "shared", "reference", "examples", name))
-	if _, err := os.Stat(p); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("reference example missing under CI: %v", err)
-		}
-		t.Skipf("reference example %s not available: %v", name, err)
-	}
-	return p
+	return reftest.Dir(t, "examples", name)
 }
 
 // Upstream's own example NodePool (a multi-document file with comments) becomes the

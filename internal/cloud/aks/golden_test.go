@@ -2,7 +2,6 @@ package aks
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"sort"
 	"testing"
@@ -10,6 +9,7 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog/reftest"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog/source"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/refdata"
 )
 
 // The golden file is the Azure provider's own instance-type code run over 32
@@ -212,7 +212,7 @@ func fixtureCatalog(t testing.TB) (*catalog.Catalog, map[string][]*catalog.SKU) 
 
 func readJSON[T any](t testing.TB, path string) T {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Clean(path))
+	b, err := refdata.ReadFile(filepath.Clean(path))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -92,6 +92,7 @@ var rules = map[string][][]string{
 	"internal/simmodel":              aboveTheDomain,
 	"internal/bitset":                aboveTheDomain,
 	"internal/money":                 aboveTheDomain,
+	"internal/refdata":               aboveTheDomain,
 	"internal/clients/kube":          aboveTheDomain,
 	"internal/clients/azure":         aboveTheDomain,
 	"internal/clients/aws":           aboveTheDomain,

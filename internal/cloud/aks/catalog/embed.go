@@ -7,7 +7,7 @@ import (
 	"sync"
 )
 
-//go:generate go run ./gen -shared ../../../../../shared/reference/catalog -o catalog.bin.gz
+//go:generate go run ./gen -ref ../../../../reference/catalog -o catalog.bin.gz
 
 //go:embed catalog.bin.gz
 var embedded []byte

@@ -10,6 +10,7 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog/reftest"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog/source"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/refdata"
 )
 
 // TestEmbeddedArtefactIsUpToDate regenerates the catalog from the reference
@@ -155,7 +156,7 @@ func TestSpotEstimateWithoutListPrice(t *testing.T) {
 
 func readRef(t *testing.T, file string, v any) {
 	t.Helper()
-	raw, err := os.ReadFile(reftest.Dir(t, "catalog", file))
+	raw, err := refdata.ReadFile(reftest.Dir(t, "catalog", file))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +168,7 @@ func readRef(t *testing.T, file string, v any) {
 // TestEmbeddedSKUsMatchSnapshot checks facts of every SKU against the snapshot's
 // own normalised fields, including "unknown".
 func TestEmbeddedSKUsMatchSnapshot(t *testing.T) {
-	raw, err := os.ReadFile(reftest.Dir(t, "catalog", source.SnapshotSKUs))
+	raw, err := refdata.ReadFile(reftest.Dir(t, "catalog", source.SnapshotSKUs))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,15 +4,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/refdata"
 )
 
-// Input file names in the reference directory (../shared/reference/aws).
+// Input file names in the reference directory (reference/aws; each may be stored as name.gz).
 const (
 	DocsFile     = "instance_types_from_upstream_docs.json"
 	VPCFile      = "vpc_limits.json"
@@ -251,13 +252,19 @@ func readVPCLimits(path string) (map[string]vpcLimit, string, error) {
 			GeneratedAt string `json:"generated_at"`
 			Path        string `json:"path"`
 			Ref         string `json:"ref"`
+			// Refreshed says which fields make update-catalog took from DescribeInstanceTypes, and when.
+			Refreshed string `json:"refreshed"`
 		} `json:"_meta"`
 		Limits map[string]vpcLimit `json:"limits"`
 	}
 	if err := readJSON(path, &f); err != nil {
 		return nil, "", err
 	}
-	return f.Limits, fmt.Sprintf("ENI/IPv4 limits from aws/karpenter-provider-aws %s (%.7s, generated %s)", f.Meta.Path, f.Meta.Ref, f.Meta.GeneratedAt), nil
+	src := fmt.Sprintf("ENI/IPv4 limits from aws/karpenter-provider-aws %s (%.7s, generated %s)", f.Meta.Path, f.Meta.Ref, f.Meta.GeneratedAt)
+	if f.Meta.Refreshed != "" {
+		src += "; " + f.Meta.Refreshed
+	}
+	return f.Limits, src, nil
 }
 
 func readOnDemand(path string) ([]*PriceTable, []string, error) {
@@ -267,6 +274,8 @@ func readOnDemand(path string) ([]*PriceTable, []string, error) {
 			Files map[string]struct {
 				GeneratedAt string   `json:"generated_at"`
 				Regions     []string `json:"regions"`
+				// Source replaces the upstream file as the origin (make update-catalog: the AWS Price List API).
+				Source string `json:"source"`
 			} `json:"files"`
 		} `json:"_meta"`
 		OnDemand map[string]map[string]float64 `json:"on_demand"`
@@ -278,6 +287,9 @@ func readOnDemand(path string) ([]*PriceTable, []string, error) {
 	var sources []string
 	for file, m := range f.Meta.Files {
 		s := fmt.Sprintf("%s: aws/karpenter-provider-aws %s (%.7s, generated %s)", OnDemandFile, file, f.Meta.Ref, m.GeneratedAt)
+		if m.Source != "" {
+			s = fmt.Sprintf("%s: %s (generated %s)", OnDemandFile, m.Source, m.GeneratedAt)
+		}
 		sources = append(sources, s+" for "+strings.Join(m.Regions, ", "))
 		for _, r := range m.Regions {
 			sourceOf[r] = s
@@ -308,6 +320,8 @@ func readSpot(path string) ([]*PriceTable, string, error) {
 	var f struct {
 		Meta struct {
 			Currency string `json:"currency"`
+			// Refreshed maps a region make update-catalog fetched from DescribeSpotPriceHistory to the time it did.
+			Refreshed map[string]string `json:"refreshed"`
 		} `json:"_meta"`
 		Spot map[string]map[string]float64 `json:"spot"`
 	}
@@ -320,13 +334,17 @@ func readSpot(path string) ([]*PriceTable, string, error) {
 	src := SpotFile + ": third-party region-level Linux spot snapshot of 2024-08-09 (coroot/cloud-pricing af03ead), an estimate only"
 	var out []*PriceTable
 	for region, prices := range f.Spot {
-		out = append(out, &PriceTable{Region: region, CapacityType: Spot, Currency: "USD", Source: src, Estimate: true, Prices: prices})
+		s := src
+		if at, ok := f.Meta.Refreshed[region]; ok {
+			s = fmt.Sprintf("%s: Linux spot prices of EC2 DescribeSpotPriceHistory at %s, the highest zone's per type, an estimate of any one zone", SpotFile, at)
+		}
+		out = append(out, &PriceTable{Region: region, CapacityType: Spot, Currency: "USD", Source: s, Estimate: true, Prices: prices})
 	}
 	return out, src, nil
 }
 
 func readJSON(path string, v any) error {
-	b, err := os.ReadFile(path)
+	b, err := refdata.ReadFile(path)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog/reftest"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/refdata"
 )
 
 // TestEmbeddedIsCurrent: the embedded artefact is what the generator makes of
@@ -87,7 +88,7 @@ func TestBuildRejectsUnknownLabels(t *testing.T) {
 	src := reftest.Dir(t, "aws")
 	dir := t.TempDir()
 	for _, f := range []string{VPCFile, OnDemandFile, SpotFile} {
-		b, err := os.ReadFile(filepath.Join(src, f))
+		b, err := refdata.ReadFile(filepath.Join(src, f))
 		if err != nil {
 			t.Fatal(err)
 		}

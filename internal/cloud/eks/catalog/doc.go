@@ -6,7 +6,7 @@
 // first use.
 //
 // The artefact is built by ./gen from the public reference data in
-// ../shared/reference/aws (see ../shared/reference/SOURCES-2.md):
+// reference/aws at the repository root (provenance: reference/SOURCES.md):
 //
 //   - instance_types_from_upstream_docs.json: the labels upstream's docs
 //     generator printed per type (aws/karpenter-provider-aws main 1d92708). The

@@ -7,7 +7,7 @@ import (
 	"sync"
 )
 
-//go:generate go run ./gen -shared ../../../../../shared/reference/aws -o catalog.json.gz
+//go:generate go run ./gen -ref ../../../../reference/aws -o catalog.json.gz
 
 //go:embed catalog.json.gz
 var embedded []byte

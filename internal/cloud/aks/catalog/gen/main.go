@@ -1,10 +1,10 @@
 // Command gen builds the embedded SKU catalog (catalog.bin.gz) from inputs in
 // the Azure APIs' own formats. Run it through go generate in internal/cloud/aks/catalog.
 //
-//	go run ./gen -shared ../../../shared/reference/catalog -o catalog.bin.gz
-//	go run ./gen -shared DIR -in skus-page1.json -in prices-eastus.json -o fresh.json -format json
+//	go run ./gen -ref ../../../../reference/catalog -o catalog.bin.gz
+//	go run ./gen -ref DIR -in skus-page1.json -in prices-eastus.json -o fresh.json -format json
 //
-// -shared reads the reference snapshot directory; each -in adds one saved API
+// -ref reads the reference snapshot directory; each -in adds one saved API
 // response (Resource SKUs list page, Retail Prices items page, Locations list) or
 // a known_skus.yaml, recognised by content. -format json writes an override file
 // in "replace" mode instead of the binary artefact.
@@ -28,24 +28,24 @@ func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
 
 func main() {
 	var inputs multiFlag
-	shared := flag.String("shared", "", "reference snapshot directory (vm_skus.json, prices_ondemand_by_region.json, locations.json, known_skus.yaml)")
+	ref := flag.String("ref", "", "reference snapshot directory (vm_skus.json, prices_ondemand_by_region.json, locations.json, known_skus.yaml)")
 	out := flag.String("o", "catalog.bin.gz", "output file")
 	format := flag.String("format", "bin", "bin (embedded artefact) or json (override file, replace mode)")
 	flag.Var(&inputs, "in", "additional input file in a supported API format (repeatable)")
 	flag.Parse()
-	if err := run(*shared, inputs, *out, *format); err != nil {
+	if err := run(*ref, inputs, *out, *format); err != nil {
 		fmt.Fprintln(os.Stderr, "catalog gen:", err)
 		os.Exit(1)
 	}
 }
 
-func run(shared string, inputs []string, out, format string) error {
-	if shared == "" && len(inputs) == 0 {
-		return fmt.Errorf("nothing to read: give -shared and/or -in")
+func run(ref string, inputs []string, out, format string) error {
+	if ref == "" && len(inputs) == 0 {
+		return fmt.Errorf("nothing to read: give -ref and/or -in")
 	}
 	b := source.NewBuilder()
-	if shared != "" {
-		if err := b.ReadSnapshotDir(shared); err != nil {
+	if ref != "" {
+		if err := b.ReadSnapshotDir(ref); err != nil {
 			return err
 		}
 	}

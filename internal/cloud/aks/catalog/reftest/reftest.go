@@ -1,7 +1,6 @@
-// Package reftest locates the project's shared reference data (../shared from
-// the repository root) for tests. Tests skip when it is absent, except under
-// CI=true, where missing reference data must fail the build rather than
-// silently turn the parity tests into no-ops.
+// Package reftest locates the repository's reference data (reference/ at the repository
+// root) for tests. The data is part of the repository, so a missing file fails the test:
+// a parity test must never turn into a silent no-op.
 package reftest
 
 import (
@@ -9,33 +8,45 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/refdata"
 )
 
-// Dir returns the path of a file or directory under ../shared/reference, or
-// skips (fails under CI) the test when it does not exist.
+// Dir returns the logical path of a file or directory under reference/ (read files with
+// refdata.ReadFile, which finds a compressed one) and fails the test when it is missing.
 func Dir(t testing.TB, parts ...string) string {
 	t.Helper()
 	p, err := Path(parts...)
 	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("shared reference data missing under CI: %v", err)
-			return ""
-		}
-		t.Skipf("shared reference data not available (%v); run from a checkout with ../shared next to the repository", err)
+		t.Fatalf("reference data missing (the repository's reference/ directory is incomplete): %v", err)
+		return ""
 	}
 	return p
 }
 
-// Path resolves the path without involving a test. Go runs tests in the
-// package directory, so the repository root is the nearest parent with go.mod.
+// Path resolves the path without involving a test. Go runs tests in the package
+// directory, so the repository root is the nearest parent with go.mod.
 func Path(parts ...string) (string, error) {
+	root, err := Root()
+	if err != nil {
+		return "", err
+	}
+	p := filepath.Join(append([]string{root}, parts...)...)
+	if _, err := refdata.Stored(p); err != nil {
+		return "", err
+	}
+	return p, nil
+}
+
+// Root returns the reference/ directory of the repository the working directory is in.
+func Root() (string, error) {
 	dir, err := os.Getwd()
 	if err != nil {
 		return "", err
 	}
 	for {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
+			return filepath.Join(dir, "reference"), nil
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
@@ -43,9 +54,4 @@ func Path(parts ...string) (string, error) {
 		}
 		dir = parent
 	}
-	p := filepath.Join(append([]string{dir, "..", "shared", "reference"}, parts...)...)
-	if _, err := os.Stat(p); err != nil {
-		return "", err
-	}
-	return filepath.Clean(p), nil
 }

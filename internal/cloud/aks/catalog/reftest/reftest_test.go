@@ -15,27 +15,25 @@ func (r *recorder) Helper()                      {}
 func (r *recorder) Skipf(f string, args ...any)  { r.skipped = fmt.Sprintf(f, args...) }
 func (r *recorder) Fatalf(f string, args ...any) { r.failed = fmt.Sprintf(f, args...) }
 
-func TestMissingReferenceDataSkipsLocallyAndFailsInCI(t *testing.T) {
-	t.Setenv("CI", "")
-	r := &recorder{}
-	Dir(r, "no-such-file.json")
-	if r.skipped == "" || r.failed != "" {
-		t.Errorf("outside CI: skipped %q, failed %q", r.skipped, r.failed)
-	}
-	t.Setenv("CI", "true")
-	r = &recorder{}
-	Dir(r, "no-such-file.json")
-	if r.failed == "" || r.skipped != "" {
-		t.Errorf("under CI: skipped %q, failed %q", r.skipped, r.failed)
+// Missing reference data fails, in CI and outside it: it ships with the repository.
+func TestMissingReferenceDataFails(t *testing.T) {
+	for _, ci := range []string{"", "true"} {
+		t.Setenv("CI", ci)
+		r := &recorder{}
+		Dir(r, "no-such-file.json")
+		if r.failed == "" || r.skipped != "" {
+			t.Errorf("CI=%q: skipped %q, failed %q", ci, r.skipped, r.failed)
+		}
 	}
 }
 
-func TestPathFindsTheReferenceData(t *testing.T) {
+// A compressed file is found under its logical name.
+func TestPathFindsCompressedReferenceData(t *testing.T) {
 	p, err := Path("upstream", "golden_instancetypes_from_upstream_code.json")
 	if err != nil {
-		t.Skipf("shared reference data not present here: %v", err)
+		t.Fatal(err)
 	}
-	if p == "" {
-		t.Fatal("empty path")
+	if got, _ := Root(); p != got+"/upstream/golden_instancetypes_from_upstream_code.json" {
+		t.Errorf("Path = %s, want the logical name under %s", p, got)
 	}
 }

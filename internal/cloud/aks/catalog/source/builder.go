@@ -5,13 +5,15 @@
 package source
 
 import (
+	"errors"
 	"fmt"
-	"os"
+	"io/fs"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/refdata"
 )
 
 // Builder accumulates facts from any number of inputs. Where inputs overlap,
@@ -53,7 +55,7 @@ func NewBuilder() *Builder {
 	}
 }
 
-// Files of the reference snapshot directory (../shared/reference/catalog).
+// Files of the reference snapshot directory (reference/catalog; each may be stored as name.gz).
 const (
 	SnapshotSKUs      = "vm_skus.json"
 	SnapshotPrices    = "prices_ondemand_by_region.json"
@@ -61,6 +63,9 @@ const (
 	SnapshotCrossChk  = "ondemand_crosscheck_eu_2026-08.json"
 	SnapshotLocations = "locations.json"
 	SnapshotKnownSKUs = "known_skus.yaml"
+	// SnapshotResourceSKUs is a Resource SKUs API listing ({"value": [...]}) that
+	// make update-catalog writes; it is optional, and its capabilities win over vm_skus.json's.
+	SnapshotResourceSKUs = "resource_skus.json"
 )
 
 // ReadSnapshotDir reads the reference snapshot directory. The spot snapshot
@@ -71,12 +76,16 @@ func (b *Builder) ReadSnapshotDir(dir string) error {
 			return err
 		}
 	}
-	return nil
+	p := filepath.Join(dir, SnapshotResourceSKUs)
+	if _, err := refdata.Stored(p); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return b.ReadFile(p)
 }
 
 // ReadFile reads one input, recognising its format from its content.
 func (b *Builder) ReadFile(path string) error {
-	data, err := os.ReadFile(path)
+	data, err := refdata.ReadFile(path)
 	if err != nil {
 		return err
 	}

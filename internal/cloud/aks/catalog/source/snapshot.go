@@ -128,6 +128,9 @@ type staticPrices struct {
 	Meta struct {
 		GeneratedAt string `json:"generated_at"`
 		Source      string `json:"source"`
+		// Refreshed maps a region that make update-catalog fetched from the Retail Prices
+		// API to the time it did: its prices are of that day, not of generated_at.
+		Refreshed map[string]string `json:"refreshed"`
 	} `json:"_meta"`
 	OnDemand map[string]map[string]float64 `json:"on_demand"`
 }
@@ -143,12 +146,17 @@ func (b *Builder) readStaticPrices(name string, data []byte) error {
 			if price < 0 {
 				return fmt.Errorf("negative price for %s in %s", sku, region)
 			}
-			b.setPrice(region, sku, false, price, in.Meta.GeneratedAt, catalog.ListSource(in.Meta.GeneratedAt))
+			date := in.Meta.GeneratedAt
+			if d, ok := in.Meta.Refreshed[region]; ok {
+				date = d
+			}
+			b.setPrice(region, sku, false, price, date, catalog.ListSource(date))
 			n++
 		}
 	}
 	b.note("%s: static on-demand prices (%s, generated %s), %d regions, %d entries",
 		name, in.Meta.Source, in.Meta.GeneratedAt, len(in.OnDemand), n)
+	noteRefreshed(b, name, in.Meta.Refreshed)
 	return nil
 }
 

@@ -1,7 +1,8 @@
 package source
 
 import (
-	"os"
+	"errors"
+	"io/fs"
 	"path/filepath"
 	"testing"
 
@@ -156,7 +157,7 @@ func TestUnrecognisedInputIsAnError(t *testing.T) {
 			t.Errorf("%s accepted", name)
 		}
 	}
-	if err := b.ReadFile(filepath.Join(t.TempDir(), "missing.json")); !os.IsNotExist(err) {
+	if err := b.ReadFile(filepath.Join(t.TempDir(), "missing.json")); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("missing file: %v", err)
 	}
 }

@@ -16,6 +16,8 @@ type staticSpotPrices struct {
 	Meta struct {
 		AsOf   string `json:"as_of"`
 		Source string `json:"source"`
+		// Refreshed: as in the on-demand file, the regions make update-catalog fetched.
+		Refreshed map[string]string `json:"refreshed"`
 	} `json:"_meta"`
 	Spot map[string]map[string]float64 `json:"spot"`
 }
@@ -35,7 +37,11 @@ func (b *Builder) readStaticSpotPrices(name string, data []byte) error {
 			if price < 0 {
 				return fmt.Errorf("negative spot price for %s in %s", sku, region)
 			}
-			b.setPrice(region, sku, true, price, date, catalog.ListSource(date))
+			d := date
+			if r := dateOf(in.Meta.Refreshed[region]); r != "" {
+				d = r
+			}
+			b.setPrice(region, sku, true, price, d, catalog.ListSource(d))
 			n++
 		}
 	}
@@ -43,7 +49,15 @@ func (b *Builder) readStaticSpotPrices(name string, data []byte) error {
 		b.spotSnapshots[commit] = date
 	}
 	b.note("%s: spot list prices (%s, as of %s), %d regions, %d entries", name, in.Meta.Source, date, len(in.Spot), n)
+	noteRefreshed(b, name, in.Meta.Refreshed)
 	return nil
+}
+
+// noteRefreshed records the regions a refresh replaced, in a stable order.
+func noteRefreshed(b *Builder, name string, refreshed map[string]string) {
+	for _, region := range sortedKeys(refreshed) {
+		b.note("%s: %s refreshed from the Retail Prices API at %s", name, region, refreshed[region])
+	}
 }
 
 // priceCorrections is ondemand_crosscheck_eu_2026-08.json: the pairs where the

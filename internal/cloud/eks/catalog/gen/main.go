@@ -2,7 +2,7 @@
 // reference directory. Run it through go generate in internal/cloud/eks/catalog
 // (make generate-eks-catalog):
 //
-//	go run ./gen -shared ../../../../../shared/reference/aws -o catalog.json.gz
+//	go run ./gen -ref ../../../../reference/aws -o catalog.json.gz
 package main
 
 import (
@@ -15,20 +15,20 @@ import (
 )
 
 func main() {
-	shared := flag.String("shared", "", "reference directory with "+catalog.DocsFile+", "+catalog.VPCFile+", "+catalog.OnDemandFile+", "+catalog.SpotFile)
+	ref := flag.String("ref", "", "reference directory with "+catalog.DocsFile+", "+catalog.VPCFile+", "+catalog.OnDemandFile+", "+catalog.SpotFile)
 	out := flag.String("o", "catalog.json.gz", "output file")
 	flag.Parse()
-	if err := run(*shared, *out); err != nil {
+	if err := run(*ref, *out); err != nil {
 		fmt.Fprintln(os.Stderr, "eks catalog gen:", err)
 		os.Exit(1)
 	}
 }
 
-func run(shared, out string) error {
-	if shared == "" {
-		return fmt.Errorf("give -shared DIR")
+func run(ref, out string) error {
+	if ref == "" {
+		return fmt.Errorf("give -ref DIR")
 	}
-	c, err := catalog.Build(shared)
+	c, err := catalog.Build(ref)
 	if err != nil {
 		return err
 	}

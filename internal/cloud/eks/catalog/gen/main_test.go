@@ -11,8 +11,8 @@ import (
 )
 
 func TestRun(t *testing.T) {
-	if err := run("", "x"); err == nil || !strings.Contains(err.Error(), "give -shared DIR") {
-		t.Errorf("no -shared: %v", err)
+	if err := run("", "x"); err == nil || !strings.Contains(err.Error(), "give -ref DIR") {
+		t.Errorf("no -ref: %v", err)
 	}
 	if err := run(t.TempDir(), filepath.Join(t.TempDir(), "out")); err == nil || !strings.Contains(err.Error(), catalog.DocsFile) {
 		t.Errorf("empty directory: %v", err)
