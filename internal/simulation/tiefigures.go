@@ -67,7 +67,8 @@ func tieFigures(in karpenter.Input, first *karpenter.Result, of map[*corev1.Pod]
 		}
 	}
 	cr := costRange(set, of) // Runs stay the walk's and sample's; Samples counts the draws apart
-	cr.Expected, cr.Samples = sum/float64(len(samples)), len(samples)
+	// The mean of costs within the range lies within it; the clamp takes off the rounding of the sum.
+	cr.Expected, cr.Samples = min(max(sum/float64(len(samples)), cr.Min), cr.Max), len(samples)
 	return cr, nil
 }
 

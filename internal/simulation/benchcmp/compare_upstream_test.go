@@ -40,14 +40,18 @@ func envInt(name string, def int) int {
 // set, and Karpenter runs UPSTREAM_RUNS times (default 4). A Karpenter run the sample missed is
 // looked for with karpenter.Reach (a depth-first search of the emulation's tie-breaks guided by
 // that run's bindings and pruned at the first binding it does not have, at most REACH_RUNS
-// rounds, default 2000, and REACH_SECONDS, default 60, per Karpenter run): found, it is one of the emulation's outcomes. A scenario is
-// identical when every Karpenter run is among the emulation's outcomes; its cost difference
-// is, over Karpenter's runs, the largest relative difference from the nearest emulated outcome.
+// rounds, default 2000, and REACH_SECONDS, default 60, per Karpenter run): found, it is one of
+// the emulation's outcomes; proven out (the walk ended without it, or the emulation met no tie),
+// a rule differs; neither, the scenario is undecided. A scenario is identical (the rules'
+// figure) when every Karpenter run is among the emulation's outcomes; the cost difference from
+// the nearest emulated outcome is the rules' too. Next to them, the user's figures
+// (figures_test.go): per Karpenter run, whether the shown prediction (the first outcome) is
+// that run, the gap of the shown and of the expected cost, and whether the run lies in the shown
+// hourly_cost_range, all as simulate and the data source compute them (simulation.TieFigures).
 // The sample is drawn only where some Karpenter run is not the emulation's first outcome (it
 // cannot change the verdict or the counts elsewhere); TIE_SAMPLE=always draws it wherever the
 // emulation met ties, as make compare-upstream does, for the outcome counts on each line.
-// The line before the last says in how many scenarios the sample alone had them all (what a
-// prediction's cost range covers). With SCENARIOS=DIR it reads
+// With SCENARIOS=DIR it reads
 // the scenario directories under DIR; without, it runs the seeded corpus (CORPUS scenarios,
 // default 200, seed CORPUS_SEED, at most CORPUS_MAX_PODS pods each: 150 in the suite, 2,000 in
 // make compare-upstream; CORPUS_ONLY=45,61 keeps those indices only). COMPARE_VERBOSE=1
@@ -55,10 +59,11 @@ func envInt(name string, def int) int {
 // (default GOMAXPROCS) run at once, their lines printed in scenario order; COMPARE_TIMING=FILE
 // runs them one at a time and appends each one's CPU time per phase to FILE. It ends with
 //
-//	prediction: N of M scenarios identical, max cost difference X%
+//	prediction: N of M scenarios identical (rules); the shown prediction equals Karpenter's run in K of R runs; shown cost within X % of Karpenter's runs at p95 (max Y %); every run inside the shown range in Z of M scenarios
 //
-// and fails when a scenario differs where the emulation met no random tie (a rule it gets
-// wrong, not chance).
+// (and the same for EKS), and fails where the gate does (scenarioFigures.gateFailure): a
+// Karpenter run proven out of the emulation's reach, ties or not, or, on the seeded corpus, a
+// run outside the shown range.
 func TestCompareUpstream(t *testing.T) {
 	setup := startPhaseClock()
 	var scenarios []scenario

@@ -143,9 +143,12 @@ func writeDigests(d map[int]string) error {
 	for n, hex := range d {
 		lines = append(lines, fmt.Sprintf("%d %s", n, hex))
 	}
-	sort.Slice(lines, func(i, j int) bool { return len(lines[i]) < len(lines[j]) || len(lines[i]) == len(lines[j]) && lines[i] < lines[j] })
+	sort.Slice(lines, func(i, j int) bool {
+		return len(lines[i]) < len(lines[j]) || len(lines[i]) == len(lines[j]) && lines[i] < lines[j]
+	})
 	return os.WriteFile(digestFile, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
 }
+
 // writeResult writes everything a decision says, in a fixed order.
 func writeResult(h hash.Hash, r *karpenter.Result) {
 	fmt.Fprintf(h, "ties %d\n", r.Ties)
