@@ -165,12 +165,7 @@ func TestPredictWalksEveryOutcomeOfTwoTiedZones(t *testing.T) {
 		t.Fatalf("tie breaks %d, range %+v; want 5 ties and every outcome walked", got.TieBreaks, r)
 	}
 	// Every combination, the long way.
-	np := pool.Pool.NodePool.DeepCopy()
-	np.Spec.Template.Spec.NodeClassRef = defaultNodeClassRef(pool.Cloud(testSolver.Clouds()))
-	pin := karpenter.Input{NodePools: []*karpv1.NodePool{np}, Pods: withUIDs(in.Pods, "pod"),
-		InstanceTypes: map[string][]*cloudprovider.InstanceType{}, Launchers: map[string]cloud.Launcher{}}
-	rt := testSolver.RegionTypes("eastus", pool.ResolvedNodeClass(testSolver.Clouds()))
-	pin.InstanceTypes["general"], pin.Launchers["general"] = rt.CloudProvider(), rt.Launcher()
+	pin := emulationInput(pool, in.Pods)
 	first, err := karpenter.Solve(pin)
 	if err != nil {
 		t.Fatal(err)
@@ -212,12 +207,7 @@ func TestPredictExpectedCostIsTheSampleMean(t *testing.T) {
 	if r == nil || r.Samples != tieRuns(len(in.Pods)) || r.Expected < r.Min || r.Expected > r.Max {
 		t.Fatalf("range %+v: want %d samples and the expected cost within the range", r, tieRuns(len(in.Pods)))
 	}
-	np := pool.Pool.NodePool.DeepCopy()
-	np.Spec.Template.Spec.NodeClassRef = defaultNodeClassRef(pool.Cloud(testSolver.Clouds()))
-	pin := karpenter.Input{NodePools: []*karpv1.NodePool{np}, Pods: withUIDs(in.Pods, "pod"),
-		InstanceTypes: map[string][]*cloudprovider.InstanceType{}, Launchers: map[string]cloud.Launcher{}}
-	rt := testSolver.RegionTypes("eastus", pool.ResolvedNodeClass(testSolver.Clouds()))
-	pin.InstanceTypes["general"], pin.Launchers["general"] = rt.CloudProvider(), rt.Launcher()
+	pin := emulationInput(pool, in.Pods)
 	first, err := karpenter.Solve(pin)
 	if err != nil {
 		t.Fatal(err)
@@ -244,4 +234,15 @@ func TestPredictExpectedCostIsTheSampleMean(t *testing.T) {
 	if tf.Expected != r.Expected || tf.Min != r.Min || tf.Max != r.Max || tf.Outcomes != r.Outcomes {
 		t.Fatalf("TieFigures %+v, Predict %+v", tf, r)
 	}
+}
+
+// emulationInput is the emulation's input Predict builds for one eastus pool and the pods.
+func emulationInput(pool simmodel.SimPool, pods []*corev1.Pod) karpenter.Input {
+	np := pool.Pool.NodePool.DeepCopy()
+	np.Spec.Template.Spec.NodeClassRef = defaultNodeClassRef(pool.Cloud(testSolver.Clouds()))
+	pin := karpenter.Input{NodePools: []*karpv1.NodePool{np}, Pods: withUIDs(pods, "pod"),
+		InstanceTypes: map[string][]*cloudprovider.InstanceType{}, Launchers: map[string]cloud.Launcher{}}
+	rt := testSolver.RegionTypes("eastus", pool.ResolvedNodeClass(testSolver.Clouds()))
+	pin.InstanceTypes[np.Name], pin.Launchers[np.Name] = rt.CloudProvider(), rt.Launcher()
+	return pin
 }
