@@ -166,6 +166,10 @@ func TestAdviceWidePool(t *testing.T) {
 	if !strings.Contains(string(guide), nodes) {
 		t.Errorf("the guide does not say %q of the advised edit's outcome", nodes)
 	}
+	above := fmt.Sprintf("%.0f %% above the optimum instead of %.0f %%", (a.HourlyCost/a.OptimalHourlyCost-1)*100, (a.KarpenterCost/a.OptimalHourlyCost-1)*100)
+	if !strings.Contains(strings.Join(strings.Fields(string(guide)), " "), above) {
+		t.Errorf("the guide does not say %q", above)
+	}
 }
 
 // A workload of 40-vCPU pods fits no node under the caps of 9, 17 and 33 vCPU: those edits are
