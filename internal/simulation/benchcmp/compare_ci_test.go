@@ -25,8 +25,10 @@ func TestCompareUpstreamUnseenAndLarge(t *testing.T) {
 	}
 	var scenarios []scenario
 	for _, sc := range all {
-		if only[sc.name] {
-			scenarios = append(scenarios, sc)
+		for dir := range only { // the name is the directory's and the region's
+			if strings.HasPrefix(sc.name, dir+"-") {
+				scenarios = append(scenarios, sc)
+			}
 		}
 	}
 	if len(scenarios) != len(only) {
