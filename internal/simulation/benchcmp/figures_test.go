@@ -25,15 +25,13 @@ type shownFigures struct {
 	// lo and hi are the shown hourly cost range ([first.cost, first.cost] without ties);
 	// expected the expected hourly cost (first.cost without ties).
 	lo, hi, expected float64
-	// exhaustive: the range covers every outcome of the emulation's tie-breaks.
-	exhaustive bool
 }
 
 // userFigures computes the shown figures of a scenario as Predict computes them. withRange
 // false skips the range (the walk over the tie-breaks) for a caller that knows every Karpenter
 // run is the shown outcome, which lies inside its range: lo and hi are then its cost.
 func userFigures(in karpenter.Input, first *karpenter.Result, shown decision, withRange bool) (shownFigures, error) {
-	f := shownFigures{first: shown, lo: shown.cost, hi: shown.cost, expected: shown.cost, exhaustive: true}
+	f := shownFigures{first: shown, lo: shown.cost, hi: shown.cost, expected: shown.cost}
 	if !withRange {
 		var err error
 		f.expected, _, err = simulation.ExpectedCost(in, first)
@@ -43,7 +41,7 @@ func userFigures(in karpenter.Input, first *karpenter.Result, shown decision, wi
 	if err != nil || cr == nil {
 		return f, err
 	}
-	f.lo, f.hi, f.expected, f.exhaustive = cr.Min, cr.Max, cr.Expected, cr.Exhaustive
+	f.lo, f.hi, f.expected = cr.Min, cr.Max, cr.Expected
 	return f, nil
 }
 
