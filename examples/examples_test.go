@@ -88,10 +88,20 @@ func TestExamples(t *testing.T) {
 	tofu := isOpenTofu(t, tf)
 	for _, dir := range exampleDirs(t) {
 		t.Run(dir, func(t *testing.T) {
+			tf := tf
 			if strings.HasSuffix(dir, "-opentofu") && !tofu {
-				// Provider for_each: Terraform reserves the argument. TestAccFleetOpenTofuProviderForEach
-				// applies the same shape with OpenTofu.
-				t.Skipf("%s is OpenTofu-only (provider for_each, 1.9+) and %s is Terraform: run with TF_ACC_TERRAFORM_PATH pointing at OpenTofu (scripts/terraform.sh builds it)", dir, tf)
+				// Provider for_each: Terraform reserves the argument, so the example is planned
+				// with OpenTofu (TF_ACC_TOFU_PATH, which make test builds with scripts/terraform.sh
+				// tofu). TestAccFleetOpenTofuProviderForEach applies the same shape.
+				tf = os.Getenv("TF_ACC_TOFU_PATH")
+				switch {
+				case tf == "" && os.Getenv("CI") == "true":
+					t.Fatalf("%s is OpenTofu-only and TF_ACC_TOFU_PATH is not set under CI", dir)
+				case tf == "":
+					t.Skipf("%s is OpenTofu-only (provider for_each, 1.9+): set TF_ACC_TOFU_PATH (make test does)", dir)
+				case !isOpenTofu(t, tf):
+					t.Fatalf("TF_ACC_TOFU_PATH=%s is not OpenTofu", tf)
+				}
 			}
 			work := t.TempDir()
 			if err := os.CopyFS(work, os.DirFS(dir)); err != nil {

@@ -17,11 +17,7 @@ import (
 // this checkout and installed through dev_overrides, each instance reaching its own local API
 // server through a kubeconfig.
 func TestAccFleetOpenTofuProviderForEach(t *testing.T) {
-	bin := tfBinary(t)
-	if !isOpenTofu(t, bin) {
-		t.Skipf("provider for_each is OpenTofu's (1.9+): %s is Terraform. Run with TF_ACC_TERRAFORM_PATH=$(scripts/terraform.sh) on a machine without terraform, "+
-			"or point it at the OpenTofu that scripts/terraform.sh builds", bin)
-	}
+	bin := tofuBinary(t) // provider for_each is OpenTofu's (1.9+)
 	a := testenv.Get(t)
 	b := secondCluster(t)
 	clearConnectionEnv(t)

@@ -42,6 +42,27 @@ func tfBinary(t *testing.T) string {
 	return p
 }
 
+// tofuBinary is an OpenTofu binary for the OpenTofu-only tests: the main CLI when it is
+// OpenTofu, else TF_ACC_TOFU_PATH (make test builds one: scripts/terraform.sh tofu). Without
+// one they skip, except in CI (CI set), where they fail.
+func tofuBinary(t *testing.T) string {
+	t.Helper()
+	if bin := tfBinary(t); isOpenTofu(t, bin) {
+		return bin
+	}
+	bin := os.Getenv("TF_ACC_TOFU_PATH")
+	if bin == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("OpenTofu-only test in CI without OpenTofu: set TF_ACC_TOFU_PATH (make test does, from scripts/terraform.sh tofu)")
+		}
+		t.Skip("the CLI is Terraform and TF_ACC_TOFU_PATH is not set (make test sets it from scripts/terraform.sh tofu)")
+	}
+	if !isOpenTofu(t, bin) {
+		t.Fatalf("TF_ACC_TOFU_PATH=%s is not OpenTofu", bin)
+	}
+	return bin
+}
+
 // isOpenTofu says whether the binary is OpenTofu.
 func isOpenTofu(t *testing.T, bin string) bool {
 	out, err := exec.Command(bin, "version").Output()

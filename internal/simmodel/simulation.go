@@ -128,7 +128,7 @@ type Simulation struct {
 // CostRange is the range of hourly cost, node count and pending pods over the distinct
 // outcomes of Karpenter's random tie-breaks that a prediction tried: every distinct outcome
 // when Exhaustive (karpenter.Enumerate's walk ended within its budget), else the walk's and a
-// seeded sample's (at most TieRuns sampled runs), so a bound of what Karpenter can do only
+// seeded sample's (at most TieRuns sampled runs, and the Samples drawn for Expected), so a bound of what Karpenter can do only
 // when Exhaustive.
 type CostRange struct {
 	Min        float64 `json:"min"`
@@ -141,6 +141,11 @@ type CostRange struct {
 	Outcomes   int  `json:"outcomes"`
 	Runs       int  `json:"runs"`
 	Exhaustive bool `json:"exhaustive"`
+	// Expected is the expected hourly cost: the mean over Samples seeded draws of Karpenter's
+	// random choices (each tie's alternatives equally likely), repeats counted, so an outcome
+	// Karpenter reaches more often weighs more. The nodes shown are one outcome, not the mean.
+	Expected float64 `json:"expected"`
+	Samples  int     `json:"samples"`
 }
 
 // SimNode is one new node.

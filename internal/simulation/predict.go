@@ -120,11 +120,9 @@ func Predict(s *analysis.Solver, in PredictionInput) (*simmodel.Simulation, erro
 	}
 	sim := &simmodel.Simulation{Region: region, Method: simmodel.MethodKarpenter, TieBreaks: res.Ties, Currency: simmodel.Currency(in.Pools, s.Clouds(), region)}
 	if res.Ties > 0 && !in.NoTieRange {
-		set, err := tieOutcomes(pin, res, func(r *karpenter.Result) string { return outcomeOf(r, of).key })
-		if err != nil {
+		if sim.CostRange, err = tieFigures(pin, res, of); err != nil {
 			return nil, err
 		}
-		sim.CostRange = costRange(set, of)
 	}
 	var reqCPU, reqMem, allocCPU, allocMem float64
 	for _, nc := range res.NodeClaims {

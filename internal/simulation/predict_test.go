@@ -2,6 +2,7 @@ package simulation
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -164,12 +165,7 @@ func TestPredictWalksEveryOutcomeOfTwoTiedZones(t *testing.T) {
 		t.Fatalf("tie breaks %d, range %+v; want 5 ties and every outcome walked", got.TieBreaks, r)
 	}
 	// Every combination, the long way.
-	np := pool.Pool.NodePool.DeepCopy()
-	np.Spec.Template.Spec.NodeClassRef = defaultNodeClassRef(pool.Cloud(testSolver.Clouds()))
-	pin := karpenter.Input{NodePools: []*karpv1.NodePool{np}, Pods: withUIDs(in.Pods, "pod"),
-		InstanceTypes: map[string][]*cloudprovider.InstanceType{}, Launchers: map[string]cloud.Launcher{}}
-	rt := testSolver.RegionTypes("eastus", pool.ResolvedNodeClass(testSolver.Clouds()))
-	pin.InstanceTypes["general"], pin.Launchers["general"] = rt.CloudProvider(), rt.Launcher()
+	pin := emulationInput(pool, in.Pods)
 	first, err := karpenter.Solve(pin)
 	if err != nil {
 		t.Fatal(err)
@@ -188,4 +184,65 @@ func TestPredictWalksEveryOutcomeOfTwoTiedZones(t *testing.T) {
 		t.Fatalf("prediction: %+v; every combination (%d runs, exhaustive %v): %+v", r, all.Runs, all.Exhaustive, want)
 	}
 	t.Logf("%d outcomes, $%.4f–$%.4f/h: the prediction in %d runs, the odometer in %d", r.Outcomes, r.Min, r.Max, r.Runs, all.Runs)
+}
+
+// The expected cost is the mean cost over tieRuns seeded draws of Karpenter's random choices
+// (karpenter.Sample), repeats counted, and lies within the range; TieFigures, the comparator's
+// entry, gives the same figures as Predict.
+func TestPredictExpectedCostIsTheSampleMean(t *testing.T) {
+	zonal := karpv1.NodeSelectorRequirementWithMinValues{Key: corev1.LabelTopologyZone, Operator: corev1.NodeSelectorOpIn, Values: []string{"eastus-1", "eastus-3"}}
+	pool := testPool("general", 0, nil, nil, onDemandReq, zonal)
+	var ws []simmodel.Workload
+	for i := range 5 {
+		w := pods(fmt.Sprintf("app-%d", i), 1, []string{"3", "7", "15", "30", "60"}[i], "4Gi")
+		w.ZoneSpread = 1
+		ws = append(ws, w)
+	}
+	in := PredictionInput{Region: "eastus", Pools: []simmodel.SimPool{pool}, Pods: simmodel.Pods(ws)}
+	got, err := Predict(testSolver, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := got.CostRange
+	if r == nil || r.Samples != tieRuns(len(in.Pods)) || r.Expected < r.Min || r.Expected > r.Max {
+		t.Fatalf("range %+v: want %d samples and the expected cost within the range", r, tieRuns(len(in.Pods)))
+	}
+	pin := emulationInput(pool, in.Pods)
+	first, err := karpenter.Solve(pin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	draws, err := karpenter.Sample(pin, first, r.Samples)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := 0.0
+	for _, d := range draws {
+		for _, nc := range d.NodeClaims {
+			if nc.Launch != nil {
+				sum += nc.Launch.Offering.Price
+			}
+		}
+	}
+	if mean := sum / float64(len(draws)); math.Abs(mean-r.Expected) > 1e-9 {
+		t.Fatalf("expected cost %.6f, the draws' mean %.6f", r.Expected, mean)
+	}
+	tf, err := TieFigures(pin, first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tf.Expected != r.Expected || tf.Min != r.Min || tf.Max != r.Max || tf.Outcomes != r.Outcomes {
+		t.Fatalf("TieFigures %+v, Predict %+v", tf, r)
+	}
+}
+
+// emulationInput is the emulation's input Predict builds for one eastus pool and the pods.
+func emulationInput(pool simmodel.SimPool, pods []*corev1.Pod) karpenter.Input {
+	np := pool.Pool.NodePool.DeepCopy()
+	np.Spec.Template.Spec.NodeClassRef = defaultNodeClassRef(pool.Cloud(testSolver.Clouds()))
+	pin := karpenter.Input{NodePools: []*karpv1.NodePool{np}, Pods: withUIDs(pods, "pod"),
+		InstanceTypes: map[string][]*cloudprovider.InstanceType{}, Launchers: map[string]cloud.Launcher{}}
+	rt := testSolver.RegionTypes("eastus", pool.ResolvedNodeClass(testSolver.Clouds()))
+	pin.InstanceTypes[np.Name], pin.Launchers[np.Name] = rt.CloudProvider(), rt.Launcher()
+	return pin
 }

@@ -2,6 +2,7 @@ package review
 
 import (
 	"os"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -44,6 +45,23 @@ func TestEKSGettingStartedReview(t *testing.T) {
 	t.Logf("getting-started pool: %s admissible instance types in us-east-1, cheapest %s", facts["admissible instance types"], facts["cheapest"])
 	if err != nil || n < 200 {
 		t.Errorf("admissible instance types %q, want hundreds (facts %v)", facts["admissible instance types"], facts)
+	}
+	// README, the EKS guide and the EKS notes quote the count: it must be this one.
+	for file, re := range map[string]*regexp.Regexp{
+		"../../../README.md":                    regexp.MustCompile(`getting-started` + "`" + ` \((\d+) admissible types`),
+		"../../../templates/guides/eks.md.tmpl": regexp.MustCompile(`getting-started pool above admits (\d+)\s+instance types`),
+		"../../../docs-notes/eks.md":            regexp.MustCompile(`admits (\d+) us-east-1 types`),
+	} {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := re.FindSubmatch(b)
+		if m == nil {
+			t.Errorf("%s does not quote the getting-started pool's admissible types (%s)", file, re)
+		} else if string(m[1]) != strconv.Itoa(n) {
+			t.Errorf("%s says the getting-started pool admits %s types; review counts %d", file, m[1], n)
+		}
 	}
 	if !strings.HasPrefix(facts["cheapest"], "c") || !strings.Contains(facts["cheapest"], ".") || facts["instance categories"] != "c, m, r" {
 		t.Errorf("facts %v", facts)

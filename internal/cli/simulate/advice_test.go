@@ -2,12 +2,14 @@ package simulate
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/money"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation"
 )
 
@@ -142,6 +144,31 @@ func TestAdviceWidePool(t *testing.T) {
 	}
 	if n := len(edited.Clusters[0].Result.Karpenter.Unschedulable); n != 0 {
 		t.Errorf("the advised edit leaves pods pending: %+v", edited.Clusters[0].Result.Karpenter.Unschedulable)
+	}
+	// The guide's table of trials (cost and pods pending of each edit tried, in order) and the
+	// node count with the advised edit are the test's, exactly.
+	var rows []string
+	for _, line := range strings.Split(string(guide), "\n") {
+		if strings.HasPrefix(line, "| `") {
+			rows = append(rows, strings.ReplaceAll(line, "**", ""))
+		}
+	}
+	if len(rows) != len(a.Trials) {
+		t.Errorf("the guide's table has %d trials, the advice tried %d: %+v", len(rows), len(a.Trials), a.Trials)
+	}
+	for i, tr := range a.Trials {
+		want := fmt.Sprintf("| %s/h | %d |", money.Format(a.Currency, tr.HourlyCost, 2), tr.Unschedulable)
+		if i < len(rows) && !strings.HasSuffix(rows[i], want) {
+			t.Errorf("the guide's trial %d reads %q, the advice's ends %q", i+1, rows[i], want)
+		}
+	}
+	nodes := fmt.Sprintf("Karpenter would launch %d nodes (", len(edited.Clusters[0].Result.Karpenter.Nodes))
+	if !strings.Contains(string(guide), nodes) {
+		t.Errorf("the guide does not say %q of the advised edit's outcome", nodes)
+	}
+	above := fmt.Sprintf("%.0f %% above the optimum instead of %.0f %%", (a.HourlyCost/a.OptimalHourlyCost-1)*100, (a.KarpenterCost/a.OptimalHourlyCost-1)*100)
+	if !strings.Contains(strings.Join(strings.Fields(string(guide)), " "), above) {
+		t.Errorf("the guide does not say %q", above)
 	}
 }
 

@@ -56,7 +56,8 @@ JSON (--format json): {"version":1, "mode", "karpenter": {"nodes":[{"cluster","p
 "instanceType","capacityType","zone","zoneAssumed" (true when the catalog does not list the
 size in that zone: assumed, see the assumptions),"pods","workloads","hourlyPrice","currency"}], "hourlyCost","currency",
 "unschedulable":[{"cluster","workload","count","reason"}], "tieBreaks", "hourlyCostRange":
-{"min","max","minNodes","maxNodes","minPending","maxPending","outcomes","runs","exhaustive"}},
+{"min","max","minNodes","maxNodes","minPending","maxPending","outcomes","runs","exhaustive",
+"expected" (the mean hourly cost over "samples" seeded draws of Karpenter's random choices),"samples"}},
 "optimal": {same}, "lowerBound", "currency",
 "clusters":[{"name","region","currency","karpenter","optimal","lowerBound","pools","workloads",
 "assumptions","skipped","advice"}], "findings":[...], "files" (how many files were read)}; advice (mode both, when given):

@@ -79,6 +79,10 @@ type jsonCostRange struct {
 	Outcomes   int     `json:"outcomes"`
 	Runs       int     `json:"runs"`
 	Exhaustive bool    `json:"exhaustive"`
+	// Expected is the mean hourly cost over Samples seeded draws of Karpenter's random choices
+	// (simmodel.CostRange.Expected).
+	Expected float64 `json:"expected"`
+	Samples  int     `json:"samples"`
 }
 
 type jsonNode struct {
@@ -111,7 +115,8 @@ func toJSONSim(cluster string, sim *simmodel.Simulation, pools []string) *jsonSi
 		ScheduledPods: sim.ScheduledPods, PriceEstimated: sim.PriceEstimated, TieBreaks: sim.TieBreaks}
 	if r := sim.CostRange; r != nil {
 		out.HourlyCostRange = &jsonCostRange{Min: simulation.Round(r.Min), Max: simulation.Round(r.Max), MinNodes: r.MinNodes, MaxNodes: r.MaxNodes,
-			MinPending: r.MinPending, MaxPending: r.MaxPending, Outcomes: r.Outcomes, Runs: r.Runs, Exhaustive: r.Exhaustive}
+			MinPending: r.MinPending, MaxPending: r.MaxPending, Outcomes: r.Outcomes, Runs: r.Runs, Exhaustive: r.Exhaustive,
+			Expected: simulation.Round(r.Expected), Samples: r.Samples}
 	}
 	for _, n := range sim.Nodes {
 		jn := jsonNode{Cluster: cluster, Pool: n.Pool, InstanceType: n.SKU, CapacityType: n.CapacityType, Zone: n.Zone, ZoneAssumed: n.ZoneAssumed, Workloads: map[string]int{}, HourlyPrice: n.HourlyPrice, Currency: money.Code(n.Currency)}
@@ -167,11 +172,12 @@ func addRanges(a, b *jsonSim) *jsonCostRange {
 		for _, u := range s.Unschedulable {
 			pending += u.Count
 		}
-		return jsonCostRange{Min: s.HourlyCost, Max: s.HourlyCost, MinNodes: len(s.Nodes), MaxNodes: len(s.Nodes), MinPending: pending, MaxPending: pending, Outcomes: 1, Runs: 1, Exhaustive: true}
+		return jsonCostRange{Min: s.HourlyCost, Max: s.HourlyCost, MinNodes: len(s.Nodes), MaxNodes: len(s.Nodes), MinPending: pending, MaxPending: pending, Outcomes: 1, Runs: 1, Exhaustive: true, Expected: s.HourlyCost}
 	}
 	x, y := of(a), of(b)
 	return &jsonCostRange{Min: simulation.Round(x.Min + y.Min), Max: simulation.Round(x.Max + y.Max), MinNodes: x.MinNodes + y.MinNodes, MaxNodes: x.MaxNodes + y.MaxNodes,
-		MinPending: x.MinPending + y.MinPending, MaxPending: x.MaxPending + y.MaxPending, Outcomes: x.Outcomes * y.Outcomes, Runs: x.Runs + y.Runs, Exhaustive: x.Exhaustive && y.Exhaustive}
+		MinPending: x.MinPending + y.MinPending, MaxPending: x.MaxPending + y.MaxPending, Outcomes: x.Outcomes * y.Outcomes, Runs: x.Runs + y.Runs, Exhaustive: x.Exhaustive && y.Exhaustive,
+		Expected: simulation.Round(x.Expected + y.Expected), Samples: x.Samples + y.Samples}
 }
 
 // WriteJSON renders the report for programs (layout in the command's --help and README).

@@ -35,7 +35,11 @@ func tieText(sim *simmodel.Simulation) string {
 	if r.MaxPending > 0 {
 		pending = ", " + span(r.MinPending, r.MaxPending) + " pods pending"
 	}
-	return fmt.Sprintf(head+"; %s, %s nodes%s, %s; the nodes shown break each tie by name", sim.TieBreaks, cost, span(r.MinNodes, r.MaxNodes), pending, over)
+	expected := ""
+	if r.Samples > 0 && r.Min != r.Max {
+		expected = fmt.Sprintf("; expected %s (the mean of %d seeded draws of its random choices)", money.Hourly(sim.Currency, r.Expected), r.Samples)
+	}
+	return fmt.Sprintf(head+"; %s, %s nodes%s, %s%s; the nodes shown break each tie by name", sim.TieBreaks, cost, span(r.MinNodes, r.MaxNodes), pending, over, expected)
 }
 
 // span is "n" or "min–max".

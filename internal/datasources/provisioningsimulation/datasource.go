@@ -187,8 +187,12 @@ func (d *dataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 					"min_pending": schema.Int64Attribute{Computed: true, MarkdownDescription: "Fewest pods left pending."},
 					"max_pending": schema.Int64Attribute{Computed: true, MarkdownDescription: "Most pods left pending."},
 					"outcomes":    schema.Int64Attribute{Computed: true, MarkdownDescription: "Distinct outcomes found."},
-					"runs":        schema.Int64Attribute{Computed: true, MarkdownDescription: "Runs of the decision it took."},
-					"exhaustive":  schema.BoolAttribute{Computed: true, MarkdownDescription: "True when every distinct outcome was found (all `outcomes` of Karpenter's choices), false for a sample."},
+					"runs":        schema.Int64Attribute{Computed: true, MarkdownDescription: "Runs of the decision the walk and the sample took (`samples` apart)."},
+					"expected": cnum("Expected hourly cost, in `currency`: the mean over `samples` seeded draws of Karpenter's random choices " +
+						"(each tie's alternatives equally likely, repeats counted). The top-level nodes are one outcome; plan with this figure " +
+						"when Karpenter's outcomes differ."),
+					"samples":    schema.Int64Attribute{Computed: true, MarkdownDescription: "Draws `expected` is the mean of."},
+					"exhaustive": schema.BoolAttribute{Computed: true, MarkdownDescription: "True when every distinct outcome was found (all `outcomes` of Karpenter's choices), false for a sample."},
 				},
 			},
 			"cpu_utilisation":    cnum("Requested ÷ allocatable CPU over all nodes."),
@@ -263,6 +267,8 @@ type costRangeModel struct {
 	Outcomes   types.Int64   `tfsdk:"outcomes"`
 	Runs       types.Int64   `tfsdk:"runs"`
 	Exhaustive types.Bool    `tfsdk:"exhaustive"`
+	Expected   types.Float64 `tfsdk:"expected"`
+	Samples    types.Int64   `tfsdk:"samples"`
 }
 
 type adviceModel struct {
@@ -539,7 +545,8 @@ func fill(m *model, sim *simmodel.Simulation) {
 		m.HourlyCostRange = &costRangeModel{Min: types.Float64Value(r.Min), Max: types.Float64Value(r.Max),
 			MinNodes: types.Int64Value(int64(r.MinNodes)), MaxNodes: types.Int64Value(int64(r.MaxNodes)),
 			MinPending: types.Int64Value(int64(r.MinPending)), MaxPending: types.Int64Value(int64(r.MaxPending)),
-			Outcomes: types.Int64Value(int64(r.Outcomes)), Runs: types.Int64Value(int64(r.Runs)), Exhaustive: types.BoolValue(r.Exhaustive)}
+			Outcomes: types.Int64Value(int64(r.Outcomes)), Runs: types.Int64Value(int64(r.Runs)), Exhaustive: types.BoolValue(r.Exhaustive),
+			Expected: types.Float64Value(r.Expected), Samples: types.Int64Value(int64(r.Samples))}
 	}
 }
 

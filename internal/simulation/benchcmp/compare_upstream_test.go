@@ -40,14 +40,18 @@ func envInt(name string, def int) int {
 // set, and Karpenter runs UPSTREAM_RUNS times (default 4). A Karpenter run the sample missed is
 // looked for with karpenter.Reach (a depth-first search of the emulation's tie-breaks guided by
 // that run's bindings and pruned at the first binding it does not have, at most REACH_RUNS
-// rounds, default 2000, and REACH_SECONDS, default 60, per Karpenter run): found, it is one of the emulation's outcomes. A scenario is
-// identical when every Karpenter run is among the emulation's outcomes; its cost difference
-// is, over Karpenter's runs, the largest relative difference from the nearest emulated outcome.
+// rounds, default 2000, and REACH_SECONDS, default 60, per Karpenter run): found, it is one of
+// the emulation's outcomes; proven out (the walk ended without it, or the emulation met no tie),
+// a rule differs; neither, the scenario is undecided. A scenario is identical (the rules'
+// figure) when every Karpenter run is among the emulation's outcomes; the cost difference from
+// the nearest emulated outcome is the rules' too. Next to them, the user's figures
+// (figures_test.go): per Karpenter run, whether the shown prediction (the first outcome) is
+// that run, the gap of the shown and of the expected cost, and whether the run lies in the shown
+// hourly_cost_range, all as simulate and the data source compute them (simulation.TieFigures).
 // The sample is drawn only where some Karpenter run is not the emulation's first outcome (it
 // cannot change the verdict or the counts elsewhere); TIE_SAMPLE=always draws it wherever the
 // emulation met ties, as make compare-upstream does, for the outcome counts on each line.
-// The line before the last says in how many scenarios the sample alone had them all (what a
-// prediction's cost range covers). With SCENARIOS=DIR it reads
+// With SCENARIOS=DIR it reads
 // the scenario directories under DIR; without, it runs the seeded corpus (CORPUS scenarios,
 // default 200, seed CORPUS_SEED, at most CORPUS_MAX_PODS pods each: 150 in the suite, 2,000 in
 // make compare-upstream; CORPUS_ONLY=45,61 keeps those indices only). COMPARE_VERBOSE=1
@@ -55,10 +59,11 @@ func envInt(name string, def int) int {
 // (default GOMAXPROCS) run at once, their lines printed in scenario order; COMPARE_TIMING=FILE
 // runs them one at a time and appends each one's CPU time per phase to FILE. It ends with
 //
-//	prediction: N of M scenarios identical, max cost difference X%
+//	prediction: N of M scenarios identical (rules); the shown prediction equals Karpenter's run in K of R runs; shown cost within X % of Karpenter's runs at p95 (max Y %); every run inside the shown range in Z of M scenarios
 //
-// and fails when a scenario differs where the emulation met no random tie (a rule it gets
-// wrong, not chance).
+// (and the same for EKS), and fails where the gate does (scenarioFigures.gateFailure): a
+// Karpenter run proven out of the emulation's reach, ties or not, or, on the seeded corpus, a
+// run outside the shown range.
 func TestCompareUpstream(t *testing.T) {
 	setup := startPhaseClock()
 	var scenarios []scenario
@@ -77,7 +82,9 @@ func TestCompareUpstream(t *testing.T) {
 			if len(only) > 0 && !only[i] {
 				continue
 			}
-			scenarios = append(scenarios, corpusScenario(seed, i, maxPods, cachedRegionTypes))
+			sc := corpusScenario(seed, i, maxPods, cachedRegionTypes)
+			sc.seeded = true
+			scenarios = append(scenarios, sc)
 		}
 		// The EKS corpus: in the suite a subset (EKS_CORPUS, default 24, up to
 		// EKS_CORPUS_MAX_PODS pods, default 60: Karpenter's scheduler over 1,363 EC2 types
@@ -88,7 +95,9 @@ func TestCompareUpstream(t *testing.T) {
 			if len(eksOnly) > 0 && !eksOnly[i] {
 				continue
 			}
-			scenarios = append(scenarios, eksCorpusScenario(seed, i, eksMax, eksRegionTypes))
+			sc := eksCorpusScenario(seed, i, eksMax, eksRegionTypes)
+			sc.seeded = true
+			scenarios = append(scenarios, sc)
 		}
 	}
 	if len(scenarios) == 0 {
@@ -96,6 +105,12 @@ func TestCompareUpstream(t *testing.T) {
 	}
 	setup.lap("setup") // drawing the scenarios, deriving the regions' instance types
 	setup.write(scenario{name: "(setup)"})
+	runComparison(t, scenarios, os.Stdout)
+}
+
+// runComparison compares the scenarios, prints their lines and the closing lines to w (the AKS
+// tally's, then the EKS one's when there are EKS scenarios) and fails t where the gate fails.
+func runComparison(t *testing.T, scenarios []scenario, w io.Writer) {
 	// The scenarios are independent: COMPARE_WORKERS of them (default GOMAXPROCS) run at once,
 	// each printing into a buffer of its own, and their lines and counts are taken in scenario
 	// order, so the output is what one at a time prints. (Karpenter's scheduler spreads only a
@@ -127,7 +142,7 @@ func TestCompareUpstream(t *testing.T) {
 	var aksTally, eksTally tally
 	for i, sc := range scenarios {
 		<-reports[i].done
-		os.Stdout.Write(reports[i].out.Bytes())
+		w.Write(reports[i].out.Bytes())
 		if sc.eks {
 			eksTally.add(reports[i].tl)
 		} else {
@@ -137,17 +152,20 @@ func TestCompareUpstream(t *testing.T) {
 	// The AKS line is the one the issue names; the EKS one follows when there are EKS
 	// scenarios (always in the corpus run; in a SCENARIOS run when a scenario.yaml names an
 	// EKS region).
-	if aksTally.scenarios > 0 || eksTally.scenarios == 0 {
-		aksTally.print("")
+	if aksTally.user.scenarios > 0 || eksTally.user.scenarios == 0 {
+		aksTally.print(w, "", "")
 	}
-	if eksTally.scenarios > 0 {
-		eksTally.print(" (eks)")
+	if eksTally.user.scenarios > 0 {
+		eksTally.print(w, " (eks)", eksLaunchNote)
 	}
-	// A difference where the emulation met no random tie is a rule it gets wrong.
-	if n := aksTally.deterministicDiffer + eksTally.deterministicDiffer; n > 0 {
-		t.Errorf("fidelity below target: %d scenarios differ where the emulation met no random tie", n)
+	for _, f := range append(aksTally.user.failures, eksTally.user.failures...) {
+		t.Errorf("fidelity gate: %s", f)
 	}
 }
+
+// eksLaunchNote closes the EKS summary: the launch choice there is AWS's (EC2 CreateFleet),
+// which cannot run offline, so both sides use the emulated one (upstream_eks_test.go).
+const eksLaunchNote = " (launch choice: EC2 Fleet is emulated on both sides)"
 
 // indices reads a comma-separated list of scenario indices (CORPUS_ONLY=45,61).
 func indices(list string) map[int]bool {
@@ -162,50 +180,59 @@ func indices(list string) map[int]bool {
 
 // tally is the comparator's count over one cloud's scenarios.
 type tally struct {
-	scenarios, identical, random, randomMatched, deterministicDiffer, inRange int
+	// user holds the user's and the rules' figures and the gate's failures.
+	user                 userTally
+	random, reachedScens int
 	// maxDiff is the largest difference of a Karpenter outcome's cost from the nearest of the
-	// emulation's outcomes; maxSpread the largest spread of Karpenter's own runs.
+	// emulation's outcomes (the rules' figure); maxSpread the largest spread of Karpenter's own runs.
 	maxDiff, maxSpread          float64
 	oursTime, upTime, reachTime time.Duration
 	// inSample counts the scenarios where every Karpenter run was in the emulation's sampled
-	// outcomes already; reachedScenarios those where the guided search found the rest.
-	inSample, reachedScenarios, reachRuns int
-	pods                                  int
+	// outcomes already; reachRuns the guided search's rounds.
+	inSample, reachRuns int
+	pods                int
 }
 
 // add counts another tally's scenarios in tl.
 func (tl *tally) add(o tally) {
-	tl.scenarios += o.scenarios
-	tl.identical += o.identical
+	tl.user.add(o.user)
 	tl.random += o.random
-	tl.randomMatched += o.randomMatched
-	tl.deterministicDiffer += o.deterministicDiffer
-	tl.inRange += o.inRange
+	tl.reachedScens += o.reachedScens
 	tl.maxDiff = math.Max(tl.maxDiff, o.maxDiff)
 	tl.maxSpread = math.Max(tl.maxSpread, o.maxSpread)
 	tl.oursTime += o.oursTime
 	tl.upTime += o.upTime
 	tl.reachTime += o.reachTime
 	tl.inSample += o.inSample
-	tl.reachedScenarios += o.reachedScenarios
 	tl.reachRuns += o.reachRuns
 	tl.pods += o.pods
 }
 
-// print writes the tally's closing lines, the last `prediction<suffix>: N of M scenarios
-// identical, max cost difference X%`.
-func (tl *tally) print(suffix string) {
-	fmt.Printf("(%d pods in all; emulation %s with its tie-break re-runs, Karpenter's scheduler %s for the first runs; %d scenarios with random ties or a random shape, every Karpenter run among the emulation's outcomes in %d, every Karpenter run's cost within the emulation's cost range in %d; Karpenter's own runs spread up to %.2f%% in cost)\n",
-		tl.pods, tl.oursTime.Round(time.Millisecond), tl.upTime.Round(time.Millisecond), tl.random, tl.randomMatched, tl.inRange, tl.maxSpread)
-	fmt.Printf("(every Karpenter run among the emulation's sampled outcomes in %d scenarios; the guided search found the others' in %d, in %d rounds, %s)\n",
-		tl.inSample, tl.reachedScenarios, tl.reachRuns, tl.reachTime.Round(time.Millisecond))
-	fmt.Printf("prediction%s: %d of %d scenarios identical, max cost difference %.2f%%\n", suffix, tl.identical, tl.scenarios, tl.maxDiff)
+// print writes the tally's closing lines, the last the summary (userTally.summary).
+func (tl *tally) print(w io.Writer, label, note string) {
+	fmt.Fprintf(w, "(%d pods in all; emulation %s with its tie-break re-runs and the shown figures, Karpenter's scheduler %s for the first runs; %d scenarios with random ties or a random shape; Karpenter's own runs spread up to %.2f%% in cost)\n",
+		tl.pods, tl.oursTime.Round(time.Millisecond), tl.upTime.Round(time.Millisecond), tl.random, tl.maxSpread)
+	fmt.Fprintf(w, "(rules: every Karpenter run among the emulation's sampled outcomes in %d scenarios; the guided search found the others' in %d, in %d rounds, %s; cost from the nearest emulated outcome max %.2f%%)\n",
+		tl.inSample, tl.reachedScens, tl.reachRuns, tl.reachTime.Round(time.Millisecond), tl.maxDiff)
+	fmt.Fprintln(w, tl.user.distances())
+	fmt.Fprintln(w, tl.user.summary(label, note))
 }
 
 // compareScenario runs one scenario through both sides, prints its line to w and adds it to
 // tl. It may run on a goroutine of its own, so it reports errors without stopping the test.
 func compareScenario(t *testing.T, sc scenario, tl *tally, w io.Writer) {
 	t.Helper()
+	sf, ok := measureScenario(t, sc, tl, w)
+	if ok {
+		tl.user.addScenario(sf)
+	}
+}
+
+// measureScenario runs one scenario through both sides, prints its line to w, counts its
+// rules' figures and timings in tl and returns its figures (false after an error, reported).
+func measureScenario(t *testing.T, sc scenario, tl *tally, w io.Writer) (scenarioFigures, bool) {
+	t.Helper()
+	sf := scenarioFigures{name: sc.name, seeded: sc.seeded}
 	runs := envInt("UPSTREAM_RUNS", 4)
 	cpu := startPhaseClock()
 	defer cpu.write(sc)
@@ -215,7 +242,7 @@ func compareScenario(t *testing.T, sc scenario, tl *tally, w io.Writer) {
 	cpu.lap("emulation")
 	if err != nil {
 		t.Errorf("%s: emulation: %v", sc.name, err)
-		return
+		return sf, false
 	}
 	ties := em.first.Ties
 	start = time.Now()
@@ -224,9 +251,8 @@ func compareScenario(t *testing.T, sc scenario, tl *tally, w io.Writer) {
 	cpu.lap("karpenter")
 	if err != nil {
 		t.Errorf("%s: Karpenter: %v", sc.name, err)
-		return
+		return sf, false
 	}
-	tl.scenarios++
 	tl.pods += len(sc.pods)
 	// Where the emulation met ties Karpenter breaks at random, or the scenario has a shape
 	// known to make Karpenter's choice random (randomChoice: a cross-check that the emulation
@@ -240,18 +266,32 @@ func compareScenario(t *testing.T, sc scenario, tl *tally, w io.Writer) {
 			again, err := upstreamDecision(sc)
 			if err != nil {
 				t.Errorf("%s: Karpenter: %v", sc.name, err)
-				return
+				return sf, false
 			}
 			ups = append(ups, again)
 		}
 		cpu.lap("karpenter-reruns")
 	}
-	// The emulation's other outcomes (Outcomes: at most TIE_RUNS runs with other
-	// tie-breaks). Where every Karpenter run is the emulation's first outcome (same
-	// signature and cost) they cannot change the verdict, the cost difference (0) or the
-	// tallies (the first outcome is in the sample), so the suite does not draw them (a
-	// quarter of its CPU time went there); TIE_SAMPLE=always draws them for every scenario,
-	// for the number of outcomes on each line (make compare-upstream).
+	// The user's figures: what simulate and the data source show (the first outcome, its
+	// range and expected cost), computed as they compute them. Where every Karpenter run is the
+	// first outcome, the range cannot miss one, and the suite does not walk it (TIE_SAMPLE=always
+	// does, as for the rules' sample below).
+	start = time.Now()
+	shown, err := userFigures(em.in, em.first, em.decision, os.Getenv("TIE_SAMPLE") == "always" || !allFirst(em.decision, ups))
+	tl.oursTime += time.Since(start)
+	cpu.lap("shown")
+	if err != nil {
+		t.Errorf("%s: emulation: %v", sc.name, err)
+		return sf, false
+	}
+	for _, u := range ups {
+		sf.runs = append(sf.runs, shown.measure(u))
+	}
+	// The rules' figures: the emulation's other outcomes (Outcomes: at most TIE_RUNS runs with
+	// other tie-breaks). Where every Karpenter run is the emulation's first outcome (same
+	// signature and cost) they cannot change the verdict or the cost difference (0), so the
+	// suite does not draw them; TIE_SAMPLE=always draws them for every scenario, for the
+	// number of outcomes on each line (make compare-upstream).
 	ours, exhaustive, sampleDrawn := []decision{em.decision}, false, false
 	if os.Getenv("TIE_SAMPLE") == "always" || !allFirst(em.decision, ups) {
 		start = time.Now()
@@ -260,7 +300,7 @@ func compareScenario(t *testing.T, sc scenario, tl *tally, w io.Writer) {
 		cpu.lap("sample")
 		if err != nil {
 			t.Errorf("%s: emulation: %v", sc.name, err)
-			return
+			return sf, false
 		}
 		sampleDrawn = true
 	}
@@ -271,15 +311,19 @@ func compareScenario(t *testing.T, sc scenario, tl *tally, w io.Writer) {
 	// A Karpenter outcome the sample missed is looked for with the guided search: the
 	// emulation's tie-breaks that could give it, depth-first, pruned at the first binding
 	// it does not have (karpenter.Reach). Found, it is one of the emulation's outcomes.
-	// ruledOut counts Karpenter runs the search proved the emulation cannot give pod for pod
-	// (no tie-break binds the pods as that run did): a rule differs, not chance.
-	sampleHas, reachedHere, sampled, ruledOut := true, 0, len(ours), 0
-	for _, u := range ups {
+	// ruledOutRuns counts Karpenter runs the emulation cannot give pod for pod: the search
+	// proved no tie-break binds the pods as that run did, or the emulation met no tie (its
+	// one outcome is not the run): a rule differs, not chance.
+	sampleHas, reachedHere, sampled, ruledOutRuns, undecidedRuns := true, 0, len(ours), 0, 0
+	for i, u := range ups {
 		if set[u.signature()] {
+			sf.runs[i].reached = true
 			continue
 		}
 		sampleHas = false
 		if ties == 0 {
+			sf.runs[i].ruledOut = true
+			ruledOutRuns++
 			continue
 		}
 		start := time.Now()
@@ -289,15 +333,26 @@ func compareScenario(t *testing.T, sc scenario, tl *tally, w io.Writer) {
 		tl.reachRuns += n
 		if err != nil {
 			t.Errorf("%s: emulation: %v", sc.name, err)
-			return
+			return sf, false
 		}
-		if found != nil {
+		switch {
+		case found != nil:
 			set[u.signature()] = true
 			ours = append(ours, *found)
+			sf.runs[i].reached = true
 			reachedHere++
-		} else if exhaustive {
-			ruledOut++
+		case exhaustive:
+			sf.runs[i].ruledOut = true
+			ruledOutRuns++
+		default:
+			undecidedRuns++
 		}
+	}
+	switch {
+	case ruledOutRuns > 0:
+		sf.verdict = ruledOut
+	case undecidedRuns > 0:
+		sf.verdict = undecided
 	}
 	if sampleHas {
 		tl.inSample++
@@ -323,15 +378,6 @@ func compareScenario(t *testing.T, sc scenario, tl *tally, w io.Writer) {
 		diff = math.Max(diff, nearest)
 	}
 	tl.maxDiff = math.Max(tl.maxDiff, diff)
-	if ties > 0 {
-		oursLo, oursHi := math.Inf(1), math.Inf(-1)
-		for _, o := range ours {
-			oursLo, oursHi = math.Min(oursLo, o.cost), math.Max(oursHi, o.cost)
-		}
-		if lo >= oursLo-1e-9 && hi <= oursHi+1e-9 {
-			tl.inRange++
-		}
-	}
 	if len(ups) > 1 && lo > 0 {
 		tl.maxSpread = math.Max(tl.maxSpread, (hi-lo)/lo*100)
 	}
@@ -355,25 +401,27 @@ func compareScenario(t *testing.T, sc scenario, tl *tally, w io.Writer) {
 	} else if reason != "" {
 		tieNote = fmt.Sprintf("; the emulation met no random tie, Karpenter (%s) %d outcomes in %d runs", reason, len(upOutcomes), len(ups))
 	}
-	if ruledOut > 0 {
-		tieNote += fmt.Sprintf("; %d of Karpenter's runs proven out of the emulation's reach (every tie-break searched)", ruledOut)
+	if ruledOutRuns > 0 {
+		tieNote += fmt.Sprintf("; %d of Karpenter's runs proven out of the emulation's reach", ruledOutRuns)
+	}
+	if undecidedRuns > 0 {
+		tieNote += fmt.Sprintf("; %d of Karpenter's runs undecided (the guided search ran out of budget)", undecidedRuns)
 	}
 	if reachedHere > 0 && first == "" {
-		tl.reachedScenarios++
+		tl.reachedScens++
 		tieNote += fmt.Sprintf("; %d of Karpenter's outcomes found by the guided search, not in the sample", reachedHere)
 	}
+	tieNote += shown.note(sf)
 	if first == "" {
-		tl.identical++
-		if ties > 0 {
-			tl.randomMatched++
-		}
 		fmt.Fprintf(w, "%s (%d pods, %d NodeClaims): identical%s\n", sc.name, len(sc.pods), len(up.claims), tieNote)
-		return
+		return sf, true
 	}
-	if ties == 0 {
-		tl.deterministicDiffer++
+	word := "differ"
+	if sf.verdict == undecided {
+		word = "undecided"
 	}
-	fmt.Fprintf(w, "%s (%d pods): differ: %s; cost %.2f%% from the nearest emulated outcome%s\n", sc.name, len(sc.pods), first, diff, tieNote)
+	fmt.Fprintf(w, "%s (%d pods): %s: %s; cost %.2f%% from the nearest emulated outcome%s\n", sc.name, len(sc.pods), word, first, diff, tieNote)
+	return sf, true
 }
 
 // allFirst reports whether every one of Karpenter's runs is the emulation's first outcome:

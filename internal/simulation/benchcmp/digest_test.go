@@ -18,27 +18,40 @@ import (
 )
 
 // TestEmulationDigest hashes every decision the emulation makes over the seeded corpus (up to
-// CORPUS_MAX_PODS pods a scenario, default 2,000) and the benchmark's profiles at every size:
-// each NodeClaim's pool, pods in the order bound, final requirements, options in order,
-// requests and launch (size, offering, zones), every pending pod's error text, and the ties
-// met; for a scenario with ties, also every outcome of Outcomes with a budget of 4 runs (the
-// re-runs share the round's memo). A speed change must leave the digest as it was:
+// CORPUS_MAX_PODS pods a scenario, default 150 as in the suite's comparison; 2,000 for a speed
+// change) and the benchmark's profiles at every size: each NodeClaim's pool, pods in the order
+// bound, final requirements, options in order, requests and launch (size, offering, zones),
+// every pending pod's error text, and the ties met; for a scenario with ties, also every
+// outcome of Outcomes with a budget of 4 runs (the re-runs share the round's memo). A speed
+// change must leave the digest as it was; a change to a rule changes it on purpose, and the new
+// digests are committed with it (testdata/emulation.digest, one line per CORPUS_MAX_PODS,
+// written by EMULATION_DIGEST=update):
 //
-//	EMULATION_DIGEST=print go test -run '^TestEmulationDigest$' -v ./internal/simulation/benchcmp/
+//	go test -run '^TestEmulationDigest$' ./internal/simulation/benchcmp/
+//	EMULATION_DIGEST=update CORPUS_MAX_PODS=2000 go test -run '^TestEmulationDigest$' ./internal/simulation/benchcmp/
 //	EMULATION_DIGEST=<hex> go test -run '^TestEmulationDigest$' ./internal/simulation/benchcmp/
 //
-// EMULATION_DIGEST_OUT=FILE writes one hash per scenario, to find the one that changed.
-// EMULATION_DIGEST_FIRST=1 hashes each scenario's first decision only, without its ties: a
-// change to how ties are counted or walked must leave that digest as it was. It is skipped
-// without EMULATION_DIGEST: a change to a rule changes the digest on purpose.
+// EMULATION_DIGEST=print only prints it; EMULATION_DIGEST_OUT=FILE writes one hash per
+// scenario, to find the one that changed. EMULATION_DIGEST_FIRST=1 hashes each scenario's first
+// decision only, without its ties: a change to how ties are counted or walked must leave that
+// digest as it was (it is not committed, so it needs print or a hex digest, as does CORPUS).
 func TestEmulationDigest(t *testing.T) {
 	want := os.Getenv("EMULATION_DIGEST")
+	maxPods := envInt("CORPUS_MAX_PODS", 150)
+	if (want == "" || want == "update") && (os.Getenv("EMULATION_DIGEST_FIRST") != "" || os.Getenv("CORPUS") != "") {
+		t.Fatal("the committed digests are of the 200-scenario corpus with ties: set EMULATION_DIGEST=print or a hex digest")
+	}
+	committed, err := readDigests()
+	if err != nil && want != "update" {
+		t.Fatal(err)
+	}
 	if want == "" {
-		t.Skip("EMULATION_DIGEST not set (print, or the expected digest)")
+		if want = committed[maxPods]; want == "" {
+			t.Fatalf("%s has no digest for CORPUS_MAX_PODS=%d: run EMULATION_DIGEST=update and commit it", digestFile, maxPods)
+		}
 	}
 	firstOnly := os.Getenv("EMULATION_DIGEST_FIRST") != ""
 	var scenarios []scenario
-	maxPods := envInt("CORPUS_MAX_PODS", 2000)
 	for i := range envInt("CORPUS", 200) {
 		scenarios = append(scenarios, corpusScenario(1, i, maxPods, cachedRegionTypes))
 	}
@@ -87,9 +100,53 @@ func TestEmulationDigest(t *testing.T) {
 		}
 	}
 	t.Logf("emulation digest over %d scenarios: %s", len(scenarios), got)
-	if want != "print" && want != got {
-		t.Fatalf("emulation digest %s, want %s: a decision changed", got, want)
+	switch want {
+	case "print":
+	case "update":
+		if committed == nil {
+			committed = map[int]string{}
+		}
+		committed[maxPods] = got
+		if err := writeDigests(committed); err != nil {
+			t.Fatal(err)
+		}
+	default:
+		if want != got {
+			t.Fatalf("emulation digest %s, want %s: a decision changed (a rule change: EMULATION_DIGEST=update and commit %s)", got, want, digestFile)
+		}
 	}
+}
+
+// digestFile holds the committed emulation digests of the seeded corpus: per line, the
+// corpus' CORPUS_MAX_PODS and the digest.
+const digestFile = "testdata/emulation.digest"
+
+func readDigests() (map[int]string, error) {
+	b, err := os.ReadFile(digestFile)
+	if err != nil {
+		return nil, err
+	}
+	out := map[int]string{}
+	for i, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var n int
+		var hex string
+		if _, err := fmt.Sscanf(line, "%d %s", &n, &hex); err != nil {
+			return nil, fmt.Errorf("%s:%d: want \"<CORPUS_MAX_PODS> <digest>\": %v", digestFile, i+1, err)
+		}
+		out[n] = hex
+	}
+	return out, nil
+}
+
+func writeDigests(d map[int]string) error {
+	var lines []string
+	for n, hex := range d {
+		lines = append(lines, fmt.Sprintf("%d %s", n, hex))
+	}
+	sort.Slice(lines, func(i, j int) bool {
+		return len(lines[i]) < len(lines[j]) || len(lines[i]) == len(lines[j]) && lines[i] < lines[j]
+	})
+	return os.WriteFile(digestFile, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
 }
 
 // writeResult writes everything a decision says, in a fixed order.

@@ -41,6 +41,11 @@ type scenario struct {
 	// eks is true for an EKS scenario: its pools have EC2NodeClasses, instance types from
 	// internal/cloud/eks and the AWS provider's launch (upstream_eks_test.go).
 	eks bool
+	// seeded is true for a scenario of a seeded corpus: there a Karpenter run outside the shown
+	// cost range fails the gate (scenarioFigures.gateFailure).
+	seeded bool
+	// fixedTies is the emulation's karpenter.Input.FixedTies: a test breaks a tie rule with it.
+	fixedTies func(index, n int) (int, bool)
 }
 
 // launched is one NodeClaim as launched: pool, size, capacity type and its pods per workload.
@@ -292,7 +297,7 @@ func emulatedDecision(sc scenario) (decision, error) {
 }
 
 func emulationInput(sc scenario) karpenter.Input {
-	in := karpenter.Input{NodePools: sc.pools, InstanceTypes: sc.its, Launchers: azureLaunchers(sc.pools), Pods: sc.pods, DaemonSetPods: sc.daemons, MinValuesBestEffort: sc.bestEffort}
+	in := karpenter.Input{NodePools: sc.pools, InstanceTypes: sc.its, Launchers: azureLaunchers(sc.pools), Pods: sc.pods, DaemonSetPods: sc.daemons, MinValuesBestEffort: sc.bestEffort, FixedTies: sc.fixedTies}
 	if sc.eks {
 		in.Launchers, in.WellKnownLabels = awsLaunchers(sc.pools)
 	}

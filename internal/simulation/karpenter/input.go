@@ -34,6 +34,13 @@ type Input struct {
 	// TieBreaks resolves the ties Karpenter breaks at random (see TieBreaker); nil takes the
 	// first alternative (FirstTie).
 	TieBreaks TieBreaker
+	// FixedTies, when set, answers ties by a fixed rule before any TieBreaker sees them: given
+	// the tie's index among the round's ties (those it answers included) and its arity, it
+	// returns the alternative taken and true, or false to leave the tie to the breaker. A tie it
+	// answers is not counted, so Outcomes, Enumerate and Reach cannot vary it. Karpenter has no
+	// such rule: it exists so that a test can break a tie rule on purpose and see the fidelity
+	// gate fail (benchcmp).
+	FixedTies func(index, n int) (int, bool)
 }
 
 // NodeClaim is one NodeClaim Karpenter would create.

@@ -83,10 +83,11 @@ type round struct {
 	daemons       []*corev1.Pod
 	zoneClass     map[string]int
 	zoneClassOnce sync.Once
+	fixedTies     func(index, n int) (int, bool)
 }
 
 func prepare(in Input) (*round, error) {
-	r := &round{limits: map[string]corev1.ResourceList{}, relaxMinValues: in.MinValuesBestEffort, pods: in.Pods, launchers: in.Launchers, daemons: in.DaemonSetPods}
+	r := &round{limits: map[string]corev1.ResourceList{}, relaxMinValues: in.MinValuesBestEffort, pods: in.Pods, launchers: in.Launchers, daemons: in.DaemonSetPods, fixedTies: in.FixedTies}
 	for _, np := range in.NodePools {
 		if np == nil {
 			return nil, errors.New("nil NodePool")
@@ -140,7 +141,7 @@ func (r *round) runUntil(tb TieBreaker) (*Result, bool) {
 		preferences:    r.preferences,
 		relaxMinValues: r.relaxMinValues,
 		cache:          r.cache,
-		ties:           &ties{breaker: tb},
+		ties:           &ties{breaker: tb, fixed: r.fixedTies},
 		foldOrder:      map[*template][]int{},
 	}
 	if z, ok := tb.(zoneSymmetric); ok && z.moduloZones() {

@@ -71,6 +71,9 @@ func (s *scriptedTies) Choose(n int) int {
 // arity and the choice taken.
 type ties struct {
 	breaker TieBreaker
+	// fixed is Input.FixedTies; met counts every tie met, those it answered included.
+	fixed   func(index, n int) (int, bool)
+	met     int
 	arities []int
 	choices []int
 	// pod and claim say where the scheduler stands when a tie comes up: the pod being added
@@ -98,6 +101,9 @@ func (t *ties) choose(n int) int {
 	if n < 2 {
 		return 0
 	}
+	if c, ok := t.fixedChoice(n); ok {
+		return c
+	}
 	c := 0
 	if t.breaker != nil {
 		c = t.breaker.Choose(n)
@@ -111,6 +117,9 @@ func (t *ties) chooseDomain(key string, domains []string) int {
 	n := len(domains)
 	if n < 2 {
 		return 0
+	}
+	if c, ok := t.fixedChoice(n); ok {
+		return c
 	}
 	if d, ok := t.breaker.(domainBreaker); ok {
 		if t.reduce != nil && key == corev1.LabelTopologyZone {
@@ -128,6 +137,20 @@ func (t *ties) chooseDomain(key string, domains []string) int {
 		return t.record(n, d.chooseDomain(t.pod, t.claim, t.tries, key, domains))
 	}
 	return t.choose(n)
+}
+
+// fixedChoice is Input.FixedTies' answer to the tie at hand, and counts the tie as met.
+func (t *ties) fixedChoice(n int) (int, bool) {
+	index := t.met
+	t.met++
+	if t.fixed == nil {
+		return 0, false
+	}
+	c, ok := t.fixed(index, n)
+	if !ok {
+		return 0, false
+	}
+	return min(max(c, 0), n-1), true
 }
 
 // zoneSymmetric is a TieBreaker that compares outcomes without their zones' names: it is
@@ -239,4 +262,25 @@ func Outcomes(in Input, first *Result, limit int, key func(*Result) string) (Out
 		}
 	}
 	return set, nil
+}
+
+// Sample runs the round n times with seeded random tie-breaks (RandomTies, seeds 1 to n) and
+// returns every run's result, repeats included: n draws of Karpenter's random choices, each
+// tie's alternatives equally likely. Karpenter takes the first of equal alternatives in a Go
+// map range, and Go starts every range at a random position; the alternatives come from sets
+// filled in an order that is itself not fixed, so none is favoured (the emulation does not
+// model a map's slot layout). first is the round's Solve result (its prepared round is reused).
+func Sample(in Input, first *Result, n int) ([]*Result, error) {
+	rd := first.round
+	if rd == nil {
+		var err error
+		if rd, err = prepare(in); err != nil {
+			return nil, err
+		}
+	}
+	out := make([]*Result, 0, n)
+	for seed := uint64(1); len(out) < n; seed++ {
+		out = append(out, rd.run(NewRandomTies(seed)))
+	}
+	return out, nil
 }
