@@ -170,6 +170,7 @@ func Review(ctx context.Context, opts Options) (*Report, error) {
 		c, dups := m.build(name)
 		var regionProblems []Finding
 		c.Region, regionProblems = clusterRegion(cfg, name, m, region)
+		classByRegion(c)
 		dups = append(dups, regionProblems...)
 		c.ExternalNodeClasses = externalNodeClasses(cfg, m.configName(name))
 		c.SelfHosted = cfg.selfHosted(m.configName(name)) || m.planSelfHosted(name)
