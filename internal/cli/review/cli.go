@@ -40,7 +40,8 @@ Flags:
 
 const usageTail = `
 Exit codes: 0 when no finding reaches --fail-on, 1 when one does, 2 for usage errors, a bad
-config file or an input that cannot be read at all.
+config file, an input that cannot be read at all, or nothing to review (no Karpenter object and
+no finding: the wrong path; --allow-empty makes that 0).
 `
 
 // reviewMemoryLimit is the review command's soft memory limit.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/clitool"
 )
 
 // NormalizeRegion turns a region as people write it ("West Europe", "westeurope", "us-east-1")
@@ -23,7 +24,7 @@ func NormalizeRegion(s string) (string, error) {
 	// Suggest the regions a typo or two away.
 	var near []string
 	for _, k := range known {
-		if editDistance(r, k) <= 2 {
+		if clitool.EditDistance(r, k) <= 2 {
 			near = append(near, k)
 		}
 	}
@@ -31,25 +32,4 @@ func NormalizeRegion(s string) (string, error) {
 		return "", fmt.Errorf("unknown region %q: neither an Azure nor an AWS region of the embedded catalogs (did you mean %s?)", s, strings.Join(near, ", "))
 	}
 	return "", fmt.Errorf("unknown region %q: neither an Azure region (e.g. westeurope) nor an AWS region (e.g. us-east-1) of the embedded catalogs", s)
-}
-
-// editDistance is the Levenshtein distance of two short ASCII names.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }

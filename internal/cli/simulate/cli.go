@@ -69,7 +69,8 @@ Flags:
 
 const usageTail = `
 Exit codes: 0 when no finding reaches --fail-on, 1 when one does, 2 for usage errors, an input
-that cannot be read at all, or a cluster without a region.
+that cannot be read at all, a cluster without a region, or no NodePool in the inputs (the wrong
+path; --allow-empty makes that 0).
 `
 
 // Exit codes, as the review command's.
