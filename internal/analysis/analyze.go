@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -34,6 +35,9 @@ type Options struct {
 	LargestPod corev1.ResourceList
 	// Target is the Karpenter the cluster runs (zero: the pinned release, default gates).
 	Target Target
+	// RegionSetting names where the surface reporting the analysis sets Region, for the fix of
+	// an unknown region (KRP114); "" is the provider's region.
+	RegionSetting string
 }
 
 // Candidate is an instance type the pool can launch in a region, with the offerings
@@ -113,7 +117,7 @@ func (s *Solver) Analyze(p *Pool, o Options) *Analysis {
 		a.Summary.Scope = strings.ToLower(o.Region)
 		if !c.HasRegion(o.Region) {
 			a.add(findings.Finding{Code: findings.UnknownRegion, Message: fmt.Sprintf("region %q is not in the %s", o.Region, words.Catalog),
-				Fix: "set the provider's region to an " + c.Name() + " region name such as " + quoteAll(suggestOr(o.Region, c.Regions(), c.ExampleRegion()))})
+				Fix: "set " + cmp.Or(o.RegionSetting, "the provider's region") + " to an " + c.Name() + " region name such as " + quoteAll(suggestOr(o.Region, c.Regions(), c.ExampleRegion()))})
 			return a
 		}
 		a.Regions = []string{strings.ToLower(o.Region)}

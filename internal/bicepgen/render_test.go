@@ -59,6 +59,7 @@ type t = {
 
   @description('Optional. q.')
   m: {
+    #disable-next-line no-explicit-any
     *: any
   }?
 

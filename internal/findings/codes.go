@@ -64,7 +64,7 @@ var rules = []Rule{
 	},
 	{
 		Code: VersionNotServed, Name: "APIVersionNotServed", Severity: Error,
-		Title: "The API version is not served by the Karpenter CRDs AKS installs.",
+		Title: "The API version is not served by the Karpenter CRDs the cluster runs.",
 		Help: "Older Karpenter API versions (for example karpenter.sh/v1beta1) were removed; the API server " +
 			"answers `no matches for kind`. Migrate the object to the served version (NodePool: karpenter.sh/v1, " +
 			"AKSNodeClass: karpenter.azure.com/v1beta1) following the Karpenter v1 migration guide. A karpenter.sh/v1beta1 " +

@@ -234,7 +234,7 @@ func syntaxOrTemplate(file string, firstLine int, text []byte, err error) Proble
 			"the document holds template actions ({{ ... }}) and is not a manifest; it was not reviewed",
 			"Render it and review the result, e.g. helm template RELEASE CHART | terraform-provider-karpenter review -")
 	}
-	return yamlError(file, firstLine, lastLine(firstLine, text), err)
+	return yamlError(file, firstLine, text, err)
 }
 
 var (
@@ -283,7 +283,7 @@ func lastLine(firstLine int, text []byte) int {
 
 // yamlError places a parse error at its file line; the end of the stream, where a parser
 // error past the last line points, is the document's last line.
-func yamlError(file string, firstLine, last int, err error) Problem {
+func yamlError(file string, firstLine int, text []byte, err error) Problem {
 	msg := strings.TrimSpace(err.Error())
 	if m := yamlErrLine.FindStringSubmatch(msg); m != nil {
 		n, _ := strconv.Atoi(m[1])
@@ -292,9 +292,32 @@ func yamlError(file string, firstLine, last int, err error) Problem {
 			// scanner error's from 1 (decode.go, parser.fail).
 			n++
 		}
-		return problem(Unparseable, file, min(firstLine+n-1, last), "malformed YAML: "+m[2], fixSyntax)
+		if m[2] == tabProblem {
+			n = tabLine(text, n)
+		}
+		return problem(Unparseable, file, min(firstLine+n-1, lastLine(firstLine, text)), "malformed YAML: "+m[2], fixSyntax)
 	}
 	return problem(Unparseable, file, firstLine, "malformed YAML: "+strings.TrimPrefix(msg, "yaml: "), fixSyntax)
+}
+
+// tabProblem is the scanner's error for a tab in indentation. yaml.v3 reports it at the line
+// of the plain scalar it was scanning when it met the tab (scannerc.go gives the scalar's start
+// as the error's context), which is a line before the tab or more.
+const tabProblem = "found a tab character that violates indentation"
+
+// tabLine is the first line, from line n on (1-based, in the document), whose indentation
+// holds a tab: where the tab the scanner met is. n itself when no line does.
+func tabLine(text []byte, n int) int {
+	for i, l := range bytes.Split(text, []byte("\n")) {
+		if i+1 < n {
+			continue
+		}
+		indent := l[:len(l)-len(bytes.TrimLeft(l, " \t"))]
+		if bytes.IndexByte(indent, '\t') >= 0 {
+			return i + 1
+		}
+	}
+	return n
 }
 
 // collectPositions records where each field was written: for a mapping entry the line of

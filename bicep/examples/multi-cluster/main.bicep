@@ -71,6 +71,10 @@ resource aks 'Microsoft.ContainerService/managedClusters@2025-05-01' existing = 
   ]
 }
 
+// Through the Kubernetes extension, the node classes and pools are applied once the cluster's
+// deployment has succeeded, but ARM does not wait for NAP to install its CRDs on a new cluster:
+// the first apply may fail with "no matches for kind". Create a new cluster with delivery gitops
+// (or no node classes and pools) first, then deploy again with kubernetesExtension.
 module classes '../../modules/karpenter-aksnodeclass/main.bicep' = [
   for nc in (useExtension ? nodeClasses : []): {
     name: take('${clusterName}-nodeclass-${nc.metadata.name}', 64)

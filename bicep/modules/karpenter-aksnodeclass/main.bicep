@@ -11,7 +11,7 @@ extension kubernetes with {
   namespace: 'default'
 }
 
-@description('Required. The AKSNodeClass. Typically `loadYamlContent(\'pools/default-nodeclass.yaml\')`, the file the review command checks, or an object of the same shape.')
+@description('Required. The AKSNodeClass. Typically `loadYamlContent(\'pools/nodeclass-general.yaml\')`, the file the review command checks, or an object of the same shape.')
 param aksNodeClass aksNodeClassType
 
 @description('Required. The cluster\'s kubeconfig, base64-encoded, e.g. `aks.listClusterAdminCredential().kubeconfigs[0].value` (needs local accounts).')

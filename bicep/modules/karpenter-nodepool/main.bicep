@@ -11,7 +11,7 @@ extension kubernetes with {
   namespace: 'default'
 }
 
-@description('Required. The NodePool. Typically `loadYamlContent(\'pools/general.yaml\')`, the file the review command checks, or an object of the same shape.')
+@description('Required. The NodePool. Typically `loadYamlContent(\'pools/nodepool-general.yaml\')`, the file the review command checks, or an object of the same shape.')
 param nodePool nodePoolType
 
 @description('Required. The cluster\'s kubeconfig, base64-encoded, e.g. `aks.listClusterAdminCredential().kubeconfigs[0].value` (needs local accounts).')
@@ -103,6 +103,7 @@ type nodePoolSpecType = {
 
   @description('Optional. Limits define a set of bounds for provisioning capacity. Limits other than limits.nodes is not supported when replicas is set. Values are integers or strings (quantities such as `100` or `800Gi`). Terraform: `limits`.')
   limits: {
+    #disable-next-line no-explicit-any
     *: any
   }?
 

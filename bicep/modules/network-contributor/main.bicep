@@ -20,8 +20,15 @@ var subnetIds = filter(scopeResourceIds, id => scopeKind(id) == 'subnet')
 var vnetIds = filter(scopeResourceIds, id => scopeKind(id) == 'virtualNetwork')
 var invalidIds = filter(scopeResourceIds, id => scopeKind(id) == 'invalid')
 
+// An ID of any other kind fails the deployment before anything is granted: both loops take
+// their IDs through fail(), which ARM evaluates when it expands the loops, before it deploys
+// any of their modules (fail() needs Bicep 0.33 or later).
+var rejected = 'network-contributor: neither a subnet nor a virtual network resource ID: ${join(map(invalidIds, id => format('"{0}"', id)), ', ')}'
+var grantedSubnetIds = empty(invalidIds) ? subnetIds : fail(rejected)
+var grantedVnetIds = empty(invalidIds) ? vnetIds : fail(rejected)
+
 module onSubnet 'modules/subnet-assignment.bicep' = [
-  for id in subnetIds: {
+  for id in grantedSubnetIds: {
     name: take('nc-subnet-${uniqueString(toLower(id), principalId)}', 64)
     scope: resourceGroup(split(id, '/')[2], split(id, '/')[4])
     params: {
@@ -33,26 +40,13 @@ module onSubnet 'modules/subnet-assignment.bicep' = [
 ]
 
 module onVnet 'modules/vnet-assignment.bicep' = [
-  for id in vnetIds: {
+  for id in grantedVnetIds: {
     name: take('nc-vnet-${uniqueString(toLower(id), principalId)}', 64)
     scope: resourceGroup(split(id, '/')[2], split(id, '/')[4])
     params: {
       virtualNetworkResourceId: id
       principalId: principalId
       assignmentDescription: assignmentDescription
-    }
-  }
-]
-
-// Bicep has no statement that fails a deployment with a message, so an ID of any other kind
-// is passed to a module whose only parameter accepts no value: the deployment then fails
-// before anything is granted, naming the parameter (the message) and showing the ID.
-module rejectScope 'modules/reject-scope.bicep' = [
-  for id in invalidIds: {
-    name: take('nc-invalid-${uniqueString(id)}', 64)
-    params: {
-      // Quoted, so that an empty string is rejected too.
-      notASubnetOrVirtualNetworkResourceId: 'invalid scope: "${id}"'
     }
   }
 ]

@@ -50,7 +50,7 @@ func CheckNodeClassRefs(_ context.Context, c *Cluster) []Finding {
 		}
 		if cloud, ok := otherCloud(p); ok {
 			out = append(out, p.Finding(findings.OtherCloud, refField,
-				fmt.Sprintf("NodePool %s references %s %q (%s), a node class of Karpenter on %s; it was not checked against the Azure SKU catalog", p.Name, kind, name, group, cloud),
+				fmt.Sprintf("NodePool %s references %s %q (%s), a node class of Karpenter on %s; it was checked against the NodePool schema only, not against an instance catalog", p.Name, kind, name, group, cloud),
 				fmt.Sprintf("Nothing to change for a cluster on %s; on AKS, reference an AKSNodeClass (group %s).", cloud, kinds.AKSNodeClass.GVK.Group)))
 			continue
 		}
@@ -85,6 +85,10 @@ func CheckNodeClassRefs(_ context.Context, c *Cluster) []Finding {
 // does not serve (AKS and EKS are served).
 var otherClouds = map[string]string{
 	"karpenter.k8s.gcp": "Google Cloud",
+	// EKS Auto Mode is managed Karpenter with a NodeClass of its own and labels under
+	// eks.amazonaws.com (https://docs.aws.amazon.com/eks/latest/userguide/create-node-pool.html),
+	// which neither this build's EKS cloud nor its EC2 catalog models.
+	"eks.amazonaws.com": "EKS Auto Mode",
 }
 
 // otherCloud reports whether a NodePool's nodeClassRef names the node class of a cloud this

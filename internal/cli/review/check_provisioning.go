@@ -30,6 +30,9 @@ var shared = &provisioning{analyses: map[*Object]*analysis.Analysis{}}
 
 type provisioningKey struct{}
 
+// regionSetting is where a review's cluster gets its region, for KRP114's fix.
+const regionSetting = "the cluster's region (--region, or region in .karpenter-review.yaml)"
+
 // withProvisioning gives a review its own store of analyses, dropped with the review (the
 // solver and its catalog are shared): a long-running process that reviews again and again
 // does not keep every pool it ever saw.
@@ -73,7 +76,7 @@ func (p *provisioning) analyse(c *Cluster, pool *Object) *analysis.Analysis {
 		v.Default(known)
 		if sp, err := analysis.PoolFromObject(known); err == nil {
 			nc, assumed := nodeClassOf(shared.solver, c, pool)
-			full := shared.solver.Analyze(sp, analysis.Options{Region: c.Region, NodeClass: nc, NodeClassAssumed: assumed, Target: c.Target})
+			full := shared.solver.Analyze(sp, analysis.Options{Region: c.Region, NodeClass: nc, NodeClassAssumed: assumed, Target: c.Target, RegionSetting: regionSetting})
 			a = &analysis.Analysis{Findings: full.Findings, Summary: full.Summary}
 		}
 	}

@@ -5,12 +5,14 @@ import (
 	"testing"
 )
 
-// A review that read no file says what it reads; one that read files does not.
-func TestClosingLineSaysWhenNoFileWasRead(t *testing.T) {
-	if got := closingLine(&Report{}); !strings.Contains(got, "no file read") || !strings.Contains(got, "not Terraform .tf files") {
-		t.Errorf("no files: %q", got)
+// A review that had nothing to review says what it reads; one that reviewed a pool does not.
+func TestClosingLineSaysWhenNothingWasReviewed(t *testing.T) {
+	for _, r := range []*Report{{}, {Files: 2, Clusters: []ClusterSummary{{Name: "a"}}}} {
+		if got := closingLine(r); !strings.Contains(got, "nothing reviewed") || !strings.Contains(got, "not Terraform .tf files") {
+			t.Errorf("%d files, nothing in them: %q", r.Files, got)
+		}
 	}
-	if got := closingLine(&Report{Files: 2}); strings.Contains(got, "no file read") {
-		t.Errorf("two files: %q", got)
+	if got := closingLine(&Report{Files: 2, Clusters: []ClusterSummary{{Name: "a", NodePools: 1}}, objects: 1}); strings.Contains(got, "nothing reviewed") {
+		t.Errorf("a pool: %q", got)
 	}
 }

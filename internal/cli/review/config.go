@@ -96,11 +96,14 @@ func LoadConfig(path string) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := unknownKeys(path, data); err != nil {
+		return nil, err
+	}
 	cfg := &Config{path: path, dir: filepath.Dir(abs)}
 	dec := yamlv3.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(cfg); err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, decodeError(path, err)
 	}
 	if err := cfg.compile(); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
@@ -109,6 +112,20 @@ func LoadConfig(path string) (*Config, error) {
 		return nil, err
 	}
 	return cfg, nil
+}
+
+// decodeError is one error per problem yaml.v3 found (a TypeError lists them in one message,
+// a line each), each with the file's path.
+func decodeError(path string, err error) error {
+	var te *yamlv3.TypeError
+	if !errors.As(err, &te) {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	errs := make([]error, len(te.Errors))
+	for i, e := range te.Errors {
+		errs[i] = fmt.Errorf("%s: %s", path, e)
+	}
+	return errors.Join(errs...)
 }
 
 // maxConfigBytes bounds the config file, which a pull request can replace like any file.

@@ -54,3 +54,27 @@ func TestFindConfig(t *testing.T) {
 		t.Errorf("FindConfig crossed the repository root: %q", got)
 	}
 }
+
+// Every unknown key of a config file is said at once, each at its line with the key meant, in
+// words (no Go type names), one line each; so is a value of the wrong type.
+func TestConfigUnknownKeys(t *testing.T) {
+	p := filepath.Join(t.TempDir(), ".karpenter-review.yaml")
+	text := "region: westeurope\nsupress: [KRP104]\nclusters:\n  - name: a\n    paths: [x]\n  - nme: b\n    paths: [y]\n    zzz: 1\n"
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, cleanPool, "--config", p, "-")
+	want := "review: " + p + `: unknown key "supress" at line 2; did you mean "suppress"?` + "\n" +
+		"review: " + p + `: unknown key "nme" at line 6; did you mean "name"?` + "\n" +
+		"review: " + p + `: unknown key "zzz" at line 8 (known here: externalNodeClasses, featureGates, karpenterVersion, name, paths, region, selfHosted, suppress)` + "\n"
+	if r.code != ExitUsage || r.stderr != want {
+		t.Errorf("exit %d, stderr\n%s\nwant\n%s", r.code, r.stderr, want)
+	}
+	if err := os.WriteFile(p, []byte("selfHosted: maybe\nclusters:\n  - {name: a, paths: [x], selfHosted: sometimes}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = run(t, cleanPool, "--config", p, "-")
+	if r.code != ExitUsage || strings.Count(r.stderr, "\n") != 2 || strings.Contains(r.stderr, `\n`) || !strings.Contains(r.stderr, "line 1:") || !strings.Contains(r.stderr, "line 3:") {
+		t.Errorf("exit %d, want two lines, one per value:\n%s", r.code, r.stderr)
+	}
+}

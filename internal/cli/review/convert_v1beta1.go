@@ -2,8 +2,6 @@ package review
 
 import (
 	"strings"
-
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
 )
 
 // convertV1beta1NodePool converts a karpenter.sh/v1beta1 NodePool to v1 the way Karpenter's
@@ -12,7 +10,7 @@ import (
 // what the migration will produce. AKS no longer serves v1beta1, so the review does this for
 // review only; moved lists what changed place or value, in the words of a migration step.
 // The positions follow the moved fields, so findings point at what the author wrote.
-func convertV1beta1NodePool(obj map[string]any, fields positions) (map[string]any, positions, []string) {
+func convertV1beta1NodePool(obj map[string]any, fields positions) (map[string]any, positions, []string, bool) {
 	out := deepCopy(obj).(map[string]any)
 	pos := fields.Clone()
 	var moved []string
@@ -38,18 +36,25 @@ func convertV1beta1NodePool(obj map[string]any, fields positions) (map[string]an
 		moved = append(moved, "consolidationPolicy WhenUnderutilized → WhenEmptyOrUnderutilized with consolidateAfter: 0s")
 	}
 	// nodeClassRef names the group instead of an apiVersion, and kind and group are required.
+	// v1beta1's providers defaulted an absent apiVersion and kind to their own node class, so a
+	// reference with only a name is the node class of the cloud the pool's labels belong to.
+	guessed := false
 	if ref, ok := tmplSpec["nodeClassRef"].(map[string]any); ok {
-		group := kinds.AKSNodeClass.GVK.Group
+		class, inferred := nodeClassOfLabels(tmplSpec["requirements"], ref)
+		guessed = !inferred
 		if av, _ := ref["apiVersion"].(string); av != "" {
-			group, _, _ = strings.Cut(av, "/")
+			class.Group, _, _ = strings.Cut(av, "/")
+			guessed = false
 			pos.Move([]string{"spec", "template", "spec", "nodeClassRef", "apiVersion"}, []string{"spec", "template", "spec", "nodeClassRef", "group"})
 		}
 		delete(ref, "apiVersion")
-		if _, has := ref["group"]; !has {
-			ref["group"] = group
+		if g, has := ref["group"].(string); has && g != "" {
+			guessed = false
+		} else {
+			ref["group"] = class.Group
 		}
 		if k, _ := ref["kind"].(string); k == "" {
-			ref["kind"] = kinds.AKSNodeClass.GVK.Kind
+			ref["kind"] = class.Kind
 		}
 		moved = append(moved, "nodeClassRef.apiVersion → nodeClassRef.group (kind and group are required)")
 	}
@@ -66,7 +71,7 @@ func convertV1beta1NodePool(obj map[string]any, fields positions) (map[string]an
 		pos.Drop([]string{"spec", "template", "spec", "resources"})
 		moved = append(moved, "spec.template.spec.resources is removed in v1")
 	}
-	return out, pos, moved
+	return out, pos, moved, guessed
 }
 
 // child returns the map at key of m, creating it when missing. A value that is not a map is

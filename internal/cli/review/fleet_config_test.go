@@ -58,11 +58,11 @@ groups:
 	if r.code != ExitUsage || !strings.Contains(r.stderr, `"prod-x" is not a cluster of this file`) {
 		t.Errorf("exit %d, stderr %s", r.code, r.stderr)
 	}
-	// An unknown key in a group is the decoder's error, with its line.
+	// An unknown key in a group is said with its line and the key meant.
 	if err := os.WriteFile(p, []byte("groups:\n  - name: g\n    cluster: [a, b]\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := LoadConfig(p); err == nil || !strings.Contains(err.Error(), "line 3: field cluster not found") {
+	if _, err := LoadConfig(p); err == nil || !strings.Contains(err.Error(), `unknown key "cluster" at line 3; did you mean "clusters"?`) {
 		t.Errorf("unknown key: %v", err)
 	}
 }

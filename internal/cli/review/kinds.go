@@ -121,8 +121,20 @@ func classify(apiVersion, kind string) verdict {
 		return out
 	}
 	return verdict{problem: findings.VersionNotServed, gvk: gvk,
-		message: fmt.Sprintf("%s %s is not served by the Karpenter CRDs AKS installs", apiVersion, kind),
+		message: fmt.Sprintf("%s %s is not served by %s", apiVersion, kind, crdsOf(gv.Group)),
 		fix:     fmt.Sprintf("Migrate the object to apiVersion %s (see the Karpenter v1 migration guide: field names and defaults changed).", storage)}
+}
+
+// crdsOf names who serves a group's CRDs: Karpenter's own (karpenter.sh) are the same on every
+// cloud, a node class's are its cloud's.
+func crdsOf(group string) string {
+	switch group {
+	case kinds.NodePool.GVK.Group:
+		return "Karpenter v1's CRDs (on any cloud)"
+	case kinds.EC2NodeClass.GVK.Group:
+		return "the CRDs karpenter-provider-aws ships"
+	}
+	return "the Karpenter CRDs AKS installs"
 }
 
 // kindHint names the kind the author probably meant when only the case or group is wrong.

@@ -26,6 +26,10 @@ type Object struct {
 	// converted: the object was written as karpenter.sh/v1beta1 and is checked as converted
 	// to v1 (KRP002).
 	converted bool
+	// classGuessed: the conversion found no cloud in the pool (a nodeClassRef with only a
+	// name, no provider label domain in its requirements) and took AKS's; the cluster's region
+	// may say otherwise (classByRegion).
+	classGuessed bool
 }
 
 // Source is where an object was read: a document in a file, or a resource in a plan.

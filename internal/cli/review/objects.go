@@ -75,10 +75,10 @@ func objectsOf(file string, d yamlDoc) ([]*Object, []Finding) {
 	if !v.review && v.gvk.GroupVersion() == v1beta1NodePool.GroupVersion() && v.gvk.Kind == v1beta1NodePool.Kind {
 		// Checked as Karpenter's v1 migration converts it, so that its mistakes do not hide
 		// behind KRP002.
-		body, fields, moved := convertV1beta1NodePool(m, d.fields)
+		body, fields, moved, guessed := convertV1beta1NodePool(m, d.fields)
 		out[len(out)-1].Message += "; the review checked it as Karpenter's v1 migration converts it (" + strings.Join(moved, "; ") + ")"
 		out[len(out)-1].Fix = "Change apiVersion to karpenter.sh/v1 and make the changes the message lists (Karpenter v1 migration guide); the other findings about this NodePool are about the converted object."
-		o := &Object{GVK: kinds.NodePool.GVK, Body: body, converted: true, Source: Source{File: file, Line: docLoc("").Line, Column: docLoc("").Column, fields: fields}}
+		o := &Object{GVK: kinds.NodePool.GVK, Body: body, converted: true, classGuessed: guessed, Source: Source{File: file, Line: docLoc("").Line, Column: docLoc("").Column, fields: fields}}
 		o.Name, _ = o.Get("metadata", "name").(string)
 		return []*Object{o}, out
 	}

@@ -194,7 +194,7 @@ func TestConvertV1beta1NodePool(t *testing.T) {
 				"requirements": []any{},
 			}}}}
 	fields := positions{posKey([]string{"spec", "disruption", "expireAfter"}): pos{Line: 7}}
-	got, pos, moved := convertV1beta1NodePool(in, fields)
+	got, pos, moved, _ := convertV1beta1NodePool(in, fields)
 	want := map[string]any{"apiVersion": "karpenter.sh/v1", "kind": "NodePool", "metadata": map[string]any{"name": "p"},
 		"spec": map[string]any{
 			"disruption": map[string]any{"consolidationPolicy": "WhenEmptyOrUnderutilized", "consolidateAfter": "0s"},

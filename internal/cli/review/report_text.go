@@ -145,12 +145,16 @@ func closingLine(r *Report) string {
 	}
 	line := fmt.Sprintf("%s in %s: %s, %s, %s\n", counts, plural(r.Files, "file"), plural(len(r.Clusters), "cluster"),
 		pluralWord(pools, "NodePool", "NodePools"), nodeClassCounts(classes, ec2))
-	if r.Files == 0 {
+	if r.Empty() {
 		// A run on the wrong paths (a Terraform configuration's directory) must not look clean.
-		line += "no file read: the review reads YAML and JSON manifests, Kustomize overlays, Helm charts and `terraform show -json` plans, not Terraform .tf files\n"
+		line += noInputHint + "\n"
 	}
 	return line
 }
+
+// noInputHint is said when a review had nothing to review.
+const noInputHint = "nothing reviewed: no NodePool or node class in the inputs (the review reads YAML and JSON manifests, Kustomize overlays, " +
+	"Helm charts and `terraform show -json` plans, not Terraform .tf files)"
 
 // placeOf renders a location as editors and CI logs link it: file:line:column, then the
 // Terraform address for plans.

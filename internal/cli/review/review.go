@@ -63,6 +63,9 @@ type Report struct {
 	Costs []ClusterCost `json:"costs,omitempty"`
 	// Fleet sets the clusters side by side when there are two or more (fleet.go).
 	Fleet *Fleet `json:"fleet,omitempty"`
+
+	// objects counts the Karpenter objects reviewed (pools, node classes, overlays).
+	objects int
 }
 
 // ClusterSummary says what a cluster holds.
@@ -84,6 +87,12 @@ func (r *Report) Count(s findings.Severity) int {
 		}
 	}
 	return n
+}
+
+// Empty reports whether the review had nothing to review: no Karpenter object and no finding
+// (an input that does not parse is a finding), as on a directory of .tf files.
+func (r *Report) Empty() bool {
+	return r.objects == 0 && len(r.Findings) == 0 && r.Suppressed == 0
 }
 
 // Fails reports whether a finding reaches the threshold.
@@ -161,6 +170,7 @@ func Review(ctx context.Context, opts Options) (*Report, error) {
 		c, dups := m.build(name)
 		var regionProblems []Finding
 		c.Region, regionProblems = clusterRegion(cfg, name, m, region)
+		classByRegion(c)
 		dups = append(dups, regionProblems...)
 		c.ExternalNodeClasses = externalNodeClasses(cfg, m.configName(name))
 		c.SelfHosted = cfg.selfHosted(m.configName(name)) || m.planSelfHosted(name)
@@ -185,6 +195,7 @@ func Review(ctx context.Context, opts Options) (*Report, error) {
 		}
 		clusters = append(clusters, c)
 		rep.Clusters = append(rep.Clusters, ClusterSummary{Name: name, Region: c.Region, NodePools: len(c.NodePools), NodeClasses: len(c.NodeClasses), EC2NodeClasses: countEC2NodeClasses(c)})
+		rep.objects += len(c.NodePools) + len(c.NodeClasses) + len(c.NodeOverlays)
 	}
 	if !opts.noFleet {
 		all = append(all, fleetDrift(cfg, clusters)...)

@@ -7,15 +7,13 @@ package simulate
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"slices"
 	"strings"
 
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/clitool"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation"
 )
 
@@ -72,41 +70,37 @@ Flags:
 
 const usageTail = `
 Exit codes: 0 when no finding reaches --fail-on, 1 when one does, 2 for usage errors, an input
-that cannot be read at all, or a cluster without a region.
+that cannot be read at all, a cluster without a region, or no NodePool in the inputs (the wrong
+path; --allow-empty makes that 0).
 `
 
 // Exit codes, as the review command's.
 const (
-	ExitClean    = review.ExitClean
-	ExitFindings = review.ExitFindings
-	ExitUsage    = review.ExitUsage
+	ExitClean    = clitool.ExitClean
+	ExitFindings = clitool.ExitFindings
+	ExitUsage    = clitool.ExitUsage
 )
 
+// options are the parsed flags: the ones every command takes, and simulate's own.
 type options struct {
-	region, mode, format, output, failOn, config string
-	hpaMax, strict                               bool
-	suppress                                     []findings.Code
-	helm                                         review.HelmOptions
-	paths                                        []string
+	*clitool.Command
+	mode   string
+	hpaMax bool
 }
 
 // Main runs the simulate command with the arguments after "simulate" and returns the exit code.
 func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, version string) int {
-	o, err := parseFlags(args, stderr)
-	if errors.Is(err, flag.ErrHelp) {
-		return ExitClean
+	o := newFlags()
+	if code, done := o.Start(args, stdout, stderr, version); done {
+		return code
 	}
+	rep, err := Simulate(ctx, Options{Paths: o.Paths, Stdin: stdin, ConfigPath: o.Config, Region: o.Region, Mode: o.mode, HPAMaxReplicas: o.hpaMax, Suppress: o.Suppress, Strict: o.Strict,
+		Helm: review.HelmOptions{ValuesFiles: o.HelmValues, Set: o.HelmSet, Off: o.NoHelm}})
 	if err != nil {
-		fmt.Fprintf(stderr, "simulate: %v\nRun 'terraform-provider-karpenter simulate -h' for usage.\n", err)
-		return ExitUsage
+		return o.Fail(stderr, err)
 	}
-	rep, err := Simulate(ctx, Options{Paths: o.paths, Stdin: stdin, ConfigPath: o.config, Region: o.region, Mode: o.mode, HPAMaxReplicas: o.hpaMax, Suppress: o.suppress, Strict: o.strict, Helm: o.helm})
-	if err != nil {
-		fmt.Fprintf(stderr, "simulate: %s\n", review.EscapeText(err.Error()))
-		return ExitUsage
-	}
-	err = review.WriteOutput(stdout, o.output, func(out io.Writer) error {
-		switch o.format {
+	err = clitool.WriteOutput(stdout, o.Output, func(out io.Writer) error {
+		switch o.Format {
 		case "json":
 			return WriteJSON(out, rep, version)
 		case "markdown":
@@ -115,70 +109,30 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 		return WriteText(out, rep)
 	})
 	if err != nil {
-		fmt.Fprintf(stderr, "simulate: writing the report: %s\n", review.EscapeText(err.Error()))
+		return o.Fail(stderr, fmt.Errorf("writing the report: %w", err))
+	}
+	if pools, _, _ := rep.counts(); pools == 0 && !o.AllowEmpty {
+		// A CI job given the wrong path must not pass: the report said what the command reads.
+		fmt.Fprintln(stderr, "simulate: "+noPoolsHint+" (--allow-empty to accept)")
 		return ExitUsage
 	}
-	threshold, _ := findings.ParseSeverity(o.failOn)
+	threshold := o.FailOnThreshold()
 	if slices.ContainsFunc(rep.Findings, func(f review.Finding) bool { return f.Severity() >= threshold }) {
 		return ExitFindings
 	}
 	return ExitClean
 }
 
-func parseFlags(args []string, stderr io.Writer) (*options, error) {
-	o := &options{}
-	fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.StringVar(&o.region, "region", "", "region of clusters whose config file or plan names none: Azure (e.g. westeurope) or, for EKS pools, AWS (e.g. us-east-1)")
-	fs.StringVar(&o.mode, "mode", simulation.Karpenter, "karpenter, optimal or both")
-	fs.StringVar(&o.format, "format", "text", "report format: text, json or markdown")
-	fs.StringVar(&o.output, "output", "", "write the report to this file instead of standard output")
-	fs.StringVar(&o.failOn, "fail-on", "error", "exit with 1 when a finding of this severity or higher remains: warning or error")
-	fs.StringVar(&o.config, "config", "", "config file (default: .karpenter-review.yaml upward from the first path)")
-	fs.BoolVar(&o.hpaMax, "hpa-max", false, "count workloads an HPA scales at its maxReplicas (the cost at peak)")
-	fs.Func("suppress", "drop findings of these codes, e.g. KRP302 or KRP302,KRP412 (repeatable; the config file's suppress lists apply too)", func(s string) error {
-		codes, err := findings.ParseCodes(s)
-		o.suppress = append(o.suppress, codes...)
-		return err
-	})
-	fs.BoolVar(&o.strict, "strict", false, "report warnings as errors")
-	fs.Func("helm-values", "values file for the Helm charts met (directories with a Chart.yaml), as helm template -f (repeatable; later files win)", func(s string) error {
-		o.helm.ValuesFiles = append(o.helm.ValuesFiles, s)
-		return nil
-	})
-	fs.BoolVar(&o.helm.Off, "no-helm", false, "do not render Helm charts: read their files as they are, as for review --no-helm")
-	fs.Func("helm-set", "value for the Helm charts met, as helm template --set (repeatable; applied after --helm-values)", func(s string) error {
-		o.helm.Set = append(o.helm.Set, s)
-		return nil
-	})
-	fs.Usage = func() {
-		fmt.Fprint(stderr, usageHead)
-		fs.PrintDefaults()
-		fmt.Fprint(stderr, usageTail)
-	}
-	var err error
-	if o.paths, err = review.ParseInterspersed(fs, args); err != nil { // flags may follow paths, as for review
-		return nil, err
-	}
-	if !slices.Contains(simulation.Modes, o.mode) {
-		return nil, fmt.Errorf("unknown --mode %q (want %s)", o.mode, strings.Join(simulation.Modes, ", "))
-	}
-	switch o.format {
-	case "text", "json", "markdown":
-	default:
-		return nil, fmt.Errorf("unknown --format %q (want text, json or markdown)", o.format)
-	}
-	if o.failOn != "warning" && o.failOn != "error" {
-		return nil, fmt.Errorf("unknown --fail-on %q (want warning or error)", o.failOn)
-	}
-	stdins := 0
-	for _, p := range o.paths {
-		if p == "-" {
-			stdins++
+// newFlags is the simulate command's flag set.
+func newFlags() *options {
+	o := &options{Command: clitool.New("simulate", usageHead, usageTail, "text", "json", "markdown")}
+	o.Flags.StringVar(&o.mode, "mode", simulation.Karpenter, "karpenter, optimal or both")
+	o.Flags.BoolVar(&o.hpaMax, "hpa-max", false, "count workloads an HPA scales at its maxReplicas (the cost at peak)")
+	o.Check(func() error {
+		if !slices.Contains(simulation.Modes, o.mode) {
+			return fmt.Errorf("unknown --mode %q (want %s)", o.mode, strings.Join(simulation.Modes, ", "))
 		}
-	}
-	if stdins > 1 {
-		return nil, errors.New(`standard input ("-") can be read only once`)
-	}
-	return o, nil
+		return nil
+	})
+	return o
 }

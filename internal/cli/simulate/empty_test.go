@@ -9,11 +9,18 @@ import (
 )
 
 // A run on paths holding no NodePool (a Terraform configuration's directory) says so and what
-// the command reads, in every format, instead of printing nothing.
+// the command reads, in every format, instead of printing nothing, and fails (exit 2) unless
+// --allow-empty accepts it: a CI job given the wrong path must not pass.
 func TestNoNodePoolIsSaid(t *testing.T) {
 	for _, format := range []string{"text", "markdown", "json"} {
 		var stdout, stderr bytes.Buffer
-		code := Main(context.Background(), []string{"--region", "westeurope", "--format", format, "../../../examples/scenarios/multi-zone"}, strings.NewReader(""), &stdout, &stderr, "test")
+		args := []string{"--region", "westeurope", "--format", format, "../../../examples/scenarios/multi-zone"}
+		if code := Main(context.Background(), args, strings.NewReader(""), &stdout, &stderr, "test"); code != ExitUsage || !strings.Contains(stderr.String(), "--allow-empty") {
+			t.Errorf("%s: exit %d, want 2 naming --allow-empty: %s", format, code, stderr.String())
+		}
+		stdout.Reset()
+		stderr.Reset()
+		code := Main(context.Background(), append(args, "--allow-empty"), strings.NewReader(""), &stdout, &stderr, "test")
 		if code != 0 {
 			t.Fatalf("%s: exit %d: %s", format, code, stderr.String())
 		}

@@ -64,6 +64,7 @@ var rules = map[string][][]string{
 	// they share the domain with the provider but sit beside it, not above it.
 	"internal/cli/review":   {terraformSDK, resourcePackages},
 	"internal/cli/simulate": {terraformSDK, resourcePackages},
+	"internal/cli/clitool":  {terraformSDK, resourcePackages},
 	"internal/bicepgen":     aboveTheDomain,
 	// The Terraform-facing packages build on the domain, never on a command.
 	"internal/provider":                           {cliPackages},
