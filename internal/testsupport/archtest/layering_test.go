@@ -112,6 +112,16 @@ var rules = map[string][][]string{
 	"internal/testsupport/fakecloud": append(aboveTheDomain, []string{module + "/internal/analysis", module + "/internal/cloud/aks", module + "/internal/cloud/eks"}, simulationPackages),
 }
 
+// directRules are imports a package may not make itself, though it reaches them through the
+// layer it builds on. The simulation data source maps Terraform types to and from
+// simulation.Simulate, which alone picks each pool's cloud and runs the emulation and the optimum.
+var directRules = map[string][]string{
+	"internal/datasources/provisioningsimulation": {
+		module + "/internal/simulation/optimal", module + "/internal/simulation/karpenter",
+		module + "/internal/cloud/aks", module + "/internal/cloud/eks",
+	},
+}
+
 // listed is one package of `go list -deps -json`.
 type listed struct {
 	ImportPath string
@@ -131,6 +141,23 @@ func TestLayering(t *testing.T) {
 		for _, forbidden := range rules[root] {
 			if chain := shortestChain(graph, module+"/"+root, forbidden); chain != nil {
 				t.Errorf("%s may not import %s, but reaches it:\n\t%s", root, describe(forbidden), strings.Join(chain, "\n\t→ "))
+			}
+		}
+	}
+}
+
+// TestDirectImports fails naming each import a package makes that its direct rule forbids.
+func TestDirectImports(t *testing.T) {
+	roots := make([]string, 0, len(directRules))
+	for p := range directRules {
+		roots = append(roots, p)
+	}
+	sort.Strings(roots)
+	graph := goListDeps(t, roots)
+	for _, root := range roots {
+		for _, imp := range graph[module+"/"+root] {
+			if matches(imp, directRules[root]) {
+				t.Errorf("%s may not import %s itself: it goes through the layer below", root, strings.TrimPrefix(imp, module+"/"))
 			}
 		}
 	}
