@@ -31,6 +31,16 @@ type typeIndex struct {
 	// distinct requirement set in classes, or -1 when the offering is not available.
 	offeringClass [][]int32
 	classes       []scheduling.Requirements
+	// facts gives each available offering its class and capacity type: a pool's checks read
+	// them once per region and node class instead of per offering and pool
+	// (Offering.CapacityType allocates at each call).
+	facts map[*cloudprovider.Offering]offeringFacts
+}
+
+// offeringFacts are what the per-pool checks ask of an offering.
+type offeringFacts struct {
+	class    int32
+	capacity string
 }
 
 type reqGroup struct {
@@ -45,7 +55,7 @@ func (rt *regionTypes) index() *typeIndex {
 
 func buildTypeIndex(rt *regionTypes) *typeIndex {
 	types := rt.result.InstanceTypes
-	idx := &typeIndex{n: len(types), groups: map[string][]reqGroup{}, offeringClass: make([][]int32, len(types))}
+	idx := &typeIndex{n: len(types), groups: map[string][]reqGroup{}, offeringClass: make([][]int32, len(types)), facts: map[*cloudprovider.Offering]offeringFacts{}}
 	idx.words = (idx.n + 63) / 64
 	idx.zonesUnknown = bitset.New(idx.n)
 	groupOf := map[string]map[string]int{} // key -> canonical requirement -> position in groups[key]
@@ -83,6 +93,7 @@ func buildTypeIndex(rt *regionTypes) *typeIndex {
 				idx.classes = append(idx.classes, of.Requirements)
 			}
 			cls[j] = id
+			idx.facts[of] = offeringFacts{class: id, capacity: of.CapacityType()}
 		}
 		idx.offeringClass[i] = cls
 	}
