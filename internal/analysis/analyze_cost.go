@@ -68,23 +68,35 @@ func (a *Analysis) launchChoice(cands []Candidate) (Candidate, *cloudprovider.Of
 // priceOf returns the instance type's price record for an offering's capacity type.
 func priceOf(it *cloud.InstanceType, of *cloudprovider.Offering) cloud.Price { return it.PriceOf(of) }
 
-// facts are an offering's facts from its region's type index; false for an offering no index
-// of the analysis holds.
-func (a *Analysis) facts(of *cloudprovider.Offering) (offeringFacts, bool) {
+// locate is the index holding the candidate's type and the type's position there; nil for a
+// type no index of the analysis holds.
+func (a *Analysis) locate(c Candidate) (*typeIndex, int) {
 	for _, idx := range a.indexes {
-		if f, ok := idx.facts[of]; ok {
-			return f, true
+		if i, ok := idx.position[c.InstanceType]; ok {
+			return idx, i
 		}
 	}
-	return offeringFacts{}, false
+	return nil, 0
 }
 
-// capacityOf is an offering's capacity type.
-func (a *Analysis) capacityOf(of *cloudprovider.Offering) string {
-	if f, ok := a.facts(of); ok {
-		return f.capacity
+// eachCapacity calls f with each of the candidate's offerings and its capacity type, read
+// from the type index (the candidate's offerings are a subsequence of its type's).
+func (a *Analysis) eachCapacity(c Candidate, f func(of *cloudprovider.Offering, ct string)) {
+	idx, i := a.locate(c)
+	j := 0
+	for _, of := range c.Offerings {
+		if idx != nil {
+			all := c.InstanceType.Offerings
+			for j < len(all) && all[j] != of {
+				j++
+			}
+			if j < len(all) {
+				f(of, idx.facts[i][j].capacity)
+				continue
+			}
+		}
+		f(of, of.CapacityType())
 	}
-	return of.CapacityType()
 }
 
 // capacityShare is the candidates with at least one offering of capacity type ct, holding
@@ -93,21 +105,17 @@ func (a *Analysis) capacityOf(of *cloudprovider.Offering) string {
 func (a *Analysis) capacityShare(cands []Candidate, ct string) []Candidate {
 	n := 0
 	for _, c := range cands {
-		for _, of := range c.Offerings {
-			if a.capacityOf(of) == ct {
-				n++
-			}
-		}
+		n += len(c.Offerings)
 	}
-	share := make([]Candidate, 0, min(n, len(cands)))
+	share := make([]Candidate, 0, len(cands))
 	buf := make([]*cloudprovider.Offering, 0, n)
 	for _, c := range cands {
 		start := len(buf)
-		for _, of := range c.Offerings {
-			if a.capacityOf(of) == ct {
+		a.eachCapacity(c, func(of *cloudprovider.Offering, is string) {
+			if is == ct {
 				buf = append(buf, of)
 			}
-		}
+		})
 		if len(buf) > start {
 			share = append(share, Candidate{Region: c.Region, InstanceType: c.InstanceType, Offerings: buf[start:len(buf):len(buf)]})
 		}

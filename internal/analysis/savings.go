@@ -51,11 +51,15 @@ func checkSpotSavings(p *Pool, a *Analysis) {
 		n += len(c.InstanceType.Offerings)
 	}
 	buf := make([]*cloudprovider.Offering, 0, n)
-	compatible := a.compatibleOnce(reqs)
+	compatible := classJudge(reqs)
 	for _, c := range a.Admissible {
 		start := len(buf)
-		for _, of := range c.InstanceType.Offerings {
-			if of.Available && compatible(of) {
+		idx, i := a.locate(c)
+		for j, of := range c.InstanceType.Offerings {
+			if !of.Available {
+				continue
+			}
+			if idx != nil && compatible(idx, idx.facts[i][j].class) || idx == nil && reqs.IsCompatible(of.Requirements, scheduling.AllowUndefinedWellKnownLabels) {
 				buf = append(buf, of)
 			}
 		}
@@ -82,31 +86,23 @@ func checkSpotSavings(p *Pool, a *Analysis) {
 		Fix: "if the workloads tolerate interruption, add \"spot\" to the karpenter.sh/capacity-type values, or add a higher-weight spot pool with this pool as its fallback"})
 }
 
-// compatibleOnce judges whether an offering's requirements are compatible with reqs (as
-// Requirements.IsCompatible with undefined well-known labels allowed), once per offering
-// class of its region's index.
-func (a *Analysis) compatibleOnce(reqs scheduling.Requirements) func(*cloudprovider.Offering) bool {
+// classJudge judges whether an offering class of a type index is compatible with reqs (as
+// Requirements.IsCompatible with undefined well-known labels allowed), once per class.
+func classJudge(reqs scheduling.Requirements) func(idx *typeIndex, class int32) bool {
 	judged := map[*typeIndex][]uint8{} // 0 unknown, 1 compatible, 2 not
-	return func(of *cloudprovider.Offering) bool {
-		for _, idx := range a.indexes {
-			f, ok := idx.facts[of]
-			if !ok {
-				continue
-			}
-			v := judged[idx]
-			if v == nil {
-				v = make([]uint8, len(idx.classes))
-				judged[idx] = v
-			}
-			if v[f.class] == 0 {
-				v[f.class] = 2
-				if reqs.IsCompatible(idx.classes[f.class], scheduling.AllowUndefinedWellKnownLabels) {
-					v[f.class] = 1
-				}
-			}
-			return v[f.class] == 1
+	return func(idx *typeIndex, class int32) bool {
+		v := judged[idx]
+		if v == nil {
+			v = make([]uint8, len(idx.classes))
+			judged[idx] = v
 		}
-		return reqs.IsCompatible(of.Requirements, scheduling.AllowUndefinedWellKnownLabels)
+		if v[class] == 0 {
+			v[class] = 2
+			if reqs.IsCompatible(idx.classes[class], scheduling.AllowUndefinedWellKnownLabels) {
+				v[class] = 1
+			}
+		}
+		return v[class] == 1
 	}
 }
 
