@@ -15,14 +15,7 @@ import (
 // process, so it is done before the timer starts).
 func BenchmarkAdmissibility(b *testing.B) {
 	s := New(catalog.Default())
-	pool := NewPool(&karpv1.NodePool{Spec: karpv1.NodePoolSpec{Template: karpv1.NodeClaimTemplate{Spec: karpv1.NodeClaimTemplateSpec{
-		Requirements: []karpv1.NodeSelectorRequirementWithMinValues{
-			{Key: corev1.LabelArchStable, Operator: corev1.NodeSelectorOpIn, Values: []string{karpv1.ArchitectureAmd64}},
-			{Key: karpv1.CapacityTypeLabelKey, Operator: corev1.NodeSelectorOpIn, Values: []string{karpv1.CapacityTypeOnDemand}},
-			{Key: "karpenter.azure.com/sku-family", Operator: corev1.NodeSelectorOpIn, Values: []string{"D", "E", "F"}},
-		},
-	}}}})
-	pool.Name = "default"
+	pool := benchPool()
 	for _, scope := range []struct{ name, region string }{{"westeurope", "westeurope"}, {"full-catalog", AnyRegion}} {
 		b.Run(scope.name, func(b *testing.B) {
 			o := Options{Region: scope.region}
@@ -35,4 +28,17 @@ func BenchmarkAdmissibility(b *testing.B) {
 			b.ReportMetric(float64(len(a.Admissible)), "admissible")
 		})
 	}
+}
+
+// benchPool is an on-demand amd64 pool of the D, E and F families.
+func benchPool() *Pool {
+	pool := NewPool(&karpv1.NodePool{Spec: karpv1.NodePoolSpec{Template: karpv1.NodeClaimTemplate{Spec: karpv1.NodeClaimTemplateSpec{
+		Requirements: []karpv1.NodeSelectorRequirementWithMinValues{
+			{Key: corev1.LabelArchStable, Operator: corev1.NodeSelectorOpIn, Values: []string{karpv1.ArchitectureAmd64}},
+			{Key: karpv1.CapacityTypeLabelKey, Operator: corev1.NodeSelectorOpIn, Values: []string{karpv1.CapacityTypeOnDemand}},
+			{Key: "karpenter.azure.com/sku-family", Operator: corev1.NodeSelectorOpIn, Values: []string{"D", "E", "F"}},
+		},
+	}}}})
+	pool.Name = "default"
+	return pool
 }

@@ -60,6 +60,8 @@ type Analysis struct {
 
 	skus  []string    // skuNames(Admissible), computed once
 	cloud cloud.Cloud // the cloud serving the pool
+	// indexes are the type indexes of the regions analysed, for offering facts.
+	indexes []*typeIndex
 }
 
 // skuNames returns the distinct size names of the admissible candidates, sorted.
@@ -132,6 +134,7 @@ func (s *Solver) Analyze(p *Pool, o Options) *Analysis {
 	checkCaveats(c, a)
 	for _, region := range a.Regions {
 		rt := s.types(region, o.NodeClass)
+		a.indexes = append(a.indexes, rt.index())
 		for i, offs := range rt.admissibleAll(p.Requirements) {
 			if len(offs) == 0 {
 				continue

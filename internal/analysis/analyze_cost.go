@@ -30,15 +30,15 @@ type CapacityChoice struct {
 // pkg/providers/allocationstrategy/stages/offering_rank.go in karpenter-provider-azure
 // v1.14.2: the lowest price, then spot before on-demand, then zonal before regional, then the
 // size name). Ties between zones are shuffled upstream; no field reported here depends on the
-// zone. keep selects the offerings to consider (nil: all).
+// zone.
 //
 // Price is the ranking's first key, so only the offerings at the lowest price can win: the
 // others are left out before ranking (the same choice, without ranking hundreds of sizes).
-func (a *Analysis) launchChoice(cands []Candidate, keep func(*cloudprovider.Offering) bool) (Candidate, *cloudprovider.Offering, bool) {
+func (a *Analysis) launchChoice(cands []Candidate) (Candidate, *cloudprovider.Offering, bool) {
 	lowest := math.Inf(1)
 	for _, c := range cands {
 		for _, of := range c.Offerings {
-			if (keep == nil || keep(of)) && of.Price < lowest {
+			if of.Price < lowest {
 				lowest = of.Price
 			}
 		}
@@ -48,7 +48,7 @@ func (a *Analysis) launchChoice(cands []Candidate, keep func(*cloudprovider.Offe
 	for i, c := range cands {
 		var offs cloudprovider.Offerings
 		for _, of := range c.Offerings {
-			if (keep == nil || keep(of)) && of.Price == lowest {
+			if of.Price == lowest {
 				offs = append(offs, of)
 			}
 		}
@@ -68,8 +68,59 @@ func (a *Analysis) launchChoice(cands []Candidate, keep func(*cloudprovider.Offe
 // priceOf returns the instance type's price record for an offering's capacity type.
 func priceOf(it *cloud.InstanceType, of *cloudprovider.Offering) cloud.Price { return it.PriceOf(of) }
 
-func capacityIs(ct string) func(*cloudprovider.Offering) bool {
-	return func(of *cloudprovider.Offering) bool { return of.CapacityType() == ct }
+// locate is the index holding the candidate's type and the type's position there; nil for a
+// type no index of the analysis holds.
+func (a *Analysis) locate(c Candidate) (*typeIndex, int) {
+	for _, idx := range a.indexes {
+		if i, ok := idx.position[c.InstanceType]; ok {
+			return idx, i
+		}
+	}
+	return nil, 0
+}
+
+// eachCapacity calls f with each of the candidate's offerings and its capacity type, read
+// from the type index (the candidate's offerings are a subsequence of its type's).
+func (a *Analysis) eachCapacity(c Candidate, f func(of *cloudprovider.Offering, ct string)) {
+	idx, i := a.locate(c)
+	j := 0
+	for _, of := range c.Offerings {
+		if idx != nil {
+			all := c.InstanceType.Offerings
+			for j < len(all) && all[j] != of {
+				j++
+			}
+			if j < len(all) {
+				f(of, idx.facts[i][j].capacity)
+				continue
+			}
+		}
+		f(of, of.CapacityType())
+	}
+}
+
+// capacityShare is the candidates with at least one offering of capacity type ct, holding
+// only those offerings, in the input order. launchChoice and costAtLimits give the same answer
+// on it as on all candidates kept to that capacity type.
+func (a *Analysis) capacityShare(cands []Candidate, ct string) []Candidate {
+	n := 0
+	for _, c := range cands {
+		n += len(c.Offerings)
+	}
+	share := make([]Candidate, 0, len(cands))
+	buf := make([]*cloudprovider.Offering, 0, n)
+	for _, c := range cands {
+		start := len(buf)
+		a.eachCapacity(c, func(of *cloudprovider.Offering, is string) {
+			if is == ct {
+				buf = append(buf, of)
+			}
+		})
+		if len(buf) > start {
+			share = append(share, Candidate{Region: c.Region, InstanceType: c.InstanceType, Offerings: buf[start:len(buf):len(buf)]})
+		}
+	}
+	return share
 }
 
 // nodesWithinLimits is how many nodes of capacity the limits admit, counting
@@ -98,7 +149,7 @@ func nodesWithinLimits(capacity, limits corev1.ResourceList) float64 {
 // limit binds do not bound the pool's cost, and sizes the limits cannot hold
 // one of never run, so neither counts; nil when no candidate is left, which
 // means "unbounded or never launched", not "free".
-func costAtLimits(cands []Candidate, limits corev1.ResourceList, keep func(*cloudprovider.Offering) bool) *float64 {
+func costAtLimits(cands []Candidate, limits corev1.ResourceList) *float64 {
 	if len(limits) == 0 {
 		return nil
 	}
@@ -111,7 +162,7 @@ func costAtLimits(cands []Candidate, limits corev1.ResourceList, keep func(*clou
 		price := math.Inf(1)
 		for _, of := range c.Offerings {
 			// A penalty price is not a cost.
-			if (keep == nil || keep(of)) && !c.InstanceType.PriceOf(of).Penalty() {
+			if !c.InstanceType.PriceOf(of).Penalty() {
 				price = math.Min(price, of.Price)
 			}
 		}
@@ -130,7 +181,7 @@ func costAtLimits(cands []Candidate, limits corev1.ResourceList, keep func(*clou
 // summariseCost fills the launch choice, the cheapest offering per capacity
 // type and the costs at the limits.
 func (a *Analysis) summariseCost(p *Pool) {
-	c, of, ok := a.launchChoice(a.Admissible, nil)
+	c, of, ok := a.launchChoice(a.Admissible)
 	if !ok {
 		return
 	}
@@ -143,10 +194,10 @@ func (a *Analysis) summariseCost(p *Pool) {
 	a.Summary.PriceEstimated = price.Estimated()
 	a.Summary.PriceSource = price.Source
 	limits := corev1.ResourceList(p.Spec.Limits)
-	a.Summary.MonthlyCostAtLimits = costAtLimits(a.Admissible, limits, nil)
+	a.Summary.MonthlyCostAtLimits = costAtLimits(a.Admissible, limits)
 	for _, ct := range []string{karpv1.CapacityTypeSpot, karpv1.CapacityTypeOnDemand} {
-		keep := capacityIs(ct)
-		c, of, ok := a.launchChoice(a.Admissible, keep)
+		share := a.capacityShare(a.Admissible, ct)
+		c, of, ok := a.launchChoice(share)
 		if !ok {
 			continue
 		}
@@ -157,7 +208,7 @@ func (a *Analysis) summariseCost(p *Pool) {
 		a.Summary.CapacityTypes[ct] = CapacityChoice{
 			SKU: c.InstanceType.Name, Region: c.Region, HourlyPrice: RoundPrice(of.Price), Currency: money.Code(price.Currency),
 			PriceSource: price.Source, PriceEstimated: price.Estimated(),
-			MonthlyCostAtLimits: costAtLimits(a.Admissible, limits, keep),
+			MonthlyCostAtLimits: costAtLimits(share, limits),
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"sigs.k8s.io/karpenter/pkg/scheduling"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/bitset"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
 )
 
 // typeIndex answers regionTypes.admissible for every instance type of a region at once, with
@@ -27,10 +28,21 @@ type typeIndex struct {
 	// zonesUnknown is the set of types whose zone requirement is not judged on their offerings
 	// (zonesUnjudged; see admissible).
 	zonesUnknown bitset.Set
-	// offeringClass gives, per type and offering (in Offerings order), the index of its
-	// distinct requirement set in classes, or -1 when the offering is not available.
-	offeringClass [][]int32
-	classes       []scheduling.Requirements
+	// facts gives, per type and offering (in Offerings order), the index of its distinct
+	// requirement set in classes and its capacity type: a pool's checks read them, computed once
+	// per region and node class, instead of asking each offering per pool
+	// (Offering.CapacityType allocates at each call).
+	facts   [][]offeringFacts
+	classes []scheduling.Requirements
+	// position is each type's index in the listing.
+	position map[*cloud.InstanceType]int
+}
+
+// offeringFacts are what the per-pool checks ask of an offering; class is -1 for an offering
+// that is not available.
+type offeringFacts struct {
+	class    int32
+	capacity string
 }
 
 type reqGroup struct {
@@ -45,7 +57,8 @@ func (rt *regionTypes) index() *typeIndex {
 
 func buildTypeIndex(rt *regionTypes) *typeIndex {
 	types := rt.result.InstanceTypes
-	idx := &typeIndex{n: len(types), groups: map[string][]reqGroup{}, offeringClass: make([][]int32, len(types))}
+	idx := &typeIndex{n: len(types), groups: map[string][]reqGroup{},
+		facts: make([][]offeringFacts, len(types)), position: make(map[*cloud.InstanceType]int, len(types))}
 	idx.words = (idx.n + 63) / 64
 	idx.zonesUnknown = bitset.New(idx.n)
 	groupOf := map[string]map[string]int{} // key -> canonical requirement -> position in groups[key]
@@ -69,10 +82,11 @@ func buildTypeIndex(rt *regionTypes) *typeIndex {
 			}
 			idx.groups[key][g].members.Add(i)
 		}
-		cls := make([]int32, len(it.Offerings))
+		idx.position[it] = i
+		facts := make([]offeringFacts, len(it.Offerings))
 		for j, of := range it.Offerings {
+			facts[j] = offeringFacts{class: -1, capacity: of.CapacityType()}
 			if !of.Available {
-				cls[j] = -1
 				continue
 			}
 			c := canonicalSet(of.Requirements)
@@ -82,9 +96,9 @@ func buildTypeIndex(rt *regionTypes) *typeIndex {
 				classOf[c] = id
 				idx.classes = append(idx.classes, of.Requirements)
 			}
-			cls[j] = id
+			facts[j].class = id
 		}
-		idx.offeringClass[i] = cls
+		idx.facts[i] = facts
 	}
 	return idx
 }
@@ -169,7 +183,8 @@ func (rt *regionTypes) admissibleAll(reqs scheduling.Requirements) []cloudprovid
 			variant, against = 1, noZone
 		}
 		start := len(buf)
-		for j, c := range idx.offeringClass[i] {
+		for j, f := range idx.facts[i] {
+			c := f.class
 			if c < 0 {
 				continue
 			}

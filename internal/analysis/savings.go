@@ -45,17 +45,31 @@ func checkSpotSavings(p *Pool, a *Analysis) {
 	}
 	reqs := withoutKey(p.Requirements, karpv1.CapacityTypeLabelKey)
 	reqs.Add(scheduling.NewRequirement(karpv1.CapacityTypeLabelKey, corev1.NodeSelectorOpIn, karpv1.CapacityTypeSpot, karpv1.CapacityTypeOnDemand))
-	var withSpot []Candidate
+	withSpot := make([]Candidate, 0, len(a.Admissible))
+	n := 0
 	for _, c := range a.Admissible {
-		var offs cloudprovider.Offerings
-		for _, of := range c.InstanceType.Offerings.Available() {
-			if reqs.IsCompatible(of.Requirements, scheduling.AllowUndefinedWellKnownLabels) {
-				offs = append(offs, of)
+		n += len(c.InstanceType.Offerings)
+	}
+	buf := make([]*cloudprovider.Offering, 0, n)
+	compatible := classJudge(reqs)
+	for _, c := range a.Admissible {
+		start := len(buf)
+		idx, i := a.locate(c)
+		for j, of := range c.InstanceType.Offerings {
+			if !of.Available {
+				continue
 			}
+			if idx != nil && compatible(idx, idx.facts[i][j].class) || idx == nil && reqs.IsCompatible(of.Requirements, scheduling.AllowUndefinedWellKnownLabels) {
+				buf = append(buf, of)
+			}
+		}
+		var offs cloudprovider.Offerings
+		if len(buf) > start {
+			offs = buf[start:len(buf):len(buf)]
 		}
 		withSpot = append(withSpot, Candidate{Region: c.Region, InstanceType: c.InstanceType, Offerings: offs})
 	}
-	c, of, ok := a.launchChoice(withSpot, nil)
+	c, of, ok := a.launchChoice(withSpot)
 	if !ok || of.CapacityType() != karpv1.CapacityTypeSpot || of.Price >= a.Summary.CheapestHourlyPrice {
 		return
 	}
@@ -64,12 +78,32 @@ func checkSpotSavings(p *Pool, a *Analysis) {
 		c.InstanceType.Name, money.Format(price.Currency, RoundPrice(of.Price), -1), price.Source, a.Summary.CheapestSKU, money.Format(a.Summary.Currency, a.Summary.CheapestHourlyPrice, -1), a.Summary.PriceSource,
 		100*(1-of.Price/a.Summary.CheapestHourlyPrice))
 	limits := corev1.ResourceList(p.Spec.Limits)
-	if now, spot := a.Summary.MonthlyCostAtLimits, costAtLimits(withSpot, limits, capacityIs(karpv1.CapacityTypeSpot)); now != nil && spot != nil {
+	if now, spot := a.Summary.MonthlyCostAtLimits, costAtLimits(a.capacityShare(withSpot, karpv1.CapacityTypeSpot), limits); now != nil && spot != nil {
 		msg += fmt.Sprintf("; at the limits %s instead of %s a month", money.Format(a.Summary.Currency, *spot, 0), money.Format(a.Summary.Currency, *now, 0))
 	}
 	msg += ". This assumes the pool's pods may be interrupted: none carries karpenter.sh/do-not-disrupt, their disruption budgets allow eviction, and they tolerate any taint a spot pool would carry; " + cloud.VocabularyOf(a.cloud).SpotNotice
 	a.add(findings.Finding{Code: findings.SpotSavings, Path: requirementPath(capacityTypeIndex(p), "values"), Message: msg,
 		Fix: "if the workloads tolerate interruption, add \"spot\" to the karpenter.sh/capacity-type values, or add a higher-weight spot pool with this pool as its fallback"})
+}
+
+// classJudge judges whether an offering class of a type index is compatible with reqs (as
+// Requirements.IsCompatible with undefined well-known labels allowed), once per class.
+func classJudge(reqs scheduling.Requirements) func(idx *typeIndex, class int32) bool {
+	judged := map[*typeIndex][]uint8{} // 0 unknown, 1 compatible, 2 not
+	return func(idx *typeIndex, class int32) bool {
+		v := judged[idx]
+		if v == nil {
+			v = make([]uint8, len(idx.classes))
+			judged[idx] = v
+		}
+		if v[class] == 0 {
+			v[class] = 2
+			if reqs.IsCompatible(idx.classes[class], scheduling.AllowUndefinedWellKnownLabels) {
+				v[class] = 1
+			}
+		}
+		return v[class] == 1
+	}
 }
 
 func capacityTypeIndex(p *Pool) int {

@@ -20,8 +20,8 @@ import (
 	awsclient "github.com/karpenter-iac/terraform-provider-karpenter/internal/clients/aws"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clients/azure"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clients/kube"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/connect"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/provider/connect"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/providerdata"
 )
 

@@ -7,8 +7,8 @@ import (
 	"sync"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clients/kube"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/provider/connect"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/provider/planstate"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/connect"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/planstate"
 )
 
 // Target is a resource's `cluster` attribute: the cluster it is managed in, when not the

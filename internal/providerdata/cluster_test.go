@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/provider/connect"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/connect"
 )
 
 func id(name string) string {

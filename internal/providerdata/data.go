@@ -5,8 +5,8 @@
 package providerdata
 
 import (
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/provider/connect"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/provider/planstate"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/connect"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/planstate"
 )
 
 // Data is shared by all resources of one provider instance.

@@ -131,8 +131,7 @@ func Advise(s *analysis.Solver, in Input, res *Result) (*Advice, error) {
 	if res == nil || len(res.simPools) == 0 {
 		return nil, nil
 	}
-	pin := PredictionInput{Region: in.Region, Pools: res.simPools, Pods: in.Pods, DaemonSets: in.DaemonSets, WorkloadOf: ownerName}
-	return AdvisePrediction(s, pin, res.Karpenter, res.Optimal)
+	return AdvisePrediction(s, predictionInput(in, res.simPools), res.Karpenter, res.Optimal)
 }
 
 // AdvisePrediction is Advise for a prediction's input (pin, whose Pools are edited one at a

@@ -16,11 +16,19 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/workload"
 )
 
-// optimalInput is the solver's input for the optimal mode.
+// optimalInput is the solver's input for the optimal mode: the shaped workloads, then the
+// pods' workloads; each pool's DaemonSets plus the overhead every node runs.
 func optimalInput(in Input, pools []simmodel.SimPool, res *Result) simmodel.SimulationInput {
 	ws, notes := SolverWorkloads(in.Pods)
 	res.Assumptions = append(res.Assumptions, notes...)
-	return simmodel.SimulationInput{Region: in.Region, Pools: pools, Workloads: ws, PoolDaemonOverhead: DaemonOverheads(in.DaemonSets, pools), Seed: 1}
+	overheads := DaemonOverheads(in.DaemonSets, pools)
+	if len(in.DaemonOverhead) > 0 {
+		for pool, rl := range overheads {
+			overheads[pool] = addLists(in.DaemonOverhead, rl)
+		}
+	}
+	return simmodel.SimulationInput{Region: in.Region, Pools: pools, Workloads: append(slices.Clone(in.Workloads), ws...),
+		PoolDaemonOverhead: overheads, Seed: 1, ConfigurationBound: in.ConfigurationBound}
 }
 
 // SolverWorkloads turns pods into the solver's workloads, grouped per workload so that
@@ -33,7 +41,7 @@ func SolverWorkloads(in []*corev1.Pod) ([]simmodel.Workload, []string) {
 	byOwner := map[string][]*corev1.Pod{}
 	var podAffinity, otherAnti, otherSpread, moreTerms []string
 	for _, p := range in {
-		name := ownerName(p)
+		name := WorkloadOf(p)
 		if a := p.Spec.Affinity; a != nil {
 			if a.PodAffinity != nil {
 				podAffinity = appendOnce(podAffinity, name)
@@ -132,9 +140,9 @@ func sharedSelectors(owners []string, byOwner map[string][]*corev1.Pod) []string
 	return out
 }
 
-// ownerName names a pod's workload in results (Deployment/web): the annotation the reader
+// WorkloadOf names a pod's workload in results (Deployment/web): the annotation the reader
 // sets, else the pod's own name.
-func ownerName(p *corev1.Pod) string {
+func WorkloadOf(p *corev1.Pod) string {
 	if o := p.Annotations[workload.OwnerAnnotation]; o != "" {
 		return o
 	}
@@ -169,6 +177,19 @@ func DaemonOverheads(daemons []*corev1.Pod, pools []simmodel.SimPool) map[string
 			sum = maxList(sum, corev1.ResourceList{corev1.ResourcePods: *resource.NewQuantity(int64(len(on)), resource.DecimalSI)})
 		}
 		out[sp.Pool.Name] = sum
+	}
+	return out
+}
+
+// addLists sums two resource lists (either may be nil).
+func addLists(a, b corev1.ResourceList) corev1.ResourceList {
+	out := corev1.ResourceList{}
+	for _, l := range []corev1.ResourceList{a, b} {
+		for k, v := range l {
+			q := out[k]
+			q.Add(v)
+			out[k] = q
+		}
 	}
 	return out
 }

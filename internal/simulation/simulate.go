@@ -16,6 +16,7 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/money"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation/optimal"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/workload"
 )
 
 // Modes.
@@ -34,6 +35,15 @@ type Input struct {
 	// NodePools and NodeClasses are the objects' bodies, values unknown until apply removed.
 	NodePools, NodeClasses []map[string]any
 	Pods, DaemonSets       []*corev1.Pod
+	// Workloads are pending pods given by shape, each named as its workload.
+	// Their pods join Karpenter's queue before Pods; the optimum takes them as they are.
+	Workloads []simmodel.Workload
+	// DaemonOverhead is what every node runs on top of DaemonSets.
+	// Karpenter sees it as one DaemonSet pod that tolerates every taint; the optimum adds it to
+	// every pool's overhead without a pod slot.
+	DaemonOverhead corev1.ResourceList
+	// ConfigurationBound asks the optimum for the configuration LP's lower bound.
+	ConfigurationBound bool
 }
 
 // Result is the outcome in the modes asked for; a mode not asked for is nil.
@@ -47,6 +57,9 @@ type Result struct {
 	// simPools are the pools as simulated (validated, defaulted), for Advise and DisruptionFindings.
 	simPools []simmodel.SimPool
 }
+
+// SimPools are the pools as simulated, in the order of Pools.
+func (r *Result) SimPools() []simmodel.SimPool { return r.simPools }
 
 // LowerBound is the proven lower bound on the hourly cost (from the optimal mode when it ran).
 func (r *Result) LowerBound() float64 {
@@ -157,15 +170,33 @@ func run(_ context.Context, s *analysis.Solver, mode string, in Input, pools []s
 	return nil
 }
 
-// runKarpenter is Karpenter's own decision (Predict), with the pods of each workload
-// counted under the object that owns them.
+// runKarpenter is Karpenter's own decision (Predict).
 func runKarpenter(s *analysis.Solver, in Input, pools []simmodel.SimPool, res *Result) error {
-	sim, err := Predict(s, PredictionInput{Region: in.Region, Pools: pools, Pods: in.Pods, DaemonSets: in.DaemonSets, WorkloadOf: ownerName})
+	sim, err := Predict(s, predictionInput(in, pools))
 	if err != nil {
 		return err
 	}
 	res.Karpenter = sim
 	return nil
+}
+
+// predictionInput is the cluster as Karpenter's decision takes it, with the pods of each
+// workload counted under the object that owns them.
+// The shaped workloads' pods come first and carry their workload's name as the reader's pods do.
+func predictionInput(in Input, pools []simmodel.SimPool) PredictionInput {
+	var pods []*corev1.Pod
+	for _, w := range in.Workloads {
+		for i := range w.Count {
+			p := w.Pod(i)
+			p.Annotations = map[string]string{workload.OwnerAnnotation: w.Name}
+			pods = append(pods, p)
+		}
+	}
+	pin := PredictionInput{Region: in.Region, Pools: pools, Pods: append(pods, in.Pods...), DaemonSets: in.DaemonSets, WorkloadOf: WorkloadOf}
+	if len(in.DaemonOverhead) > 0 {
+		pin.DaemonSets = append([]*corev1.Pod{DaemonSetPod("daemonset-overhead", in.DaemonOverhead)}, in.DaemonSets...)
+	}
+	return pin
 }
 
 // nodeClassKey names a node class as a nodeClassRef does (the group in lower case, as the

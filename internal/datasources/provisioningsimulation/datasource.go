@@ -1,7 +1,10 @@
 // Package provisioningsimulation defines the karpenter_provisioning_simulation data source: pending pods
-// (shapes and counts) and NodePools in; out, by `mode`, the NodeClaims Karpenter on AKS would
-// launch (clustersim.Predict, the default), the cheapest packing with its certified lower bound
-// (optimal.Simulate), or both with the gap between them. Offline, from the embedded catalog.
+// (shapes and counts, or manifests), NodePools and their node classes in; out, by `mode`, the
+// NodeClaims Karpenter would launch (the default), the cheapest packing with its certified lower
+// bound, or both with the gap between them. Offline, from the embedded catalogs.
+//
+// The data source maps Terraform values to a simulation.Input and the result back; the
+// simulation itself is simulation.Simulate and Advise, as for the simulate command.
 package provisioningsimulation
 
 import (
@@ -25,14 +28,12 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/money"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/providerdata"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation/optimal"
 	workloadreader "github.com/karpenter-iac/terraform-provider-karpenter/internal/workload"
 )
 
@@ -59,7 +60,7 @@ func (d *dataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 		return schema.Float64Attribute{Computed: true, MarkdownDescription: desc}
 	}
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "Predicts, offline, what Karpenter on AKS would launch for a set of pending pods across NodePools, and what the " +
+		MarkdownDescription: "Predicts, offline, what Karpenter on AKS or EKS would launch for a set of pending pods across NodePools, and what the " +
 			"cheapest packing of the same pods on the same NodePools would cost. `mode = \"karpenter\"` (default) emulates Karpenter's own " +
 			"provisioning decision (v1.14 scheduler: pod order, NodePools by weight, per-NodeClaim instance-type options, daemon overhead, limits, " +
 			"minValues, topology spread, pod anti-affinity, relaxed preferences; then the Azure provider's launch choice: lowest price, spot before " +
@@ -76,7 +77,7 @@ func (d *dataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 			"pending in its first round, optimum USD 35.91/h, USD 44.06/h with the advised `sku-cpu` cap and none pending). Where the embedded catalog " +
 			"lists no zones of a size, it is assumed offered in every zone of the region: such a node's `zone_assumed` is true and a warning names the sizes.",
 		Attributes: map[string]schema.Attribute{
-			"region": schema.StringAttribute{Optional: true, MarkdownDescription: "Azure region; defaults to the provider's `region`. One of them is required."},
+			"region": schema.StringAttribute{Optional: true, MarkdownDescription: "Region the nodes are priced in (Azure, or AWS for EKS pools); defaults to the provider's `region`. One of them is required."},
 			"nodepools": schema.ListAttribute{
 				Required: true, ElementType: types.StringType,
 				MarkdownDescription: "NodePool manifests (YAML or JSON), e.g. `[file(\"pools/general.yaml\")]`; each is validated by the CRD's rules. " +
@@ -87,6 +88,11 @@ func (d *dataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 			"aksnodeclasses": schema.ListAttribute{
 				Optional: true, ElementType: types.StringType,
 				MarkdownDescription: "AKSNodeClass manifests the pools reference; a pool whose node class is not given is simulated with the CRD defaults.",
+			},
+			"ec2nodeclasses": schema.ListAttribute{
+				Optional: true, ElementType: types.StringType,
+				MarkdownDescription: "EC2NodeClass manifests the EKS pools (`nodeClassRef.group = \"karpenter.k8s.aws\"`) reference, as `aksnodeclasses`; " +
+					"an EKS pool is priced in the AWS region given as `region`.",
 			},
 			"workloads_yaml": workloadsYAMLAttribute,
 			"workloads": schema.ListNestedAttribute{
@@ -232,6 +238,7 @@ type model struct {
 	Region            types.String      `tfsdk:"region"`
 	NodePools         []string          `tfsdk:"nodepools"`
 	AKSNodeClasses    []string          `tfsdk:"aksnodeclasses"`
+	EC2NodeClasses    []string          `tfsdk:"ec2nodeclasses"`
 	Workloads         []workloadModel   `tfsdk:"workloads"`
 	WorkloadsYAML     []string          `tfsdk:"workloads_yaml"`
 	DaemonSetOverhead map[string]string `tfsdk:"daemonset_overhead"`
@@ -350,107 +357,47 @@ func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 		resp.Diagnostics.AddError("Cannot load the SKU catalog", err.Error())
 		return
 	}
-	classes := map[string]aks.NodeClass{}
-	for i, text := range m.AKSNodeClasses {
-		obj := manifest(ctx, text, kinds.AKSNodeClass.GVK, path.Root("aksnodeclasses").AtListIndex(i), &resp.Diagnostics)
-		if obj == nil {
-			continue
-		}
-		nc, err := analysis.NodeClassFromObject(obj)
-		if err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("aksnodeclasses").AtListIndex(i), "Unreadable AKSNodeClass", err.Error())
-			continue
-		}
-		meta, _ := obj["metadata"].(map[string]any)
-		classes[fmt.Sprint(meta["name"])] = nc
-	}
-	in := simmodel.SimulationInput{Region: region, Seed: 1, ConfigurationBound: m.LowerBoundMethod.ValueString() == "configuration"}
-	var poolAt []path.Path // each pool's element of nodepools
-	for i, text := range m.NodePools {
-		obj := manifest(ctx, text, kinds.NodePool.GVK, path.Root("nodepools").AtListIndex(i), &resp.Diagnostics)
-		if obj == nil {
-			continue
-		}
-		p, err := analysis.PoolFromObject(obj)
-		if err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("nodepools").AtListIndex(i), "Unreadable NodePool", err.Error())
-			continue
-		}
-		in.Pools = append(in.Pools, simmodel.SimPool{Pool: p, NodeClass: classes[p.NodeClassName()]})
-		poolAt = append(poolAt, path.Root("nodepools").AtListIndex(i))
-	}
-	for i, w := range m.Workloads {
-		in.Workloads = append(in.Workloads, workload(w, path.Root("workloads").AtListIndex(i), &resp.Diagnostics))
-	}
-	in.DaemonOverhead = quantities(m.DaemonSetOverhead, path.Root("daemonset_overhead"), &resp.Diagnostics)
-	if len(m.Workloads) == 0 && len(m.WorkloadsYAML) == 0 {
-		resp.Diagnostics.AddAttributeError(path.Root("workloads"), "No workloads", "Set workloads, workloads_yaml or both: the simulation needs pending pods.")
-	}
-	pin := simulation.PredictionInput{Region: region, Pools: in.Pools, Pods: simmodel.Pods(in.Workloads), WorkloadOf: workloadOf}
-	if len(in.DaemonOverhead) > 0 {
-		pin.DaemonSets = []*corev1.Pod{simulation.DaemonSetPod("daemonset-overhead", in.DaemonOverhead)}
-	}
-	var read *workloadreader.Set // the workloads_yaml objects, for the disruption checks
-	if len(m.WorkloadsYAML) > 0 {
-		ws, set := manifestWorkloads(m.WorkloadsYAML, d.data.Checks, &resp.Diagnostics)
-		read = set
-		daemons := set.DaemonSets
-		in.Workloads = append(in.Workloads, ws...)
-		pin.Pods = append(pin.Pods, set.Pods...)
-		pin.DaemonSets = append(pin.DaemonSets, daemons...)
-		if len(daemons) > 0 {
-			// Each pool's nodes carry the DaemonSets Karpenter would run there, on top of
-			// daemonset_overhead.
-			in.PoolDaemonOverhead = map[string]corev1.ResourceList{}
-			for pool, overhead := range simulation.DaemonOverheads(daemons, in.Pools) {
-				in.PoolDaemonOverhead[pool] = addLists(in.DaemonOverhead, overhead)
-			}
-		}
-	}
+	in, poolAt := d.input(ctx, m, region, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	mode := m.Mode.ValueString()
 	if mode == "" {
-		mode = simmodel.MethodKarpenter
+		mode = simulation.Karpenter
 	}
-	var predicted, optimum *simmodel.Simulation
-	if mode != simmodel.MethodOptimal {
-		if predicted, err = simulation.Predict(s, pin); err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("region"), "Cannot predict", err.Error())
-			return
+	res, err := simulation.Simulate(ctx, s, in.Input, mode)
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("region"), "Cannot simulate", err.Error())
+		return
+	}
+	for _, skipped := range res.Skipped {
+		resp.Diagnostics.AddError("Not simulated", skipped)
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	for _, a := range res.Assumptions {
+		resp.Diagnostics.AddAttributeWarning(path.Root("region"), "Simulation assumption", a)
+	}
+	if res.Karpenter != nil {
+		at := make([]path.Path, len(res.Pools))
+		for i, name := range res.Pools {
+			at[i] = poolAt[name]
 		}
+		reservationDiags(s, region, res.SimPools(), at, d.data.Checks, &resp.Diagnostics)
 	}
-	if mode != simmodel.MethodKarpenter {
-		if optimum, err = optimal.Simulate(s, in); err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("region"), "Cannot simulate", err.Error())
-			return
-		}
-	}
-	for _, sim := range []*simmodel.Simulation{predicted, optimum} {
-		for _, a := range simulation.ZoneAssumptions(sim) {
-			resp.Diagnostics.AddAttributeWarning(path.Root("region"), "Simulation assumption", a)
-		}
-	}
-	if predicted != nil {
-		reservationDiags(s, region, in.Pools, poolAt, d.data.Checks, &resp.Diagnostics)
-		disruptionDiags(read, in.Pools, predicted, d.data.Checks, &resp.Diagnostics)
-	} else {
-		disruptionDiags(read, in.Pools, optimum, d.data.Checks, &resp.Diagnostics)
-	}
+	_, primary := res.Primary()
+	disruptionDiags(in.read, res.SimPools(), primary, d.data.Checks, &resp.Diagnostics)
 	m.LowerBound = types.Float64Null()
 	m.DesignCost = types.Float64Null()
 	m.Optimal = nil
 	m.Advice = nil
-	switch mode {
-	case simmodel.MethodKarpenter:
-		fill(&m, predicted)
-	case simmodel.MethodOptimal:
-		fill(&m, optimum)
+	fill(&m, primary)
+	if optimum := res.Optimal; optimum != nil {
 		m.LowerBound = types.Float64Value(optimum.LowerBound)
-	default:
-		fill(&m, predicted)
-		m.LowerBound = types.Float64Value(optimum.LowerBound)
+	}
+	if mode == simulation.Both {
+		predicted, optimum := res.Karpenter, res.Optimal
 		m.DesignCost = types.Float64Value(predicted.HourlyCost - optimum.HourlyCost)
 		m.Optimal = &optimalModel{
 			Method: types.StringValue(optimum.Method), NodeCount: types.Int64Value(int64(len(optimum.Nodes))),
@@ -458,7 +405,7 @@ func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 			LowerBound: types.Float64Value(optimum.LowerBound), ScheduledPods: types.Int64Value(int64(optimum.ScheduledPods)),
 			Nodes: nodes(optimum),
 		}
-		a, err := simulation.AdvisePrediction(s, pin, predicted, optimum)
+		a, err := simulation.Advise(s, in.Input, res)
 		if err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root("mode"), "Cannot advise", err.Error())
 			return
@@ -473,6 +420,58 @@ func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
+// input is the simulation's input from the configuration, each manifest validated on the
+// element that holds it; poolAt is each NodePool's element, by name.
+func (d *dataSource) input(ctx context.Context, m model, region string, diags *diag.Diagnostics) (in configInput, poolAt map[string]path.Path) {
+	in.Region = region
+	in.ConfigurationBound = m.LowerBoundMethod.ValueString() == "configuration"
+	for _, of := range []struct {
+		attr  string
+		texts []string
+		kind  *kinds.Kind
+	}{{"aksnodeclasses", m.AKSNodeClasses, kinds.AKSNodeClass}, {"ec2nodeclasses", m.EC2NodeClasses, kinds.EC2NodeClass}} {
+		for i, text := range of.texts {
+			if obj := manifest(ctx, text, of.kind.GVK, path.Root(of.attr).AtListIndex(i), diags); obj != nil {
+				in.NodeClasses = append(in.NodeClasses, obj)
+			}
+		}
+	}
+	poolAt = map[string]path.Path{}
+	for i, text := range m.NodePools {
+		at := path.Root("nodepools").AtListIndex(i)
+		obj := manifest(ctx, text, kinds.NodePool.GVK, at, diags)
+		if obj == nil {
+			continue
+		}
+		p, err := analysis.PoolFromObject(obj)
+		if err != nil {
+			diags.AddAttributeError(at, "Unreadable NodePool", err.Error())
+			continue
+		}
+		in.NodePools = append(in.NodePools, obj)
+		poolAt[p.Name] = at
+	}
+	for i, w := range m.Workloads {
+		in.Workloads = append(in.Workloads, workload(w, path.Root("workloads").AtListIndex(i), diags))
+	}
+	in.DaemonOverhead = quantities(m.DaemonSetOverhead, path.Root("daemonset_overhead"), diags)
+	if len(m.Workloads) == 0 && len(m.WorkloadsYAML) == 0 {
+		diags.AddAttributeError(path.Root("workloads"), "No workloads", "Set workloads, workloads_yaml or both: the simulation needs pending pods.")
+	}
+	if len(m.WorkloadsYAML) > 0 {
+		in.read = manifestWorkloads(m.WorkloadsYAML, d.data.Checks, diags)
+		in.Pods, in.DaemonSets = in.read.Pods, in.read.DaemonSets
+	}
+	return in, poolAt
+}
+
+// configInput is the simulation's input with the workloads_yaml objects it was read from, for
+// the disruption checks.
+type configInput struct {
+	simulation.Input
+	read *workloadreader.Set
+}
+
 // manifest parses and validates one manifest of the given kind, with the CRD's defaults.
 func manifest(ctx context.Context, text string, gvk k8sschema.GroupVersionKind, at path.Path, diags *diag.Diagnostics) map[string]any {
 	obj := map[string]any{}
@@ -484,7 +483,15 @@ func manifest(ctx context.Context, text string, gvk k8sschema.GroupVersionKind, 
 		diags.AddAttributeError(at, "Wrong kind", fmt.Sprintf("Attribute %s is a %v %v; expected %s %s.", at, obj["apiVersion"], obj["kind"], gvk.GroupVersion(), gvk.Kind))
 		return nil
 	}
-	v := crdvalidate.MustFor(gvk)
+	v, err := crdvalidate.For(gvk)
+	if gvk == kinds.NodePool.GVK {
+		// A NodePool is validated by the CRD of the cloud its nodeClassRef names, as in its cluster.
+		v, err = crdvalidate.NodePoolFor(gvk, crdvalidate.NodePoolGroup(obj))
+	}
+	if err != nil {
+		diags.AddAttributeError(at, "Cannot validate "+gvk.Kind, err.Error())
+		return nil
+	}
 	if errs := v.Validate(ctx, obj); len(errs) > 0 {
 		diags.AddAttributeError(at, "Invalid "+gvk.Kind, fmt.Sprintf("Attribute %s: the Kubernetes API server would reject it:\n%s", at, strings.Join(crdvalidate.Messages(errs), "\n")))
 		return nil

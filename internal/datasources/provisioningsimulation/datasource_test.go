@@ -177,7 +177,7 @@ data "karpenter_provisioning_simulation" "s" {
 	})
 }
 
-// By default the data source reports Karpenter's decision (clustersim.Predict), not the optimum;
+// By default the data source reports Karpenter's decision (simulation.Predict), not the optimum;
 // mode = "both" adds the optimum and the design cost between them; an unknown mode fails on
 // the attribute.
 func TestAccSimulationKarpenterModeAndBoth(t *testing.T) {

@@ -65,8 +65,8 @@ func TestDisruptionDiags(t *testing.T) {
 				t.Fatal(err, diags)
 			}
 			pools := []simmodel.SimPool{{Pool: p}}
-			_, set := manifestWorkloads([]string{guardedDB, zeroBudget}, providerdata.Checks{}, &diags)
-			sim, err := simulation.Predict(s, simulation.PredictionInput{Region: "westeurope", Pools: pools, Pods: set.Pods, WorkloadOf: workloadOf})
+			set := manifestWorkloads([]string{guardedDB, zeroBudget}, providerdata.Checks{}, &diags)
+			sim, err := simulation.Predict(s, simulation.PredictionInput{Region: "westeurope", Pools: pools, Pods: set.Pods, WorkloadOf: simulation.WorkloadOf})
 			if err != nil {
 				t.Fatal(err)
 			}

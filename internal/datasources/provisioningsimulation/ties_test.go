@@ -16,7 +16,7 @@ import (
 )
 
 // A zone-spread workload in eastus meets equally loaded zones, which Karpenter picks among at
-// random: tie_breaks counts them and hourly_cost_range is what clustersim.Predict reports; in
+// random: tie_breaks counts them and hourly_cost_range is what simulation.Predict reports; in
 // westus (no zones: one placement) there is no tie, tie_breaks is 0 and the range null.
 func TestAccSimulationReportsKarpentersRandomTies(t *testing.T) {
 	ws := []simmodel.Workload{{Name: "web", Count: 5, ZoneSpread: 1,

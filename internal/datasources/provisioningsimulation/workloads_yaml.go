@@ -7,7 +7,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	corev1 "k8s.io/api/core/v1"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 	manifests "github.com/karpenter-iac/terraform-provider-karpenter/internal/manifest"
@@ -30,12 +29,9 @@ var workloadsYAMLAttribute = schema.ListAttribute{
 		"the simulation puts on them (KRP411, KRP413, KRP414).",
 }
 
-// manifestWorkloads reads the workloads_yaml manifests into the solver's workloads and the
-// DaemonSet pods, reporting problems on the element they come from.
-//
-// The solver's workloads are for the optimum; the pods themselves, with every scheduling
-// constraint, are for Karpenter's decision (clustersim.Predict).
-func manifestWorkloads(texts []string, checks providerdata.Checks, diags *diag.Diagnostics) (ws []simmodel.Workload, set *workloadreader.Set) {
+// manifestWorkloads reads the workloads_yaml manifests into pods and DaemonSet pods, reporting
+// problems on the element they come from.
+func manifestWorkloads(texts []string, checks providerdata.Checks, diags *diag.Diagnostics) *workloadreader.Set {
 	// All elements are read together: a RuntimeClass, LimitRange or HPA in one applies to the
 	// workloads of the others, as in a cluster.
 	var all []workloadreader.Document
@@ -50,7 +46,7 @@ func manifestWorkloads(texts []string, checks providerdata.Checks, diags *diag.D
 		}
 		all = append(all, workloadDocuments(docs)...)
 	}
-	set = workloadreader.Read(all, workloadreader.Options{})
+	set := workloadreader.Read(all, workloadreader.Options{})
 	for _, f := range set.Findings {
 		where := fmt.Sprintf("%s line %d", f.File, f.Line)
 		if f.Path != "" {
@@ -61,11 +57,7 @@ func manifestWorkloads(texts []string, checks providerdata.Checks, diags *diag.D
 	for _, a := range set.Assumptions {
 		diags.AddAttributeWarning(path.Root("workloads_yaml"), "Simulation assumption", a)
 	}
-	ws, notes := simulation.SolverWorkloads(set.Pods)
-	for _, n := range notes {
-		diags.AddAttributeWarning(path.Root("workloads_yaml"), "Simulation assumption (optimal mode)", n)
-	}
-	return ws, set
+	return set
 }
 
 // workloadDocuments are the objects of a stream (the items of a kind: List each), read by
@@ -97,35 +89,10 @@ func disruptionDiags(set *workloadreader.Set, pools []simmodel.SimPool, sim *sim
 	}
 }
 
-// workloadOf names a pod's workload in Karpenter's prediction: the object that owns a pod read
-// from manifests, else the workload of the workloads attribute (its app label).
-func workloadOf(p *corev1.Pod) string {
-	if o := p.Annotations[workloadreader.OwnerAnnotation]; o != "" {
-		return o
-	}
-	if a := p.Labels["app"]; a != "" {
-		return a
-	}
-	return p.Name
-}
-
 // report shows a finding on the element of workloads_yaml it comes from (where: its line and
 // field), as every resource shows a finding (crdresource.AddFinding): notes are not shown,
 // the provider's checks.suppress and strict mode apply.
 func report(diags *diag.Diagnostics, checks providerdata.Checks, at path.Path, f findings.Finding, where string) {
 	f.Message = where + ": " + f.Message
 	crdresource.AddFinding(diags, checks, at, true, f, crdresource.FindingDetail{})
-}
-
-// addLists sums two resource lists (either may be nil).
-func addLists(a, b corev1.ResourceList) corev1.ResourceList {
-	out := corev1.ResourceList{}
-	for _, l := range []corev1.ResourceList{a, b} {
-		for k, v := range l {
-			q := out[k]
-			q.Add(v)
-			out[k] = q
-		}
-	}
-	return out
 }

@@ -16,7 +16,7 @@ import (
 
 	awsclient "github.com/karpenter-iac/terraform-provider-karpenter/internal/clients/aws"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clients/azure"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/provider/connect"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/connect"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/providerdata"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/validators"
 )

@@ -7,7 +7,7 @@ import (
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/provider/planstate"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/planstate"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/resources/crdresource"
 )
 

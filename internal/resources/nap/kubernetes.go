@@ -15,9 +15,9 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clients/kube"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/connect"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crds"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/provider/connect"
 )
 
 // crds installs the CRDs when asked and waits until they are Established.

@@ -436,8 +436,8 @@ func allFirst(first decision, ups []decision) bool {
 }
 
 // tieLimit is the comparator's default bound on the emulation's runs per scenario: more than
-// a prediction's (clustersim.TieRuns) on small scenarios, where Karpenter's few outcomes are worth
-// finding all of (64 runs up to 156 pods, down to clustersim.TieRuns from 625 pods).
+// a prediction's (simulation.TieRuns) on small scenarios, where Karpenter's few outcomes are worth
+// finding all of (64 runs up to 156 pods, down to simulation.TieRuns from 625 pods).
 func tieLimit(pods int) int { return max(simulation.TieRuns, min(64, 10000/max(pods, 1))) }
 
 // randomChoice says why Karpenter's outcome may depend on the order it iterates a Go map in

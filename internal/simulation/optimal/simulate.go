@@ -9,7 +9,7 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 )
 
-// Simulate is the optimum (Method "optimal"), not Karpenter's decision (see clustersim.Predict): the
+// Simulate is the optimum (Method "optimal"), not Karpenter's decision (see simulation.Predict): the
 // cheapest packing it finds of the pods on nodes the NodePools can launch, with a certified
 // lower bound. Pods are assigned to NodePools in Karpenter's order: each pod goes to the
 // highest-weight NodePool (ties by name, descending, as Karpenter orders them) whose taints it

@@ -28,11 +28,13 @@ var terraformSDK = []string{
 }
 
 // resourcePackages are the Terraform-facing packages of this module (resources, data sources,
-// functions, the provider and its plan-time state), and tfcrd, which maps CRD trees onto
-// Terraform schemas and values.
+// functions, the provider, its settings, plan-time state and lazy connections), and tfcrd,
+// which maps CRD trees onto Terraform schemas and values.
 var resourcePackages = []string{
 	module + "/internal/provider",
 	module + "/internal/providerdata",
+	module + "/internal/planstate",
+	module + "/internal/connect",
 	module + "/internal/resources/crdresource",
 	module + "/internal/tfcrd",
 	module + "/internal/resources/nodepool",
@@ -114,6 +116,20 @@ var rules = map[string][][]string{
 	"internal/testsupport/fakecloud": append(aboveTheDomain, []string{module + "/internal/analysis", module + "/internal/cloud/aks", module + "/internal/cloud/eks"}, simulationPackages),
 }
 
+// directRules are imports a package may not make itself, though it reaches them through the
+// layer it builds on. The simulation data source maps Terraform types to and from
+// simulation.Simulate, which alone picks each pool's cloud and runs the emulation and the optimum.
+var directRules = map[string][]string{
+	"internal/datasources/provisioningsimulation": {
+		module + "/internal/simulation/optimal", module + "/internal/simulation/karpenter",
+		module + "/internal/cloud/aks", module + "/internal/cloud/eks",
+	},
+}
+
+// providerImporters are the only packages that may import internal/provider: main.go serves
+// it, and the acceptance-test support starts it. Every other package sits below it.
+var providerImporters = []string{module, module + "/internal/testsupport/acctest"}
+
 // listed is one package of `go list -deps -json`.
 type listed struct {
 	ImportPath string
@@ -134,6 +150,42 @@ func TestLayering(t *testing.T) {
 			if chain := shortestChain(graph, module+"/"+root, forbidden); chain != nil {
 				t.Errorf("%s may not import %s, but reaches it:\n\t%s", root, describe(forbidden), strings.Join(chain, "\n\t→ "))
 			}
+		}
+	}
+}
+
+// TestDirectImports fails naming each import a package makes that its direct rule forbids.
+func TestDirectImports(t *testing.T) {
+	roots := make([]string, 0, len(directRules))
+	for p := range directRules {
+		roots = append(roots, p)
+	}
+	sort.Strings(roots)
+	graph := goListDeps(t, roots)
+	for _, root := range roots {
+		for _, imp := range graph[module+"/"+root] {
+			if matches(imp, directRules[root]) {
+				t.Errorf("%s may not import %s itself: it goes through the layer below", root, strings.TrimPrefix(imp, module+"/"))
+			}
+		}
+	}
+}
+
+// TestProviderIsTheTop fails naming the import chain by which a package other than main.go and
+// the acceptance-test support reaches internal/provider.
+func TestProviderIsTheTop(t *testing.T) {
+	provider := module + "/internal/provider"
+	graph := listGraph(t, module+"/...")
+	var pkgs []string
+	for p := range graph {
+		if (p == module || strings.HasPrefix(p, module+"/")) && p != provider && !slices.Contains(providerImporters, p) {
+			pkgs = append(pkgs, p)
+		}
+	}
+	sort.Strings(pkgs)
+	for _, p := range pkgs {
+		if chain := shortestChain(graph, p, []string{provider}); chain != nil {
+			t.Errorf("%s may not import internal/provider, but reaches it:\n\t%s", strings.TrimPrefix(p, module+"/"), strings.Join(chain, "\n\t→ "))
 		}
 	}
 }
@@ -166,10 +218,23 @@ func TestShortestChain(t *testing.T) {
 // goListDeps returns the import graph of the given packages and everything they import.
 func goListDeps(t *testing.T, roots []string) map[string][]string {
 	t.Helper()
-	args := []string{"list", "-deps", "-json=ImportPath,Imports,Error"}
-	for _, r := range roots {
-		args = append(args, module+"/"+r)
+	patterns := make([]string, len(roots))
+	for i, r := range roots {
+		patterns[i] = module + "/" + r
 	}
+	graph := listGraph(t, patterns...)
+	for _, r := range roots {
+		if _, ok := graph[module+"/"+r]; !ok {
+			t.Fatalf("go list did not list %s: a rule names a package that does not exist", r)
+		}
+	}
+	return graph
+}
+
+// listGraph is the import graph of the packages matching the patterns and everything they import.
+func listGraph(t *testing.T, patterns ...string) map[string][]string {
+	t.Helper()
+	args := append([]string{"list", "-deps", "-json=ImportPath,Imports,Error"}, patterns...)
 	cmd := exec.Command("go", args...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -190,11 +255,6 @@ func goListDeps(t *testing.T, roots []string) map[string][]string {
 			t.Fatalf("go list %s: %s", p.ImportPath, p.Error.Err)
 		}
 		graph[p.ImportPath] = p.Imports
-	}
-	for _, r := range roots {
-		if _, ok := graph[module+"/"+r]; !ok {
-			t.Fatalf("go list did not list %s: a rule names a package that does not exist", r)
-		}
 	}
 	return graph
 }

@@ -20,7 +20,7 @@ func TestEachStageBelongsToOneResource(t *testing.T) {
 		"NodeClasses": {"internal/resources/aksnodeclass", "internal/resources/ec2nodeclass"},
 		"NodePools":   {"internal/resources/nodepool"},
 	}
-	root, err := filepath.Abs(filepath.Join("..", ".."))
+	root, err := filepath.Abs("..") // internal
 	if err != nil {
 		t.Fatal(err)
 	}
