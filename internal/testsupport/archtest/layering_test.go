@@ -85,6 +85,7 @@ var rules = map[string][][]string{
 	"internal/manifest/kustomize":    aboveTheDomain,
 	"internal/manifest/helmchart":    aboveTheDomain,
 	"internal/workload":              aboveTheDomain,
+	"internal/clusterstate":          aboveTheDomain,
 	"internal/findings":              aboveTheDomain,
 	"internal/simulation":            aboveTheDomain,
 	"internal/simulation/optimal":    aboveTheDomain,
