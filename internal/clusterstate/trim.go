@@ -67,6 +67,7 @@ func trimPod(object []byte) (*corev1.Pod, error) {
 		},
 		Status: corev1.PodStatus{
 			Phase:             in.Status.Phase,
+			StartTime:         in.Status.StartTime,
 			NominatedNodeName: in.Status.NominatedNodeName,
 			Conditions:        conditions(in.Status.Conditions),
 		},

@@ -36,14 +36,17 @@ type DriftResult struct {
 	Checked int
 	// Assumptions say what could not be judged offline.
 	Assumptions []string
+
+	// pools are the change's NodePools as judged (defaulted, with their hashes).
+	pools map[string]*karpv1.NodePool
 }
 
 // Drift judges each NodeClaim of the snapshot against its NodePool and node class as the
 // change (in) holds them, as Karpenter's Drift controller and its cloud provider would once the
 // change is applied. Node classes the change does not hold are taken as the cluster has them.
 func Drift(ctx context.Context, s *analysis.Solver, snap *clusterstate.Snapshot, in Input) (*DriftResult, error) {
-	res := &DriftResult{}
 	pools := map[string]*karpv1.NodePool{}
+	res := &DriftResult{pools: pools}
 	for _, body := range in.NodePools {
 		obj := deepCopy(body)
 		v, err := crdvalidate.NodePoolFor(kinds.NodePool.GVK, crdvalidate.NodePoolGroup(obj))
