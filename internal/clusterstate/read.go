@@ -3,7 +3,6 @@ package clusterstate
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -145,23 +144,6 @@ func (s *Snapshot) addJSON(src Source, j []byte) {
 	if bytes.Equal(bytes.TrimSpace(j), []byte("null")) {
 		return
 	}
-	var list struct {
-		Kind  string            `json:"kind"`
-		Items []json.RawMessage `json:"items"`
-	}
-	if err := json.Unmarshal(j, &list); err == nil && strings.HasSuffix(list.Kind, "List") {
-		for _, item := range list.Items {
-			if s.full(src) {
-				return
-			}
-			s.addOne(src, item)
-		}
-		return
-	}
-	s.addOne(src, j)
-}
-
-func (s *Snapshot) addOne(src Source, j []byte) {
 	if err := s.add(src, j); err != nil {
 		s.problem(src, err.Error())
 	}

@@ -76,8 +76,8 @@ var (
 	pdbGK  = schema.GroupKind{Group: "policy", Kind: "PodDisruptionBudget"}
 )
 
-// add keeps one object, given as JSON, trimmed; an object of a kind the snapshot does not
-// hold is counted in PassedOver.
+// add keeps one object, given as JSON, trimmed, or each item of a List; an object of a kind
+// the snapshot does not hold is counted in PassedOver.
 func (s *Snapshot) add(src Source, object []byte) error {
 	var head struct {
 		APIVersion string `json:"apiVersion"`
@@ -86,9 +86,21 @@ func (s *Snapshot) add(src Source, object []byte) error {
 			Name      string `json:"name"`
 			Namespace string `json:"namespace"`
 		} `json:"metadata"`
+		Items []json.RawMessage `json:"items"`
 	}
 	if err := json.Unmarshal(object, &head); err != nil {
 		return fmt.Errorf("not an object: %v", err)
+	}
+	if strings.HasSuffix(head.Kind, "List") && head.Metadata.Name == "" {
+		for _, item := range head.Items {
+			if s.full(src) {
+				break
+			}
+			if err := s.add(src, item); err != nil {
+				s.problem(src, err.Error())
+			}
+		}
+		return nil
 	}
 	if head.APIVersion == "" || head.Kind == "" {
 		return fmt.Errorf("an item without apiVersion and kind: not an object kubectl prints")
