@@ -86,6 +86,7 @@ type options struct {
 	hpaMax, strict                               bool
 	suppress                                     []findings.Code
 	helm                                         review.HelmOptions
+	state                                        StateOptions
 	paths                                        []string
 }
 
@@ -99,7 +100,7 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 		fmt.Fprintf(stderr, "simulate: %v\nRun 'terraform-provider-karpenter simulate -h' for usage.\n", err)
 		return ExitUsage
 	}
-	rep, err := Simulate(ctx, Options{Paths: o.paths, Stdin: stdin, ConfigPath: o.config, Region: o.region, Mode: o.mode, HPAMaxReplicas: o.hpaMax, Suppress: o.suppress, Strict: o.strict, Helm: o.helm})
+	rep, err := Simulate(ctx, Options{Paths: o.paths, Stdin: stdin, ConfigPath: o.config, Region: o.region, Mode: o.mode, HPAMaxReplicas: o.hpaMax, Suppress: o.suppress, Strict: o.strict, Helm: o.helm, State: o.state})
 	if err != nil {
 		fmt.Fprintf(stderr, "simulate: %s\n", review.EscapeText(err.Error()))
 		return ExitUsage
@@ -150,6 +151,12 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		o.helm.Set = append(o.helm.Set, s)
 		return nil
 	})
+	fs.Func("cluster-state", "the running cluster's state, as `kubectl get nodes,nodeclaims,pods,pdb,nodepools,aksnodeclasses -A -o yaml` prints it (a file or a directory of them; repeatable): the NodeClaims the input's NodePools and node classes drift are reported", func(s string) error {
+		o.state.Files = append(o.state.Files, s)
+		return nil
+	})
+	fs.StringVar(&o.state.Kubeconfig, "kubeconfig", "", "read the running cluster's state through this kubeconfig instead (get and list only), as --cluster-state")
+	fs.StringVar(&o.state.Context, "context", "", "the kubeconfig context for --kubeconfig (default: its current context)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usageHead)
 		fs.PrintDefaults()
