@@ -95,7 +95,7 @@ func TestSnapshotEqualsLiveListing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := live.Counts(), "2 nodes, 1 NodeClaims, 2 pods (1 pending), 1 PodDisruptionBudgets, 1 NodePools, 1 node classes"; got != want {
+	if got, want := live.Counts(), "2 nodes, 1 NodeClaim, 2 pods (1 pending), 1 PodDisruptionBudget, 1 NodePool, 1 node class"; got != want {
 		t.Fatalf("live: %s, want %s", got, want)
 	}
 	for name, printer := range map[string]printers.ResourcePrinter{"yaml": &printers.YAMLPrinter{}, "json": &printers.JSONPrinter{}} {

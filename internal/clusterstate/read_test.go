@@ -42,7 +42,7 @@ func markerLines(t *testing.T, path string) []int {
 
 func TestReadKubectlList(t *testing.T) {
 	s := readFixture(t)
-	if got, want := s.Counts(), "1 nodes, 1 NodeClaims, 2 pods (1 pending), 1 PodDisruptionBudgets, 1 NodePools, 0 node classes"; got != want {
+	if got, want := s.Counts(), "1 node, 1 NodeClaim, 2 pods (1 pending), 1 PodDisruptionBudget, 1 NodePool, 0 node classes"; got != want {
 		t.Errorf("counts %q, want %q", got, want)
 	}
 	if s.Finished != 1 || s.PassedOver["Event"] != 1 {

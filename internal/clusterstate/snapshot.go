@@ -66,8 +66,18 @@ func (s *Snapshot) Counts() string {
 			pending++
 		}
 	}
-	return fmt.Sprintf("%d nodes, %d NodeClaims, %d pods (%d pending), %d PodDisruptionBudgets, %d NodePools, %d node classes",
-		len(s.Nodes), len(s.NodeClaims), len(s.Pods), pending, len(s.PDBs), len(s.NodePools), len(s.NodeClasses))
+	return fmt.Sprintf("%s, %s, %s (%d pending), %s, %s, %s", count(len(s.Nodes), "node"), count(len(s.NodeClaims), "NodeClaim"),
+		count(len(s.Pods), "pod"), pending, count(len(s.PDBs), "PodDisruptionBudget"), count(len(s.NodePools), "NodePool"), count(len(s.NodeClasses), "node class"))
+}
+
+func count(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	if strings.HasSuffix(what, "s") {
+		return fmt.Sprintf("%d %ses", n, what)
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }
 
 var (

@@ -2,6 +2,7 @@ package simulate
 
 import (
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 )
@@ -12,8 +13,8 @@ func TestSimulateClusterStateDrift(t *testing.T) {
 	for _, tc := range []struct {
 		tree    string
 		drifted int
-	}{{"testdata/drift/before", 0}, {"testdata/drift/after", 3}} {
-		code, out, errOut := run(t, "", "--cluster-state", "testdata/drift/snapshot.yaml", "--region", "westeurope", "--format", "json", tc.tree)
+	}{{"../../../examples/simulate/pool-change/before", 0}, {"../../../examples/simulate/pool-change/after", 3}} {
+		code, out, errOut := run(t, "", "--cluster-state", "../../../examples/simulate/pool-change/cluster-state.yaml", "--region", "westeurope", "--format", "json", tc.tree)
 		if code != ExitClean {
 			t.Fatalf("%s: exit %d: %s", tc.tree, code, errOut)
 		}
@@ -41,7 +42,7 @@ func TestSimulateClusterStateDrift(t *testing.T) {
 			t.Errorf("%s: pools %+v, want 3 rounds of one node", tc.tree, d.Pools)
 		}
 	}
-	code, out, errOut := run(t, "", "--cluster-state", "testdata/drift/snapshot.yaml", "--region", "westeurope", "testdata/drift/after")
+	code, out, errOut := run(t, "", "--cluster-state", "../../../examples/simulate/pool-change/cluster-state.yaml", "--region", "westeurope", "../../../examples/simulate/pool-change/after")
 	if code != ExitClean || !strings.Contains(out, "NodePool general: 3 of 3 nodes drift; budgets allow 1 at a time now, 1 at most within 31 days: 3 replacement rounds") {
 		t.Errorf("text report (exit %d, %s):\n%s", code, errOut, out)
 	}
@@ -52,13 +53,33 @@ func TestSimulateClusterStateErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--cluster-state", "testdata/drift/nope.yaml", "--region", "westeurope", "testdata/drift/after"}, "--cluster-state: stat testdata/drift/nope.yaml"},
-		{[]string{"--cluster-state", "testdata/drift/snapshot.yaml", "--kubeconfig", "x", "--region", "westeurope", "testdata/drift/after"}, "give one"},
-		{[]string{"--kubeconfig", "testdata/drift/nope", "--region", "westeurope", "testdata/drift/after"}, "--kubeconfig: kubeconfig"},
+		{[]string{"--cluster-state", "testdata/nope.yaml", "--region", "westeurope", "../../../examples/simulate/pool-change/after"}, "--cluster-state: stat testdata/nope.yaml"},
+		{[]string{"--cluster-state", "../../../examples/simulate/pool-change/cluster-state.yaml", "--kubeconfig", "x", "--region", "westeurope", "../../../examples/simulate/pool-change/after"}, "give one"},
+		{[]string{"--kubeconfig", "testdata/nope", "--region", "westeurope", "../../../examples/simulate/pool-change/after"}, "--kubeconfig: kubeconfig"},
 	} {
 		code, _, errOut := run(t, "", tc.args...)
 		if code != ExitUsage || !strings.Contains(errOut, tc.want) {
 			t.Errorf("%v: exit %d, %q; want usage error with %q", tc.args, code, errOut, tc.want)
 		}
+	}
+}
+
+// The guide's output block is the command's output.
+func TestGuideWhatWillThisChangeDo(t *testing.T) {
+	guide, err := os.ReadFile("../../../templates/guides/what-will-this-change-do.md.tmpl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, ok := strings.Cut(string(guide), "examples/simulate/pool-change/after\n```\n\n```\n")
+	block, _, _ = strings.Cut(block, "```")
+	if !ok || block == "" {
+		t.Fatal("the guide's output block is not found")
+	}
+	code, out, errOut := run(t, "", "--region", "westeurope", "--cluster-state", "../../../examples/simulate/pool-change/cluster-state.yaml", "../../../examples/simulate/pool-change/after")
+	if code != ExitClean {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, block) {
+		t.Errorf("the guide shows\n%s\nbut the command prints\n%s", block, out)
 	}
 }

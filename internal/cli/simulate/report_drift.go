@@ -16,8 +16,8 @@ func driftLines(d *ClusterDrift) []string {
 		return nil
 	}
 	res := d.Result
-	lines := []string{fmt.Sprintf("Change against the running cluster (%s): %d of the %d NodeClaims of the pools changed drift (Karpenter's drift check; their replacement is not simulated)",
-		d.State, len(res.Drifted), res.Checked)}
+	lines := []string{fmt.Sprintf("Against the running cluster (%s):", d.State),
+		fmt.Sprintf("%d of the %d NodeClaims of the input's NodePools drift (Karpenter's drift check; their replacement is not simulated yet)", len(res.Drifted), res.Checked)}
 	for _, p := range d.Pools {
 		lines = append(lines, "  "+poolDriftText(p))
 		for _, b := range p.Blocked {
