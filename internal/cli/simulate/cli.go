@@ -86,6 +86,7 @@ type options struct {
 	*clitool.Command
 	mode   string
 	hpaMax bool
+	state  StateOptions
 }
 
 // Main runs the simulate command with the arguments after "simulate" and returns the exit code.
@@ -95,7 +96,7 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 		return code
 	}
 	rep, err := Simulate(ctx, Options{Paths: o.Paths, Stdin: stdin, ConfigPath: o.Config, Region: o.Region, Mode: o.mode, HPAMaxReplicas: o.hpaMax, Suppress: o.Suppress, Strict: o.Strict,
-		Helm: review.HelmOptions{ValuesFiles: o.HelmValues, Set: o.HelmSet, Off: o.NoHelm}})
+		Helm: review.HelmOptions{ValuesFiles: o.HelmValues, Set: o.HelmSet, Off: o.NoHelm}, State: o.state})
 	if err != nil {
 		return o.Fail(stderr, err)
 	}
@@ -128,6 +129,12 @@ func newFlags() *options {
 	o := &options{Command: clitool.New("simulate", usageHead, usageTail, "text", "json", "markdown")}
 	o.Flags.StringVar(&o.mode, "mode", simulation.Karpenter, "karpenter, optimal or both")
 	o.Flags.BoolVar(&o.hpaMax, "hpa-max", false, "count workloads an HPA scales at its maxReplicas (the cost at peak)")
+	o.Flags.Func("cluster-state", "the running cluster's state, as `kubectl get nodes,nodeclaims,pods,pdb,nodepools,aksnodeclasses -A -o yaml` prints it (a file or a directory of them; repeatable): the NodeClaims the input's NodePools and node classes drift are reported", func(s string) error {
+		o.state.Files = append(o.state.Files, s)
+		return nil
+	})
+	o.Flags.StringVar(&o.state.Kubeconfig, "kubeconfig", "", "read the running cluster's state through this kubeconfig instead (get and list only), as --cluster-state")
+	o.Flags.StringVar(&o.state.Context, "context", "", "the kubeconfig context for --kubeconfig (default: its current context)")
 	o.Check(func() error {
 		if !slices.Contains(simulation.Modes, o.mode) {
 			return fmt.Errorf("unknown --mode %q (want %s)", o.mode, strings.Join(simulation.Modes, ", "))

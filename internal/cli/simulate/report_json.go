@@ -49,6 +49,8 @@ type jsonCluster struct {
 	Skipped     []string          `json:"skipped"`
 	// Advice: the cheapest NodePool edit verified with Karpenter's decision (KRP118).
 	Advice *simulation.Advice `json:"advice,omitempty"`
+	// Drift: what the input does to the running cluster given with --cluster-state.
+	Drift *jsonDrift `json:"drift,omitempty"`
 }
 
 type jsonSim struct {
@@ -191,7 +193,7 @@ func WriteJSON(w io.Writer, r *Report, toolVersion string) error {
 		res := c.Result
 		jc := jsonCluster{Name: c.Name, Region: c.Region, Karpenter: toJSONSim(c.Name, res.Karpenter, res.Pools),
 			Optimal: toJSONSim(c.Name, res.Optimal, res.Pools), LowerBound: res.LowerBound(), Pools: nonNil(res.Pools),
-			Workloads: c.Workloads, Assumptions: nonNil(res.Assumptions), Skipped: nonNil(res.Skipped), Advice: c.Advice, Currency: res.Currency()}
+			Workloads: c.Workloads, Assumptions: nonNil(res.Assumptions), Skipped: nonNil(res.Skipped), Advice: c.Advice, Currency: res.Currency(), Drift: toJSONDrift(c.Drift)}
 		if jc.Workloads == nil {
 			jc.Workloads = []WorkloadSummary{}
 		}

@@ -54,6 +54,16 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 		if a := c.Advice; a != nil {
 			fmt.Fprintf(&b, "\n**Advice** (%s): %s: Karpenter's cost %s instead of %s, saving %s (%.1f %%): `%s`\n", md(label(c.Name)), md(a.Edit.Describe()), money.Hourly(cur, a.HourlyCost), money.Hourly(cur, a.KarpenterCost), money.Hourly(cur, a.Saving), a.SavingPercent, md(a.Edit.YAML()))
 		}
+		if d := c.Drift; d != nil {
+			fmt.Fprintf(&b, "\n**Drift** (%s): %d of %d NodeClaims of the changed pools drift (%s); their replacement is not simulated\n", md(label(c.Name)), len(d.Result.Drifted), d.Result.Checked, md(reasons(d.Result)))
+			for _, p := range d.Pools {
+				fmt.Fprintf(&b, "\n- %s", md(poolDriftText(p)))
+				if len(p.Blocked) > 0 {
+					fmt.Fprintf(&b, " (%d blocked: %s)", len(p.Blocked), md(p.Blocked[0].Why))
+				}
+			}
+			b.WriteString("\n")
+		}
 		for _, a := range c.Result.Assumptions {
 			fmt.Fprintf(&b, "\n- assumed: %s", md(a))
 		}

@@ -72,6 +72,12 @@ func WriteText(w io.Writer, r *Report) error {
 			}
 			fmt.Fprintf(&b, "    %sYAML: %s\n    %sHCL:  %s\n", verb, a.Edit.YAML(), verb, a.Edit.HCL())
 		}
+		if lines := driftLines(c.Drift); lines != nil {
+			fmt.Fprintf(&b, "\n  %s\n", strings.Join(lines, "\n  "))
+			for _, a := range c.Drift.Result.Assumptions {
+				fmt.Fprintf(&b, "  assumed (drift): %s\n", a)
+			}
+		}
 		for _, a := range c.Result.Assumptions {
 			fmt.Fprintf(&b, "  assumed: %s\n", a)
 		}

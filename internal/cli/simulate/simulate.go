@@ -10,6 +10,7 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clusterstate"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation"
@@ -30,6 +31,8 @@ type Options struct {
 	Strict   bool
 	// Helm renders the Helm charts met in the paths, as for review.
 	Helm review.HelmOptions
+	// State is the running cluster the input changes, when set: its drift is reported.
+	State StateOptions
 }
 
 // Report is the outcome over all clusters.
@@ -52,6 +55,8 @@ type ClusterReport struct {
 	// Advice is the cheapest NodePool edit verified with Karpenter's decision, when its cost
 	// exceeds the optimum by more than 10 % (mode both only: it needs the optimum).
 	Advice *simulation.Advice `json:"advice,omitempty"`
+	// Drift is what the input does to the running cluster (with a cluster state only).
+	Drift *ClusterDrift `json:"-"`
 }
 
 // WorkloadSummary says what the simulation read of a workload.
@@ -73,6 +78,16 @@ var newSolver = sync.OnceValue(func() *analysis.Solver { return analysis.New(cat
 func Simulate(ctx context.Context, o Options) (*Report, error) {
 	rep := &Report{Mode: o.Mode}
 	var failure error
+	var state *clusterstate.Snapshot
+	if o.State.set() {
+		var err error
+		if state, err = loadState(ctx, o.State); err != nil {
+			return nil, err
+		}
+		for _, p := range state.Problems {
+			rep.Findings = append(rep.Findings, review.Finding{Finding: p.Finding, Location: review.Location{File: p.File, Line: p.Line}})
+		}
+	}
 	visit := func(c *review.Cluster, docs []workload.Document) {
 		if failure != nil {
 			return
@@ -127,6 +142,12 @@ func Simulate(ctx context.Context, o Options) (*Report, error) {
 			rep.Findings = append(rep.Findings, f)
 		}
 		res.Assumptions = append(set.Assumptions, res.Assumptions...)
+		if state != nil {
+			if cr.Drift, err = driftOf(ctx, state, in, o.State.Start); err != nil {
+				failure = fmt.Errorf("cluster %s: drift: %w", label(c.Name), err)
+				return
+			}
+		}
 		cr.Result = res
 		rep.Clusters = append(rep.Clusters, cr)
 	}
@@ -138,6 +159,9 @@ func Simulate(ctx context.Context, o Options) (*Report, error) {
 	}
 	if failure != nil {
 		return nil, failure
+	}
+	if state != nil && len(rep.Clusters) > 1 {
+		return nil, fmt.Errorf("a cluster state is one cluster's, but the input maps to %d clusters: simulate them one at a time (--config naming one)", len(rep.Clusters))
 	}
 	rep.Skipped, rep.Files = rv.Skipped, rv.Files
 	// The review applied its suppressions and --strict to its own findings; the simulation's
