@@ -39,7 +39,7 @@ func TestEveryParameterIsUsed(t *testing.T) {
 			if d.keyword != "param" {
 				continue
 			}
-			uses := regexp.MustCompile(`\b` + regexp.QuoteMeta(d.name) + `\b`).FindAllStringIndex(string(data), -1)
+			uses := regexp.MustCompile(`\b`+regexp.QuoteMeta(d.name)+`\b`).FindAllStringIndex(string(data), -1)
 			if len(uses) < 2 {
 				t.Errorf("%s:%d: param %s is never used (no-unused-params)", f, d.line, d.name)
 			}

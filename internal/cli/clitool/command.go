@@ -52,7 +52,7 @@ func New(name, head, tail string, formats ...string) *Command {
 		return err
 	})
 	fs.StringVar(&c.Config, "config", "", "config file (default: .karpenter-review.yaml upward from the first path)")
-	fs.BoolVar(&c.AllowEmpty, "allow-empty", false, "exit with 0 when the inputs hold no NodePool (by default a run on the wrong paths is a usage error, exit 2)")
+	fs.BoolVar(&c.AllowEmpty, "allow-empty", false, "exit with 0 when the inputs hold nothing to review or simulate (by default a run on the wrong paths, say a directory of .tf files, is a usage error: exit 2)")
 	fs.Func("helm-values", "values file for the Helm charts met (directories with a Chart.yaml), as helm template -f (repeatable; later files win)", func(s string) error {
 		c.HelmValues = append(c.HelmValues, s)
 		return nil
@@ -89,7 +89,7 @@ func (c *Command) Start(args []string, stdout, stderr io.Writer, version string)
 		c.Usage(stderr)
 		return ExitClean, true
 	case err != nil:
-		return c.UsageError(stderr, err), true
+		return c.usageError(stderr, err), true
 	case c.ListCodes:
 		WriteCodes(stdout)
 		return ExitClean, true
@@ -137,9 +137,9 @@ func (c *Command) explain(err error) error {
 	return fmt.Errorf("unknown flag -%s", name)
 }
 
-// UsageError says in one line what was wrong with the command line and where the usage is,
+// usageError says in one line what was wrong with the command line and where the usage is,
 // and returns ExitUsage.
-func (c *Command) UsageError(stderr io.Writer, err error) int {
+func (c *Command) usageError(stderr io.Writer, err error) int {
 	fmt.Fprintf(stderr, "%s: %s; run '%s %s -h' for usage\n", c.Name, EscapeText(err.Error()), Binary, c.Name)
 	return ExitUsage
 }
