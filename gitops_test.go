@@ -43,6 +43,15 @@ func binary(t *testing.T) string {
 	return binDir
 }
 
+// TestMain removes the binary built for the tests.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
 type buildError struct {
 	err error
 	out []byte
@@ -170,7 +179,8 @@ func TestActionRunsReviewAndSimulate(t *testing.T) {
 	}
 	comment, _ := os.ReadFile(outputs["cost"]["comment"])
 	md, _ := os.ReadFile(summary)
-	for _, want := range []string{"Against the target branch", "baseline", "USD", string(md)} {
+	// "baseline USD …, change USD …" is review's own line for a cost against a baseline.
+	for _, want := range []string{"Against the target branch", "baseline USD", "change USD", string(md)} {
 		if len(md) == 0 || !strings.Contains(string(comment), want) {
 			t.Errorf("the comment lacks %.80q:\n%s", want, comment)
 		}
