@@ -45,3 +45,30 @@ func threadCPU(b *testing.B) time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// BenchmarkFiftyPoolPlan is the analysis a plan of fifty pools in westeurope makes in a fresh
+// provider process: a new solver (the catalog is decoded once per binary, before the timer),
+// one cold Analyze that derives and indexes the region's instance types, then 49 warm ones.
+// It reports the thread CPU time of each part.
+func BenchmarkFiftyPoolPlan(b *testing.B) {
+	cat := catalog.Default()
+	pool := benchPool()
+	New(cat).Analyze(pool, Options{Region: "northeurope"}) // decode the catalog
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var cold, warm time.Duration
+	b.ResetTimer()
+	for b.Loop() {
+		s := New(cat)
+		start := threadCPU(b)
+		s.Analyze(pool, Options{Region: "westeurope"})
+		mid := threadCPU(b)
+		for range 49 {
+			s.Analyze(pool, Options{Region: "westeurope"})
+		}
+		cold, warm = cold+mid-start, warm+threadCPU(b)-mid
+	}
+	n := float64(b.N)
+	b.ReportMetric(float64(cold.Microseconds())/1000/n, "cold-cpu-ms")
+	b.ReportMetric(float64(warm.Microseconds())/1000/n, "49-warm-cpu-ms")
+}
