@@ -148,7 +148,18 @@ func run(_ context.Context, s *analysis.Solver, mode string, in Input, pools []s
 		}
 	}
 	if mode == Optimal || mode == Both {
-		sim, err := optimal.Simulate(s, optimalInput(in, pools, res))
+		oin := optimalInput(in, pools, res)
+		// Karpenter's packing is feasible, so the optimum starts from it; in the optimal mode
+		// alone it is computed for that and not reported.
+		oin.Feasible = res.Karpenter
+		if oin.Feasible == nil {
+			feasible, err := Predict(s, PredictionInput{Region: in.Region, Pools: pools, Pods: in.Pods, DaemonSets: in.DaemonSets, WorkloadOf: ownerName, NoTieRange: true})
+			if err != nil {
+				return err
+			}
+			oin.Feasible = feasible
+		}
+		sim, err := optimal.Simulate(s, oin)
 		if err != nil {
 			return err
 		}

@@ -416,6 +416,7 @@ func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 		}
 	}
 	if mode != simmodel.MethodKarpenter {
+		in.Feasible = predicted // the optimum never costs more than Karpenter's packing of the same pods
 		if optimum, err = optimal.Simulate(s, in); err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root("region"), "Cannot simulate", err.Error())
 			return
@@ -445,10 +446,10 @@ func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 	default:
 		fill(&m, predicted)
 		m.LowerBound = types.Float64Value(optimum.LowerBound)
-		m.DesignCost = types.Float64Value(predicted.HourlyCost - optimum.HourlyCost)
+		m.DesignCost = types.Float64Value(money.Round(predicted.Currency, predicted.HourlyCost-optimum.HourlyCost))
 		m.Optimal = &optimalModel{
 			Method: types.StringValue(optimum.Method), NodeCount: types.Int64Value(int64(len(optimum.Nodes))),
-			HourlyCost: types.Float64Value(optimum.HourlyCost), MonthlyCost: types.Float64Value(optimum.HourlyCost * analysis.HoursPerMonth),
+			HourlyCost: types.Float64Value(optimum.HourlyCost), MonthlyCost: types.Float64Value(money.Round(optimum.Currency, optimum.HourlyCost*analysis.HoursPerMonth)),
 			LowerBound: types.Float64Value(optimum.LowerBound), ScheduledPods: types.Int64Value(int64(optimum.ScheduledPods)),
 			Nodes: nodes(optimum),
 		}
@@ -520,7 +521,7 @@ func fill(m *model, sim *simmodel.Simulation) {
 	m.NodeCount = types.Int64Value(int64(len(sim.Nodes)))
 	m.HourlyCost = types.Float64Value(sim.HourlyCost)
 	m.Currency = types.StringValue(money.Code(sim.Currency))
-	m.MonthlyCost = types.Float64Value(sim.HourlyCost * analysis.HoursPerMonth)
+	m.MonthlyCost = types.Float64Value(money.Round(sim.Currency, sim.HourlyCost*analysis.HoursPerMonth))
 	m.CPUUtilisation = types.Float64Value(sim.Utilisation.CPU)
 	m.MemoryUtilisation = types.Float64Value(sim.Utilisation.Memory)
 	m.ScheduledPods = types.Int64Value(int64(sim.ScheduledPods))
