@@ -34,6 +34,9 @@ type Input struct {
 	// NodePools and NodeClasses are the objects' bodies, values unknown until apply removed.
 	NodePools, NodeClasses []map[string]any
 	Pods, DaemonSets       []*corev1.Pod
+	// MaxPods and MaxNodes cap the input (0: MaxPods, MaxNodes, the documented limits of a
+	// cluster): past them Simulate returns a *SizeError before any work.
+	MaxPods, MaxNodes int
 }
 
 // Result is the outcome in the modes asked for; a mode not asked for is nil.
@@ -130,6 +133,9 @@ func Simulate(ctx context.Context, s *analysis.Solver, in Input, mode string) (*
 		res.Pools = append(res.Pools, p.Name)
 	}
 	res.simPools = pools
+	if err := checkSize(s, in, pools); err != nil {
+		return nil, err
+	}
 	res.Assumptions = append(res.Assumptions, cloudAssumptions(s, in.Region, pools)...)
 	if err := run(ctx, s, mode, in, pools, res); err != nil {
 		return nil, err

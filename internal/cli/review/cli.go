@@ -14,6 +14,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation"
 )
 
 // Exit codes of the review command.
@@ -103,6 +104,8 @@ type cliOptions struct {
 	// helm renders the charts met (helm.go).
 	helm   HelmOptions
 	hpaMax bool
+	// maxPods and maxNodes: with --workloads, the caps of a cluster's simulation.
+	maxPods, maxNodes int
 }
 
 // Main runs the review command with the arguments after "review" and returns the exit code.
@@ -134,7 +137,7 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	opts := Options{Paths: o.paths, Stdin: stdin, ConfigPath: o.config, Region: o.region, Strict: o.strict, Suppress: o.suppress, Limits: o.limits, AllowTemplates: o.allowTemplates, Helm: o.helm}
 	var rep *Report
 	if len(o.workloads) > 0 || o.baseline != "" {
-		rep, err = ReviewWithCosts(ctx, opts, CostOptions{Workloads: o.workloads, Baseline: o.baseline, HPAMaxReplicas: o.hpaMax})
+		rep, err = ReviewWithCosts(ctx, opts, CostOptions{Workloads: o.workloads, Baseline: o.baseline, HPAMaxReplicas: o.hpaMax, MaxPods: o.maxPods, MaxNodes: o.maxNodes})
 	} else {
 		rep, err = Review(ctx, opts)
 	}
@@ -204,6 +207,8 @@ func parseFlags(args []string, stderr io.Writer) (*cliOptions, error) {
 		return nil
 	})
 	fs.BoolVar(&o.hpaMax, "hpa-max", false, "with --workloads: count workloads an HPA scales at its maxReplicas (the cost at peak)")
+	fs.IntVar(&o.maxPods, "max-pods", simulation.MaxPods, "with --workloads: cost a cluster of at most this many pods (Kubernetes' documented limit); past it, KRP306")
+	fs.IntVar(&o.maxNodes, "max-nodes", simulation.MaxNodes, "with --workloads: cost a cluster whose pods need at most this many nodes (Kubernetes' and AKS's limit); past it, KRP306")
 	fs.StringVar(&o.baseline, "baseline", "", "a second checkout (e.g. of the target branch): its costs for the same relative paths are compared, per pool")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usageHead)

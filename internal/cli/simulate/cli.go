@@ -32,7 +32,10 @@ standard input, e.g.
   helm template web ./chart | terraform-provider-karpenter simulate --region westeurope pools/ -
 Workloads are Deployments, ReplicaSets, StatefulSets, ReplicationControllers, Jobs, CronJobs
 (one run), Pods and DaemonSets, with replicas as written (--hpa-max: an HPA's maxReplicas).
-A .karpenter-review.yaml maps paths to clusters with their region, as for review.
+A .karpenter-review.yaml maps paths to clusters with their region, as for review; a workload whose
+file no cluster's paths match runs in every cluster, on top of the cluster's own (as review
+--workloads counts it), and files no cluster maps are simulated as a cluster of their own only
+when they hold NodePools.
 
 Modes: karpenter (default: what Karpenter's scheduler would launch, as the emulation of its
 v1.14 scheduler and the Azure provider's launch choice decides), optimal (the cheapest packing the
@@ -70,6 +73,10 @@ Flags:
 `
 
 const usageTail = `
+A cluster past 150,000 pods or whose pods need more than 5,000 nodes (Kubernetes' and AKS's documented
+limits; usually a typo in replicas) is not simulated: KRP306, an error, names the workload; --max-pods and
+--max-nodes raise the caps.
+
 Exit codes: 0 when no finding reaches --fail-on, 1 when one does, 2 for usage errors, an input
 that cannot be read at all, or a cluster without a region.
 `
@@ -84,6 +91,7 @@ const (
 type options struct {
 	region, mode, format, output, failOn, config string
 	hpaMax, strict                               bool
+	maxPods, maxNodes                            int
 	suppress                                     []findings.Code
 	helm                                         review.HelmOptions
 	paths                                        []string
@@ -99,7 +107,7 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 		fmt.Fprintf(stderr, "simulate: %v\nRun 'terraform-provider-karpenter simulate -h' for usage.\n", err)
 		return ExitUsage
 	}
-	rep, err := Simulate(ctx, Options{Paths: o.paths, Stdin: stdin, ConfigPath: o.config, Region: o.region, Mode: o.mode, HPAMaxReplicas: o.hpaMax, Suppress: o.suppress, Strict: o.strict, Helm: o.helm})
+	rep, err := Simulate(ctx, Options{Paths: o.paths, Stdin: stdin, ConfigPath: o.config, Region: o.region, Mode: o.mode, HPAMaxReplicas: o.hpaMax, MaxPods: o.maxPods, MaxNodes: o.maxNodes, Suppress: o.suppress, Strict: o.strict, Helm: o.helm})
 	if err != nil {
 		fmt.Fprintf(stderr, "simulate: %s\n", review.EscapeText(err.Error()))
 		return ExitUsage
@@ -141,6 +149,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		return err
 	})
 	fs.BoolVar(&o.strict, "strict", false, "report warnings as errors")
+	fs.IntVar(&o.maxPods, "max-pods", simulation.MaxPods, "simulate a cluster of at most this many pods (Kubernetes' documented limit); past it, KRP306 at the workload and nothing simulated")
+	fs.IntVar(&o.maxNodes, "max-nodes", simulation.MaxNodes, "simulate a cluster whose pods need at most this many nodes (Kubernetes' and AKS's limit); past it, KRP306 and nothing simulated")
 	fs.Func("helm-values", "values file for the Helm charts met (directories with a Chart.yaml), as helm template -f (repeatable; later files win)", func(s string) error {
 		o.helm.ValuesFiles = append(o.helm.ValuesFiles, s)
 		return nil

@@ -5,6 +5,7 @@
 package provisioningsimulation
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"sort"
@@ -89,6 +90,9 @@ func (d *dataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 				MarkdownDescription: "AKSNodeClass manifests the pools reference; a pool whose node class is not given is simulated with the CRD defaults.",
 			},
 			"workloads_yaml": workloadsYAMLAttribute,
+			"max_pods": schema.Int64Attribute{Optional: true, Validators: []validator.Int64{int64validator.AtLeast(1)},
+				MarkdownDescription: "The most pods the simulation takes (`workloads` and `workloads_yaml` together; default 150,000, Kubernetes' documented limit per cluster). " +
+					"Past it the plan fails with KRP306 on the workload that crosses it, before any work: a replica count that large is usually a typo. Raise it when the count is meant."},
 			"workloads": schema.ListNestedAttribute{
 				Optional:            true,
 				MarkdownDescription: "Pending pods, grouped by shape. This, `workloads_yaml` or both.",
@@ -230,6 +234,7 @@ type model struct {
 	AKSNodeClasses    []string          `tfsdk:"aksnodeclasses"`
 	Workloads         []workloadModel   `tfsdk:"workloads"`
 	WorkloadsYAML     []string          `tfsdk:"workloads_yaml"`
+	MaxPods           types.Int64       `tfsdk:"max_pods"`
 	DaemonSetOverhead map[string]string `tfsdk:"daemonset_overhead"`
 	LowerBoundMethod  types.String      `tfsdk:"lower_bound_method"`
 	Mode              types.String      `tfsdk:"mode"`
@@ -386,7 +391,7 @@ func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 	}
 	var read *workloadreader.Set // the workloads_yaml objects, for the disruption checks
 	if len(m.WorkloadsYAML) > 0 {
-		ws, set := manifestWorkloads(m.WorkloadsYAML, d.data.Checks, &resp.Diagnostics)
+		ws, set := manifestWorkloads(m.WorkloadsYAML, int(m.MaxPods.ValueInt64()), d.data.Checks, &resp.Diagnostics)
 		read = set
 		daemons := set.DaemonSets
 		in.Workloads = append(in.Workloads, ws...)
@@ -400,6 +405,9 @@ func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 				in.PoolDaemonOverhead[pool] = addLists(in.DaemonOverhead, overhead)
 			}
 		}
+	}
+	if limit := max(int(m.MaxPods.ValueInt64()), 0); len(pin.Pods) > cmp.Or(limit, simulation.MaxPods) {
+		resp.Diagnostics.AddAttributeError(path.Root("max_pods"), "Too many pods", fmt.Sprintf("The workloads hold %d pods, past the cap of %d (KRP306): raise max_pods if the count is meant.", len(pin.Pods), cmp.Or(limit, simulation.MaxPods)))
 	}
 	if resp.Diagnostics.HasError() {
 		return

@@ -35,7 +35,7 @@ var workloadsYAMLAttribute = schema.ListAttribute{
 //
 // The solver's workloads are for the optimum; the pods themselves, with every scheduling
 // constraint, are for Karpenter's decision (clustersim.Predict).
-func manifestWorkloads(texts []string, checks providerdata.Checks, diags *diag.Diagnostics) (ws []simmodel.Workload, set *workloadreader.Set) {
+func manifestWorkloads(texts []string, maxPods int, checks providerdata.Checks, diags *diag.Diagnostics) (ws []simmodel.Workload, set *workloadreader.Set) {
 	// All elements are read together: a RuntimeClass, LimitRange or HPA in one applies to the
 	// workloads of the others, as in a cluster.
 	var all []workloadreader.Document
@@ -50,7 +50,7 @@ func manifestWorkloads(texts []string, checks providerdata.Checks, diags *diag.D
 		}
 		all = append(all, workloadDocuments(docs)...)
 	}
-	set = workloadreader.Read(all, workloadreader.Options{})
+	set = workloadreader.Read(all, workloadreader.Options{MaxPods: maxPods})
 	for _, f := range set.Findings {
 		where := fmt.Sprintf("%s line %d", f.File, f.Line)
 		if f.Path != "" {
