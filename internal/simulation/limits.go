@@ -123,10 +123,7 @@ func SizeFinding(set *workload.Set, err error) (workload.Finding, bool) {
 	if w == nil {
 		return workload.Finding{}, false
 	}
-	field := w.ReplicasFrom
-	if !strings.HasPrefix(field, "spec.") {
-		field = "spec"
-	}
+	field := w.ReplicasField()
 	return workload.Finding{Finding: findings.Finding{Code: findings.PodsPastClusterLimits, Object: w.Label(), Path: field,
 		Message: fmt.Sprintf("nothing was simulated: %s; the largest workload is %s with %d pods (%s)", se.Error(), w.Label(), w.Replicas, w.ReplicasFrom),
 		Fix:     fmt.Sprintf("Check %s of %s for a typo, or raise the cap if the size is meant.", w.ReplicasFrom, w.Label())},

@@ -55,6 +55,15 @@ func (w Workload) FieldLine(field string) int {
 	return w.doc.lineOf(splitField(field))
 }
 
+// ReplicasField is the field its replica count was read from (spec.replicas, spec.parallelism),
+// or "spec" when the count is a default or an HPA's.
+func (w Workload) ReplicasField() string {
+	if strings.HasPrefix(w.ReplicasFrom, "spec.") {
+		return w.ReplicasFrom
+	}
+	return "spec"
+}
+
 // Label names the workload as kubectl does: Deployment/web.
 func (w Workload) Label() string { return w.Kind + "/" + w.Name }
 
@@ -182,10 +191,7 @@ func (s *Set) pastCap(w Workload, opts Options) bool {
 		return false
 	}
 	s.PastCap, s.Pods = true, nil
-	field := w.ReplicasFrom
-	if !strings.HasPrefix(field, "spec.") {
-		field = "spec"
-	}
+	field := w.ReplicasField()
 	s.Findings = append(s.Findings, Finding{Finding: findings.Finding{Code: findings.PodsPastClusterLimits, Object: w.Label(), Path: field,
 		Message: fmt.Sprintf("%s runs %d pods (%s), which takes the workloads to %d pods, past the cap of %d pods per cluster (Kubernetes' documented limit is 150,000): "+
 			"nothing was simulated", w.Label(), w.Replicas, w.ReplicasFrom, total, limit),

@@ -52,8 +52,15 @@ func TestReservationAndAdviceAgree(t *testing.T) {
 		t.Fatalf("%v: %s %s", err, r.stdout, r.stderr)
 	}
 	by := map[string]Finding{}
+	count := map[string]int{}
 	for _, f := range out.Findings {
 		by[string(f.Code)] = f
+		count[string(f.Code)]++
+	}
+	// review --workloads judges the pending pods as simulate does: the 332 pods of 35 workloads
+	// the round leaves at the limits are notes, none a warning.
+	if count["KRP305"] != 35 || count["KRP304"] != 0 {
+		t.Errorf("KRP305 × %d, KRP304 × %d: want the 35 workloads the limits hold back as notes", count["KRP305"], count["KRP304"])
 	}
 	reservation, advice := by["KRP119"], by["KRP118"]
 	if !strings.Contains(reservation.Fix, "karpenter.azure.com/sku-cpu Lt 625") ||

@@ -87,22 +87,16 @@ func TestGuideOutputs(t *testing.T) {
 // checkFleetRow: the guide shows prod-eus's row of the fleet table, the groups and the totals.
 func checkFleetRow(t *testing.T, block string) {
 	r := run(t, "", "--format", "json", "--workloads", "examples/review/fleet-apps", "examples/review/fleet")
-	var got struct {
+	type fleet struct {
 		Fleet struct {
 			Clusters []map[string]any `json:"clusters"`
 			Groups   any              `json:"groups"`
 			Totals   any              `json:"totals"`
 		} `json:"fleet"`
 	}
+	var got, want fleet
 	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
 		t.Fatalf("%v: %s %s", err, r.stdout, r.stderr)
-	}
-	var want struct {
-		Fleet struct {
-			Clusters []map[string]any `json:"clusters"`
-			Groups   any              `json:"groups"`
-			Totals   any              `json:"totals"`
-		} `json:"fleet"`
 	}
 	if err := json.Unmarshal([]byte("{"+block+"}"), &want); err != nil {
 		t.Fatalf("the guide's block is not JSON: %v", err)
