@@ -36,8 +36,8 @@ var guideOutputs = []guideOutput{
 	{guide: "findings", n: 0, lang: "text", notChecked: "terraform plan diagnostics: not checked yet"},
 	{guide: "migrate-from-manifests", n: 0, lang: "text", notChecked: "terraform plan output: not checked yet"},
 	{guide: "multi-zone", n: 0, lang: "text", notChecked: "terraform plan diagnostics: not checked yet"},
-	{guide: "prices", n: 0, lang: "json", notChecked: "not checked yet"},
-	{guide: "prices", n: 1, lang: "json", notChecked: "not checked yet"},
+	{guide: "prices", n: 0, lang: "json", notChecked: "an excerpt of review --format json with elisions: not checked yet"},
+	{guide: "prices", n: 1, lang: "json", notChecked: "an input file (checks.catalog_path), not output"},
 }
 
 var fence = regexp.MustCompile("(?ms)^```(json|text)\n(.*?)^```\n")

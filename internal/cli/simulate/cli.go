@@ -60,7 +60,8 @@ JSON (--format json): {"version":1, "mode", "karpenter": {"nodes":[{"cluster","p
 size in that zone: assumed, see the assumptions),"pods","workloads","hourlyPrice","currency"}], "hourlyCost","currency",
 "unschedulable":[{"cluster","workload","count","reason"}], "tieBreaks", "hourlyCostRange":
 {"min","max","minNodes","maxNodes","minPending","maxPending","outcomes","runs","exhaustive"}},
-"optimal": {same}, "lowerBound", "currency",
+"optimal": {same, "fromKarpenter" (true when no packing cheaper than Karpenter's own was found:
+its nodes are shown)}, "lowerBound", "currency",
 "clusters":[{"name","region","currency","karpenter","optimal","lowerBound","pools","workloads",
 "assumptions","skipped","advice"}], "findings":[...], "files" (how many files were read)}; advice (mode both, when given):
 {"edit":{"pool","requirement","replaces","remove","assumesInterruptible"},"hourlyCost",
