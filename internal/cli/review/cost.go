@@ -267,9 +267,11 @@ func clusterCost(ctx context.Context, c *Cluster, set *workload.Set, co CostOpti
 		}
 	}
 	_, sim := res.Primary()
-	pending, err := simulation.PendingFindings(costSolver(), in, set, res)
-	if err != nil {
-		cc.Notes = append(cc.Notes, "pending pods not judged: "+err.Error())
+	var pending []workload.Finding
+	if advise { // the reviewed checkout's, not the baseline's, whose findings are not reported
+		if pending, err = simulation.PendingFindings(costSolver(), in, set, res); err != nil {
+			cc.Notes = append(cc.Notes, "pending pods not judged: "+err.Error())
+		}
 	}
 	cc.findings = WorkloadFindings(append(simulation.DisruptionFindings(set, res), pending...))
 	simulation.NamePoolsOfRequestless(set, res)
