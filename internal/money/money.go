@@ -5,6 +5,7 @@
 package money
 
 import (
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,6 +21,32 @@ func Code(cur string) string {
 		return USD
 	}
 	return cur
+}
+
+// minorUnits are the ISO 4217 decimals of the currencies the price tables use; any other has 2.
+var minorUnits = map[string]int{"JPY": 0, "KRW": 0}
+
+// Decimals is the precision money figures in cur are kept at: four places below the currency's
+// minor unit (USD, CNY: a millionth), the precision of the hourly list prices the tables give
+// (Azure's retail prices API and AWS's price list), so that an hourly price is never rounded
+// off while a sum's floating-point noise is.
+func Decimals(cur string) int {
+	if d, ok := minorUnits[Code(cur)]; ok {
+		return d + 4
+	}
+	return 6
+}
+
+// Round rounds an amount in cur to Decimals(cur): every money figure a report or attribute
+// gives is rounded so, so that a difference of two sums (0.5557 − 0.5441) is 0.0116, not
+// 0.011600000000000055. Negative zero becomes zero.
+func Round(cur string, v float64) float64 {
+	p := math.Pow10(Decimals(cur))
+	r := math.Round(v*p) / p
+	if r == 0 {
+		return 0
+	}
+	return r
 }
 
 // Format is the amount with its currency, with prec decimals (prec < 0: as few as represent

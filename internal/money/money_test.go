@@ -1,6 +1,9 @@
 package money
 
-import "testing"
+import (
+	"math"
+	"testing"
+)
 
 func TestFormat(t *testing.T) {
 	for _, c := range []struct{ got, want string }{
@@ -29,5 +32,26 @@ func TestTotals(t *testing.T) {
 	}
 	if got := tot.Format(0); got != "CNY 916 + USD 2444" {
 		t.Errorf("Format = %q", got)
+	}
+}
+
+// A difference of two sums keeps no floating-point noise, and an hourly list price is kept whole.
+func TestRound(t *testing.T) {
+	for _, c := range []struct {
+		cur     string
+		v, want float64
+	}{
+		{"USD", 0.5441 - 0.5557, -0.0116},
+		{"", -0.011642000000000041, -0.011642},
+		{"CNY", 0.0123456, 0.012346},
+		{"JPY", 12.345678, 12.3457},
+		{"USD", -1e-12, 0},
+	} {
+		if got := Round(c.cur, c.v); got != c.want {
+			t.Errorf("Round(%q, %v) = %v, want %v", c.cur, c.v, got, c.want)
+		}
+	}
+	if got := Round("USD", -1e-12); math.Signbit(got) {
+		t.Error("negative zero")
 	}
 }

@@ -31,6 +31,9 @@ type SimulationInput struct {
 	// it takes tens of milliseconds to seconds, and beyond maxPatternGroups pod groups the
 	// default bound is reported.
 	ConfigurationBound bool
+	// Feasible is a packing of the same pods known to be feasible (Karpenter's decision,
+	// simulation.Predict): the optimum never reports more than it (see Simulation.FromKarpenter).
+	Feasible *Simulation
 }
 
 // SimPool is a NodePool with the settings of the node class it references (nil: the
@@ -123,6 +126,10 @@ type Simulation struct {
 	// CostRange (MethodKarpenter, set when TieBreaks > 0) is the range of Karpenter's outcomes
 	// over the tie-breaks tried.
 	CostRange *CostRange `json:"cost_range,omitempty"`
+	// FromKarpenter (MethodOptimal) says the nodes are Karpenter's own packing
+	// (SimulationInput.Feasible): it places at least as many pods of every workload as the
+	// solver's packing, and fewer pods pending or a lower cost. The lower bound is the solver's.
+	FromKarpenter bool `json:"from_karpenter,omitempty"`
 }
 
 // CostRange is the range of hourly cost, node count and pending pods over the distinct

@@ -158,6 +158,7 @@ func Predict(s *analysis.Solver, in PredictionInput) (*simmodel.Simulation, erro
 		sim.Utilisation.Memory = reqMem / allocMem
 	}
 	sim.Unschedulable = pendingByWorkload(res.PodErrors, of, workloads)
+	sim.HourlyCost = money.Round(sim.Currency, sim.HourlyCost)
 	return sim, nil
 }
 

@@ -44,6 +44,9 @@ type Input struct {
 	DaemonOverhead corev1.ResourceList
 	// ConfigurationBound asks the optimum for the configuration LP's lower bound.
 	ConfigurationBound bool
+	// MaxPods and MaxNodes cap the input (0: MaxPods, MaxNodes, the documented limits of a
+	// cluster): past them Simulate returns a *SizeError before any work.
+	MaxPods, MaxNodes int
 }
 
 // Result is the outcome in the modes asked for; a mode not asked for is nil.
@@ -143,6 +146,9 @@ func Simulate(ctx context.Context, s *analysis.Solver, in Input, mode string) (*
 		res.Pools = append(res.Pools, p.Name)
 	}
 	res.simPools = pools
+	if err := checkSize(s, in, pools); err != nil {
+		return nil, err
+	}
 	res.Assumptions = append(res.Assumptions, cloudAssumptions(s, in.Region, pools)...)
 	if err := run(ctx, s, mode, in, pools, res); err != nil {
 		return nil, err
@@ -161,7 +167,20 @@ func run(_ context.Context, s *analysis.Solver, mode string, in Input, pools []s
 		}
 	}
 	if mode == Optimal || mode == Both {
-		sim, err := optimal.Simulate(s, optimalInput(in, pools, res))
+		oin := optimalInput(in, pools, res)
+		// Karpenter's packing is feasible, so the optimum starts from it; in the optimal mode
+		// alone it is computed for that and not reported.
+		oin.Feasible = res.Karpenter
+		if oin.Feasible == nil {
+			pin := predictionInput(in, pools)
+			pin.NoTieRange = true
+			feasible, err := Predict(s, pin)
+			if err != nil {
+				return err
+			}
+			oin.Feasible = feasible
+		}
+		sim, err := optimal.Simulate(s, oin)
 		if err != nil {
 			return err
 		}

@@ -32,7 +32,7 @@ spec:
         - {key: karpenter.azure.com/sku-family, operator: In, values: [D]}
 %s`
 
-func pool(t *testing.T, extra string) map[string]any {
+func pool(t testing.TB, extra string) map[string]any {
 	t.Helper()
 	var m map[string]any
 	if err := yaml.Unmarshal([]byte(strings.Replace(poolYAML, "%s", extra, 1)), &m); err != nil {

@@ -17,7 +17,15 @@ type Options struct {
 	// HPAMaxReplicas counts a workload that a HorizontalPodAutoscaler scales at the HPA's
 	// maxReplicas instead of its own replicas: the cost at peak.
 	HPAMaxReplicas bool
+	// MaxPods caps the pods read (0: DefaultMaxPods): past it no pod is made and a finding
+	// (KRP306) is raised at the workload that crosses it (Set.PastCap).
+	MaxPods int
 }
+
+// DefaultMaxPods is Kubernetes' documented limit of pods per cluster ("No more than 150,000
+// total pods", https://kubernetes.io/docs/setup/best-practices/cluster-large/): past it a
+// replica count is almost always a typo, and making its pods alone would take gigabytes.
+const DefaultMaxPods = 150000
 
 // Workload is one object that creates pods.
 type Workload struct {
@@ -47,6 +55,15 @@ func (w Workload) FieldLine(field string) int {
 	return w.doc.lineOf(splitField(field))
 }
 
+// ReplicasField is the field its replica count was read from (spec.replicas, spec.parallelism),
+// or "spec" when the count is a default or an HPA's.
+func (w Workload) ReplicasField() string {
+	if strings.HasPrefix(w.ReplicasFrom, "spec.") {
+		return w.ReplicasFrom
+	}
+	return "spec"
+}
+
 // Label names the workload as kubectl does: Deployment/web.
 func (w Workload) Label() string { return w.Kind + "/" + w.Name }
 
@@ -65,6 +82,9 @@ type Set struct {
 	// Assumptions say where the pods may differ from the cluster's, e.g. a RuntimeClass the
 	// input does not hold.
 	Assumptions []string
+	// PastCap is set when the workloads hold more pods than Options.MaxPods: Pods is then
+	// incomplete and must not be simulated (a KRP306 finding says where).
+	PastCap bool
 }
 
 // podKinds are the kinds whose pods are read, by group and kind.
@@ -149,11 +169,35 @@ func Read(docs []Document, opts Options) *Set {
 		}
 		s.requestsFinding(d, w)
 		s.Workloads = append(s.Workloads, w)
+		if s.PastCap || s.pastCap(w, opts) {
+			continue
+		}
 		for i := 0; i < w.Replicas; i++ {
 			s.Pods = append(s.Pods, replica(w, i))
 		}
 	}
 	return s
+}
+
+// pastCap raises KRP306 at the workload whose replicas take the pods read past the cap, and
+// stops the pods being made.
+func (s *Set) pastCap(w Workload, opts Options) bool {
+	limit := opts.MaxPods
+	if limit <= 0 {
+		limit = DefaultMaxPods
+	}
+	total := len(s.Pods) + w.Replicas
+	if total <= limit {
+		return false
+	}
+	s.PastCap, s.Pods = true, nil
+	field := w.ReplicasField()
+	s.Findings = append(s.Findings, Finding{Finding: findings.Finding{Code: findings.PodsPastClusterLimits, Object: w.Label(), Path: field,
+		Message: fmt.Sprintf("%s runs %d pods (%s), which takes the workloads to %d pods, past the cap of %d pods per cluster (Kubernetes' documented limit is 150,000): "+
+			"nothing was simulated", w.Label(), w.Replicas, w.ReplicasFrom, total, limit),
+		Fix: fmt.Sprintf("Check %s of %s for a typo; if the count is meant, raise the cap (--max-pods %d, or max_pods on the data source).", w.ReplicasFrom, w.Label(), total)},
+		File: w.File, Line: w.FieldLine(field)})
+	return true
 }
 
 // mayCreatePods tells a custom resource that runs pods (an Argo Rollout, a database operator's

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/clitool"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation"
 )
 
 // Exit codes of the review command.
@@ -57,6 +58,8 @@ type cliOptions struct {
 	workloads []string
 	baseline  string
 	hpaMax    bool
+	// maxPods and maxNodes: with --workloads, the caps of a cluster's simulation.
+	maxPods, maxNodes int
 }
 
 // Main runs the review command with the arguments after "review" and returns the exit code.
@@ -77,7 +80,7 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	var rep *Report
 	var err error
 	if len(o.workloads) > 0 || o.baseline != "" {
-		rep, err = ReviewWithCosts(ctx, opts, CostOptions{Workloads: o.workloads, Baseline: o.baseline, HPAMaxReplicas: o.hpaMax})
+		rep, err = ReviewWithCosts(ctx, opts, CostOptions{Workloads: o.workloads, Baseline: o.baseline, HPAMaxReplicas: o.hpaMax, MaxPods: o.maxPods, MaxNodes: o.maxNodes})
 	} else {
 		rep, err = Review(ctx, opts)
 	}
@@ -128,6 +131,8 @@ func newFlags() *cliOptions {
 		return nil
 	})
 	fs.BoolVar(&o.hpaMax, "hpa-max", false, "with --workloads: count workloads an HPA scales at its maxReplicas (the cost at peak)")
+	fs.IntVar(&o.maxPods, "max-pods", simulation.MaxPods, "with --workloads: cost a cluster of at most this many pods (Kubernetes' documented limit); past it, KRP306")
+	fs.IntVar(&o.maxNodes, "max-nodes", simulation.MaxNodes, "with --workloads: cost a cluster whose pods need at most this many nodes (Kubernetes' and AKS's limit); past it, KRP306")
 	fs.StringVar(&o.baseline, "baseline", "", "a second checkout (e.g. of the target branch): its costs for the same relative paths are compared, per pool")
 	o.Check(func() error {
 		switch o.color {

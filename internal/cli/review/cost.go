@@ -74,6 +74,9 @@ type CostOptions struct {
 	Baseline string
 	// HPAMaxReplicas counts workloads an HPA scales at its maxReplicas.
 	HPAMaxReplicas bool
+	// MaxPods and MaxNodes cap a cluster's workloads (0: simulation.MaxPods, MaxNodes): past
+	// them it gets no cost and KRP306 says why.
+	MaxPods, MaxNodes int
 }
 
 // visited is what Review's Visit hands out, kept for the costs.
@@ -137,14 +140,16 @@ func ReviewWithCosts(ctx context.Context, opts Options, co CostOptions) (*Report
 	}
 	rep.Findings = append(rep.Findings, wlFindings...)
 	for _, c := range head.clusters {
-		set := workload.Read(docsFor(c.Name, head.docs, wl), workload.Options{HPAMaxReplicas: co.HPAMaxReplicas})
-		cc := clusterCost(ctx, c, set, true) // names the pools in the reader's KRP302 findings
+		set := workload.Read(docsFor(c.Name, head.docs, wl), workload.Options{HPAMaxReplicas: co.HPAMaxReplicas, MaxPods: co.MaxPods})
+		cc := clusterCost(ctx, c, set, co, true) // names the pools in the reader's KRP302 findings
 		for _, f := range append(WorkloadFindings(set.Findings), cc.findings...) {
 			f.Cluster = c.Name
 			rep.Findings = append(rep.Findings, f)
 		}
 		if cc.Advice != nil {
-			rep.Findings = append(rep.Findings, AdviceFinding(c, cc.Advice))
+			f := AdviceFinding(c, cc.Advice)
+			ReconcileAdvice(rep.Findings, &f, cc.Advice)
+			rep.Findings = append(rep.Findings, f)
 		}
 		if base != nil {
 			i := slices.IndexFunc(base.clusters, func(b *Cluster) bool { return b.Name == c.Name })
@@ -152,7 +157,7 @@ func ReviewWithCosts(ctx context.Context, opts Options, co CostOptions) (*Report
 				cc.Notes = append(cc.Notes, "the baseline has no cluster of this name")
 			} else {
 				b := base.clusters[i]
-				bc := clusterCost(ctx, b, workload.Read(docsFor(b.Name, base.docs, baseWl), workload.Options{HPAMaxReplicas: co.HPAMaxReplicas}), false)
+				bc := clusterCost(ctx, b, workload.Read(docsFor(b.Name, base.docs, baseWl), workload.Options{HPAMaxReplicas: co.HPAMaxReplicas, MaxPods: co.MaxPods}), co, false)
 				compare(&cc, bc)
 			}
 		}
@@ -191,38 +196,50 @@ func readWorkloadDocs(ctx context.Context, opts Options, paths []string, stdin i
 	return v.docs, r.Findings, nil
 }
 
-// docsFor is a cluster's documents: its own inputs', and the workloads the config maps to it,
-// else the default cluster's.
-// A document both sets hold (--workloads naming a path that is also reviewed) counts once.
+// docsFor is a cluster's documents: its own inputs', the workloads the config maps to it, and
+// those it maps to no cluster (WithShared).
 func docsFor(name string, own, wl map[string][]workload.Document) []workload.Document {
-	ws, ok := wl[name]
-	if !ok {
-		ws = wl[""]
+	docs := append(slices.Clone(own[name]), wl[name]...)
+	if name == "" {
+		return WithShared(docs, nil)
 	}
+	return WithShared(docs, wl[""])
+}
+
+// WithShared is a named cluster's documents with the workloads no cluster of the config maps,
+// each document once (--workloads naming a path that is also reviewed). The rule, for review
+// --workloads and simulate alike: a workload whose file no cluster's paths match runs in every
+// cluster, as a fleet's common apps do, on top of the cluster's own; the unnamed cluster is
+// simulated only for NodePools of its own.
+func WithShared(docs, shared []workload.Document) []workload.Document {
 	type at struct {
 		file string
 		line int
 	}
 	seen := map[at]bool{}
-	var docs []workload.Document
-	for _, d := range append(slices.Clone(own[name]), ws...) {
+	var out []workload.Document
+	for _, d := range append(slices.Clone(docs), shared...) {
 		if k := (at{d.File, d.Line}); !seen[k] {
 			seen[k] = true
-			docs = append(docs, d)
+			out = append(out, d)
 		}
 	}
-	return docs
+	return out
 }
 
 // clusterCost simulates a cluster: with Karpenter's scheduler where the build has it, else
 // the optimal packing, and the method says which; with advise, the NodePool edit advised.
-func clusterCost(ctx context.Context, c *Cluster, set *workload.Set, advise bool) ClusterCost {
+func clusterCost(ctx context.Context, c *Cluster, set *workload.Set, co CostOptions, advise bool) ClusterCost {
 	cc := ClusterCost{Cluster: c.Name, Region: c.Region, Pools: []PoolCost{}}
+	if set.PastCap {
+		cc.Notes = append(cc.Notes, "no cost: the workloads hold more pods than a cluster can run (KRP306)")
+		return cc
+	}
 	if c.Region == "" {
 		cc.Notes = append(cc.Notes, "no cost: the cluster has no region (--region or region in .karpenter-review.yaml)")
 		return cc
 	}
-	in := simulation.Input{Region: c.Region, Pods: set.Pods, DaemonSets: set.DaemonSets}
+	in := simulation.Input{Region: c.Region, Pods: set.Pods, DaemonSets: set.DaemonSets, MaxPods: co.MaxPods, MaxNodes: co.MaxNodes}
 	for _, p := range c.NodePools {
 		known, unknown := crdtree.StripUnknown(p.Body)
 		if len(unknown) > 0 {
@@ -237,6 +254,9 @@ func clusterCost(ctx context.Context, c *Cluster, set *workload.Set, advise bool
 	}
 	cc.Method = simulation.Karpenter
 	res, err := simulation.Simulate(ctx, costSolver(), in, simulation.Both)
+	if f, ok := simulation.SizeFinding(set, err); ok {
+		cc.findings = WorkloadFindings([]workload.Finding{f})
+	}
 	if err != nil {
 		cc.Notes = append(cc.Notes, "no cost: "+err.Error())
 		return cc
@@ -247,7 +267,13 @@ func clusterCost(ctx context.Context, c *Cluster, set *workload.Set, advise bool
 		}
 	}
 	_, sim := res.Primary()
-	cc.findings = WorkloadFindings(simulation.DisruptionFindings(set, res))
+	var pending []workload.Finding
+	if advise { // the reviewed checkout's, not the baseline's, whose findings are not reported
+		if pending, err = simulation.PendingFindings(costSolver(), in, set, res); err != nil {
+			cc.Notes = append(cc.Notes, "pending pods not judged: "+err.Error())
+		}
+	}
+	cc.findings = WorkloadFindings(append(simulation.DisruptionFindings(set, res), pending...))
 	simulation.NamePoolsOfRequestless(set, res)
 	cc.HourlyCost, cc.OptimalHourlyCost, cc.LowerBound = sim.HourlyCost, res.Optimal.HourlyCost, res.LowerBound()
 	cc.Currency = res.Currency()

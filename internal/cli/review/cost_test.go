@@ -223,3 +223,34 @@ func TestReviewWorkloadsOfAClusterWithoutPools(t *testing.T) {
 		t.Errorf("costs = %+v", out.Costs)
 	}
 }
+
+// Workloads no cluster of the config maps run in every cluster, on top of the cluster's own (the
+// rule simulate follows too): prod's 2 own pods and the 3 shared make 5, dev has the 3 shared.
+func TestReviewWorkloadsSharedByEveryCluster(t *testing.T) {
+	root := t.TempDir()
+	writeCheckout(t, filepath.Join(root, "prod"), "general", "D", "2")
+	writeCheckout(t, filepath.Join(root, "dev"), "general", "D", "0")
+	shared := strings.ReplaceAll(strings.ReplaceAll(costApp, "%REPLICAS%", "3"), "name: api", "name: shared")
+	if err := os.MkdirAll(filepath.Join(root, "shared"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "shared", "shared.yaml"), []byte(shared), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, ".karpenter-review.yaml"), []byte("clusters:\n  - {name: prod, region: westeurope, paths: [\"prod/**\"]}\n  - {name: dev, region: westeurope, paths: [\"dev/**\"]}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(root)
+	r := run(t, "", "--format", "json", "--workloads", "shared", "prod", "dev")
+	var out costJSON
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+		t.Fatalf("%v: %s", err, r.stdout)
+	}
+	cost := map[string]float64{}
+	for _, c := range out.Costs {
+		cost[c.Cluster] = c.HourlyCost
+	}
+	if len(out.Costs) != 2 || cost["dev"] <= 0 || cost["prod"] <= cost["dev"] {
+		t.Errorf("costs = %+v: prod runs its own pods and the shared ones, dev the shared ones", out.Costs)
+	}
+}

@@ -30,7 +30,10 @@ standard input, e.g.
   helm template web ./chart | terraform-provider-karpenter simulate --region westeurope pools/ -
 Workloads are Deployments, ReplicaSets, StatefulSets, ReplicationControllers, Jobs, CronJobs
 (one run), Pods and DaemonSets, with replicas as written (--hpa-max: an HPA's maxReplicas).
-A .karpenter-review.yaml maps paths to clusters with their region, as for review.
+A .karpenter-review.yaml maps paths to clusters with their region, as for review; a workload whose
+file no cluster's paths match runs in every cluster, on top of the cluster's own (as review
+--workloads counts it), and files no cluster maps are simulated as a cluster of their own only
+when they hold NodePools.
 
 Modes: karpenter (default: what Karpenter's scheduler would launch, as the emulation of its
 v1.14 scheduler and the Azure provider's launch choice decides), optimal (the cheapest packing the
@@ -56,7 +59,8 @@ size in that zone: assumed, see the assumptions),"pods","workloads","hourlyPrice
 "unschedulable":[{"cluster","workload","count","reason"}], "tieBreaks", "hourlyCostRange":
 {"min","max","minNodes","maxNodes","minPending","maxPending","outcomes","runs","exhaustive",
 "expected" (the mean hourly cost over "samples" seeded draws of Karpenter's random choices),"samples"}},
-"optimal": {same}, "lowerBound", "currency",
+"optimal": {same, "fromKarpenter" (true when no packing cheaper than Karpenter's own was found:
+its nodes are shown)}, "lowerBound", "currency",
 "clusters":[{"name","region","currency","karpenter","optimal","lowerBound","pools","workloads",
 "assumptions","skipped","advice"}], "findings":[...], "files" (how many files were read)}; advice (mode both, when given):
 {"edit":{"pool","requirement","replaces","remove","assumesInterruptible"},"hourlyCost",
@@ -69,6 +73,10 @@ Flags:
 `
 
 const usageTail = `
+A cluster past 150,000 pods or whose pods need more than 5,000 nodes (Kubernetes' and AKS's documented
+limits; usually a typo in replicas) is not simulated: KRP306, an error, names the workload; --max-pods and
+--max-nodes raise the caps.
+
 Exit codes: 0 when no finding reaches --fail-on, 1 when one does, 2 for usage errors, an input
 that cannot be read at all, a cluster without a region, or no NodePool in the inputs (the wrong
 path; --allow-empty makes that 0).
@@ -84,9 +92,10 @@ const (
 // options are the parsed flags: the ones every command takes, and simulate's own.
 type options struct {
 	*clitool.Command
-	mode   string
-	hpaMax bool
-	state  StateOptions
+	mode              string
+	hpaMax            bool
+	maxPods, maxNodes int
+	state             StateOptions
 }
 
 // Main runs the simulate command with the arguments after "simulate" and returns the exit code.
@@ -95,7 +104,7 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	if code, done := o.Start(args, stdout, stderr, version); done {
 		return code
 	}
-	rep, err := Simulate(ctx, Options{Paths: o.Paths, Stdin: stdin, ConfigPath: o.Config, Region: o.Region, Mode: o.mode, HPAMaxReplicas: o.hpaMax, Suppress: o.Suppress, Strict: o.Strict,
+	rep, err := Simulate(ctx, Options{Paths: o.Paths, Stdin: stdin, ConfigPath: o.Config, Region: o.Region, Mode: o.mode, HPAMaxReplicas: o.hpaMax, MaxPods: o.maxPods, MaxNodes: o.maxNodes, Suppress: o.Suppress, Strict: o.Strict,
 		Helm: review.HelmOptions{ValuesFiles: o.HelmValues, Set: o.HelmSet, Off: o.NoHelm}, State: o.state})
 	if err != nil {
 		return o.Fail(stderr, err)
@@ -129,6 +138,8 @@ func newFlags() *options {
 	o := &options{Command: clitool.New("simulate", usageHead, usageTail, "text", "json", "markdown")}
 	o.Flags.StringVar(&o.mode, "mode", simulation.Karpenter, "karpenter, optimal or both")
 	o.Flags.BoolVar(&o.hpaMax, "hpa-max", false, "count workloads an HPA scales at its maxReplicas (the cost at peak)")
+	o.Flags.IntVar(&o.maxPods, "max-pods", simulation.MaxPods, "simulate a cluster of at most this many pods (Kubernetes' documented limit); past it, KRP306 at the workload and nothing simulated")
+	o.Flags.IntVar(&o.maxNodes, "max-nodes", simulation.MaxNodes, "simulate a cluster whose pods need at most this many nodes (Kubernetes' and AKS's limit); past it, KRP306 and nothing simulated")
 	o.Flags.Func("cluster-state", "the running cluster's state, as `kubectl get nodes,nodeclaims,pods,pdb,nodepools,aksnodeclasses -A -o yaml` prints it (a file or a directory of them; repeatable): the NodeClaims the input's NodePools and node classes drift are reported", func(s string) error {
 		o.state.Files = append(o.state.Files, s)
 		return nil

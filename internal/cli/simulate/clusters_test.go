@@ -71,3 +71,44 @@ spec:
 		t.Error("dev cluster missing")
 	}
 }
+
+// Workloads no cluster of the config maps run in every cluster, as review --workloads counts
+// them: no "(unnamed)" cluster of workloads alone is simulated (which failed without --region,
+// and with it reported 0 pools and a reason that was not true).
+func TestUnmappedWorkloadsRunInEveryCluster(t *testing.T) {
+	dir := t.TempDir()
+	pools, err := os.ReadFile("testdata/shop/pools.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{
+		".karpenter-review.yaml": "clusters:\n  - {name: prod, region: westeurope, paths: [\"prod/**\"]}\n  - {name: dev, region: eastus, paths: [\"dev/**\"]}\n",
+		"prod/pools.yaml":        string(pools),
+		"dev/pools.yaml":         string(pools),
+		"apps/app.yaml":          deployment("shared", 3, "1", ""),
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, out, errOut := run(t, "", "--format", "json", dir)
+	if code != ExitClean {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	r := decode(t, out)
+	if len(r.Clusters) != 2 {
+		t.Fatalf("clusters = %+v", r.Clusters)
+	}
+	for _, c := range r.Clusters {
+		if c.Name == "" || len(c.Workloads) != 1 || c.Workloads[0].Object != "Deployment/shared" || len(c.Pools) == 0 {
+			t.Errorf("cluster %q: workloads %+v, pools %v", c.Name, c.Workloads, c.Pools)
+		}
+	}
+	if r.Karpenter.ScheduledPods != 6 {
+		t.Errorf("scheduled %d pods, want 3 in each cluster", r.Karpenter.ScheduledPods)
+	}
+}

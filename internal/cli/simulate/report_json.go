@@ -69,6 +69,8 @@ type jsonSim struct {
 	// range of its outcomes over the tie-breaks tried (simmodel.CostRange); absent when none.
 	TieBreaks       int            `json:"tieBreaks,omitempty"`
 	HourlyCostRange *jsonCostRange `json:"hourlyCostRange,omitempty"`
+	// FromKarpenter (optimal): the nodes are Karpenter's own packing, none cheaper found.
+	FromKarpenter bool `json:"fromKarpenter,omitempty"`
 }
 
 type jsonCostRange struct {
@@ -114,7 +116,7 @@ func toJSONSim(cluster string, sim *simmodel.Simulation, pools []string) *jsonSi
 	}
 	out := &jsonSim{Nodes: []jsonNode{}, Unschedulable: []jsonUnschedulable{}, HourlyCost: sim.HourlyCost, Currency: money.Code(sim.Currency),
 		MonthlyCost: simulation.Round(sim.HourlyCost * analysis.HoursPerMonth), PoolCosts: simulation.PoolCosts(sim, pools),
-		ScheduledPods: sim.ScheduledPods, PriceEstimated: sim.PriceEstimated, TieBreaks: sim.TieBreaks}
+		ScheduledPods: sim.ScheduledPods, PriceEstimated: sim.PriceEstimated, TieBreaks: sim.TieBreaks, FromKarpenter: sim.FromKarpenter}
 	if r := sim.CostRange; r != nil {
 		out.HourlyCostRange = &jsonCostRange{Min: simulation.Round(r.Min), Max: simulation.Round(r.Max), MinNodes: r.MinNodes, MaxNodes: r.MaxNodes,
 			MinPending: r.MinPending, MaxPending: r.MaxPending, Outcomes: r.Outcomes, Runs: r.Runs, Exhaustive: r.Exhaustive,

@@ -34,8 +34,10 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 		cur := c.Result.Currency()
 		for _, m := range modes(c.Result) {
 			fmt.Fprintf(&b, "\n<details><summary>%s, %s: %s, %s</summary>\n\n", md(label(c.Name)), m.name, nodeCount(len(m.sim.Nodes)), money.Hourly(cur, m.sim.HourlyCost))
-			if t := tieText(m.sim); t != "" {
-				fmt.Fprintf(&b, "%s.\n\n", md(t))
+			for _, t := range []string{tieText(m.sim), fromKarpenterText(m.sim)} {
+				if t != "" {
+					fmt.Fprintf(&b, "%s.\n\n", md(t))
+				}
 			}
 			fmt.Fprintf(&b, "| NodePool | Instance type | Capacity | Zone | Nodes | Pods | %s/hour |\n|---|---|---|---|---:|---:|---:|\n", cur)
 			for _, t := range tables(m.sim, c.Result.Pools) {

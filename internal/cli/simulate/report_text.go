@@ -38,8 +38,10 @@ func WriteText(w io.Writer, r *Report) error {
 			}
 			fmt.Fprintf(&b, "\n  %s: %s, %s (%s)%s\n", modeTitle(m.name), nodeCount(len(m.sim.Nodes)), money.Hourly(cur, m.sim.HourlyCost),
 				money.Monthly(cur, m.sim.HourlyCost*analysis.HoursPerMonth), estimated(m.sim.PriceEstimated))
-			if t := tieText(m.sim); t != "" {
-				fmt.Fprintf(&b, "  %s\n", t)
+			for _, t := range []string{tieText(m.sim), fromKarpenterText(m.sim)} {
+				if t != "" {
+					fmt.Fprintf(&b, "  %s\n", t)
+				}
 			}
 			for _, t := range tables(m.sim, c.Result.Pools) {
 				fmt.Fprintf(&b, "\n  NodePool %s: %s\n", t.Pool, money.Hourly(cur, simulation.Round(t.Cost)))
@@ -140,6 +142,14 @@ func modeTitle(mode string) string {
 		return "Karpenter would launch"
 	}
 	return "Optimal packing"
+}
+
+// fromKarpenterText says when the optimum shown is Karpenter's own packing; "" otherwise.
+func fromKarpenterText(sim *simmodel.Simulation) string {
+	if !sim.FromKarpenter {
+		return ""
+	}
+	return "the solver found no packing of these pods cheaper than Karpenter's own, which is shown (the lower bound is the solver's)"
 }
 
 func estimated(e bool) string {

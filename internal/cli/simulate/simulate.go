@@ -25,6 +25,9 @@ type Options struct {
 	Region         string
 	Mode           string
 	HPAMaxReplicas bool
+	// MaxPods and MaxNodes cap a cluster's input (0: the documented limits, simulation.MaxPods
+	// and simulation.MaxNodes); past them the cluster is not simulated and KRP306 says why.
+	MaxPods, MaxNodes int
 	// Suppress and Strict are review's: codes dropped (with the config file's suppressions),
 	// warnings made errors.
 	Suppress []findings.Code
@@ -77,6 +80,7 @@ var newSolver = sync.OnceValue(func() *analysis.Solver { return analysis.New(cat
 // included) and simulates every cluster in the mode.
 func Simulate(ctx context.Context, o Options) (*Report, error) {
 	rep := &Report{Mode: o.Mode}
+	var visits []visited
 	var failure error
 	var state *clusterstate.Snapshot
 	if o.State.set() {
@@ -88,11 +92,11 @@ func Simulate(ctx context.Context, o Options) (*Report, error) {
 			rep.Findings = append(rep.Findings, review.Finding{Finding: p.Finding, Location: review.Location{File: p.File, Line: p.Line}})
 		}
 	}
-	visit := func(c *review.Cluster, docs []workload.Document) {
+	simulateCluster := func(c *review.Cluster, docs []workload.Document) {
 		if failure != nil {
 			return
 		}
-		set := workload.Read(docs, workload.Options{HPAMaxReplicas: o.HPAMaxReplicas})
+		set := workload.Read(docs, workload.Options{HPAMaxReplicas: o.HPAMaxReplicas, MaxPods: o.MaxPods})
 		cr := ClusterReport{Name: c.Name, Region: c.Region}
 		defer func() { // after the simulation, which names the pools in KRP302
 			for _, f := range review.WorkloadFindings(set.Findings) {
@@ -103,11 +107,14 @@ func Simulate(ctx context.Context, o Options) (*Report, error) {
 		for _, w := range set.Workloads {
 			cr.Workloads = append(cr.Workloads, summarize(w))
 		}
+		if set.PastCap {
+			return // KRP306 on the workload that crossed the cap
+		}
 		if c.Region == "" {
 			failure = fmt.Errorf("cluster %s has no region: pass --region or set region in .karpenter-review.yaml", label(c.Name))
 			return
 		}
-		in := simulation.Input{Region: c.Region, Pods: set.Pods, DaemonSets: set.DaemonSets}
+		in := simulation.Input{Region: c.Region, Pods: set.Pods, DaemonSets: set.DaemonSets, MaxPods: o.MaxPods, MaxNodes: o.MaxNodes}
 		var skipped []string
 		for _, p := range c.NodePools {
 			known, unknown := crdtree.StripUnknown(p.Body)
@@ -122,6 +129,10 @@ func Simulate(ctx context.Context, o Options) (*Report, error) {
 			in.NodeClasses = append(in.NodeClasses, known)
 		}
 		res, err := simulation.Simulate(ctx, newSolver(), in, o.Mode)
+		if f, ok := simulation.SizeFinding(set, err); ok {
+			set.Findings = append(set.Findings, f)
+			return
+		}
 		if err != nil {
 			failure = fmt.Errorf("cluster %s: %w", label(c.Name), err)
 			return
@@ -137,7 +148,12 @@ func Simulate(ctx context.Context, o Options) (*Report, error) {
 		}
 		res.Skipped = append(skipped, res.Skipped...)
 		simulation.NamePoolsOfRequestless(set, res)
-		for _, f := range review.WorkloadFindings(simulation.DisruptionFindings(set, res)) {
+		pending, err := simulation.PendingFindings(newSolver(), in, set, res)
+		if err != nil {
+			failure = fmt.Errorf("cluster %s: pending pods: %w", label(c.Name), err)
+			return
+		}
+		for _, f := range review.WorkloadFindings(append(simulation.DisruptionFindings(set, res), pending...)) {
 			f.Cluster = c.Name
 			rep.Findings = append(rep.Findings, f)
 		}
@@ -152,10 +168,23 @@ func Simulate(ctx context.Context, o Options) (*Report, error) {
 		rep.Clusters = append(rep.Clusters, cr)
 	}
 	ropts := review.Options{Paths: o.Paths, Stdin: o.Stdin, ConfigPath: o.ConfigPath, Region: o.Region, Suppress: o.Suppress, Strict: o.Strict, Helm: o.Helm,
-		Checks: []review.Check{review.CheckSchema, review.CheckNodeClassRefs}, Facts: []review.FactFunc{}, Visit: visit}
+		Checks: []review.Check{review.CheckSchema, review.CheckNodeClassRefs}, Facts: []review.FactFunc{}, Visit: func(c *review.Cluster, docs []workload.Document) {
+			visits = append(visits, visited{c, docs})
+		}}
 	rv, err := review.Review(ctx, ropts)
 	if err != nil {
 		return nil, err
+	}
+	// Workloads no cluster of the config maps run in every cluster (review.WithShared); the
+	// unnamed cluster is simulated only for NodePools of its own.
+	shared, named := sharedDocs(visits)
+	for _, v := range visits {
+		switch {
+		case v.c.Name != "":
+			simulateCluster(v.c, review.WithShared(v.docs, shared))
+		case !named || len(v.c.NodePools) > 0:
+			simulateCluster(v.c, v.docs)
+		}
 	}
 	if failure != nil {
 		return nil, failure
@@ -178,6 +207,29 @@ func Simulate(ctx context.Context, o Options) (*Report, error) {
 		return a.Line < b.Line
 	})
 	return rep, nil
+}
+
+// visited is a cluster the review visited, with its other documents.
+type visited struct {
+	c    *review.Cluster
+	docs []workload.Document
+}
+
+// sharedDocs are the documents of the unnamed cluster (files no cluster of the config maps)
+// when named clusters were visited too (named); nil otherwise.
+func sharedDocs(vs []visited) (shared []workload.Document, named bool) {
+	var unnamed []workload.Document
+	for _, v := range vs {
+		if v.c.Name != "" {
+			named = true
+		} else {
+			unnamed = v.docs
+		}
+	}
+	if !named {
+		return nil, false
+	}
+	return unnamed, true
 }
 
 func summarize(w workload.Workload) WorkloadSummary {

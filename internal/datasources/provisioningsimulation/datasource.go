@@ -9,6 +9,7 @@ package provisioningsimulation
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -95,6 +96,9 @@ func (d *dataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 					"an EKS pool is priced in the AWS region given as `region`.",
 			},
 			"workloads_yaml": workloadsYAMLAttribute,
+			"max_pods": schema.Int64Attribute{Optional: true, Validators: []validator.Int64{int64validator.AtLeast(1)},
+				MarkdownDescription: "The most pods the simulation takes (`workloads` and `workloads_yaml` together; default 150,000, Kubernetes' documented limit per cluster). " +
+					"Past it the plan fails with KRP306 on the workload that crosses it, before any work: a replica count that large is usually a typo. Raise it when the count is meant."},
 			"workloads": schema.ListNestedAttribute{
 				Optional:            true,
 				MarkdownDescription: "Pending pods, grouped by shape. This, `workloads_yaml` or both.",
@@ -241,6 +245,7 @@ type model struct {
 	EC2NodeClasses    []string          `tfsdk:"ec2nodeclasses"`
 	Workloads         []workloadModel   `tfsdk:"workloads"`
 	WorkloadsYAML     []string          `tfsdk:"workloads_yaml"`
+	MaxPods           types.Int64       `tfsdk:"max_pods"`
 	DaemonSetOverhead map[string]string `tfsdk:"daemonset_overhead"`
 	LowerBoundMethod  types.String      `tfsdk:"lower_bound_method"`
 	Mode              types.String      `tfsdk:"mode"`
@@ -366,6 +371,11 @@ func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 		mode = simulation.Karpenter
 	}
 	res, err := simulation.Simulate(ctx, s, in.Input, mode)
+	var size *simulation.SizeError
+	if errors.As(err, &size) {
+		resp.Diagnostics.AddAttributeError(path.Root("max_pods"), "Too many pods", fmt.Sprintf("KRP306: %v.", size))
+		return
+	}
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("region"), "Cannot simulate", err.Error())
 		return
@@ -398,10 +408,10 @@ func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 	}
 	if mode == simulation.Both {
 		predicted, optimum := res.Karpenter, res.Optimal
-		m.DesignCost = types.Float64Value(predicted.HourlyCost - optimum.HourlyCost)
+		m.DesignCost = types.Float64Value(money.Round(predicted.Currency, predicted.HourlyCost-optimum.HourlyCost))
 		m.Optimal = &optimalModel{
 			Method: types.StringValue(optimum.Method), NodeCount: types.Int64Value(int64(len(optimum.Nodes))),
-			HourlyCost: types.Float64Value(optimum.HourlyCost), MonthlyCost: types.Float64Value(optimum.HourlyCost * analysis.HoursPerMonth),
+			HourlyCost: types.Float64Value(optimum.HourlyCost), MonthlyCost: types.Float64Value(money.Round(optimum.Currency, optimum.HourlyCost*analysis.HoursPerMonth)),
 			LowerBound: types.Float64Value(optimum.LowerBound), ScheduledPods: types.Int64Value(int64(optimum.ScheduledPods)),
 			Nodes: nodes(optimum),
 		}
@@ -424,6 +434,7 @@ func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 // element that holds it; poolAt is each NodePool's element, by name.
 func (d *dataSource) input(ctx context.Context, m model, region string, diags *diag.Diagnostics) (in configInput, poolAt map[string]path.Path) {
 	in.Region = region
+	in.MaxPods = int(m.MaxPods.ValueInt64())
 	in.ConfigurationBound = m.LowerBoundMethod.ValueString() == "configuration"
 	for _, of := range []struct {
 		attr  string
@@ -459,7 +470,7 @@ func (d *dataSource) input(ctx context.Context, m model, region string, diags *d
 		diags.AddAttributeError(path.Root("workloads"), "No workloads", "Set workloads, workloads_yaml or both: the simulation needs pending pods.")
 	}
 	if len(m.WorkloadsYAML) > 0 {
-		in.read = manifestWorkloads(m.WorkloadsYAML, d.data.Checks, diags)
+		in.read = manifestWorkloads(m.WorkloadsYAML, int(m.MaxPods.ValueInt64()), d.data.Checks, diags)
 		in.Pods, in.DaemonSets = in.read.Pods, in.read.DaemonSets
 	}
 	return in, poolAt
@@ -533,7 +544,7 @@ func fill(m *model, sim *simmodel.Simulation) {
 	m.NodeCount = types.Int64Value(int64(len(sim.Nodes)))
 	m.HourlyCost = types.Float64Value(sim.HourlyCost)
 	m.Currency = types.StringValue(money.Code(sim.Currency))
-	m.MonthlyCost = types.Float64Value(sim.HourlyCost * analysis.HoursPerMonth)
+	m.MonthlyCost = types.Float64Value(money.Round(sim.Currency, sim.HourlyCost*analysis.HoursPerMonth))
 	m.CPUUtilisation = types.Float64Value(sim.Utilisation.CPU)
 	m.MemoryUtilisation = types.Float64Value(sim.Utilisation.Memory)
 	m.ScheduledPods = types.Int64Value(int64(sim.ScheduledPods))

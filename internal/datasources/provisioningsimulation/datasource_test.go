@@ -13,6 +13,7 @@ import (
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/money"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation/optimal"
@@ -238,7 +239,8 @@ data "karpenter_provisioning_simulation" "s" {
 				resource.TestCheckResourceAttr(addr, "optimal.hourly_cost", fmt.Sprint(opt.HourlyCost)),
 				resource.TestCheckResourceAttr(addr, "optimal.node_count", strconv.Itoa(len(opt.Nodes))),
 				resource.TestCheckResourceAttr(addr, "lower_bound", fmt.Sprint(opt.LowerBound)),
-				resource.TestCheckResourceAttr(addr, "design_cost", fmt.Sprint(karp.HourlyCost-opt.HourlyCost)))...)},
+				// Rounded to the currency's precision: 0.293, not 0.2929999999999999.
+				resource.TestCheckResourceAttr(addr, "design_cost", fmt.Sprint(money.Round(karp.Currency, karp.HourlyCost-opt.HourlyCost))))...)},
 		},
 	})
 	resource.UnitTest(t, resource.TestCase{

@@ -65,7 +65,7 @@ func TestDisruptionDiags(t *testing.T) {
 				t.Fatal(err, diags)
 			}
 			pools := []simmodel.SimPool{{Pool: p}}
-			set := manifestWorkloads([]string{guardedDB, zeroBudget}, providerdata.Checks{}, &diags)
+			set := manifestWorkloads([]string{guardedDB, zeroBudget}, 0, providerdata.Checks{}, &diags)
 			sim, err := simulation.Predict(s, simulation.PredictionInput{Region: "westeurope", Pools: pools, Pods: set.Pods, WorkloadOf: simulation.WorkloadOf})
 			if err != nil {
 				t.Fatal(err)

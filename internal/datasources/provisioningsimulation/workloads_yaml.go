@@ -31,7 +31,7 @@ var workloadsYAMLAttribute = schema.ListAttribute{
 
 // manifestWorkloads reads the workloads_yaml manifests into pods and DaemonSet pods, reporting
 // problems on the element they come from.
-func manifestWorkloads(texts []string, checks providerdata.Checks, diags *diag.Diagnostics) *workloadreader.Set {
+func manifestWorkloads(texts []string, maxPods int, checks providerdata.Checks, diags *diag.Diagnostics) *workloadreader.Set {
 	// All elements are read together: a RuntimeClass, LimitRange or HPA in one applies to the
 	// workloads of the others, as in a cluster.
 	var all []workloadreader.Document
@@ -46,7 +46,7 @@ func manifestWorkloads(texts []string, checks providerdata.Checks, diags *diag.D
 		}
 		all = append(all, workloadDocuments(docs)...)
 	}
-	set := workloadreader.Read(all, workloadreader.Options{})
+	set := workloadreader.Read(all, workloadreader.Options{MaxPods: maxPods})
 	for _, f := range set.Findings {
 		where := fmt.Sprintf("%s line %d", f.File, f.Line)
 		if f.Path != "" {

@@ -32,7 +32,8 @@ import (
 // to zones, in a second order that packs the pinned pods first (variant.pinnedFirst); each
 // order's cheapest packing is re-packed, and the cheaper outcome kept and searched locally
 // (localSearch: ruin and recreate of a few nodes at a time). The result is deterministic for
-// a given input and seed.
+// a given input and seed. When the input holds a feasible packing (Karpenter's), the result
+// never costs more than it for the same pods (notAbove).
 func Simulate(s *analysis.Solver, in simmodel.SimulationInput) (*simmodel.Simulation, error) {
 	region := strings.ToLower(in.Region)
 	if region == "" || !s.HasRegion(region) {
@@ -56,7 +57,7 @@ func Simulate(s *analysis.Solver, in simmodel.SimulationInput) (*simmodel.Simula
 		// few dozen nodes, more.
 		pb.run(0)
 		pb.repackFromLP()
-		return pb.report(), nil
+		return notAbove(pb.report(), in.Feasible), nil
 	}
 	// A small input is packed in n variants per order; each order's cheapest packing is
 	// re-packed from the LP, the cheaper outcome kept and searched locally (searching both
@@ -90,5 +91,5 @@ func Simulate(s *analysis.Solver, in simmodel.SimulationInput) (*simmodel.Simula
 		pb.restore(kept)
 	}
 	pb.localSearch()
-	return pb.report(), nil
+	return notAbove(pb.report(), in.Feasible), nil
 }
