@@ -14,6 +14,7 @@ import (
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/clitool"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation"
 )
 
@@ -121,7 +122,8 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	if err != nil {
 		return o.Fail(stderr, fmt.Errorf("writing the report: %w", err))
 	}
-	if pools, _, _ := rep.counts(); pools == 0 && !o.AllowEmpty {
+	capped := slices.ContainsFunc(rep.Findings, func(f review.Finding) bool { return f.Code == findings.PodsPastClusterLimits })
+	if pools, _, _ := rep.counts(); pools == 0 && !capped && !o.AllowEmpty {
 		// A CI job given the wrong path must not pass: the report said what the command reads.
 		fmt.Fprintln(stderr, "simulate: "+noPoolsHint+" (--allow-empty to accept)")
 		return ExitUsage
