@@ -17,9 +17,8 @@ import (
 
 // topology tracks the scheduling round's topology spread constraints and pod (anti-)affinity
 // terms as Karpenter's Topology does: one group per distinct constraint, owned by the pods
-// that carry it, counting the pods it selects per domain. The batch starts on an empty
-// cluster (no running pods, no existing nodes), so groups start with every domain a NodePool
-// can offer at zero. Where Karpenter iterates a map and takes the first of equal domains (a
+// that carry it, counting the pods it selects per domain. Groups start with every domain a
+// NodePool can offer at zero, plus the existing nodes' domains with the bound pods counted. Where Karpenter iterates a map and takes the first of equal domains (a
 // random pick), the emulation asks its tie-breaker, which by default takes the first by name.
 type topology struct {
 	ties         *ties
@@ -39,6 +38,8 @@ type topology struct {
 	// (a group's id depends on nothing but the pod's shape), so each shape builds them once.
 	shapes  *shapeTable
 	byShape []shapeTopology
+	// nodes are the nodes already in the cluster, whose pods each new group counts.
+	nodes []ExistingNode
 }
 
 type shapeTopology struct {
@@ -98,9 +99,10 @@ func (t *topology) selectionOf(p *corev1.Pod) *selection {
 	return s
 }
 
-func newTopology(domains *domainIndex, shapes *shapeTable, pods []*corev1.Pod) *topology {
+func newTopology(domains *domainIndex, shapes *shapeTable, nodes []ExistingNode, pods []*corev1.Pod) *topology {
 	t := &topology{domainGroups: domains, byKey: map[string]*topologyGroup{}, inverseByKey: map[string]*topologyGroup{}, owned: map[types.UID][]*topologyGroup{},
-		shapes: shapes, byShape: make([]shapeTopology, len(shapes.shapes))}
+		shapes: shapes, byShape: make([]shapeTopology, len(shapes.shapes)), nodes: nodes}
+	t.updateInverseAffinities()
 	for _, p := range pods {
 		t.update(p)
 	}
@@ -201,6 +203,7 @@ func (t *topology) resolve(p *corev1.Pod, st *shapeTopology) {
 			g = existing
 		} else {
 			g.materialize()
+			t.countDomains(g)
 			g.index = len(t.groups)
 			t.byKey[g.id] = g
 			t.groups = append(t.groups, g)
@@ -210,6 +213,62 @@ func (t *topology) resolve(p *corev1.Pod, st *shapeTopology) {
 		}
 	}
 	sort.Slice(st.owned, func(i, j int) bool { return st.owned[i].index < st.owned[j].index })
+}
+
+// updateInverseAffinities makes the inverse groups of the bound pods' required anti-affinity
+// terms, each counting its pod in the domain of the pod's node (upstream's
+// updateInverseAffinities over the cluster's pods, before the pending pods' groups).
+func (t *topology) updateInverseAffinities() {
+	for i := range t.nodes {
+		n := &t.nodes[i]
+		for _, p := range n.bound() {
+			if p.Spec.Affinity == nil || p.Spec.Affinity.PodAntiAffinity == nil {
+				continue
+			}
+			for _, term := range p.Spec.Affinity.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution {
+				g := newTopologyGroup(typePodAntiAffinity, term.TopologyKey, p, namespaces(p, term), term.LabelSelector, math.MaxInt32, nil, nil, nil, t.domainGroups.get(term.TopologyKey))
+				if existing, ok := t.inverseByKey[g.id]; ok {
+					g = existing
+				} else {
+					g.materialize()
+					t.inverseByKey[g.id] = g
+					t.inverse = append(t.inverse, g)
+				}
+				if d, ok := n.Labels[g.key]; ok {
+					g.recordDomains(d)
+				}
+				g.owners[p.UID] = true
+			}
+		}
+	}
+}
+
+// countDomains gives a new group the domains of the existing nodes its filter admits and
+// counts the bound pods it selects on those nodes (Topology.countDomains).
+func (t *topology) countDomains(g *topologyGroup) {
+	for i := range t.nodes {
+		n := &t.nodes[i]
+		reqs := scheduling.NewLabelRequirements(n.Labels)
+		if !g.filter.matches(n.Taints, reqs) {
+			continue
+		}
+		d, labelled := n.Labels[g.key]
+		if _, seen := g.domains[d]; labelled && !seen {
+			g.domains[d] = 0
+			g.empty.Insert(d)
+		}
+		if !labelled && g.key == corev1.LabelHostname {
+			d, labelled = n.Name, true // upstream counts a node without the label under its name
+		}
+		if !labelled {
+			continue
+		}
+		for _, p := range n.bound() {
+			if g.selects(p) {
+				g.recordDomains(d)
+			}
+		}
+	}
 }
 
 func hasPodAntiAffinity(p *corev1.Pod) bool {
