@@ -10,6 +10,9 @@
 //	preferences.go          scheduling/preferences.go
 //	nodeclaim.go            scheduling/nodeclaim.go
 //	nodeclaimtemplate.go    scheduling/nodeclaimtemplate.go, and scheduler.go's daemon overhead
+//	existingnode.go         scheduling/existingnode.go, and scheduler.go's
+//	                        calculateExistingNodeClaims and addToExistingNode
+//	statenode.go            ../state/statenode.go (a launched NodeClaim as a state node)
 //	topology.go             scheduling/topology.go
 //	domains.go              scheduling/topology.go (buildDomainGroups)
 //	topologydomaingroup.go  scheduling/topologydomaingroup.go
