@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation/karpenter"
@@ -56,36 +57,7 @@ func Provision(in karpenter.Input, maxRounds int) (*Provisioned, error) {
 		if err != nil {
 			return nil, fmt.Errorf("round %d: %w", r, err)
 		}
-		round := ProvisioningRound{Result: res}
-		bound := map[*corev1.Pod]bool{}
-		nodes := make([]karpenter.ExistingNode, len(out.Nodes), len(out.Nodes)+len(res.NodeClaims))
-		for i, n := range out.Nodes {
-			if add := res.ExistingNodePods[n.Name]; len(add) > 0 {
-				n.Pods = append(append([]*corev1.Pod(nil), n.Pods...), add...)
-				for _, p := range add {
-					bound[p] = true
-				}
-			}
-			nodes[i] = n
-		}
-		for i, nc := range res.NodeClaims {
-			n := karpenter.LaunchedNode(nc, pools[nc.NodePool], fmt.Sprintf("round%02d-%04d", r, i+1))
-			if n == nil {
-				continue
-			}
-			round.Launched = append(round.Launched, *n)
-			nodes = append(nodes, *n)
-			for _, p := range nc.Pods {
-				bound[p] = true
-			}
-		}
-		round.Placed = len(bound)
-		pending := make([]*corev1.Pod, 0, len(out.Pending)-len(bound))
-		for _, p := range out.Pending {
-			if !bound[p] {
-				pending = append(pending, p)
-			}
-		}
+		round, nodes, pending := AfterRound(r, out.Nodes, out.Pending, pools, res)
 		out.PendingErrors = res.PodErrors
 		if round.Placed == 0 {
 			break
@@ -94,4 +66,52 @@ func Provision(in karpenter.Input, maxRounds int) (*Provisioned, error) {
 		out.HitBound = r == maxRounds && len(pending) > 0
 	}
 	return out, nil
+}
+
+// AfterRound is the cluster after round r decided res on nodes with pods pending: the pods
+// bound to existing nodes added to them, each launched NodeClaim a node named by the round
+// and its rank (karpenter.LaunchedNode), and the pods still pending in their order.
+func AfterRound(r int, nodes []karpenter.ExistingNode, pending []*corev1.Pod, pools map[string]*karpv1.NodePool, res *karpenter.Result) (ProvisioningRound, []karpenter.ExistingNode, []*corev1.Pod) {
+	// The scheduler binds a relaxed copy of a pod whose preferences it relaxed; the cluster
+	// holds the pod itself, so the pods are matched back by UID.
+	of := make(map[types.UID]*corev1.Pod, len(pending))
+	for _, p := range pending {
+		of[p.UID] = p
+	}
+	bound := map[types.UID]bool{}
+	originals := func(pods []*corev1.Pod) []*corev1.Pod {
+		out := make([]*corev1.Pod, 0, len(pods))
+		for _, p := range pods {
+			if q, ok := of[p.UID]; ok {
+				out = append(out, q)
+				bound[p.UID] = true
+			}
+		}
+		return out
+	}
+	round := ProvisioningRound{Result: res}
+	after := make([]karpenter.ExistingNode, len(nodes), len(nodes)+len(res.NodeClaims))
+	for i, n := range nodes {
+		if add := res.ExistingNodePods[n.Name]; len(add) > 0 {
+			n.Pods = append(append([]*corev1.Pod(nil), n.Pods...), originals(add)...)
+		}
+		after[i] = n
+	}
+	for i, nc := range res.NodeClaims {
+		n := karpenter.LaunchedNode(nc, pools[nc.NodePool], fmt.Sprintf("round%02d-%04d", r, i+1))
+		if n == nil {
+			continue
+		}
+		n.Pods = originals(n.Pods)
+		round.Launched = append(round.Launched, *n)
+		after = append(after, *n)
+	}
+	round.Placed = len(bound)
+	left := make([]*corev1.Pod, 0, len(pending)-len(bound))
+	for _, p := range pending {
+		if !bound[p.UID] {
+			left = append(left, p)
+		}
+	}
+	return round, after, left
 }
