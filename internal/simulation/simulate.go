@@ -38,7 +38,11 @@ type Input struct {
 
 // Result is the outcome in the modes asked for; a mode not asked for is nil.
 type Result struct {
+	// Karpenter is Karpenter's first provisioning round on an empty cluster.
 	Karpenter, Optimal *simmodel.Simulation
+	// Provisioned (karpenter mode) is Karpenter's provisioning rounds run until one places
+	// nothing more (PredictRounds): not a steady state, no disruption is emulated.
+	Provisioned *Provisioning
 	// Pools are the NodePools simulated, by name; Skipped says why others were not.
 	Pools   []string
 	Skipped []string
@@ -160,12 +164,14 @@ func run(_ context.Context, s *analysis.Solver, mode string, in Input, pools []s
 // runKarpenter is Karpenter's own decision (Predict), with the pods of each workload
 // counted under the object that owns them.
 func runKarpenter(s *analysis.Solver, in Input, pools []simmodel.SimPool, res *Result) error {
-	sim, err := Predict(s, PredictionInput{Region: in.Region, Pools: pools, Pods: in.Pods, DaemonSets: in.DaemonSets, WorkloadOf: ownerName})
+	pin := PredictionInput{Region: in.Region, Pools: pools, Pods: in.Pods, DaemonSets: in.DaemonSets, WorkloadOf: ownerName}
+	sim, err := Predict(s, pin)
 	if err != nil {
 		return err
 	}
 	res.Karpenter = sim
-	return nil
+	res.Provisioned, err = PredictRounds(s, pin)
+	return err
 }
 
 // nodeClassKey names a node class as a nodeClassRef does (the group in lower case, as the
