@@ -186,17 +186,7 @@ func (t *topology) update(p *corev1.Pod) {
 func (t *topology) resolve(p *corev1.Pod, st *shapeTopology) {
 	st.resolved = true
 	if hasPodAntiAffinity(p) {
-		for _, term := range p.Spec.Affinity.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution {
-			g := newTopologyGroup(typePodAntiAffinity, term.TopologyKey, p, namespaces(p, term), term.LabelSelector, math.MaxInt32, nil, nil, nil, t.domainGroups.get(term.TopologyKey))
-			if existing, ok := t.inverseByKey[g.id]; ok {
-				g = existing
-			} else {
-				g.materialize()
-				t.inverseByKey[g.id] = g
-				t.inverse = append(t.inverse, g)
-			}
-			st.inverse = append(st.inverse, g)
-		}
+		st.inverse = t.updateInverseAntiAffinity(p)
 	}
 	for _, g := range append(t.forSpread(p), t.forAffinities(p)...) {
 		if existing, ok := t.byKey[g.id]; ok {
@@ -225,15 +215,7 @@ func (t *topology) updateInverseAffinities() {
 			if p.Spec.Affinity == nil || p.Spec.Affinity.PodAntiAffinity == nil {
 				continue
 			}
-			for _, term := range p.Spec.Affinity.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution {
-				g := newTopologyGroup(typePodAntiAffinity, term.TopologyKey, p, namespaces(p, term), term.LabelSelector, math.MaxInt32, nil, nil, nil, t.domainGroups.get(term.TopologyKey))
-				if existing, ok := t.inverseByKey[g.id]; ok {
-					g = existing
-				} else {
-					g.materialize()
-					t.inverseByKey[g.id] = g
-					t.inverse = append(t.inverse, g)
-				}
+			for _, g := range t.updateInverseAntiAffinity(p) {
 				if d, ok := n.Labels[g.key]; ok {
 					g.recordDomains(d)
 				}
@@ -241,6 +223,24 @@ func (t *topology) updateInverseAffinities() {
 			}
 		}
 	}
+}
+
+// updateInverseAntiAffinity finds (or registers) the inverse groups of the pod's required
+// anti-affinity terms, in the order of its terms.
+func (t *topology) updateInverseAntiAffinity(p *corev1.Pod) []*topologyGroup {
+	var out []*topologyGroup
+	for _, term := range p.Spec.Affinity.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution {
+		g := newTopologyGroup(typePodAntiAffinity, term.TopologyKey, p, namespaces(p, term), term.LabelSelector, math.MaxInt32, nil, nil, nil, t.domainGroups.get(term.TopologyKey))
+		if existing, ok := t.inverseByKey[g.id]; ok {
+			g = existing
+		} else {
+			g.materialize()
+			t.inverseByKey[g.id] = g
+			t.inverse = append(t.inverse, g)
+		}
+		out = append(out, g)
+	}
+	return out
 }
 
 // countDomains gives a new group the domains of the existing nodes its filter admits and
