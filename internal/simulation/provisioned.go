@@ -79,6 +79,9 @@ func PredictRounds(s *analysis.Solver, in PredictionInput) (*Provisioning, error
 				continue
 			}
 			n := pr.node(nc)
+			// The scheduler binds relaxed copies of pods it relaxed; the launched node holds
+			// the pods themselves, which the workload index knows.
+			n.Pods = podCounts(r.Launched[launched].Pods, pr.of, pr.workloads)
 			v.Nodes = append(v.Nodes, n)
 			v.HourlyCost += n.HourlyPrice
 			byName[r.Launched[launched].Name] = len(out.Nodes)
