@@ -56,17 +56,18 @@ type PredictionInput struct {
 	NoTieRange bool
 }
 
-// Predict returns what Karpenter on AKS would launch for the pods (Method "karpenter"): one
-// SimNode per NodeClaim, with the size, capacity type and zone the Azure provider picks and
-// the pods per workload (workloads as WorkloadsFromPods groups them), and the pods Karpenter
-// would leave pending with its reason. Where Karpenter breaks a tie at random (equal zones of
-// a topology spread, the order of daemon overhead groups; equal offerings at launch), the
-// first by name is reported, and TieBreaks and CostRange say how many such ties there were and
-// what Karpenter's other outcomes cost (the round re-run with other tie-breaks). LowerBound and
-// BoundGroups are left empty: they belong to the optimum (Simulate). The cluster is taken as
-// empty (no existing nodes, no running pods a spread or affinity would count), and volume
-// topology (the zones of a pod's PersistentVolumes) is not known offline, so it is not applied.
-func Predict(s *analysis.Solver, in PredictionInput) (*simmodel.Simulation, error) {
+// prepared is a prediction's input as the emulation takes it, with what its view needs.
+type prepared struct {
+	region    string
+	pin       karpenter.Input
+	rts       map[string]analysis.RegionTypes
+	workloads []simmodel.Workload
+	of        map[*corev1.Pod]int
+}
+
+// prepare checks the input and builds the emulation's: each pool's instance types and launch
+// choice from its cloud, the pods with UIDs, and each pod's workload.
+func prepare(s *analysis.Solver, in PredictionInput) (*prepared, error) {
 	region := strings.ToLower(in.Region)
 	if region == "" || !s.HasRegion(region) {
 		return nil, fmt.Errorf("region %q is not in the SKU catalog", in.Region)
@@ -114,6 +115,25 @@ func Predict(s *analysis.Solver, in PredictionInput) (*simmodel.Simulation, erro
 	for i, p := range pin.Pods {
 		of[p] = index[i]
 	}
+	return &prepared{region: region, pin: pin, rts: rts, workloads: workloads, of: of}, nil
+}
+
+// Predict returns what Karpenter on AKS would launch for the pods (Method "karpenter"): one
+// SimNode per NodeClaim, with the size, capacity type and zone the Azure provider picks and
+// the pods per workload (workloads as WorkloadsFromPods groups them), and the pods Karpenter
+// would leave pending with its reason. Where Karpenter breaks a tie at random (equal zones of
+// a topology spread, the order of daemon overhead groups; equal offerings at launch), the
+// first by name is reported, and TieBreaks and CostRange say how many such ties there were and
+// what Karpenter's other outcomes cost (the round re-run with other tie-breaks). LowerBound and
+// BoundGroups are left empty: they belong to the optimum (Simulate). The cluster is taken as
+// empty (no existing nodes, no running pods a spread or affinity would count), and volume
+// topology (the zones of a pod's PersistentVolumes) is not known offline, so it is not applied.
+func Predict(s *analysis.Solver, in PredictionInput) (*simmodel.Simulation, error) {
+	pr, err := prepare(s, in)
+	if err != nil {
+		return nil, err
+	}
+	region, pin, workloads, of := pr.region, pr.pin, pr.workloads, pr.of
 	res, err := karpenter.Solve(pin)
 	if err != nil {
 		return nil, err
@@ -132,16 +152,7 @@ func Predict(s *analysis.Solver, in PredictionInput) (*simmodel.Simulation, erro
 			}
 			continue
 		}
-		it, o := nc.Launch.InstanceType, nc.Launch.Offering
-		n := simmodel.SimNode{Pool: nc.NodePool, SKU: it.Name, Zone: cloud.ZoneOf(o), CapacityType: o.CapacityType(), HourlyPrice: o.Price,
-			Requested: nc.Requests.DeepCopy(), Allocatable: it.Allocatable().DeepCopy()}
-		delete(n.Requested, corev1.ResourcePods)
-		if d := rts[nc.NodePool].ByName(it.Name); d != nil {
-			n.ZoneAssumed = cloud.ZoneAssumed(d, n.Zone)
-			price := d.PriceOf(o)
-			n.PriceEstimated, n.Currency = price.Estimated(), money.Code(price.Currency)
-		}
-		n.Pods = podCounts(nc.Pods, of, workloads)
+		n := pr.node(nc)
 		sim.Nodes = append(sim.Nodes, n)
 		sim.HourlyCost += n.HourlyPrice
 		sim.PriceEstimated = sim.PriceEstimated || n.PriceEstimated
@@ -160,6 +171,22 @@ func Predict(s *analysis.Solver, in PredictionInput) (*simmodel.Simulation, erro
 	sim.Unschedulable = pendingByWorkload(res.PodErrors, of, workloads)
 	sim.HourlyCost = money.Round(sim.Currency, sim.HourlyCost)
 	return sim, nil
+}
+
+// node is the SimNode a launched NodeClaim is: its size, capacity type, zone and price, and
+// its pods per workload.
+func (pr *prepared) node(nc *karpenter.NodeClaim) simmodel.SimNode {
+	it, o := nc.Launch.InstanceType, nc.Launch.Offering
+	n := simmodel.SimNode{Pool: nc.NodePool, SKU: it.Name, Zone: cloud.ZoneOf(o), CapacityType: o.CapacityType(), HourlyPrice: o.Price,
+		Requested: nc.Requests.DeepCopy(), Allocatable: it.Allocatable().DeepCopy()}
+	delete(n.Requested, corev1.ResourcePods)
+	if d := pr.rts[nc.NodePool].ByName(it.Name); d != nil {
+		n.ZoneAssumed = cloud.ZoneAssumed(d, n.Zone)
+		price := d.PriceOf(o)
+		n.PriceEstimated, n.Currency = price.Estimated(), money.Code(price.Currency)
+	}
+	n.Pods = podCounts(nc.Pods, pr.of, pr.workloads)
+	return n
 }
 
 // tieOutcomes are Karpenter's outcomes over its random tie-breaks: every distinct one when

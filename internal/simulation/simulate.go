@@ -51,7 +51,11 @@ type Input struct {
 
 // Result is the outcome in the modes asked for; a mode not asked for is nil.
 type Result struct {
+	// Karpenter is Karpenter's first provisioning round on an empty cluster.
 	Karpenter, Optimal *simmodel.Simulation
+	// Provisioned (karpenter mode) is Karpenter's provisioning rounds run until one places
+	// nothing more (PredictRounds): not a steady state, no disruption is emulated.
+	Provisioned *Provisioning
 	// Pools are the NodePools simulated, by name; Skipped says why others were not.
 	Pools   []string
 	Skipped []string
@@ -191,12 +195,14 @@ func run(_ context.Context, s *analysis.Solver, mode string, in Input, pools []s
 
 // runKarpenter is Karpenter's own decision (Predict).
 func runKarpenter(s *analysis.Solver, in Input, pools []simmodel.SimPool, res *Result) error {
-	sim, err := Predict(s, predictionInput(in, pools))
+	pin := predictionInput(in, pools)
+	sim, err := Predict(s, pin)
 	if err != nil {
 		return err
 	}
 	res.Karpenter = sim
-	return nil
+	res.Provisioned, err = PredictRounds(s, pin)
+	return err
 }
 
 // predictionInput is the cluster as Karpenter's decision takes it, with the pods of each

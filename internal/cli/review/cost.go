@@ -49,9 +49,22 @@ type ClusterCost struct {
 	// Advice is the cheapest NodePool edit verified with Karpenter's decision when its cost
 	// exceeds the optimum by more than 10 % (KRP118).
 	Advice *simulation.Advice `json:"advice,omitempty"`
+	// Provisioned is Karpenter's provisioning rounds run until one places nothing more; the
+	// cost above is the first round's.
+	Provisioned *ProvisionedCost `json:"provisioned,omitempty"`
 	// findings are the disruption checks of the workloads on the pools (KRP411–KRP414); they
 	// join the report's findings.
 	findings []Finding
+}
+
+// ProvisionedCost is the state after Karpenter's provisioning rounds (not a steady state:
+// no consolidation, drift or expiry is emulated).
+type ProvisionedCost struct {
+	Label         string                 `json:"label"`
+	Rounds        []simulation.RoundView `json:"rounds"`
+	Nodes         int                    `json:"nodes"`
+	HourlyCost    float64                `json:"hourlyCost"`
+	Unschedulable int                    `json:"unschedulable"`
 }
 
 // PoolCost is one NodePool's part, with the baseline's when there is one.
@@ -282,6 +295,12 @@ func clusterCost(ctx context.Context, c *Cluster, set *workload.Set, co CostOpti
 	}
 	for _, p := range simulation.PoolCosts(sim, res.Pools) {
 		cc.Pools = append(cc.Pools, PoolCost{Pool: p.Pool, Nodes: p.Nodes, HourlyCost: p.HourlyCost})
+	}
+	if p := res.Provisioned; p != nil {
+		cc.Provisioned = &ProvisionedCost{Label: simulation.ProvisionedLabel(p), Rounds: p.Rounds, Nodes: len(p.Nodes), HourlyCost: simulation.Round(p.HourlyCost)}
+		for _, u := range p.Unschedulable {
+			cc.Provisioned.Unschedulable += u.Count
+		}
 	}
 	cc.Notes = append(cc.Notes, res.Skipped...)
 	cc.Notes = append(cc.Notes, set.Assumptions...)

@@ -29,6 +29,9 @@ func writeCostsText(w io.Writer, costs []ClusterCost) error {
 			fmt.Fprintf(&b, "; %d pods unschedulable", c.Unschedulable)
 		}
 		b.WriteString("\n")
+		if p := c.Provisioned; p != nil && (len(p.Rounds) > 1 || p.Unschedulable > 0) {
+			fmt.Fprintf(&b, "  the cost above is Karpenter's first round; %s: %s, %s, %d pods pending\n", p.Label, plural(p.Nodes, "node"), money.Hourly(cur, p.HourlyCost), p.Unschedulable)
+		}
 		for _, p := range c.Pools {
 			fmt.Fprintf(&b, "  %-24s %9s  %s", p.Pool, plural(p.Nodes, "node"), money.Hourly(cur, p.HourlyCost))
 			if p.Delta != nil {

@@ -27,7 +27,7 @@ func TestSimulateCNYRegion(t *testing.T) {
 		t.Fatal(err)
 	}
 	for format, want := range map[string][]string{
-		"text":     {"Karpenter would launch: 1 node, CNY ", "(CNY ", "/month)", "CNY/H EACH", "NodePool default: CNY "},
+		"text":     {"Karpenter would launch in its first round: 1 node, CNY ", "(CNY ", "/month)", "CNY/H EACH", "NodePool default: CNY "},
 		"markdown": {"| CNY | ", "1 node, CNY ", "CNY/hour"},
 		"json":     {`"currency": "CNY"`},
 	} {

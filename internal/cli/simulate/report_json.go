@@ -51,6 +51,58 @@ type jsonCluster struct {
 	Advice *simulation.Advice `json:"advice,omitempty"`
 	// Drift: what the input does to the running cluster given with --cluster-state.
 	Drift *jsonDrift `json:"drift,omitempty"`
+	// Provisioned (karpenter mode) is Karpenter's provisioning rounds run until one places
+	// nothing more; Karpenter above is the first of them.
+	Provisioned *jsonProvisioned `json:"provisioned,omitempty"`
+}
+
+// jsonProvisioned is simulation.Provisioning for programs.
+type jsonProvisioned struct {
+	// Label says what the state is: after N provisioning rounds, not a steady state.
+	Label         string              `json:"label"`
+	Rounds        []jsonRound         `json:"rounds"`
+	Nodes         []jsonNode          `json:"nodes"`
+	HourlyCost    float64             `json:"hourlyCost"`
+	Unschedulable []jsonUnschedulable `json:"unschedulable"`
+	HitBound      bool                `json:"hitBound,omitempty"`
+}
+
+type jsonRound struct {
+	Round           int        `json:"round"`
+	Nodes           []jsonNode `json:"nodes"`
+	HourlyCost      float64    `json:"hourlyCost"`
+	Placed          int        `json:"placed"`
+	OnExistingNodes int        `json:"onExistingNodes"`
+	Pending         int        `json:"pending"`
+}
+
+func toJSONProvisioned(cluster string, p *simulation.Provisioning) *jsonProvisioned {
+	if p == nil {
+		return nil
+	}
+	out := &jsonProvisioned{Label: simulation.ProvisionedLabel(p), Rounds: []jsonRound{}, Nodes: jsonNodes(cluster, p.Nodes),
+		HourlyCost: simulation.Round(p.HourlyCost), Unschedulable: []jsonUnschedulable{}, HitBound: p.HitBound}
+	for _, r := range p.Rounds {
+		out.Rounds = append(out.Rounds, jsonRound{Round: r.Round, Nodes: jsonNodes(cluster, r.Nodes), HourlyCost: simulation.Round(r.HourlyCost),
+			Placed: r.Placed, OnExistingNodes: r.OnExistingNodes, Pending: r.Pending})
+	}
+	for _, u := range p.Unschedulable {
+		out.Unschedulable = append(out.Unschedulable, jsonUnschedulable{Cluster: cluster, Workload: u.Workload, Count: u.Count, Reason: u.Reason})
+	}
+	return out
+}
+
+func jsonNodes(cluster string, nodes []simmodel.SimNode) []jsonNode {
+	out := []jsonNode{}
+	for _, n := range nodes {
+		jn := jsonNode{Cluster: cluster, Pool: n.Pool, InstanceType: n.SKU, CapacityType: n.CapacityType, Zone: n.Zone, ZoneAssumed: n.ZoneAssumed, Workloads: map[string]int{}, HourlyPrice: n.HourlyPrice, Currency: money.Code(n.Currency)}
+		for _, p := range n.Pods {
+			jn.Pods += p.Count
+			jn.Workloads[p.Workload] += p.Count
+		}
+		out = append(out, jn)
+	}
+	return out
 }
 
 type jsonSim struct {
@@ -122,14 +174,7 @@ func toJSONSim(cluster string, sim *simmodel.Simulation, pools []string) *jsonSi
 			MinPending: r.MinPending, MaxPending: r.MaxPending, Outcomes: r.Outcomes, Runs: r.Runs, Exhaustive: r.Exhaustive,
 			Expected: simulation.Round(r.Expected), Samples: r.Samples}
 	}
-	for _, n := range sim.Nodes {
-		jn := jsonNode{Cluster: cluster, Pool: n.Pool, InstanceType: n.SKU, CapacityType: n.CapacityType, Zone: n.Zone, ZoneAssumed: n.ZoneAssumed, Workloads: map[string]int{}, HourlyPrice: n.HourlyPrice, Currency: money.Code(n.Currency)}
-		for _, p := range n.Pods {
-			jn.Pods += p.Count
-			jn.Workloads[p.Workload] += p.Count
-		}
-		out.Nodes = append(out.Nodes, jn)
-	}
+	out.Nodes = jsonNodes(cluster, sim.Nodes)
 	for _, u := range sim.Unschedulable {
 		out.Unschedulable = append(out.Unschedulable, jsonUnschedulable{Cluster: cluster, Workload: u.Workload, Count: u.Count, Reason: u.Reason})
 	}
@@ -195,7 +240,8 @@ func WriteJSON(w io.Writer, r *Report, toolVersion string) error {
 		res := c.Result
 		jc := jsonCluster{Name: c.Name, Region: c.Region, Karpenter: toJSONSim(c.Name, res.Karpenter, res.Pools),
 			Optimal: toJSONSim(c.Name, res.Optimal, res.Pools), LowerBound: res.LowerBound(), Pools: nonNil(res.Pools),
-			Workloads: c.Workloads, Assumptions: nonNil(res.Assumptions), Skipped: nonNil(res.Skipped), Advice: c.Advice, Currency: res.Currency(), Drift: toJSONDrift(c.Drift)}
+			Workloads: c.Workloads, Assumptions: nonNil(res.Assumptions), Skipped: nonNil(res.Skipped), Advice: c.Advice, Currency: res.Currency(),
+			Provisioned: toJSONProvisioned(c.Name, res.Provisioned), Drift: toJSONDrift(c.Drift)}
 		if jc.Workloads == nil {
 			jc.Workloads = []WorkloadSummary{}
 		}

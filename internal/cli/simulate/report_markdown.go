@@ -96,6 +96,9 @@ func modes(r *simulation.Result) []modeSim {
 	if r.Karpenter != nil {
 		out = append(out, modeSim{simulation.Karpenter, r.Karpenter})
 	}
+	if p := r.Provisioned; showRounds(p) {
+		out = append(out, modeSim{"karpenter " + simulation.ProvisionedLabel(p), &simmodel.Simulation{Nodes: p.Nodes, HourlyCost: p.HourlyCost, Unschedulable: p.Unschedulable}})
+	}
 	if r.Optimal != nil {
 		out = append(out, modeSim{simulation.Optimal, r.Optimal})
 	}

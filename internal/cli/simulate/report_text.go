@@ -43,24 +43,10 @@ func WriteText(w io.Writer, r *Report) error {
 					fmt.Fprintf(&b, "  %s\n", t)
 				}
 			}
-			for _, t := range tables(m.sim, c.Result.Pools) {
-				fmt.Fprintf(&b, "\n  NodePool %s: %s\n", t.Pool, money.Hourly(cur, simulation.Round(t.Cost)))
-				if len(t.Rows) == 0 {
-					b.WriteString("    no nodes\n")
-					continue
-				}
-				tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-				fmt.Fprintf(tw, "    INSTANCE TYPE\tCAPACITY\tZONE\tNODES\tPODS\t%[1]s/H EACH\t%[1]s/H\n", cur)
-				for _, row := range t.Rows {
-					fmt.Fprintf(tw, "    %s\t%s\t%s\t%d\t%d\t%.4f\t%.4f\n", row.InstanceType, row.CapacityType, row.Zone, row.Nodes, row.Pods, row.HourlyPrice, simulation.Round(row.HourlyCost))
-				}
-				_ = tw.Flush()
-			}
-			for _, g := range pendingGroups(m.sim.Unschedulable) {
-				fmt.Fprintf(&b, "\n  unschedulable: %s: %s\n", g.Subject(), g.Reason)
-				if l := g.List(); l != "" {
-					fmt.Fprintf(&b, "    %s\n", l)
-				}
+			writeTables(&b, m.sim, c.Result.Pools, cur, "")
+			writePending(&b, "unschedulable", m.sim.Unschedulable)
+			if m.name == simulation.Karpenter {
+				writeProvisioned(&b, c.Result.Provisioned, c.Result.Pools, cur)
 			}
 		}
 		if lb := c.Result.LowerBound(); lb > 0 {
@@ -102,6 +88,55 @@ func WriteText(w io.Writer, r *Report) error {
 	return err
 }
 
+// writeTables is one table of nodes per pool; suffix follows the pool's name.
+func writeTables(b *strings.Builder, sim *simmodel.Simulation, pools []string, cur, suffix string) {
+	for _, t := range tables(sim, pools) {
+		fmt.Fprintf(b, "\n  NodePool %s%s: %s\n", t.Pool, suffix, money.Hourly(cur, simulation.Round(t.Cost)))
+		if len(t.Rows) == 0 {
+			b.WriteString("    no nodes\n")
+			continue
+		}
+		tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
+		fmt.Fprintf(tw, "    INSTANCE TYPE\tCAPACITY\tZONE\tNODES\tPODS\t%[1]s/H EACH\t%[1]s/H\n", cur)
+		for _, row := range t.Rows {
+			fmt.Fprintf(tw, "    %s\t%s\t%s\t%d\t%d\t%.4f\t%.4f\n", row.InstanceType, row.CapacityType, row.Zone, row.Nodes, row.Pods, row.HourlyPrice, simulation.Round(row.HourlyCost))
+		}
+		_ = tw.Flush()
+	}
+}
+
+// writePending lists pending pods by workload and reason.
+func writePending(b *strings.Builder, title string, pending []simmodel.Unschedulable) {
+	for _, g := range pendingGroups(pending) {
+		fmt.Fprintf(b, "\n  %s: %s: %s\n", title, g.Subject(), g.Reason)
+		if l := g.List(); l != "" {
+			fmt.Fprintf(b, "    %s\n", l)
+		}
+	}
+}
+
+// showRounds is whether the rounds say more than the first round: a later round placed pods,
+// or pods are still pending after the last.
+func showRounds(p *simulation.Provisioning) bool {
+	return p != nil && (len(p.Rounds) > 1 || len(p.Unschedulable) > 0)
+}
+
+// writeProvisioned is Karpenter's provisioning rounds: one line per round, then the nodes
+// after the last one by pool and the pods still pending.
+func writeProvisioned(b *strings.Builder, p *simulation.Provisioning, pools []string, cur string) {
+	if !showRounds(p) {
+		return
+	}
+	fmt.Fprintf(b, "\n  Karpenter %s: %s, %s (%s)\n", simulation.ProvisionedLabel(p), nodeCount(len(p.Nodes)), money.Hourly(cur, p.HourlyCost),
+		money.Monthly(cur, p.HourlyCost*analysis.HoursPerMonth))
+	for _, r := range p.Rounds {
+		fmt.Fprintf(b, "    round %d: %s launched, %s, %d pods placed (%d on nodes of earlier rounds), %d pending\n", r.Round, nodeCount(len(r.Nodes)),
+			money.Hourly(cur, r.HourlyCost), r.Placed, r.OnExistingNodes, r.Pending)
+	}
+	writeTables(b, &simmodel.Simulation{Nodes: p.Nodes, HourlyCost: p.HourlyCost}, pools, cur, " after the last round")
+	writePending(b, "pending after the last round", p.Unschedulable)
+}
+
 // closingLine says what was read, and when no NodePool was, what the command reads: a run on
 // the wrong paths (a Terraform configuration's directory, say) must not look like a clean one.
 func closingLine(r *Report) string {
@@ -139,7 +174,7 @@ func pluralWord(n int, one, many string) string {
 
 func modeTitle(mode string) string {
 	if mode == simulation.Karpenter {
-		return "Karpenter would launch"
+		return "Karpenter would launch in its first round"
 	}
 	return "Optimal packing"
 }

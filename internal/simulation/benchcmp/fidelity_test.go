@@ -1,7 +1,6 @@
 package benchcmp
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"reflect"
@@ -13,17 +12,11 @@ import (
 	"time"
 
 	"github.com/Azure/karpenter-provider-azure/pkg/apis/v1beta1"
-	"github.com/Azure/karpenter-provider-azure/pkg/providers/allocationstrategy"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/tools/record"
-	"k8s.io/utils/clock"
-	fakecr "sigs.k8s.io/controller-runtime/pkg/client/fake"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 	"sigs.k8s.io/karpenter/pkg/controllers/provisioning/scheduling"
-	"sigs.k8s.io/karpenter/pkg/controllers/state"
-	"sigs.k8s.io/karpenter/pkg/events"
 	kscheduling "sigs.k8s.io/karpenter/pkg/scheduling"
 	"sigs.k8s.io/karpenter/pkg/utils/resources"
 
@@ -133,59 +126,8 @@ func (d *decision) finish() {
 // options and its NodeClaim construction (ToNodeClaim), then the Azure provider's launch:
 // resolveInstanceTypes' filter and the default allocation strategy.
 func upstreamDecision(sc scenario) (decision, error) {
-	ctx := upstreamContext()
-	nodePools := make([]*karpv1.NodePool, len(sc.pools))
-	copy(nodePools, sc.pools)
-	orderByWeight(nodePools)
-	client := fakecr.NewFakeClient()
-	clk := clock.RealClock{}
-	cluster := state.NewCluster(clk, client, offlineCloud{})
-	batch := make([]*corev1.Pod, len(sc.pods))
-	for i, p := range sc.pods {
-		batch[i] = p.DeepCopy()
-	}
-	daemons := make([]*corev1.Pod, len(sc.daemons))
-	for i, p := range sc.daemons {
-		daemons[i] = p.DeepCopy()
-	}
-	topology, err := scheduling.NewTopology(ctx, client, cluster, nil, nodePools, sc.its, batch)
-	if err != nil {
-		return decision{}, err
-	}
-	opts := []scheduling.Options{}
-	s := scheduling.NewScheduler(ctx, client, nodePools, cluster, nil, topology, sc.its, daemons,
-		events.NewRecorder(&record.FakeRecorder{}), clk, nil, nil, opts...)
-	results, err := s.Solve(ctx, batch)
-	if err != nil {
-		return decision{}, err
-	}
-	target, rank := targetOf(results.NewNodeClaims)
-	results = truncateInstanceTypes(ctx, results, scheduling.MaxInstanceTypes) // upstream's, memoised
-	d := decision{unschedulable: len(results.PodErrors), target: target}
-	for _, nc := range results.NewNodeClaims {
-		claim := nc.ToNodeClaim()
-		if sc.eks {
-			it, o, ties := awsLaunch(sc.its[nc.NodePoolName], claim)
-			if it == nil {
-				d.claims = append(d.claims, newLaunched(nc.NodePoolName, "(none)", "", math.NaN(), nc.Pods))
-				continue
-			}
-			d.claims = append(d.claims, newLaunched(nc.NodePoolName, strings.Join(ties, "|"), o.CapacityType(), o.Price, nc.Pods))
-			d.target.Claims[rank[nc]].InstanceType = it.Name
-			continue
-		}
-		reqs := kscheduling.NewNodeSelectorRequirementsWithMinValues(claim.Spec.Requirements...)
-		candidates := azureCandidates(sc.its[nc.NodePoolName], reqs, claim.Spec.Resources.Requests)
-		sel := allocationstrategy.NewProvider().Allocate(context.Background(), candidates, reqs)
-		if sel == nil {
-			d.claims = append(d.claims, newLaunched(nc.NodePoolName, "(none)", "", math.NaN(), nc.Pods))
-			continue
-		}
-		d.claims = append(d.claims, newLaunched(nc.NodePoolName, sel.InstanceType.Name, sel.CapacityType(), sel.Offering.Price, nc.Pods))
-		d.target.Claims[rank[nc]].InstanceType = sel.InstanceType.Name
-	}
-	d.finish()
-	return d, nil
+	run, err := upstreamRound(sc, nil, sc.pods)
+	return run.decision, err
 }
 
 // azureCandidates is the Azure provider's resolveInstanceTypes filter over the pool's instance

@@ -1,7 +1,36 @@
-// Package karpenter emulates Karpenter's provisioning decision on AKS for the pinned
-// versions (sigs.k8s.io/karpenter v1.14.x scheduler, karpenter-provider-azure v1.14.2 launch):
-// which NodeClaims Karpenter creates for a batch of pending pods, which pods it binds to each,
-// and which size, capacity type and zone the Azure provider launches for each.
+// Package karpenter emulates Karpenter's provisioning decision on AKS and EKS.
+//
+// Each file emulates one upstream file, so that a new Karpenter release is diffed file by
+// file. Paths are under sigs.k8s.io/karpenter/pkg/controllers/provisioning/ unless named.
+//
+//	file                    upstream file
+//	input.go                provisioner.go (the scheduler's inputs, NewScheduler)
+//	scheduler.go            scheduling/scheduler.go
+//	queue.go                scheduling/queue.go
+//	preferences.go          scheduling/preferences.go
+//	nodeclaim.go            scheduling/nodeclaim.go
+//	nodeclaimtemplate.go    scheduling/nodeclaimtemplate.go, and scheduler.go's daemon overhead
+//	existingnode.go         scheduling/existingnode.go, and scheduler.go's
+//	                        calculateExistingNodeClaims and addToExistingNode
+//	statenode.go            ../state/statenode.go (a launched NodeClaim as a state node)
+//	topology.go             scheduling/topology.go
+//	domains.go              scheduling/topology.go (buildDomainGroups)
+//	topologydomaingroup.go  scheduling/topologydomaingroup.go
+//	topologygroup.go        scheduling/topologygroup.go
+//	topologynodefilter.go   scheduling/topologynodefilter.go
+//	launch.go               provisioner.go (Create), and the cloud provider's Create
+//	                        (karpenter-provider-azure pkg/providers/instance, via internal/cloud)
+//	shape.go, vector.go     none: per-workload and three-integer forms of scheduling.PodData
+//	                        and resource lists, for speed
+//	compat*.go              none: memos of nodeclaim.go's compatible and fits
+//	ties.go, replay.go,     none: Karpenter's random tie-breaks (Go map order), counted,
+//	enumerate.go,           replayed and enumerated
+//	symmetry.go
+//
+// It answers, for the pinned versions (sigs.k8s.io/karpenter v1.14.x scheduler,
+// karpenter-provider-azure v1.14.2 launch), which NodeClaims Karpenter creates for a batch of
+// pending pods, which pods it binds to each, and which size, capacity type and zone the cloud
+// provider launches for each.
 //
 // It follows the scheduler's own rules, step by step: the queue order (cpu, then memory,
 // descending, then creation time and UID), in-flight NodeClaims tried before new ones in

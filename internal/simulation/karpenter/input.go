@@ -28,6 +28,9 @@ type Input struct {
 	WellKnownLabels map[string]sets.Set[string]
 	Pods            []*corev1.Pod
 	DaemonSetPods   []*corev1.Pod
+	// ExistingNodes are the nodes already in the cluster: pods are tried on them before any
+	// NodeClaim, their pods count in the topology, and their capacity in their pool's limits.
+	ExistingNodes []ExistingNode
 	// MinValuesBestEffort is Karpenter's --min-values-policy=BestEffort (the default, Strict,
 	// drops a NodeClaim whose options cannot meet minValues).
 	MinValuesBestEffort bool
@@ -74,6 +77,9 @@ type Launch struct {
 // Result is the provisioning decision.
 type Result struct {
 	NodeClaims []*NodeClaim
+	// ExistingNodePods holds, per existing node by name, the pending pods bound to it in the
+	// order the scheduler added them.
+	ExistingNodePods map[string][]*corev1.Pod
 	// PodErrors holds, per pod that would stay pending, Karpenter's reason.
 	PodErrors map[*corev1.Pod]error
 	// Ties is how many ties the round met that Karpenter breaks at random (see TieBreaker).

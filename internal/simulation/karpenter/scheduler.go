@@ -27,9 +27,10 @@ type podData struct {
 	plain bool
 }
 
-// scheduler is one Solve of Karpenter's scheduler with no existing nodes.
+// scheduler is one Solve of Karpenter's scheduler.
 type scheduler struct {
 	templates      []*template
+	existing       []*existingNode
 	newNodeClaims  []*nodeClaim
 	remaining      map[string]corev1.ResourceList
 	podData        map[types.UID]*podData
@@ -80,14 +81,18 @@ type round struct {
 	launchers      map[string]cloud.Launcher
 	shapes         *shapeTable
 	// daemons are the DaemonSet pods as given; zoneClass their zones' classes (symmetry.go).
-	daemons       []*corev1.Pod
-	zoneClass     map[string]int
-	zoneClassOnce sync.Once
-	fixedTies     func(index, n int) (int, bool)
+	daemons []*corev1.Pod
+	// relaxedDaemons are the copies daemonOverheadGroups relaxed: upstream's NewScheduler
+	// builds the existing nodes with them.
+	relaxedDaemons []*corev1.Pod
+	nodes          []ExistingNode
+	zoneClass      map[string]int
+	zoneClassOnce  sync.Once
+	fixedTies      func(index, n int) (int, bool)
 }
 
 func prepare(in Input) (*round, error) {
-	r := &round{limits: map[string]corev1.ResourceList{}, relaxMinValues: in.MinValuesBestEffort, pods: in.Pods, launchers: in.Launchers, daemons: in.DaemonSetPods, fixedTies: in.FixedTies}
+	r := &round{limits: map[string]corev1.ResourceList{}, relaxMinValues: in.MinValuesBestEffort, pods: in.Pods, launchers: in.Launchers, daemons: in.DaemonSetPods, nodes: in.ExistingNodes, fixedTies: in.FixedTies}
 	for _, np := range in.NodePools {
 		if np == nil {
 			return nil, errors.New("nil NodePool")
@@ -127,6 +132,8 @@ func prepare(in Input) (*round, error) {
 			}
 		}
 	}
+	r.relaxedDaemons = daemons
+	chargeExisting(r.limits, r.nodes)
 	r.domains = newDomainIndex(r.pools, in.InstanceTypes)
 	r.shapes = newShapeTable(r.pods)
 	return r, nil
@@ -159,13 +166,22 @@ func (r *round) runUntil(tb TieBreaker) (*Result, bool) {
 	pods := make([]*corev1.Pod, len(r.pods))
 	copy(pods, r.pods)
 	s.shapes = r.shapes
-	s.topology = newTopology(r.domains, r.shapes, pods)
+	s.topology = newTopology(r.domains, r.shapes, r.nodes, pods)
 	s.topology.ties = s.ties
+	s.existing = existingNodes(r.nodes, r.relaxedDaemons, s.topology)
 	res := s.solve(pods)
 	if s.stopped {
 		return nil, false
 	}
 	out := launch(res, r.launchers, s.relaxMinValues, r.cache)
+	for _, n := range s.existing {
+		if len(n.pods) > 0 {
+			if out.ExistingNodePods == nil {
+				out.ExistingNodePods = map[string][]*corev1.Pod{}
+			}
+			out.ExistingNodePods[n.name] = n.pods
+		}
+	}
 	out.Ties, out.tieArities, out.tieChoices = len(s.ties.arities), s.ties.arities, s.ties.choices
 	out.round = r
 	return out, true
@@ -272,12 +288,16 @@ func (s *scheduler) trySchedule(p *corev1.Pod) error {
 }
 
 func (s *scheduler) add(p *corev1.Pod) error {
-	// The scheduler sorts its in-flight NodeClaims before every pod, fewest pods first, with
-	// sort.Slice on the slice as it stands: the same sort on the same order gives the same ties.
-	s.byPods.claims = s.newNodeClaims
-	sort.Sort(&s.byPods)
 	pd := s.podData[p.UID]
 	s.ties.pod = p
+	if s.addToExisting(p, pd) {
+		return nil
+	}
+	// The scheduler sorts its in-flight NodeClaims before every pod it does not bind to an
+	// existing node, fewest pods first, with sort.Slice on the slice as it stands: the same
+	// sort on the same order gives the same ties.
+	s.byPods.claims = s.newNodeClaims
+	sort.Sort(&s.byPods)
 	for _, n := range s.newNodeClaims {
 		s.ties.try(n.seq)
 		if c, err := n.canAdd(p, pd, false); err == nil {
