@@ -6,43 +6,15 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 )
 
-var (
-	buildOnce sync.Once
-	binary    string
-	buildErr  error
-)
-
-// built is the provider binary, built once for the tests that run it as a user would.
+// built is the provider binary, built once for the tests that run it as a user would
+// (binary, shared with the GitOps tests).
 func built(t *testing.T) string {
 	t.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "tpk-main")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		binary = filepath.Join(dir, "terraform-provider-karpenter")
-		out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput()
-		if err != nil {
-			buildErr = &buildError{err, out}
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return binary
+	return filepath.Join(binary(t), "terraform-provider-karpenter")
 }
-
-type buildError struct {
-	err error
-	out []byte
-}
-
-func (e *buildError) Error() string { return e.err.Error() + ": " + string(e.out) }
 
 type result struct {
 	code           int

@@ -106,7 +106,7 @@ type Summary struct {
 const HoursPerMonth = 730
 
 // Analyze checks one NodePool.
-func (s *Solver) Analyze(p *Pool, o Options) *Analysis {
+func (s *Analyzer) Analyze(p *Pool, o Options) *Analysis {
 	if o.FewThreshold == 0 {
 		o.FewThreshold = 5
 	}
@@ -232,7 +232,7 @@ func skuNames(cs []Candidate) []string {
 	return slices.Compact(names)
 }
 
-func (s *Solver) checkAdmissible(p *Pool, o Options, a *Analysis) {
+func (s *Analyzer) checkAdmissible(p *Pool, o Options, a *Analysis) {
 	names := a.skuNames()
 	switch {
 	case len(names) == 0:
@@ -324,7 +324,7 @@ func (s *Solver) checkAdmissible(p *Pool, o Options, a *Analysis) {
 }
 
 // blame explains an empty result: which requirement alone already excludes everything.
-func (s *Solver) blame(p *Pool, o Options, a *Analysis) string {
+func (s *Analyzer) blame(p *Pool, o Options, a *Analysis) string {
 	var total int
 	counts := make([]int, len(p.Spec.Template.Spec.Requirements))
 	for _, region := range a.Regions {
@@ -352,7 +352,7 @@ func (s *Solver) blame(p *Pool, o Options, a *Analysis) string {
 	return "Each requirement matches some instance types on its own, but no instance type matches all of them together."
 }
 
-func (s *Solver) checkLabels(p *Pool, o Options, a *Analysis) {
+func (s *Analyzer) checkLabels(p *Pool, o Options, a *Analysis) {
 	c := s.cloudOf(p)
 	words := cloud.VocabularyOf(c)
 	wellKnown := c.WellKnownLabels()
@@ -461,7 +461,7 @@ func pluralVerb(n int, one, many string) string {
 	return many
 }
 
-func (s *Solver) values(regions []string, nc cloud.NodeClass, key string) map[string]bool {
+func (s *Analyzer) values(regions []string, nc cloud.NodeClass, key string) map[string]bool {
 	out := map[string]bool{}
 	for _, r := range regions {
 		for v := range s.types(r, nc).values[key] {
@@ -471,7 +471,7 @@ func (s *Solver) values(regions []string, nc cloud.NodeClass, key string) map[st
 	return out
 }
 
-func (s *Solver) valueExistsAnywhere(nc cloud.NodeClass, key, v string) bool {
+func (s *Analyzer) valueExistsAnywhere(nc cloud.NodeClass, key, v string) bool {
 	return s.types(AnyRegion, nc).values[key][v]
 }
 

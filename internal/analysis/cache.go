@@ -12,12 +12,12 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
 )
 
-// Solver holds the clouds it serves and the instance types derived from them, per cloud,
+// Analyzer holds the clouds it serves and the instance types derived from them, per cloud,
 // region and node class. Deriving a region's instance types is the expensive step; a plan
 // with fifty NodePools on one node class derives them once, and two regions (or node classes)
 // derive concurrently: each cache entry has its own once, the solver-wide lock only guards
 // finding the entry.
-type Solver struct {
+type Analyzer struct {
 	clouds *cloud.Registry
 
 	mu    sync.Mutex
@@ -67,15 +67,15 @@ const AnyRegion = cloud.AnyRegion
 
 // NewWithClouds returns a solver serving the clouds (the first serves NodePools that name no
 // node-class group).
-func NewWithClouds(clouds ...cloud.Cloud) *Solver {
-	return &Solver{clouds: cloud.NewRegistry(clouds...), cache: map[cacheKey]*cacheEntry{}}
+func NewWithClouds(clouds ...cloud.Cloud) *Analyzer {
+	return &Analyzer{clouds: cloud.NewRegistry(clouds...), cache: map[cacheKey]*cacheEntry{}}
 }
 
 // Clouds is the registry of the clouds the solver serves.
-func (s *Solver) Clouds() *cloud.Registry { return s.clouds }
+func (s *Analyzer) Clouds() *cloud.Registry { return s.clouds }
 
 // cloudOf is the cloud serving the pool, by its nodeClassRef.group.
-func (s *Solver) cloudOf(p *Pool) cloud.Cloud {
+func (s *Analyzer) cloudOf(p *Pool) cloud.Cloud {
 	var group string
 	if ref := p.Spec.Template.Spec.NodeClassRef; ref != nil {
 		group = ref.Group
@@ -93,10 +93,10 @@ func nodeClassFor(c cloud.Cloud, nc cloud.NodeClass) cloud.NodeClass {
 }
 
 // Regions lists the regions of the default cloud's catalog.
-func (s *Solver) Regions() []string { return s.clouds.Default().Regions() }
+func (s *Analyzer) Regions() []string { return s.clouds.Default().Regions() }
 
 // HasRegion reports whether some cloud's catalog knows the region (case-insensitive).
-func (s *Solver) HasRegion(region string) bool {
+func (s *Analyzer) HasRegion(region string) bool {
 	for _, c := range s.clouds.All() {
 		if c.HasRegion(region) {
 			return true
@@ -107,7 +107,7 @@ func (s *Solver) HasRegion(region string) bool {
 
 // types returns the instance types of region for the node class, from the node class's cloud
 // (the default cloud's default node class when nc is nil).
-func (s *Solver) types(region string, nc cloud.NodeClass) *regionTypes {
+func (s *Analyzer) types(region string, nc cloud.NodeClass) *regionTypes {
 	c := s.clouds.Default()
 	if nc != nil {
 		if named, ok := s.clouds.Named(nc.Cloud()); ok {

@@ -28,7 +28,7 @@ func examplePool(reqs ...karpv1.NodeSelectorRequirementWithMinValues) *Pool {
 	return NewPool(p.NodePool)
 }
 
-var twoClouds = sync.OnceValue(func() *Solver { return NewWithClouds(aks.NewCloud(catalog.Default()), fakecloud.Cloud{}) })
+var twoClouds = sync.OnceValue(func() *Analyzer { return NewWithClouds(aks.NewCloud(catalog.Default()), fakecloud.Cloud{}) })
 
 // A NodePool whose nodeClassRef names the example group is analysed against the example
 // cloud's instance types, labels and regions, with no Azure size or finding in sight; an AKS

@@ -22,7 +22,7 @@ func builtinClouds(azure *catalog.Catalog) []cloud.Cloud {
 
 // New returns a solver over the built-in clouds, Azure's over the given SKU catalog
 // (catalog.Default() for the embedded one).
-func New(azure *catalog.Catalog) *Solver { return NewWithClouds(builtinClouds(azure)...) }
+func New(azure *catalog.Catalog) *Analyzer { return NewWithClouds(builtinClouds(azure)...) }
 
 // builtin is the built-in clouds over their embedded catalogs, for what needs no catalog
 // (label domains and keys); catalogs are decoded only if a derivation asks for them.

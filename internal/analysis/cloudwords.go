@@ -15,7 +15,7 @@ func (a *Analysis) Cloud() cloud.Cloud { return a.cloud }
 // (an AKS pool asking for karpenter.k8s.aws/instance-family), or nil. Karpenter on c treats
 // such a key as a custom label: nodes get it from the requirement and no instance type is
 // selected by it, which is rarely what the author of a copied pool meant.
-func (s *Solver) otherCloudOwning(c cloud.Cloud, key string) cloud.Cloud {
+func (s *Analyzer) otherCloudOwning(c cloud.Cloud, key string) cloud.Cloud {
 	for _, o := range s.clouds.All() {
 		if o.Name() != c.Name() && o.WellKnownLabels().Has(key) && wellKnownDomain(o, key) {
 			return o

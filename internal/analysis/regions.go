@@ -15,7 +15,7 @@ func NormalizeRegion(region string) (string, error) { return normalizeRegion(reg
 
 // NormalizeRegion is the package's NormalizeRegion over the solver's catalogs (with their
 // overrides, which may add regions).
-func (s *Solver) NormalizeRegion(region string) (string, error) {
+func (s *Analyzer) NormalizeRegion(region string) (string, error) {
 	return normalizeRegion(region, s.clouds)
 }
 

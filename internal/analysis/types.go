@@ -15,7 +15,7 @@ type RegionTypes struct{ rt *regionTypes }
 
 // RegionTypes returns the instance types of a region (AnyRegion for every size) for a node
 // class, deriving them once per solver.
-func (s *Solver) RegionTypes(region string, nc cloud.NodeClass) RegionTypes {
+func (s *Analyzer) RegionTypes(region string, nc cloud.NodeClass) RegionTypes {
 	return RegionTypes{s.types(region, nc)}
 }
 

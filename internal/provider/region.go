@@ -23,7 +23,7 @@ func checkRegion(data *providerdata.Data, at path.Path, diags *diag.Diagnostics)
 	if data.Region == "" || data.Checks.Disabled || slices.Contains(data.Checks.Suppress, findings.UnknownRegion) {
 		return data.Region
 	}
-	s, err := data.Solver()
+	s, err := data.Analyzer()
 	if err != nil {
 		// The catalog's own error is reported where the checks load it.
 		return data.Region

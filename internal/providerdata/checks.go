@@ -45,12 +45,12 @@ func (c Checks) Shown(f findings.Finding, objectSuppress []findings.Code) (findi
 // lazySolver is the solver over the catalog, loaded on the first plan that needs it.
 type lazySolver struct {
 	once   sync.Once
-	solver *analysis.Solver
+	solver *analysis.Analyzer
 	err    error
 }
 
-// Solver returns the solver over the (possibly overridden) catalog, loaded on first use.
-func (d *Data) Solver() (*analysis.Solver, error) {
+// Analyzer returns the solver over the (possibly overridden) catalog, loaded on first use.
+func (d *Data) Analyzer() (*analysis.Analyzer, error) {
 	d.solver.once.Do(func() {
 		cat, err := catalog.Load(d.Checks.CatalogPath)
 		if err != nil {

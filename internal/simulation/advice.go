@@ -127,7 +127,7 @@ func (a *Advice) Message() string {
 // leaves no workload with more pending pods than before. An edit that allows spot is the advice
 // only when no other edit saves anything (else it is given beside it, as Spot); nil when the result has no Karpenter
 // or optimal mode, is within the threshold, or no edit saves anything.
-func Advise(s *analysis.Solver, in Input, res *Result) (*Advice, error) {
+func Advise(s *analysis.Analyzer, in Input, res *Result) (*Advice, error) {
 	if res == nil || len(res.simPools) == 0 {
 		return nil, nil
 	}
@@ -136,7 +136,7 @@ func Advise(s *analysis.Solver, in Input, res *Result) (*Advice, error) {
 
 // AdvisePrediction is Advise for a prediction's input (pin, whose Pools are edited one at a
 // time) and its two results: Karpenter's (Predict of pin) and the optimum.
-func AdvisePrediction(s *analysis.Solver, pin PredictionInput, karpenter, optimal *simmodel.Simulation) (*Advice, error) {
+func AdvisePrediction(s *analysis.Analyzer, pin PredictionInput, karpenter, optimal *simmodel.Simulation) (*Advice, error) {
 	if karpenter == nil || optimal == nil || len(pin.Pools) == 0 {
 		return nil, nil
 	}

@@ -20,7 +20,7 @@ import (
 )
 
 // twoClouds serves Azure (the default) and the test-only example cloud.
-var twoClouds = sync.OnceValue(func() *analysis.Solver {
+var twoClouds = sync.OnceValue(func() *analysis.Analyzer {
 	return analysis.NewWithClouds(aks.NewCloud(catalog.Default()), fakecloud.Cloud{})
 })
 

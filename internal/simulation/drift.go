@@ -44,7 +44,7 @@ type DriftResult struct {
 // Drift judges each NodeClaim of the snapshot against its NodePool and node class as the
 // change (in) holds them, as Karpenter's Drift controller and its cloud provider would once the
 // change is applied. Node classes the change does not hold are taken as the cluster has them.
-func Drift(ctx context.Context, s *analysis.Solver, snap *clusterstate.Snapshot, in Input) (*DriftResult, error) {
+func Drift(ctx context.Context, s *analysis.Analyzer, snap *clusterstate.Snapshot, in Input) (*DriftResult, error) {
 	pools := map[string]*karpv1.NodePool{}
 	res := &DriftResult{pools: pools}
 	for _, body := range in.NodePools {
@@ -187,7 +187,7 @@ func staticDrift(claim *karpv1.NodeClaim, h cloud.NodeClassHash) bool {
 // NodeClaim's node class, for the check that its type is still offered (made an hour after a
 // NodeClaim's creation, so for every NodeClaim once the change has settled); nil, not
 // checked, without a region the cloud serves.
-func claimInstanceTypes(s *analysis.Solver, region string, changed, live map[string]any, claim *karpv1.NodeClaim) []*cloudprovider.InstanceType {
+func claimInstanceTypes(s *analysis.Analyzer, region string, changed, live map[string]any, claim *karpv1.NodeClaim) []*cloudprovider.InstanceType {
 	ref := claim.Spec.NodeClassRef
 	c, ok := s.Clouds().ForGroup(ref.Group)
 	if !ok || region == "" || !c.HasRegion(region) {

@@ -44,7 +44,7 @@ func (e *SizeError) Error() string {
 
 // checkSize stops an input past the caps before the work: its pods, then a lower bound on its
 // nodes.
-func checkSize(s *analysis.Solver, in Input, pools []simmodel.SimPool) error {
+func checkSize(s *analysis.Analyzer, in Input, pools []simmodel.SimPool) error {
 	in.Region = strings.ToLower(in.Region)
 	if !s.HasRegion(in.Region) {
 		return nil // the simulation says so
@@ -68,7 +68,7 @@ func checkSize(s *analysis.Solver, in Input, pools []simmodel.SimPool) error {
 // nodesAtLeast is a lower bound on the nodes any packing of the pods needs: per resource (cpu,
 // memory, pod slots), their total request over the largest allocatable of any size the pools'
 // clouds offer in the region. One pass over the pods and the sizes.
-func nodesAtLeast(s *analysis.Solver, in Input, pools []simmodel.SimPool) int {
+func nodesAtLeast(s *analysis.Analyzer, in Input, pools []simmodel.SimPool) int {
 	largest := corev1.ResourceList{}
 	for _, p := range pools {
 		for _, it := range s.RegionTypes(in.Region, p.ResolvedNodeClass(s.Clouds())).InstanceTypes() {

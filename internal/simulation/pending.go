@@ -19,7 +19,7 @@ import (
 // smaller than any node that fits it); scheduled alone, the round's other pods held it back,
 // through the limits they used up (KRP305, a note). It reads only the pending pods and their
 // reasons, so it applies as well to the last round of a multi-round simulation.
-func PendingFindings(s *analysis.Solver, in Input, set *workload.Set, res *Result) ([]workload.Finding, error) {
+func PendingFindings(s *analysis.Analyzer, in Input, set *workload.Set, res *Result) ([]workload.Finding, error) {
 	_, sim := res.Primary()
 	if sim == nil || set == nil {
 		return nil, nil

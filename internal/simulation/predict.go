@@ -67,7 +67,7 @@ type prepared struct {
 
 // prepare checks the input and builds the emulation's: each pool's instance types and launch
 // choice from its cloud, the pods with UIDs, and each pod's workload.
-func prepare(s *analysis.Solver, in PredictionInput) (*prepared, error) {
+func prepare(s *analysis.Analyzer, in PredictionInput) (*prepared, error) {
 	region := strings.ToLower(in.Region)
 	if region == "" || !s.HasRegion(region) {
 		return nil, fmt.Errorf("region %q is not in the SKU catalog", in.Region)
@@ -128,7 +128,7 @@ func prepare(s *analysis.Solver, in PredictionInput) (*prepared, error) {
 // BoundGroups are left empty: they belong to the optimum (Simulate). The cluster is taken as
 // empty (no existing nodes, no running pods a spread or affinity would count), and volume
 // topology (the zones of a pod's PersistentVolumes) is not known offline, so it is not applied.
-func Predict(s *analysis.Solver, in PredictionInput) (*simmodel.Simulation, error) {
+func Predict(s *analysis.Analyzer, in PredictionInput) (*simmodel.Simulation, error) {
 	pr, err := prepare(s, in)
 	if err != nil {
 		return nil, err

@@ -57,7 +57,7 @@ func ProvisionedLabel(p *Provisioning) string {
 // PredictRounds is Predict run over Karpenter's provisioning rounds (Provision): round 1 is
 // Predict's decision, each later round runs on the pods still pending with the nodes launched
 // so far as the cluster's nodes.
-func PredictRounds(s *analysis.Solver, in PredictionInput) (*Provisioning, error) {
+func PredictRounds(s *analysis.Analyzer, in PredictionInput) (*Provisioning, error) {
 	pr, err := prepare(s, in)
 	if err != nil {
 		return nil, err

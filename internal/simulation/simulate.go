@@ -97,7 +97,7 @@ func (r *Result) Primary() (string, *simmodel.Simulation) {
 }
 
 // Simulate runs the cluster in the mode.
-func Simulate(ctx context.Context, s *analysis.Solver, in Input, mode string) (*Result, error) {
+func Simulate(ctx context.Context, s *analysis.Analyzer, in Input, mode string) (*Result, error) {
 	if !slices.Contains(Modes, mode) {
 		return nil, fmt.Errorf("unknown mode %q (want %s)", mode, strings.Join(Modes, ", "))
 	}
@@ -164,7 +164,7 @@ func Simulate(ctx context.Context, s *analysis.Solver, in Input, mode string) (*
 
 // run dispatches on the mode: karpenter is Karpenter's decision as the emulation makes it
 // (runKarpenter), optimal the optimum's packing (optimal.Simulate).
-func run(_ context.Context, s *analysis.Solver, mode string, in Input, pools []simmodel.SimPool, res *Result) error {
+func run(_ context.Context, s *analysis.Analyzer, mode string, in Input, pools []simmodel.SimPool, res *Result) error {
 	if mode == Karpenter || mode == Both {
 		if err := runKarpenter(s, in, pools, res); err != nil {
 			return err
@@ -194,7 +194,7 @@ func run(_ context.Context, s *analysis.Solver, mode string, in Input, pools []s
 }
 
 // runKarpenter is Karpenter's own decision (Predict).
-func runKarpenter(s *analysis.Solver, in Input, pools []simmodel.SimPool, res *Result) error {
+func runKarpenter(s *analysis.Analyzer, in Input, pools []simmodel.SimPool, res *Result) error {
 	pin := predictionInput(in, pools)
 	sim, err := Predict(s, pin)
 	if err != nil {
@@ -284,7 +284,7 @@ func deepCopyValue(v any) any {
 // cloudAssumptions are what the clouds of the pools say a simulation of theirs cannot know
 // offline (cloud.Assumer: on EKS the spot allocation strategy, zones and price gaps), once per
 // cloud.
-func cloudAssumptions(s *analysis.Solver, region string, pools []simmodel.SimPool) []string {
+func cloudAssumptions(s *analysis.Analyzer, region string, pools []simmodel.SimPool) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, p := range pools {

@@ -20,7 +20,7 @@ import (
 // the summary, which both need it.
 type provisioning struct {
 	once   sync.Once
-	solver *analysis.Solver
+	solver *analysis.Analyzer
 
 	mu       sync.Mutex
 	analyses map[*Object]*analysis.Analysis
@@ -88,7 +88,7 @@ func (p *provisioning) analyse(c *Cluster, pool *Object) *analysis.Analysis {
 // an EC2NodeClass for an EKS pool) when it is part of the input, decoded by the pool's cloud;
 // otherwise nil (the cloud's defaults), and that they were
 // assumed.
-func nodeClassOf(s *analysis.Solver, c *Cluster, pool *Object) (cloud.NodeClass, bool) {
+func nodeClassOf(s *analysis.Analyzer, c *Cluster, pool *Object) (cloud.NodeClass, bool) {
 	name := pool.String("spec", "template", "spec", "nodeClassRef", "name")
 	kind := kinds.AKSNodeClass
 	if eksPool(pool) {

@@ -106,7 +106,7 @@ func (v *visited) visit(c *Cluster, docs []workload.Document) {
 	v.docs[c.Name] = append(v.docs[c.Name], docs...)
 }
 
-var costSolver = sync.OnceValue(func() *analysis.Solver { return analysis.New(catalog.Default()) })
+var costAnalyzer = sync.OnceValue(func() *analysis.Analyzer { return analysis.New(catalog.Default()) })
 
 // ReviewWithCosts runs the review and adds the predicted cost of each cluster: its pools with
 // the workloads of its own inputs and of co.Workloads (those the config maps to the cluster,
@@ -266,7 +266,7 @@ func clusterCost(ctx context.Context, c *Cluster, set *workload.Set, co CostOpti
 		in.NodeClasses = append(in.NodeClasses, known)
 	}
 	cc.Method = simulation.Karpenter
-	res, err := simulation.Simulate(ctx, costSolver(), in, simulation.Both)
+	res, err := simulation.Simulate(ctx, costAnalyzer(), in, simulation.Both)
 	if f, ok := simulation.SizeFinding(set, err); ok {
 		cc.findings = WorkloadFindings([]workload.Finding{f})
 	}
@@ -275,14 +275,14 @@ func clusterCost(ctx context.Context, c *Cluster, set *workload.Set, co CostOpti
 		return cc
 	}
 	if advise {
-		if cc.Advice, err = simulation.Advise(costSolver(), in, res); err != nil {
+		if cc.Advice, err = simulation.Advise(costAnalyzer(), in, res); err != nil {
 			cc.Notes = append(cc.Notes, "no advice: "+err.Error())
 		}
 	}
 	_, sim := res.Primary()
 	var pending []workload.Finding
 	if advise { // the reviewed checkout's, not the baseline's, whose findings are not reported
-		if pending, err = simulation.PendingFindings(costSolver(), in, set, res); err != nil {
+		if pending, err = simulation.PendingFindings(costAnalyzer(), in, set, res); err != nil {
 			cc.Notes = append(cc.Notes, "pending pods not judged: "+err.Error())
 		}
 	}

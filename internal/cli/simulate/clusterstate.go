@@ -75,7 +75,7 @@ type ClusterDrift struct {
 
 // driftOf judges the cluster state against the change.
 func driftOf(ctx context.Context, snap *clusterstate.Snapshot, in simulation.Input, start time.Time) (*ClusterDrift, error) {
-	res, err := simulation.Drift(ctx, newSolver(), snap, in)
+	res, err := simulation.Drift(ctx, newAnalyzer(), snap, in)
 	if err != nil {
 		return nil, err
 	}

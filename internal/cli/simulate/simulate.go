@@ -73,8 +73,8 @@ type WorkloadSummary struct {
 	Requests     map[string]string `json:"requests"`
 }
 
-// newSolver loads the catalog once per process: it takes a second.
-var newSolver = sync.OnceValue(func() *analysis.Solver { return analysis.New(catalog.Default()) })
+// newAnalyzer loads the catalog once per process: it takes a second.
+var newAnalyzer = sync.OnceValue(func() *analysis.Analyzer { return analysis.New(catalog.Default()) })
 
 // Simulate reads the inputs as the review does (its input findings and schema check
 // included) and simulates every cluster in the mode.
@@ -128,7 +128,7 @@ func Simulate(ctx context.Context, o Options) (*Report, error) {
 			known, _ := crdtree.StripUnknown(nc.Body)
 			in.NodeClasses = append(in.NodeClasses, known)
 		}
-		res, err := simulation.Simulate(ctx, newSolver(), in, o.Mode)
+		res, err := simulation.Simulate(ctx, newAnalyzer(), in, o.Mode)
 		if f, ok := simulation.SizeFinding(set, err); ok {
 			set.Findings = append(set.Findings, f)
 			return
@@ -137,7 +137,7 @@ func Simulate(ctx context.Context, o Options) (*Report, error) {
 			failure = fmt.Errorf("cluster %s: %w", label(c.Name), err)
 			return
 		}
-		adv, err := simulation.Advise(newSolver(), in, res)
+		adv, err := simulation.Advise(newAnalyzer(), in, res)
 		if err != nil {
 			failure = fmt.Errorf("cluster %s: advice: %w", label(c.Name), err)
 			return
@@ -148,7 +148,7 @@ func Simulate(ctx context.Context, o Options) (*Report, error) {
 		}
 		res.Skipped = append(skipped, res.Skipped...)
 		simulation.NamePoolsOfRequestless(set, res)
-		pending, err := simulation.PendingFindings(newSolver(), in, set, res)
+		pending, err := simulation.PendingFindings(newAnalyzer(), in, set, res)
 		if err != nil {
 			failure = fmt.Errorf("cluster %s: pending pods: %w", label(c.Name), err)
 			return

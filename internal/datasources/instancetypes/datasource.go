@@ -135,7 +135,7 @@ func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 		resp.Diagnostics.AddError("Provider not configured", "The karpenter provider was not configured before use.")
 		return
 	}
-	s, err := d.data.Solver()
+	s, err := d.data.Analyzer()
 	if err != nil {
 		resp.Diagnostics.AddError("Cannot load the SKU catalog", err.Error())
 		return

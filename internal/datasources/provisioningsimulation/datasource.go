@@ -357,7 +357,7 @@ func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 		resp.Diagnostics.AddAttributeError(path.Root("region"), "Region required", "Set region here or in the provider configuration: the simulation prices nodes in one region.")
 		return
 	}
-	s, err := d.data.Solver()
+	s, err := d.data.Analyzer()
 	if err != nil {
 		resp.Diagnostics.AddError("Cannot load the SKU catalog", err.Error())
 		return

@@ -15,7 +15,7 @@ import (
 // pods pending that the limits could hold. The pools here are YAML that no karpenter_nodepool
 // plan may check, so the data source says it itself, on the element (at[i] for pools[i]).
 // The provider's checks.enabled = false turns it off, as it does the resources' checks.
-func reservationDiags(s *analysis.Solver, region string, pools []simmodel.SimPool, at []path.Path, checks providerdata.Checks, diags *diag.Diagnostics) {
+func reservationDiags(s *analysis.Analyzer, region string, pools []simmodel.SimPool, at []path.Path, checks providerdata.Checks, diags *diag.Diagnostics) {
 	if checks.Disabled {
 		return
 	}

@@ -34,7 +34,7 @@ func publish(pc *crdresource.PlanContext, known map[string]any, complete bool) {
 		return
 	}
 	var settings planstate.NodeClassSettings
-	if s, err := pc.Data.Solver(); err == nil {
+	if s, err := pc.Data.Analyzer(); err == nil {
 		if c, ok := s.Clouds().ForGroup(kinds.EC2NodeClass.GVK.Group); ok {
 			nc, err := c.DecodeNodeClass(known)
 			if err != nil {

@@ -144,7 +144,7 @@ func planChecks(ctx context.Context, pc *crdresource.PlanContext) {
 		pc.Values["analysis"] = unknownAnalysis
 		return
 	}
-	s, err := pc.Data.Solver()
+	s, err := pc.Data.Analyzer()
 	if err != nil {
 		pc.Diags.AddAttributeError(rootPath("checks"), "Cannot load the SKU catalog", err.Error())
 		return
@@ -206,7 +206,7 @@ func observe(ctx context.Context, oc *crdresource.ObserveContext) []byte {
 	board, clouds := planstate.New(), builtinClouds() // without provider data, nothing was planned
 	if oc.Data != nil {
 		board = oc.Data.Plan
-		if s, err := oc.Data.Solver(); err == nil {
+		if s, err := oc.Data.Analyzer(); err == nil {
 			clouds = s.Clouds()
 		}
 	}

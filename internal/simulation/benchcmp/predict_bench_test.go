@@ -47,7 +47,7 @@ func notePredict(profile string, pods int, f func(*predictRow)) {
 	f(r)
 }
 
-// BenchmarkPredictVsUpstream times the emulation (internal/simulation/karpenter, what Solver.Predict
+// BenchmarkPredictVsUpstream times the emulation (internal/simulation/karpenter, what Analyzer.Predict
 // runs) and Karpenter's scheduler with the provisioner's truncation and the Azure launch on
 // the benchmark's profiles, and checks that both launch the same NodeClaims. Each side reports
 // its bytes and allocations per run; the emulation also its peak live heap growth.

@@ -34,7 +34,7 @@ import (
 // (localSearch: ruin and recreate of a few nodes at a time). The result is deterministic for
 // a given input and seed. When the input holds a feasible packing (Karpenter's), the result
 // never costs more than it for the same pods (notAbove).
-func Simulate(s *analysis.Solver, in simmodel.SimulationInput) (*simmodel.Simulation, error) {
+func Simulate(s *analysis.Analyzer, in simmodel.SimulationInput) (*simmodel.Simulation, error) {
 	region := strings.ToLower(in.Region)
 	if region == "" || !s.HasRegion(region) {
 		return nil, fmt.Errorf("region %q is not in the SKU catalog", in.Region)

@@ -23,7 +23,7 @@ import (
 // is on a node of a pool whose taints it tolerates, with an instance type and offering its
 // requirements and the pool's admit, priced as the catalog prices that offering; the pools'
 // limits hold; the cost adds up; and the lower bound does not exceed it.
-func checkSimulation(t testing.TB, s *analysis.Solver, in simmodel.SimulationInput, sim *simmodel.Simulation) {
+func checkSimulation(t testing.TB, s *analysis.Analyzer, in simmodel.SimulationInput, sim *simmodel.Simulation) {
 	t.Helper()
 	byName := map[string]simmodel.Workload{}
 	total := 0

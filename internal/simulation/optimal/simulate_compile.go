@@ -20,7 +20,7 @@ import (
 // problem is a simulation compiled to integer resource vectors and offering bit masks, so that
 // packing never touches Kubernetes quantities or requirement sets.
 type problem struct {
-	s      *analysis.Solver
+	s      *analysis.Analyzer
 	region string
 	// currency is the pools' prices' (simmodel.Currency).
 	currency string
@@ -120,7 +120,7 @@ type unit struct {
 	value    float64
 }
 
-func compile(s *analysis.Solver, region string, in simmodel.SimulationInput) *problem {
+func compile(s *analysis.Analyzer, region string, in simmodel.SimulationInput) *problem {
 	pb := &problem{s: s, region: region, currency: simmodel.Currency(in.Pools, s.Clouds(), region), seed: in.Seed, configBound: in.ConfigurationBound, classByShape: map[string]int{}}
 	pb.dims = []corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceMemory, corev1.ResourcePods}
 	extra := map[corev1.ResourceName]bool{}
