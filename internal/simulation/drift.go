@@ -48,19 +48,13 @@ func Drift(ctx context.Context, s *analysis.Analyzer, snap *clusterstate.Snapsho
 	pools := map[string]*karpv1.NodePool{}
 	res := &DriftResult{pools: pools}
 	for _, body := range in.NodePools {
-		obj := deepCopy(body)
-		v, err := crdvalidate.NodePoolFor(kinds.NodePool.GVK, crdvalidate.NodePoolGroup(obj))
+		p, skip, err := defaultedPool(ctx, body)
 		if err != nil {
 			return nil, err
 		}
-		if errs := v.Validate(ctx, obj); len(errs) > 0 {
-			res.Assumptions = append(res.Assumptions, fmt.Sprintf("NodePool/%s: the API server would reject it; its nodes are not judged", nameOf(obj)))
+		if skip != "" {
+			res.Assumptions = append(res.Assumptions, skip+"; its nodes are not judged for drift")
 			continue
-		}
-		v.Default(obj)
-		p, err := analysis.PoolFromObject(obj)
-		if err != nil {
-			return nil, err
 		}
 		pools[p.Name] = disruption.WithHash(p.NodePool)
 	}

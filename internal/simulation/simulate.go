@@ -126,19 +126,12 @@ func Simulate(ctx context.Context, s *analysis.Analyzer, in Input, mode string) 
 	}
 	var pools []simmodel.SimPool
 	for _, body := range in.NodePools {
-		obj := deepCopy(body)
-		v, err := crdvalidate.NodePoolFor(kinds.NodePool.GVK, crdvalidate.NodePoolGroup(obj))
+		p, skip, err := defaultedPool(ctx, body)
 		if err != nil {
 			return nil, err
 		}
-		if errs := v.Validate(ctx, obj); len(errs) > 0 {
-			res.Skipped = append(res.Skipped, fmt.Sprintf("NodePool/%s: the API server would reject it", nameOf(obj)))
-			continue
-		}
-		v.Default(obj)
-		p, err := analysis.PoolFromObject(obj)
-		if err != nil {
-			res.Skipped = append(res.Skipped, fmt.Sprintf("NodePool/%s: %v", nameOf(obj), err))
+		if skip != "" {
+			res.Skipped = append(res.Skipped, skip)
 			continue
 		}
 		ref := nodeClassRefOf(s.Clouds(), p)
@@ -160,6 +153,25 @@ func Simulate(ctx context.Context, s *analysis.Analyzer, in Input, mode string) 
 	res.Assumptions = append(res.Assumptions, ZoneAssumptions(res.Karpenter)...)
 	res.Assumptions = append(res.Assumptions, ZoneAssumptions(res.Optimal)...)
 	return res, nil
+}
+
+// defaultedPool reads a NodePool body as its cluster would hold it: validated by the CRD of
+// its cloud and defaulted by it. skip says why a pool is left out: the API server would reject
+// it, or it cannot be read.
+func defaultedPool(ctx context.Context, body map[string]any) (p *analysis.Pool, skip string, err error) {
+	obj := deepCopy(body)
+	v, err := crdvalidate.NodePoolFor(kinds.NodePool.GVK, crdvalidate.NodePoolGroup(obj))
+	if err != nil {
+		return nil, "", err
+	}
+	if errs := v.Validate(ctx, obj); len(errs) > 0 {
+		return nil, fmt.Sprintf("NodePool/%s: the API server would reject it", nameOf(obj)), nil
+	}
+	v.Default(obj)
+	if p, err = analysis.PoolFromObject(obj); err != nil {
+		return nil, fmt.Sprintf("NodePool/%s: %v", nameOf(obj), err), nil
+	}
+	return p, "", nil
 }
 
 // run dispatches on the mode: karpenter is Karpenter's decision as the emulation makes it
