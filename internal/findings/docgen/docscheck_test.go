@@ -11,8 +11,8 @@ import (
 // make docs-check regenerates every generated file and fails when the tree then differs from
 // its commit (make generated-check). A generated file changed by hand and committed is put back
 // by its generator, so the check must fail; on the commit as it is, it must pass. The test runs
-// on a clone of the last commit, with the generator of the findings template only (the other
-// generators need the shared reference data; the check is the same for every file).
+// on a clone of the last commit, for the findings template and the EKS catalog (the other
+// generators are as fast to rerun but slower to build; the check is the same for every file).
 func TestDocsCheckCatchesHandEditedArtefact(t *testing.T) {
 	if testing.Short() {
 		t.Skip("clones the repository")
@@ -41,27 +41,34 @@ func TestDocsCheckCatchesHandEditedArtefact(t *testing.T) {
 		}
 	}
 	must(".", "git", "clone", "-q", strings.TrimSpace(string(root)), clone)
-	check := func() (string, error) {
-		must(clone, "go", "generate", "./internal/findings/docgen/")
+	check := func(generator string) (string, error) {
+		must(clone, "go", "generate", generator)
 		return run(clone, "make", "-s", "generated-check")
 	}
-	if out, err := check(); err != nil {
-		t.Fatalf("the last commit fails the check after its generator ran (a stale generated file is committed):\n%s", out)
-	}
-	artefact := filepath.Join(clone, "templates", "guides", "findings.md.tmpl")
-	b, err := os.ReadFile(artefact)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(artefact, append(b, "A line added by hand.\n"...), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	must(clone, "git", "-c", "user.name=test", "-c", "user.email=test@example.invalid", "commit", "-q", "-am", "hand-edited generated file")
-	out, err := check()
-	if err == nil {
-		t.Fatalf("make generated-check passed after a hand-edited generated file was committed:\n%s", out)
-	}
-	if !strings.Contains(out, "templates/guides/findings.md.tmpl") {
-		t.Errorf("the check's output does not name the changed file:\n%s", out)
+	// A generated guide and a generated catalog, each with its own generator.
+	for _, c := range []struct{ generator, artefact string }{
+		{"./internal/findings/docgen/", "templates/guides/findings.md.tmpl"},
+		{"./internal/cloud/eks/catalog/", "internal/cloud/eks/catalog/catalog.json.gz"},
+	} {
+		if out, err := check(c.generator); err != nil {
+			t.Fatalf("the last commit fails the check after %s ran (a stale generated file is committed):\n%s", c.generator, out)
+		}
+		artefact := filepath.Join(clone, c.artefact)
+		b, err := os.ReadFile(artefact)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(artefact, append(b, "A line added by hand.\n"...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		must(clone, "git", "-c", "user.name=test", "-c", "user.email=test@example.invalid", "commit", "-q", "-am", "hand-edited "+c.artefact)
+		out, err := check(c.generator)
+		if err == nil {
+			t.Fatalf("make generated-check passed after a hand-edited %s was committed:\n%s", c.artefact, out)
+		}
+		if !strings.Contains(out, c.artefact) {
+			t.Errorf("the check's output does not name the changed file %s:\n%s", c.artefact, out)
+		}
+		must(clone, "git", "reset", "-q", "--hard", "HEAD~1") // the next artefact starts from the commit as it is
 	}
 }
