@@ -330,7 +330,7 @@ resource "karpenter_nodepool" "p" {
 `
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.Factories(),
-		Steps:                    []resource.TestStep{{Config: cfg, PlanOnly: true, ExpectError: regexp.MustCompile(`(?s)KRP114.*"westeurope"`)}},
+		Steps:                    []resource.TestStep{{Config: cfg, PlanOnly: true, ExpectError: regexp.MustCompile(`(?s)Error: Unknown region.*region = "westeurop".*did\s+you\s+mean\s+westeurope`)}},
 	})
 }
 

@@ -266,7 +266,7 @@ func TestAccNodePoolInvalidConfigFailsAtPlan(t *testing.T) {
     requirements   = [{ key = "kubernetes.io/arch", operator = "In", values = ["amd64"] }]
   }
   limits = { cpu = "lots" }`,
-			want: `(?s)Attribute limits\["cpu"\]:.*should\s+match`,
+			want: `(?s)Attribute limits\["cpu"\]:.*"lots":\s+a\s+quantity\s+is\s+a\s+number`,
 		},
 	}
 	for name, tc := range cases {
