@@ -63,6 +63,7 @@ func Drift(ctx context.Context, s *analysis.Analyzer, snap *clusterstate.Snapsho
 	for _, o := range snap.NodeClasses {
 		live[keyOf(nodeClassKind(s.Clouds(), o.Body), nameOf(o.Body))] = o.Body
 	}
+	typesOf := map[nodeClassKey][]*cloudprovider.InstanceType{}
 	for _, claim := range snap.NodeClaims {
 		pool, ok := pools[claim.Labels[karpv1.NodePoolLabelKey]]
 		if !ok {
@@ -81,7 +82,12 @@ func Drift(ctx context.Context, s *analysis.Analyzer, snap *clusterstate.Snapsho
 			}
 			return r
 		}
-		reason := disruption.Drifted(pool, claim, claimInstanceTypes(s, in.Region, changed[key], live[key], claim), nodeClassDrift)
+		its, ok := typesOf[key]
+		if !ok {
+			its = claimInstanceTypes(s, in.Region, changed[key], live[key], claim)
+			typesOf[key] = its // a node class is decoded once, not once per NodeClaim
+		}
+		reason := disruption.Drifted(pool, claim, its, nodeClassDrift)
 		if reason == "" {
 			continue
 		}
@@ -118,6 +124,9 @@ func classesByRef(clouds *cloud.Registry, bodies []map[string]any) map[nodeClass
 // returns what it had to assume, "" for nothing.
 func nodeClassDrifted(clouds *cloud.Registry, claim *karpv1.NodeClaim, changed, live map[string]any) (cloudprovider.DriftReason, string) {
 	ref := claim.Spec.NodeClassRef
+	if ref == nil {
+		return "", "" // a NodeClaim names its node class; one that does not has no class to drift from
+	}
 	c, ok := clouds.ForGroup(ref.Group)
 	if !ok {
 		return "", ""
@@ -183,6 +192,9 @@ func staticDrift(claim *karpv1.NodeClaim, h cloud.NodeClassHash) bool {
 // checked, without a region the cloud serves.
 func claimInstanceTypes(s *analysis.Analyzer, region string, changed, live map[string]any, claim *karpv1.NodeClaim) []*cloudprovider.InstanceType {
 	ref := claim.Spec.NodeClassRef
+	if ref == nil {
+		return nil
+	}
 	c, ok := s.Clouds().ForGroup(ref.Group)
 	if !ok || region == "" || !c.HasRegion(region) {
 		return nil

@@ -190,3 +190,16 @@ func TestDriftImpact(t *testing.T) {
 		})
 	}
 }
+
+// A NodeClaim without a nodeClassRef (a hand-edited snapshot) is judged on its pool alone.
+func TestDriftOfNodeClaimWithoutNodeClass(t *testing.T) {
+	snap := impactCluster(1)
+	snap.NodeClaims[0].Spec.NodeClassRef = nil
+	res, err := Drift(context.Background(), analysis.New(catalog.Default()), snap, Input{Region: "westeurope", NodePools: []map[string]any{body(t, strings.Replace(impactPool, "BUDGETS", "[{nodes: '1'}]", 1))}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Drifted) != 1 || res.Drifted[0].Reason != "RequirementsDrifted" {
+		t.Errorf("drifted %+v, want the family change to drift it", res.Drifted)
+	}
+}

@@ -33,7 +33,7 @@ func driftLines(d *ClusterDrift) []string {
 
 // poolDriftText says how many of a pool's nodes drift, why, and at what pace.
 func poolDriftText(p simulation.PoolDrift) string {
-	pace := fmt.Sprintf("budgets allow %d at a time now, %d at most within 31 days: %d replacement %s", p.NowAtOnce, p.AtOnce, p.Rounds, plural(p.Rounds, "round", "rounds"))
+	pace := fmt.Sprintf("budgets allow %d at a time now, %d at most within 31 days: %s", p.NowAtOnce, p.AtOnce, pluralWord(p.Rounds, "replacement round", "replacement rounds"))
 	switch {
 	case p.AtOnce == 0:
 		pace = "budgets allow none to be replaced within 31 days: the drifted nodes stay"
@@ -41,13 +41,6 @@ func poolDriftText(p simulation.PoolDrift) string {
 		pace = fmt.Sprintf("budgets let all %d go at once now", p.Drifted)
 	}
 	return fmt.Sprintf("NodePool %s: %d of %d nodes drift; %s", p.NodePool, p.Drifted, p.Nodes, pace)
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // reasons counts the drifted NodeClaims per reason, in name order: "RequirementsDrifted 3".
