@@ -59,7 +59,6 @@ step "The same checks for a CI or GitOps pipeline: terraform-provider-karpenter 
 step "What Karpenter would launch for a sample workload (karpenter_provisioning_simulation)"
 mkdir -p "$work/simulation"
 cp "$root/examples/data-sources/karpenter_provisioning_simulation/data-source.tf" "$work/simulation/"
-printf 'terraform {\n  required_providers {\n    karpenter = { source = "karpenter-iac/karpenter" }\n  }\n}\n' > "$work/simulation/versions.tf"
 (cd "$work/simulation" && "$tf" apply -compact-warnings -auto-approve >/dev/null && "$tf" output)
 step "terraform destroy"
 "$tf" destroy -compact-warnings -auto-approve "${vars[@]}" | tail -n 3
