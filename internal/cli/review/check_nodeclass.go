@@ -81,16 +81,6 @@ func CheckNodeClassRefs(_ context.Context, c *Cluster) []Finding {
 	return out
 }
 
-// otherClouds are the groups of the node classes of Karpenter's cloud providers this build
-// does not serve (AKS and EKS are served).
-var otherClouds = map[string]string{
-	"karpenter.k8s.gcp": "Google Cloud",
-	// EKS Auto Mode is managed Karpenter with a NodeClass of its own and labels under
-	// eks.amazonaws.com (https://docs.aws.amazon.com/eks/latest/userguide/create-node-pool.html),
-	// which neither this build's EKS cloud nor its EC2 catalog models.
-	"eks.amazonaws.com": "EKS Auto Mode",
-}
-
 // otherCloud reports whether a NodePool's nodeClassRef names the node class of a cloud this
 // build does not serve.
 func otherCloud(p *Object) (string, bool) {
@@ -99,21 +89,4 @@ func otherCloud(p *Object) (string, bool) {
 		return cloud, true
 	}
 	return "", false
-}
-
-// clusterLabel names a cluster in messages; the cluster of inputs that no config maps is
-// unnamed (not "default", which is also the name of NAP's node class).
-func clusterLabel(name string) string {
-	if name == "" {
-		return "(unnamed)"
-	}
-	return name
-}
-
-// clusterPhrase is "cluster prod" or "the reviewed input" for the unnamed cluster.
-func clusterPhrase(name string) string {
-	if name == "" {
-		return "the reviewed input"
-	}
-	return "cluster " + name
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/clitool"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
 )
@@ -68,9 +69,9 @@ func countEC2NodeClasses(c *Cluster) int {
 // nodeClassCounts is the closing line's node classes: AKSNodeClasses as always, and
 // EC2NodeClasses when there are any.
 func nodeClassCounts(aks, ec2 int) string {
-	out := pluralWord(aks, "AKSNodeClass", "AKSNodeClasses")
+	out := clitool.PluralWord(aks, "AKSNodeClass", "AKSNodeClasses")
 	if ec2 > 0 {
-		out += ", " + pluralWord(ec2, "EC2NodeClass", "EC2NodeClasses")
+		out += ", " + clitool.PluralWord(ec2, "EC2NodeClass", "EC2NodeClasses")
 	}
 	return out
 }

@@ -4,11 +4,7 @@ import (
 	"context"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
 )
-
-// nodeOverlayKind is the NodeOverlay of the CRDs AKS ships (karpenter.sh/v1alpha1).
-var nodeOverlayKind = kinds.NodeOverlay.GVK.GroupKind()
 
 // CheckNodeOverlays reports NodeOverlay objects on a cluster whose Karpenter runs without the
 // NodeOverlay feature gate (KRP408): the API server stores them, but Karpenter neither reads

@@ -226,3 +226,12 @@ func ProvisioningFacts(ctx context.Context, c *Cluster, pool *Object) []Fact {
 	}
 	return out
 }
+
+// analysed is the pool's analysis if the provisioning check (or the summary) made one: the
+// fleet view does not run the solver itself, so that a review with other checks (simulate's)
+// pays nothing for it; its pools are then uncosted.
+func (p *provisioning) analysed(pool *Object) *analysis.Analysis {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.analyses[pool]
+}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/clitool"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/money"
 )
 
@@ -30,12 +31,12 @@ func writeCostsText(w io.Writer, costs []ClusterCost) error {
 		}
 		b.WriteString("\n")
 		if p := c.Provisioned; p != nil && (len(p.Rounds) > 1 || p.Unschedulable > 0) {
-			fmt.Fprintf(&b, "  the cost above is Karpenter's first round; %s: %s, %s, %d pods pending\n", p.Label, plural(p.Nodes, "node"), money.Hourly(cur, p.HourlyCost), p.Unschedulable)
+			fmt.Fprintf(&b, "  the cost above is Karpenter's first round; %s: %s, %s, %d pods pending\n", p.Label, clitool.Plural(p.Nodes, "node"), money.Hourly(cur, p.HourlyCost), p.Unschedulable)
 		}
 		for _, p := range c.Pools {
-			fmt.Fprintf(&b, "  %-24s %9s  %s", p.Pool, plural(p.Nodes, "node"), money.Hourly(cur, p.HourlyCost))
+			fmt.Fprintf(&b, "  %-24s %9s  %s", p.Pool, clitool.Plural(p.Nodes, "node"), money.Hourly(cur, p.HourlyCost))
 			if p.Delta != nil {
-				fmt.Fprintf(&b, "  (baseline %s %s, %+.4f)", plural(*p.BaselineNodes, "node"), money.Hourly(cur, *p.BaselineHourlyCost), *p.Delta)
+				fmt.Fprintf(&b, "  (baseline %s %s, %+.4f)", clitool.Plural(*p.BaselineNodes, "node"), money.Hourly(cur, *p.BaselineHourlyCost), *p.Delta)
 			}
 			b.WriteString("\n")
 		}

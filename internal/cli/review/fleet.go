@@ -9,7 +9,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/money"
 )
@@ -195,15 +194,6 @@ func fleetOf(ctx context.Context, cfg *Config, clusters []*Cluster) *Fleet {
 	return fl
 }
 
-// analysed is the pool's analysis if the provisioning check (or the summary) made one: the
-// fleet view does not run the solver itself, so that a review with other checks (simulate's)
-// pays nothing for it; its pools are then uncosted.
-func (p *provisioning) analysed(pool *Object) *analysis.Analysis {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.analyses[pool]
-}
-
 // addLimit adds one pool's limit to a total; a value known only after apply, or one that is
 // not a quantity (KRP001 reports it), is not counted.
 func addLimit(l *FleetLimit, total *resource.Quantity, v any) *FleetLimit {
@@ -240,44 +230,6 @@ func priceSourcesOf(s analysis.Summary) []string {
 		}
 	}
 	return slices.DeleteFunc(out, func(s string) bool { return s == "" })
-}
-
-// countFleet fills in what depends on the final findings and costs.
-func (r *Report) countFleet() {
-	if r.Fleet == nil {
-		return
-	}
-	r.Fleet.Totals = FleetTotals{CostAtLimits: money.Totals{}}
-	for i := range r.Fleet.Clusters {
-		fc := &r.Fleet.Clusters[i]
-		fc.Findings = FleetFindings{}
-		for _, f := range r.Findings {
-			if !slices.Contains(strings.Split(f.Cluster, ", "), fc.Name) {
-				continue
-			}
-			switch f.Severity() {
-			case findings.Error:
-				fc.Findings.Errors++
-			case findings.Warning:
-				fc.Findings.Warnings++
-			default:
-				fc.Findings.Notes++
-			}
-		}
-		fc.Predicted = nil
-		for _, cc := range r.Costs {
-			if cc.Cluster != fc.Name {
-				continue
-			}
-			p := &FleetPredicted{Method: cc.Method, HourlyCost: cc.HourlyCost, OptimalHourlyCost: cc.OptimalHourlyCost,
-				MonthlyCost: monthly(cc.HourlyCost), OptimalMonthlyCost: monthly(cc.OptimalHourlyCost), Unschedulable: cc.Unschedulable, Currency: cc.Currency}
-			if cc.Method == "" && len(cc.Notes) > 0 {
-				p.Note = cc.Notes[0]
-			}
-			fc.Predicted = p
-		}
-		r.Fleet.Totals.add(fc)
-	}
 }
 
 // add counts a cluster's costs in the totals of their currencies.

@@ -44,34 +44,3 @@ func nodeClassOfLabels(requirements any, ref map[string]any) (class schema.Group
 	}
 	return analysis.Builtin().Default().NodeClassKinds()[0], false
 }
-
-// classByRegion gives the converted pools whose cloud nothing in them said (classGuessed) the
-// node class of the cloud the cluster's region belongs to, when only one cloud has it: a
-// v1beta1 EKS pool reviewed with --region us-east-1 is an EKS pool.
-func classByRegion(c *Cluster) {
-	var owner cloud.Cloud
-	for _, cl := range analysis.Builtin().All() {
-		if c.Region == "" || !cl.HasRegion(c.Region) {
-			continue
-		}
-		if owner != nil {
-			return
-		}
-		owner = cl
-	}
-	if owner == nil || owner == analysis.Builtin().Default() {
-		return
-	}
-	gk := owner.NodeClassKinds()[0]
-	for i, p := range c.NodePools {
-		if !p.classGuessed {
-			continue
-		}
-		p = p.clone()
-		if ref, ok := p.Get("spec", "template", "spec", "nodeClassRef").(map[string]any); ok {
-			ref["group"], ref["kind"] = gk.Group, gk.Kind
-		}
-		p.classGuessed = false
-		c.NodePools[i] = p
-	}
-}

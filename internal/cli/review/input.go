@@ -257,3 +257,13 @@ func isDir(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && st.IsDir()
 }
+
+// byPath finds a loaded file by the path shown for it.
+func (l *loader) byPath(display string) (*file, bool) {
+	for _, f := range l.order {
+		if f.path == display {
+			return f, true
+		}
+	}
+	return nil, false
+}

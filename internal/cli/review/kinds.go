@@ -146,3 +146,13 @@ func kindHint(kind string) string {
 	}
 	return ""
 }
+
+// otherClouds are the groups of the node classes of Karpenter's cloud providers this build
+// does not serve (AKS and EKS are served).
+var otherClouds = map[string]string{
+	"karpenter.k8s.gcp": "Google Cloud",
+	// EKS Auto Mode is managed Karpenter with a NodeClass of its own and labels under
+	// eks.amazonaws.com (https://docs.aws.amazon.com/eks/latest/userguide/create-node-pool.html),
+	// which neither this build's EKS cloud nor its EC2 catalog models.
+	"eks.amazonaws.com": "EKS Auto Mode",
+}

@@ -437,16 +437,6 @@ func prefix(a, b []string) bool {
 	return len(a) > 0 && len(a) <= len(b) && slices.Equal(a, b[:len(a)])
 }
 
-// byPath finds a loaded file by the path shown for it.
-func (l *loader) byPath(display string) (*file, bool) {
-	for _, f := range l.order {
-		if f.path == display {
-			return f, true
-		}
-	}
-	return nil, false
-}
-
 // kustomizeWorkloads puts the workloads kustomize built in place of those read from the
 // built trees' files, each where the document it came from was written.
 func (m *membership) kustomizeWorkloads(name string, docs []workload.Document) []workload.Document {

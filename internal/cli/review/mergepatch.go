@@ -76,12 +76,3 @@ func deepCopy(v any) any {
 	}
 	return v
 }
-
-// clone copies an object so that each cluster can patch its own.
-func (o *Object) clone() *Object {
-	c := *o
-	c.Body = deepCopy(o.Body).(map[string]any)
-	c.Source.fields = o.Source.fields.Clone()
-	c.Source.patched = o.Source.patched.Clone()
-	return &c
-}

@@ -116,3 +116,12 @@ type (
 )
 
 func posKey(segs []string) string { return manifest.Key(segs) }
+
+// clone copies an object so that each cluster can patch its own.
+func (o *Object) clone() *Object {
+	c := *o
+	c.Body = deepCopy(o.Body).(map[string]any)
+	c.Source.fields = o.Source.fields.Clone()
+	c.Source.patched = o.Source.patched.Clone()
+	return &c
+}

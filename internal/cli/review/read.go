@@ -225,19 +225,3 @@ func (l *loader) readStdin(r io.Reader) ([]byte, *notRead, error) {
 	l.read += int64(len(data))
 	return data, nil, nil
 }
-
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe (FIFO)"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return "not a regular file"
-}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/clitool"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/money"
 )
 
@@ -94,7 +95,7 @@ func limitCell(l *FleetLimit) string {
 	if l == nil {
 		return "-"
 	}
-	return fmt.Sprintf("%s (%s)", l.Total, pluralWord(l.Pools, "pool", "pools"))
+	return fmt.Sprintf("%s (%s)", l.Total, clitool.PluralWord(l.Pools, "pool", "pools"))
 }
 
 func costAtLimitsCell(c FleetCluster) string {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/clitool"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 )
 
@@ -110,10 +111,10 @@ func writePools(b *strings.Builder, r *Report, s styler) {
 		for _, p := range pools {
 			var counts []string
 			if p.Errors > 0 {
-				counts = append(counts, s.paint(ansiRed, plural(p.Errors, "error")))
+				counts = append(counts, s.paint(ansiRed, clitool.Plural(p.Errors, "error")))
 			}
 			if p.Warnings > 0 {
-				counts = append(counts, s.paint(ansiYellow, plural(p.Warnings, "warning")))
+				counts = append(counts, s.paint(ansiYellow, clitool.Plural(p.Warnings, "warning")))
 			}
 			status := s.paint(ansiGreen, "ok")
 			if len(counts) > 0 {
@@ -139,12 +140,12 @@ func closingLine(r *Report) string {
 		classes += c.NodeClasses - c.EC2NodeClasses
 		ec2 += c.EC2NodeClasses
 	}
-	counts := fmt.Sprintf("%s, %s, %s", plural(r.Count(findings.Error), "error"), plural(r.Count(findings.Warning), "warning"), plural(r.Count(findings.Note), "note"))
+	counts := fmt.Sprintf("%s, %s, %s", clitool.Plural(r.Count(findings.Error), "error"), clitool.Plural(r.Count(findings.Warning), "warning"), clitool.Plural(r.Count(findings.Note), "note"))
 	if r.Suppressed > 0 {
 		counts += fmt.Sprintf(" (%d suppressed)", r.Suppressed)
 	}
-	line := fmt.Sprintf("%s in %s: %s, %s, %s\n", counts, plural(r.Files, "file"), plural(len(r.Clusters), "cluster"),
-		pluralWord(pools, "NodePool", "NodePools"), nodeClassCounts(classes, ec2))
+	line := fmt.Sprintf("%s in %s: %s, %s, %s\n", counts, clitool.Plural(r.Files, "file"), clitool.Plural(len(r.Clusters), "cluster"),
+		clitool.PluralWord(pools, "NodePool", "NodePools"), nodeClassCounts(classes, ec2))
 	if r.Empty() {
 		// A run on the wrong paths (a Terraform configuration's directory) must not look clean.
 		line += noInputHint + "\n"
@@ -170,13 +171,4 @@ func placeOf(l Location) string {
 		p += ": " + l.Address
 	}
 	return p
-}
-
-func plural(n int, word string) string { return pluralWord(n, word, word+"s") }
-
-func pluralWord(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
 }

@@ -46,60 +46,6 @@ type Options struct {
 	noFleet bool
 }
 
-// Report is the outcome of a review.
-type Report struct {
-	// Config is the config file used, "" when none.
-	Config   string           `json:"config,omitempty"`
-	Files    int              `json:"files"`
-	Clusters []ClusterSummary `json:"clusters"`
-	Pools    []PoolSummary    `json:"pools"`
-	Findings []Finding        `json:"findings"`
-	Skipped  []Skipped        `json:"skipped,omitempty"`
-	// Suppressed counts the findings that suppressions dropped; SuppressedFindings lists them
-	// (code, object and place), so that a reader sees what a suppression hides.
-	Suppressed         int       `json:"suppressed"`
-	SuppressedFindings []Finding `json:"suppressedFindings,omitempty"`
-	// Costs are the predicted costs per cluster (review --workloads).
-	Costs []ClusterCost `json:"costs,omitempty"`
-	// Fleet sets the clusters side by side when there are two or more (fleet.go).
-	Fleet *Fleet `json:"fleet,omitempty"`
-
-	// objects counts the Karpenter objects reviewed (pools, node classes, overlays).
-	objects int
-}
-
-// ClusterSummary says what a cluster holds.
-type ClusterSummary struct {
-	Name        string `json:"name"`
-	Region      string `json:"region,omitempty"`
-	NodePools   int    `json:"nodePools"`
-	NodeClasses int    `json:"nodeClasses"`
-	// EC2NodeClasses counts the EKS node classes (of NodeClasses).
-	EC2NodeClasses int `json:"ec2NodeClasses,omitempty"`
-}
-
-// Count returns the number of findings of a severity.
-func (r *Report) Count(s findings.Severity) int {
-	n := 0
-	for _, f := range r.Findings {
-		if f.Severity() == s {
-			n++
-		}
-	}
-	return n
-}
-
-// Empty reports whether the review had nothing to review: no Karpenter object and no finding
-// (an input that does not parse is a finding), as on a directory of .tf files.
-func (r *Report) Empty() bool {
-	return r.objects == 0 && len(r.Findings) == 0 && r.Suppressed == 0
-}
-
-// Fails reports whether a finding reaches the threshold.
-func (r *Report) Fails(threshold findings.Severity) bool {
-	return slices.ContainsFunc(r.Findings, func(f Finding) bool { return f.Severity() >= threshold })
-}
-
 // IsInputError reports whether err means an input or the config could not be read at all
 // (exit code 2), as opposed to a defect.
 func IsInputError(err error) bool {
@@ -243,77 +189,6 @@ func clusterOrder(cfg *Config, names []string) []string {
 	}
 	out := slices.Clone(names)
 	slices.SortStableFunc(out, func(a, b string) int { return cmp.Compare(rank(a), rank(b)) })
-	return out
-}
-
-// planSelfHosted reports whether a plan of the cluster sets it to self-hosted Karpenter.
-func (m *membership) planSelfHosted(name string) bool {
-	for _, f := range m.l.order {
-		if m.files[name][f] && f.planIsSelfHosted(m.provider[name][f]) {
-			return true
-		}
-	}
-	return false
-}
-
-func (m *membership) clustersOfFile(f *file) []string {
-	var out []string
-	for _, c := range m.clusters {
-		if m.files[c][f] {
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
-// clusterRegion: the cluster's own region in the config, else the region the plan's provider
-// configuration sets (what the provider checks at plan time; for a cluster split by provider
-// configuration, this comes first), else --region, else the config's default. A plan region the catalog does not know is reported (KRP114), as the
-// provider reports it at plan time.
-func clusterRegion(cfg *Config, name string, m *membership, flag string) (string, []Finding) {
-	// A cluster split from a plan by provider configuration has its configuration's region,
-	// which says more than the region of the cluster it was split from.
-	_, split := m.parent[name]
-	if cl := cfg.cluster(m.configName(name)); cl != nil && cl.Region != "" && !split {
-		return cl.Region, nil
-	}
-	var out []Finding
-	for _, f := range m.l.order {
-		key := m.provider[name][f]
-		region := f.planRegion(key)
-		if !m.files[name][f] || region == "" {
-			continue
-		}
-		r, err := NormalizeRegion(region)
-		if err == nil {
-			return r, out
-		}
-		if key == "" {
-			key = defaultProvider
-		}
-		out = append(out, fileFinding(findings.UnknownRegion, Location{File: f.path, Attribute: "provider." + key + ".region"},
-			err.Error()+" in the plan's provider configuration", "Set region in the karpenter provider block to the region's ARM name, e.g. westeurope."))
-	}
-	if cl := cfg.cluster(m.configName(name)); cl != nil && cl.Region != "" {
-		return cl.Region, out
-	}
-	if flag != "" {
-		return flag, out
-	}
-	if cfg != nil {
-		return cfg.Region, out
-	}
-	return "", out
-}
-
-func externalNodeClasses(cfg *Config, name string) []string {
-	if cfg == nil {
-		return nil
-	}
-	out := slices.Clone(cfg.ExternalNodeClasses)
-	if cl := cfg.cluster(name); cl != nil {
-		out = append(out, cl.ExternalNodeClasses...)
-	}
 	return out
 }
 
