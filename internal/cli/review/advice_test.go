@@ -4,16 +4,18 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/source"
 )
 
-// review --workloads on the wide on-demand pool of examples/simulate/wide: Karpenter's cost is
+// Review --workloads on the wide on-demand pool of examples/simulate/wide: Karpenter's cost is
 // far above the optimum, and the advice (KRP118) is a note on the pool's requirements with the
 // requirement to add and Karpenter's cost with it (the numbers the simulate test pins).
 func TestReviewWorkloadsAdvice(t *testing.T) {
 	t.Chdir("../../../examples/simulate/wide")
 	r := run(t, "", "--format", "json", "--region", "westeurope", "--workloads", "workloads.yaml", "nodeclass.yaml", "nodepool.yaml")
 	var out struct {
-		Findings []Finding `json:"findings"`
+		Findings []source.Finding `json:"findings"`
 		Costs    []struct {
 			Advice *struct {
 				HourlyCost float64 `json:"hourlyCost"`
@@ -23,7 +25,7 @@ func TestReviewWorkloadsAdvice(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
 		t.Fatalf("%v: %s %s", err, r.stdout, r.stderr)
 	}
-	var got []Finding
+	var got []source.Finding
 	for _, f := range out.Findings {
 		if f.Code == "KRP118" {
 			got = append(got, f)
@@ -46,18 +48,18 @@ func TestReservationAndAdviceAgree(t *testing.T) {
 	t.Chdir("../../../examples/simulate/wide")
 	r := run(t, "", "--format", "json", "--region", "westeurope", "--workloads", "workloads.yaml", "nodeclass.yaml", "nodepool.yaml")
 	var out struct {
-		Findings []Finding `json:"findings"`
+		Findings []source.Finding `json:"findings"`
 	}
 	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
 		t.Fatalf("%v: %s %s", err, r.stdout, r.stderr)
 	}
-	by := map[string]Finding{}
+	by := map[string]source.Finding{}
 	count := map[string]int{}
 	for _, f := range out.Findings {
 		by[string(f.Code)] = f
 		count[string(f.Code)]++
 	}
-	// review --workloads judges the pending pods as simulate does: the 332 pods of 35 workloads
+	// Review --workloads judges the pending pods as simulate does: the 332 pods of 35 workloads
 	// the round leaves at the limits are notes, none a warning.
 	if count["KRP305"] != 35 || count["KRP304"] != 0 {
 		t.Errorf("KRP305 × %d, KRP304 × %d: want the 35 workloads the limits hold back as notes", count["KRP305"], count["KRP304"])

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/config"
 )
 
 const disruptionPools = `apiVersion: karpenter.azure.com/v1beta1
@@ -114,7 +116,7 @@ func TestDisruptionTargetConfigErrors(t *testing.T) {
 		if err := os.WriteFile(p, []byte(tc.text), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := LoadConfig(p); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := config.LoadConfig(p); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: error %v, want one mentioning %q", tc.text, err, tc.want)
 		}
 	}

@@ -3,6 +3,8 @@ package review
 import (
 	"strings"
 	"testing"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/checks"
 )
 
 const spotPools = `apiVersion: karpenter.azure.com/v1beta1
@@ -74,7 +76,7 @@ spec:
 	t.Fatal("spot pool missing from the summary")
 }
 
-func hasFactNamed(facts []Fact, name string) bool {
+func hasFactNamed(facts []checks.Fact, name string) bool {
 	for _, f := range facts {
 		if f.Name == name {
 			return true

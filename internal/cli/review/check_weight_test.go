@@ -7,15 +7,18 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/assemble"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/checks"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/source"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
 )
 
-func pool(name string, weight any, reqs []any, taints []any) *Object {
+func pool(name string, weight any, reqs []any, taints []any) *source.Object {
 	spec := map[string]any{"template": map[string]any{"spec": map[string]any{"requirements": reqs, "taints": taints}}}
 	if weight != nil {
 		spec["weight"] = weight
 	}
-	return &Object{Name: name, GVK: kinds.NodePool.GVK, Body: map[string]any{"metadata": map[string]any{"name": name}, "spec": spec}}
+	return &source.Object{Name: name, GVK: kinds.NodePool.GVK, Body: map[string]any{"metadata": map[string]any{"name": name}, "spec": spec}}
 }
 
 func req(key, op string, values ...any) map[string]any {
@@ -29,7 +32,7 @@ func TestEqualWeightOverlap(t *testing.T) {
 	noTaint := []any(nil)
 	for _, tc := range []struct {
 		name string
-		a, b *Object
+		a, b *source.Object
 		want bool
 	}{
 		{"same values", pool("a", nil, []any{req(fam, "In", "D")}, noTaint), pool("b", nil, []any{req(fam, "In", "D", "E")}, noTaint), true},
@@ -46,7 +49,7 @@ func TestEqualWeightOverlap(t *testing.T) {
 		{"invalid Gt value is left to the schema check", pool("a", nil, []any{req(cpu, "Gt", "many")}, noTaint), pool("b", nil, nil, noTaint), false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := CheckEqualWeights(context.Background(), &Cluster{NodePools: []*Object{tc.a, tc.b}})
+			got := checks.CheckEqualWeights(context.Background(), &assemble.Cluster{NodePools: []*source.Object{tc.a, tc.b}})
 			if (len(got) == 1) != tc.want || len(got) > 1 {
 				t.Errorf("findings %+v, want overlap=%v", got, tc.want)
 			}
@@ -57,12 +60,12 @@ func TestEqualWeightOverlap(t *testing.T) {
 	}
 }
 
-func labelled(o *Object, k, v string) *Object {
+func labelled(o *source.Object, k, v string) *source.Object {
 	o.Body["spec"].(map[string]any)["template"].(map[string]any)["metadata"] = map[string]any{"labels": map[string]any{k: v}}
 	return o
 }
 
-func static(o *Object) *Object {
+func static(o *source.Object) *source.Object {
 	o.Body["spec"].(map[string]any)["replicas"] = int64(2)
 	return o
 }
@@ -71,11 +74,11 @@ func static(o *Object) *Object {
 // in internal/analysis, where the check is).
 func TestEqualWeightGroups(t *testing.T) {
 	const tier = "example.com/tier"
-	var identical []*Object
+	var identical []*source.Object
 	for i := range 500 {
 		identical = append(identical, pool(fmt.Sprintf("p%03d", i), nil, []any{req(tier, "In", "web")}, nil))
 	}
-	got := CheckEqualWeights(context.Background(), &Cluster{NodePools: identical})
+	got := checks.CheckEqualWeights(context.Background(), &assemble.Cluster{NodePools: identical})
 	if len(got) != 1 {
 		t.Fatalf("500 identical pools: %d findings, want 1", len(got))
 	}
@@ -89,22 +92,22 @@ func TestEqualWeightGroups(t *testing.T) {
 		t.Errorf("the finding is %d bytes of JSON", len(b))
 	}
 	// 2,000 pools kept apart by one label: no finding, and no pair compared.
-	var apart []*Object
+	var apart []*source.Object
 	for i := range 2000 {
 		apart = append(apart, pool(fmt.Sprintf("t%04d", i), nil, []any{req(tier, "In", fmt.Sprint(i)), req("kubernetes.io/arch", "In", "amd64")}, nil))
 	}
-	if got := CheckEqualWeights(context.Background(), &Cluster{NodePools: apart}); len(got) != 0 {
+	if got := checks.CheckEqualWeights(context.Background(), &assemble.Cluster{NodePools: apart}); len(got) != 0 {
 		t.Errorf("pools apart: %d findings", len(got))
 	}
 
 	// A chain: a meets b, b meets c, a and c exclude each other; one group of three.
-	chain := []*Object{
+	chain := []*source.Object{
 		pool("a", nil, []any{req(tier, "In", "x")}, nil),
 		pool("b", nil, []any{req(tier, "In", "x", "y")}, nil),
 		pool("c", nil, []any{req(tier, "In", "y")}, nil),
 		pool("d", nil, []any{req(tier, "In", "z")}, nil),
 	}
-	got = CheckEqualWeights(context.Background(), &Cluster{NodePools: chain})
+	got = checks.CheckEqualWeights(context.Background(), &assemble.Cluster{NodePools: chain})
 	if len(got) != 1 || got[0].Object != "NodePool/b" || !strings.Contains(got[0].Message, "3 NodePools (c, b, a)") ||
 		!strings.Contains(got[0].Message, "together with at least one other of them") {
 		t.Errorf("chain: %+v", got)

@@ -11,6 +11,8 @@ import (
 	"golang.org/x/term"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/clitool"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/report"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/source"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation"
 )
 
@@ -53,7 +55,7 @@ type cliOptions struct {
 	*clitool.Command
 	color          string
 	allowTemplates bool
-	limits         Limits
+	limits         source.Limits
 	// workloads and baseline ask for predicted costs (cost.go).
 	workloads []string
 	baseline  string
@@ -76,8 +78,8 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 		debug.SetMemoryLimit(reviewMemoryLimit)
 	}
 	opts := Options{Paths: o.Paths, Stdin: stdin, ConfigPath: o.Config, Region: o.Region, Strict: o.Strict, Suppress: o.Suppress, Limits: o.limits, AllowTemplates: o.allowTemplates,
-		Helm: HelmOptions{ValuesFiles: o.HelmValues, Set: o.HelmSet, Off: o.NoHelm}}
-	var rep *Report
+		Helm: source.HelmOptions{ValuesFiles: o.HelmValues, Set: o.HelmSet, Off: o.NoHelm}}
+	var rep *report.Report
 	var err error
 	if len(o.workloads) > 0 || o.baseline != "" {
 		rep, err = ReviewWithCosts(ctx, opts, CostOptions{Workloads: o.workloads, Baseline: o.baseline, HPAMaxReplicas: o.hpaMax, MaxPods: o.maxPods, MaxNodes: o.maxNodes})
@@ -90,25 +92,25 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	err = clitool.WriteOutput(stdout, o.Output, func(out io.Writer) error {
 		switch o.Format {
 		case "json":
-			return WriteJSON(out, rep, version)
+			return report.WriteJSON(out, rep, version)
 		case "sarif":
-			return WriteSARIF(out, rep, version)
+			return report.WriteSARIF(out, rep, version)
 		}
-		if err := WriteText(out, rep, useColor(o.color, out)); err != nil || len(rep.Costs) == 0 {
+		if err := report.WriteText(out, rep, useColor(o.color, out)); err != nil || len(rep.Costs) == 0 {
 			return err
 		}
-		return writeCostsText(out, rep.Costs)
+		return report.WriteCostsText(out, rep.Costs)
 	})
 	if err != nil {
 		return o.Fail(stderr, fmt.Errorf("writing the report: %w", err))
 	}
 	if o.Output != "" {
 		// The report went to a file: say in the log what it holds.
-		fmt.Fprintf(stderr, "review: wrote %s report to %s: %s", o.Format, o.Output, closingLine(rep))
+		fmt.Fprintf(stderr, "review: wrote %s report to %s: %s", o.Format, o.Output, report.ClosingLine(rep))
 	}
 	if rep.Empty() && !o.AllowEmpty {
 		// A CI job given the wrong path must not pass: the closing line said what the review reads.
-		fmt.Fprintln(stderr, "review: "+noInputHint+" (--allow-empty to accept)")
+		fmt.Fprintln(stderr, "review: "+report.NoInputHint+" (--allow-empty to accept)")
 		return ExitUsage
 	}
 	if rep.Fails(o.FailOnThreshold()) {
@@ -123,8 +125,8 @@ func newFlags() *cliOptions {
 	fs := o.Flags
 	fs.StringVar(&o.color, "color", "auto", "colour the text report: auto (when standard output is a terminal and NO_COLOR is unset), always or never")
 	fs.BoolVar(&o.limits.AllowOutsideRoot, "allow-outside-root", false, "read files outside the reviewed tree (the working directory, the config file's directory and the paths given) that .. or symlinks lead to")
-	fs.Int64Var(&o.limits.MaxFileBytes, "max-file-bytes", DefaultMaxFileBytes, "read at most this many bytes of each file (KRP012 for a larger one)")
-	fs.Int64Var(&o.limits.MaxTotalBytes, "max-total-bytes", DefaultMaxTotalBytes, "read at most this many bytes of all inputs together (KRP012 for the files beyond)")
+	fs.Int64Var(&o.limits.MaxFileBytes, "max-file-bytes", source.DefaultMaxFileBytes, "read at most this many bytes of each file (KRP012 for a larger one)")
+	fs.Int64Var(&o.limits.MaxTotalBytes, "max-total-bytes", source.DefaultMaxTotalBytes, "read at most this many bytes of all inputs together (KRP012 for the files beyond)")
 	fs.BoolVar(&o.allowTemplates, "allow-templates", false, "report unrendered templates (KRP006) as notes, so that they do not count against --fail-on")
 	fs.Func("workloads", "read workloads (Deployments, Jobs, ...) from this path and add each cluster's predicted hourly cost: workloads the config maps to a cluster count there, the others in every cluster (repeatable; \"-\" is standard input)", func(s string) error {
 		o.workloads = append(o.workloads, s)

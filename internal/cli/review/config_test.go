@@ -5,10 +5,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/config"
 )
 
 // A config file with a mistake stops the review (exit 2) and says what the mistake is: a
-// review against the wrong region or cluster would be worse than none.
+// Review against the wrong region or cluster would be worse than none.
 func TestConfigErrors(t *testing.T) {
 	for _, tc := range []struct{ name, text, want string }{
 		{"unknown key", "clusters:\n  - name: a\n    paths: [x]\n    regoin: westeurope\n", "regoin"},
@@ -26,7 +28,7 @@ func TestConfigErrors(t *testing.T) {
 			if err := os.WriteFile(p, []byte(tc.text), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			_, err := LoadConfig(p)
+			_, err := config.LoadConfig(p)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error %v, want one mentioning %q", err, tc.want)
 			}
@@ -36,7 +38,7 @@ func TestConfigErrors(t *testing.T) {
 
 // The config is found upward from the inputs, but not beyond the repository root.
 func TestFindConfig(t *testing.T) {
-	if got := FindConfig("testdata/multi/clusters/prod-weu"); !strings.HasSuffix(got, filepath.Join("testdata", "multi", ".karpenter-review.yaml")) {
+	if got := config.FindConfig("testdata/multi/clusters/prod-weu"); !strings.HasSuffix(got, filepath.Join("testdata", "multi", ".karpenter-review.yaml")) {
 		t.Errorf("FindConfig = %q", got)
 	}
 	root := t.TempDir()
@@ -50,7 +52,7 @@ func TestFindConfig(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(root, "repo", ".git"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if got := FindConfig(repo); got != "" {
+	if got := config.FindConfig(repo); got != "" {
 		t.Errorf("FindConfig crossed the repository root: %q", got)
 	}
 }

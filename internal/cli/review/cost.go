@@ -10,6 +10,10 @@ import (
 	"sync"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/assemble"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/checks"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/report"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/source"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/money"
@@ -33,11 +37,11 @@ type CostOptions struct {
 
 // visited is what Review's Visit hands out, kept for the costs.
 type visited struct {
-	clusters []*Cluster
+	clusters []*assemble.Cluster
 	docs     map[string][]workload.Document
 }
 
-func (v *visited) visit(c *Cluster, docs []workload.Document) {
+func (v *visited) visit(c *assemble.Cluster, docs []workload.Document) {
 	v.clusters = append(v.clusters, c)
 	if v.docs == nil {
 		v.docs = map[string][]workload.Document{}
@@ -50,12 +54,12 @@ var costAnalyzer = sync.OnceValue(func() *analysis.Analyzer { return analysis.Ne
 // ReviewWithCosts runs the review and adds the predicted cost of each cluster: its pools with
 // the workloads of its own inputs and of co.Workloads (those the config maps to the cluster,
 // else those of the default cluster). Workload findings join the report's.
-func ReviewWithCosts(ctx context.Context, opts Options, co CostOptions) (*Report, error) {
+func ReviewWithCosts(ctx context.Context, opts Options, co CostOptions) (*report.Report, error) {
 	if co.Baseline != "" && slices.Contains(opts.Paths, "-") {
-		return nil, &inputError{errors.New("--baseline needs paths, not standard input, for what is reviewed")}
+		return nil, &source.InputError{Err: errors.New("--baseline needs paths, not standard input, for what is reviewed")}
 	}
 	if slices.Contains(opts.Paths, "-") && slices.Contains(co.Workloads, "-") {
-		return nil, &inputError{errors.New(`standard input ("-") can be read only once`)}
+		return nil, &source.InputError{Err: errors.New(`standard input ("-") can be read only once`)}
 	}
 	head := &visited{}
 	opts.Visit = head.visit
@@ -70,11 +74,11 @@ func ReviewWithCosts(ctx context.Context, opts Options, co CostOptions) (*Report
 	var base *visited
 	var baseWl map[string][]workload.Document
 	if co.Baseline != "" {
-		if !isDir(co.Baseline) {
-			return nil, &inputError{fmt.Errorf("--baseline %s is not a directory", co.Baseline)}
+		if !source.IsDir(co.Baseline) {
+			return nil, &source.InputError{Err: fmt.Errorf("--baseline %s is not a directory", co.Baseline)}
 		}
 		bopts := opts
-		bopts.Paths, bopts.Checks, bopts.Facts, bopts.noFleet = underBaseline(co.Baseline, pathsOrDot(opts.Paths)), []Check{}, []FactFunc{}, true
+		bopts.Paths, bopts.Checks, bopts.Facts, bopts.noFleet = underBaseline(co.Baseline, pathsOrDot(opts.Paths)), []checks.Check{}, []checks.FactFunc{}, true
 		if opts.ConfigPath != "" {
 			bopts.ConfigPath = underBaseline(co.Baseline, []string{opts.ConfigPath})[0]
 		}
@@ -94,17 +98,17 @@ func ReviewWithCosts(ctx context.Context, opts Options, co CostOptions) (*Report
 	for _, c := range head.clusters {
 		set := workload.Read(docsFor(c.Name, head.docs, wl), workload.Options{HPAMaxReplicas: co.HPAMaxReplicas, MaxPods: co.MaxPods})
 		cc := clusterCost(ctx, c, set, co, true) // names the pools in the reader's KRP302 findings
-		for _, f := range append(WorkloadFindings(set.Findings), cc.findings...) {
+		for _, f := range append(assemble.WorkloadFindings(set.Findings), cc.Findings...) {
 			f.Cluster = c.Name
 			rep.Findings = append(rep.Findings, f)
 		}
 		if cc.Advice != nil {
-			f := AdviceFinding(c, cc.Advice)
-			ReconcileAdvice(rep.Findings, &f, cc.Advice)
+			f := checks.AdviceFinding(c, cc.Advice)
+			checks.ReconcileAdvice(rep.Findings, &f, cc.Advice)
 			rep.Findings = append(rep.Findings, f)
 		}
 		if base != nil {
-			i := slices.IndexFunc(base.clusters, func(b *Cluster) bool { return b.Name == c.Name })
+			i := slices.IndexFunc(base.clusters, func(b *assemble.Cluster) bool { return b.Name == c.Name })
 			if i < 0 {
 				cc.Notes = append(cc.Notes, "the baseline has no cluster of this name")
 			} else {
@@ -117,31 +121,31 @@ func ReviewWithCosts(ctx context.Context, opts Options, co CostOptions) (*Report
 	}
 	// Workloads the config maps to a cluster the review has no inputs for are not silently dropped.
 	for name := range wl {
-		if name != "" && !slices.ContainsFunc(head.clusters, func(c *Cluster) bool { return c.Name == name }) {
-			rep.Costs = append(rep.Costs, ClusterCost{Cluster: name, Pools: []PoolCost{},
+		if name != "" && !slices.ContainsFunc(head.clusters, func(c *assemble.Cluster) bool { return c.Name == name }) {
+			rep.Costs = append(rep.Costs, report.ClusterCost{Cluster: name, Pools: []report.PoolCost{},
 				Notes: []string{"no cost: the config maps workloads to this cluster, but none of the reviewed paths holds its NodePools"}})
 		}
 	}
-	slices.SortStableFunc(rep.Costs[len(head.clusters):], func(a, b ClusterCost) int { return strings.Compare(a.Cluster, b.Cluster) })
+	slices.SortStableFunc(rep.Costs[len(head.clusters):], func(a, b report.ClusterCost) int { return strings.Compare(a.Cluster, b.Cluster) })
 	// The workload findings get the suppressions and --strict the review's own got.
-	var suppressed []Finding
+	var suppressed []source.Finding
 	if rep.Findings, suppressed, err = Finish(rep.Findings, opts); err != nil {
 		return nil, err
 	}
 	rep.Suppressed += len(suppressed)
 	rep.SuppressedFindings = append(rep.SuppressedFindings, suppressed...)
-	rep.countFleet()
+	rep.CountFleet()
 	return rep, nil
 }
 
 // readWorkloadDocs reads the workload paths as the review reads inputs, by cluster.
-func readWorkloadDocs(ctx context.Context, opts Options, paths []string, stdin io.Reader) (map[string][]workload.Document, []Finding, error) {
+func readWorkloadDocs(ctx context.Context, opts Options, paths []string, stdin io.Reader) (map[string][]workload.Document, []source.Finding, error) {
 	if len(paths) == 0 {
 		return nil, nil, nil
 	}
 	v := &visited{}
 	r, err := Review(ctx, Options{Paths: paths, Stdin: stdin, ConfigPath: opts.ConfigPath, Region: opts.Region,
-		Checks: []Check{}, Facts: []FactFunc{}, Visit: v.visit, noFleet: true})
+		Checks: []checks.Check{}, Facts: []checks.FactFunc{}, Visit: v.visit, noFleet: true})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -161,7 +165,7 @@ func docsFor(name string, own, wl map[string][]workload.Document) []workload.Doc
 // WithShared is a named cluster's documents with the workloads no cluster of the config maps,
 // each document once (--workloads naming a path that is also reviewed). The rule, for review
 // --workloads and simulate alike: a workload whose file no cluster's paths match runs in every
-// cluster, as a fleet's common apps do, on top of the cluster's own; the unnamed cluster is
+// Cluster, as a fleet's common apps do, on top of the cluster's own; the unnamed cluster is
 // simulated only for NodePools of its own.
 func WithShared(docs, shared []workload.Document) []workload.Document {
 	type at struct {
@@ -181,8 +185,8 @@ func WithShared(docs, shared []workload.Document) []workload.Document {
 
 // clusterCost simulates a cluster: with Karpenter's scheduler where the build has it, else
 // the optimal packing, and the method says which; with advise, the NodePool edit advised.
-func clusterCost(ctx context.Context, c *Cluster, set *workload.Set, co CostOptions, advise bool) ClusterCost {
-	cc := ClusterCost{Cluster: c.Name, Region: c.Region, Pools: []PoolCost{}}
+func clusterCost(ctx context.Context, c *assemble.Cluster, set *workload.Set, co CostOptions, advise bool) report.ClusterCost {
+	cc := report.ClusterCost{Cluster: c.Name, Region: c.Region, Pools: []report.PoolCost{}}
 	if set.PastCap {
 		cc.Notes = append(cc.Notes, "no cost: the workloads hold more pods than a cluster can run (KRP306)")
 		return cc
@@ -207,7 +211,7 @@ func clusterCost(ctx context.Context, c *Cluster, set *workload.Set, co CostOpti
 	cc.Method = simulation.Karpenter
 	res, err := simulation.Simulate(ctx, costAnalyzer(), in, simulation.Both)
 	if f, ok := simulation.SizeFinding(set, err); ok {
-		cc.findings = WorkloadFindings([]workload.Finding{f})
+		cc.Findings = assemble.WorkloadFindings([]workload.Finding{f})
 	}
 	if err != nil {
 		cc.Notes = append(cc.Notes, "no cost: "+err.Error())
@@ -225,7 +229,7 @@ func clusterCost(ctx context.Context, c *Cluster, set *workload.Set, co CostOpti
 			cc.Notes = append(cc.Notes, "pending pods not judged: "+err.Error())
 		}
 	}
-	cc.findings = WorkloadFindings(append(simulation.DisruptionFindings(set, res), pending...))
+	cc.Findings = assemble.WorkloadFindings(append(simulation.DisruptionFindings(set, res), pending...))
 	simulation.NamePoolsOfRequestless(set, res)
 	cc.HourlyCost, cc.OptimalHourlyCost, cc.LowerBound = sim.HourlyCost, res.Optimal.HourlyCost, res.LowerBound()
 	cc.Currency = res.Currency()
@@ -233,10 +237,10 @@ func clusterCost(ctx context.Context, c *Cluster, set *workload.Set, co CostOpti
 		cc.Unschedulable += u.Count
 	}
 	for _, p := range simulation.PoolCosts(sim, res.Pools) {
-		cc.Pools = append(cc.Pools, PoolCost{Pool: p.Pool, Nodes: p.Nodes, HourlyCost: p.HourlyCost})
+		cc.Pools = append(cc.Pools, report.PoolCost{Pool: p.Pool, Nodes: p.Nodes, HourlyCost: p.HourlyCost})
 	}
 	if p := res.Provisioned; p != nil {
-		cc.Provisioned = &ProvisionedCost{Label: simulation.ProvisionedLabel(p), Rounds: p.Rounds, Nodes: len(p.Nodes), HourlyCost: simulation.Round(p.HourlyCost)}
+		cc.Provisioned = &report.ProvisionedCost{Label: simulation.ProvisionedLabel(p), Rounds: p.Rounds, Nodes: len(p.Nodes), HourlyCost: simulation.Round(p.HourlyCost)}
 		for _, u := range p.Unschedulable {
 			cc.Provisioned.Unschedulable += u.Count
 		}
@@ -248,7 +252,7 @@ func clusterCost(ctx context.Context, c *Cluster, set *workload.Set, co CostOpti
 }
 
 // compare records the baseline's cost beside the head's, pool by pool.
-func compare(cc *ClusterCost, base ClusterCost) {
+func compare(cc *report.ClusterCost, base report.ClusterCost) {
 	if base.Method == "" {
 		cc.Notes = append(cc.Notes, "the baseline could not be simulated: "+strings.Join(base.Notes, "; "))
 		return
@@ -262,14 +266,14 @@ func compare(cc *ClusterCost, base ClusterCost) {
 	total := base.HourlyCost
 	cc.BaselineHourlyCost, cc.BaselineMethod = &total, base.Method
 	for _, bp := range base.Pools {
-		if !slices.ContainsFunc(cc.Pools, func(p PoolCost) bool { return p.Pool == bp.Pool }) {
-			cc.Pools = append(cc.Pools, PoolCost{Pool: bp.Pool})
+		if !slices.ContainsFunc(cc.Pools, func(p report.PoolCost) bool { return p.Pool == bp.Pool }) {
+			cc.Pools = append(cc.Pools, report.PoolCost{Pool: bp.Pool})
 		}
 	}
 	for i := range cc.Pools {
 		p := &cc.Pools[i]
 		n, cost := 0, 0.0
-		if j := slices.IndexFunc(base.Pools, func(b PoolCost) bool { return b.Pool == p.Pool }); j >= 0 {
+		if j := slices.IndexFunc(base.Pools, func(b report.PoolCost) bool { return b.Pool == p.Pool }); j >= 0 {
 			n, cost = base.Pools[j].Nodes, base.Pools[j].HourlyCost
 		}
 		d := simulation.Round(p.HourlyCost - cost)

@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/checks"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/report"
 )
 
 const webDeployment = `apiVersion: apps/v1
@@ -62,7 +65,7 @@ func TestReviewCNYRegion(t *testing.T) {
 
 	js := run(t, "", "--format", "json", "--region", "cn-north-1", "--workloads", apps, pools)
 	var out struct {
-		Pools []struct{ Facts []Fact }
+		Pools []struct{ Facts []checks.Fact }
 		Costs []struct {
 			Currency   string
 			HourlyCost float64
@@ -137,8 +140,8 @@ func TestFleetDoesNotAddCurrencies(t *testing.T) {
 // A baseline priced in another currency (the cluster moved to a region that prices in CNY)
 // is not compared: no change is computed across currencies, and a note says why.
 func TestBaselineInAnotherCurrencyIsNotCompared(t *testing.T) {
-	cc := ClusterCost{Cluster: "c", Method: "karpenter", HourlyCost: 2.656, Currency: "CNY", Pools: []PoolCost{{Pool: "default", Nodes: 1, HourlyCost: 2.656}}}
-	compare(&cc, ClusterCost{Cluster: "c", Method: "karpenter", HourlyCost: 0.306, Currency: "USD", Pools: []PoolCost{{Pool: "default", Nodes: 1, HourlyCost: 0.306}}})
+	cc := report.ClusterCost{Cluster: "c", Method: "karpenter", HourlyCost: 2.656, Currency: "CNY", Pools: []report.PoolCost{{Pool: "default", Nodes: 1, HourlyCost: 2.656}}}
+	compare(&cc, report.ClusterCost{Cluster: "c", Method: "karpenter", HourlyCost: 0.306, Currency: "USD", Pools: []report.PoolCost{{Pool: "default", Nodes: 1, HourlyCost: 0.306}}})
 	if cc.BaselineHourlyCost != nil || cc.Pools[0].Delta != nil || cc.BaselineCurrency != "USD" {
 		t.Errorf("compared across currencies: %+v", cc)
 	}

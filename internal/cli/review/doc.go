@@ -3,13 +3,16 @@
 // and from Terraform plan JSON, groups them per cluster, runs the same checks the provider
 // runs at plan time, and reports findings with their source locations as text, JSON or SARIF.
 //
-// The flow is: load inputs (input.go, yamldoc.go, plan.go, kustomize.go) into Objects that
-// remember where each field came from; assign them to clusters (config.go, clusters.go); run
-// every Check on every cluster (check*.go); filter and rank the findings (review.go); render
-// (report_*.go). Checks are plain functions over a Cluster, so the provisioning solver plugs
-// in as one more Check without touching the loading or the output.
+// This package is the orchestration; each stage of the pipeline is a package of its own:
+// config (.karpenter-review.yaml) -> source (files, limits, Helm, Kustomize, plans) ->
+// assemble (which files belong to which cluster) -> checks -> report (text, JSON, SARIF).
+// fleet sits beside checks. A lower stage never imports a higher one
+// (internal/testsupport/archtest). review.go runs the stages and filters and ranks the
+// findings; cost.go adds predicted costs (--workloads, --baseline); cli.go is the command.
+// Checks are plain functions over a Cluster, so the provisioning solver plugs in as one more
+// Check without touching the loading or the output.
 //
-// The package needs no Terraform plugin framework: plan values are mapped to Kubernetes
-// objects through the resources' attribute tree (internal/kinds/crdtree), and validation is
+// The packages need no Terraform plugin framework: plan values are mapped to Kubernetes
+// Objects through the resources' attribute tree (internal/kinds/crdtree), and validation is
 // internal/crdvalidate, exactly as the resources do it.
 package review

@@ -7,6 +7,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/checks"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/config"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/source"
 )
 
 const gettingStartedEKS = "../../../examples/eks/getting-started"
@@ -84,8 +88,8 @@ func TestEKSNoInstanceType(t *testing.T) {
 	out := runJSON(t, "", ExitFindings, "--region", "us-east-1", dir)
 	i := slices.IndexFunc(out.Findings, func(f struct {
 		Code, Severity, Message, Fix, Object, Cluster string
-		Location
-		Related []Location
+		source.Location
+		Related []source.Location
 	}) bool {
 		return f.Code == "KRP101"
 	})
@@ -163,15 +167,15 @@ func TestEKSClusterInConfig(t *testing.T) {
 	if len(out.Clusters) != 1 || out.Clusters[0].Name != "eks-prod" || out.Clusters[0].Region != "us-gov-west-1" {
 		t.Fatalf("clusters %+v", out.Clusters)
 	}
-	if len(out.Pools) != 1 || !slices.Contains(out.Pools[0].Facts, Fact{"checked against", "us-gov-west-1"}) {
+	if len(out.Pools) != 1 || !slices.Contains(out.Pools[0].Facts, checks.Fact{Name: "checked against", Value: "us-gov-west-1"}) {
 		t.Errorf("pools %+v", out.Pools)
 	}
 	for _, r := range []string{"us-east-1", "us-gov-east-1", "cn-north-1", "westeurope"} {
-		if got, err := NormalizeRegion(r); err != nil || got != r {
+		if got, err := config.NormalizeRegion(r); err != nil || got != r {
 			t.Errorf("NormalizeRegion(%q) = %q, %v", r, got, err)
 		}
 	}
-	if _, err := NormalizeRegion("us-east-9"); err == nil || !strings.Contains(err.Error(), "did you mean") {
+	if _, err := config.NormalizeRegion("us-east-9"); err == nil || !strings.Contains(err.Error(), "did you mean") {
 		t.Errorf("us-east-9: %v", err)
 	}
 }

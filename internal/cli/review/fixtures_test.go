@@ -4,13 +4,16 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/checks"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/report"
 )
 
 // A single-cluster repository with every kind of problem: API server rejections, a missing
 // node class, competing pools, a pool without limits, limits that hold fewer than three of a
 // pool's largest nodes (KRP119 on old, batch and arm), removed and deprecated versions, a
 // typo in a kind, malformed YAML followed by a valid document, a Helm template, and files the
-// review must pass over (other kinds, a hidden CI workflow with broken YAML).
+// Review must pass over (other kinds, a hidden CI workflow with broken YAML).
 func TestSingleClusterRepository(t *testing.T) {
 	out := runJSON(t, "", ExitFindings, "testdata/single")
 	sameLines(t, out.brief(), []string{
@@ -96,7 +99,7 @@ func TestMultiClusterRepository(t *testing.T) {
 	// The JSON report lists what was suppressed, not only how much.
 	var suppressed []string
 	for _, f := range out.SuppressedFindings {
-		suppressed = append(suppressed, fmt.Sprintf("%s %s %s [%s]", placeOf(f.Location), f.Code, f.Object, f.Cluster))
+		suppressed = append(suppressed, fmt.Sprintf("%s %s %s [%s]", report.PlaceOf(f.Location), f.Code, f.Object, f.Cluster))
 	}
 	sameLines(t, suppressed, []string{
 		"testdata/multi/base/general.yaml:5:1 KRP104 NodePool/general [dev-eus]",
@@ -124,7 +127,7 @@ func TestMultiClusterRepository(t *testing.T) {
 	}
 }
 
-func hasFact(facts []Fact, name, value string) bool {
+func hasFact(facts []checks.Fact, name, value string) bool {
 	for _, f := range facts {
 		if f.Name == name && f.Value == value {
 			return true

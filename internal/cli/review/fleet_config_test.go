@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/config"
 )
 
 // A group with mistakes stops the review with every mistake at its file:line, saying what
@@ -28,7 +30,7 @@ groups:
 	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := LoadConfig(p)
+	_, err := config.LoadConfig(p)
 	if err == nil {
 		t.Fatal("no error")
 	}
@@ -62,7 +64,7 @@ groups:
 	if err := os.WriteFile(p, []byte("groups:\n  - name: g\n    cluster: [a, b]\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := LoadConfig(p); err == nil || !strings.Contains(err.Error(), `unknown key "cluster" at line 3; did you mean "clusters"?`) {
+	if _, err := config.LoadConfig(p); err == nil || !strings.Contains(err.Error(), `unknown key "cluster" at line 3; did you mean "clusters"?`) {
 		t.Errorf("unknown key: %v", err)
 	}
 }

@@ -4,6 +4,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/assemble"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/config"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/fleet"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/report"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/source"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
 )
@@ -97,7 +102,7 @@ func TestFleetSettingsDiffer(t *testing.T) {
 	}
 	for _, f := range out.Findings {
 		if f.Code == "KRP323" && (f.Field != "spec.disruption.consolidateAfter" || !strings.HasSuffix(f.File, "b/p.yaml") || f.Line != 8) {
-			t.Errorf("KRP323 at %s field %s", placeOf(f.Location), f.Field)
+			t.Errorf("KRP323 at %s field %s", report.PlaceOf(f.Location), f.Field)
 		}
 	}
 	if len(fleetFindings(out)) != 1 {
@@ -175,8 +180,8 @@ func TestFleetSuppressPerCluster(t *testing.T) {
 // A value known only after apply (a plan's) is not compared: the member may well end up equal.
 // Without that, an unknown limit read as "no limits" and an unknown expireAfter as its default.
 func TestFleetUnknownValuesNotCompared(t *testing.T) {
-	pool := func(cpu, expire any) *Object {
-		return &Object{GVK: kinds.NodePool.GVK, Name: "p", Source: Source{File: "main.tf"}, Body: map[string]any{
+	pool := func(cpu, expire any) *source.Object {
+		return &source.Object{GVK: kinds.NodePool.GVK, Name: "p", Source: source.Source{File: "main.tf"}, Body: map[string]any{
 			"apiVersion": "karpenter.sh/v1", "kind": "NodePool", "metadata": map[string]any{"name": "p"},
 			"spec": map[string]any{
 				"limits": map[string]any{"cpu": cpu},
@@ -188,15 +193,15 @@ func TestFleetUnknownValuesNotCompared(t *testing.T) {
 			},
 		}}
 	}
-	cfg := &Config{Groups: []GroupConfig{{Name: "g", Clusters: []string{"a", "b"}}}}
-	a := &Cluster{Name: "a", Region: "westeurope", NodePools: []*Object{pool("100", "24h")}}
-	b := &Cluster{Name: "b", Region: "westeurope", NodePools: []*Object{pool(crdtree.Unknown{}, crdtree.Unknown{})}}
-	if got := fleetDrift(cfg, []*Cluster{a, b}); len(got) != 0 {
+	cfg := &config.Config{Groups: []config.GroupConfig{{Name: "g", Clusters: []string{"a", "b"}}}}
+	a := &assemble.Cluster{Name: "a", Region: "westeurope", NodePools: []*source.Object{pool("100", "24h")}}
+	b := &assemble.Cluster{Name: "b", Region: "westeurope", NodePools: []*source.Object{pool(crdtree.Unknown{}, crdtree.Unknown{})}}
+	if got := fleet.FleetDrift(cfg, []*assemble.Cluster{a, b}); len(got) != 0 {
 		t.Errorf("unknown values compared: %v", got)
 	}
 	// Known values that differ are reported, so the case above is not vacuous.
-	b.NodePools = []*Object{pool("50", "48h")}
-	if got := fleetDrift(cfg, []*Cluster{a, b}); len(got) != 2 {
+	b.NodePools = []*source.Object{pool("50", "48h")}
+	if got := fleet.FleetDrift(cfg, []*assemble.Cluster{a, b}); len(got) != 2 {
 		t.Errorf("known differences: %v", got)
 	}
 }
@@ -208,14 +213,14 @@ func FuzzFleetDrift(f *testing.F) {
 	f.Add([]byte(poolYAML("  limits: {cpu: x}\n  template: 3\n")), []byte(poolYAML("  limits: [1]\n")))
 	f.Add([]byte("apiVersion: karpenter.azure.com/v1beta1\nkind: AKSNodeClass\nmetadata: {name: s}\nspec: {tags: {a.b: c}}\n"),
 		[]byte("apiVersion: karpenter.azure.com/v1beta1\nkind: AKSNodeClass\nmetadata: {name: s}\nspec: 5\n"))
-	cfg := &Config{Groups: []GroupConfig{{Name: "g", Clusters: []string{"a", "b"}}}}
+	cfg := &config.Config{Groups: []config.GroupConfig{{Name: "g", Clusters: []string{"a", "b"}}}}
 	f.Fuzz(func(t *testing.T, x, y []byte) {
-		var cs []*Cluster
+		var cs []*assemble.Cluster
 		for i, data := range [][]byte{x, y} {
-			c := &Cluster{Name: string(rune('a' + i)), Region: "westeurope"}
-			docs, _ := parseYAMLStream("f.yaml", data)
+			c := &assemble.Cluster{Name: string(rune('a' + i)), Region: "westeurope"}
+			docs, _ := source.ParseYAMLStream("f.yaml", data)
 			for _, d := range docs {
-				objs, _ := objectsOf("f.yaml", d)
+				objs, _ := source.ObjectsOf("f.yaml", d)
 				for _, o := range objs {
 					if o.GVK.Kind == "NodePool" {
 						c.NodePools = append(c.NodePools, o)
@@ -226,7 +231,7 @@ func FuzzFleetDrift(f *testing.F) {
 			}
 			cs = append(cs, c)
 		}
-		for _, fd := range fleetDrift(cfg, cs) {
+		for _, fd := range fleet.FleetDrift(cfg, cs) {
 			if fd.Message == "" || fd.Cluster == "" {
 				t.Fatalf("finding %+v", fd)
 			}

@@ -8,6 +8,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/fleet"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/report"
 )
 
 // fleetJSON is the JSON report's fleet object as a consumer reads it (field names are part of
@@ -91,7 +94,7 @@ func TestFleetFixtureJSON(t *testing.T) {
 			if want := "cpu=100, memory=400Gi in prod-neu; cpu=200, memory=800Gi in prod-weu, prod-eus"; !strings.HasSuffix(f.Message, want) {
 				t.Errorf("KRP321 message %q, want it to end with %q", f.Message, want)
 			}
-			if len(f.Related) != 1 || placeOf(f.Related[0]) != "testdata/fleet/base/general.yaml:20:3" {
+			if len(f.Related) != 1 || report.PlaceOf(f.Related[0]) != "testdata/fleet/base/general.yaml:20:3" {
 				t.Errorf("KRP321 related %+v, want the base's limits", f.Related)
 			}
 		}
@@ -255,7 +258,7 @@ func TestFleetSARIF(t *testing.T) {
 	if err := validateSARIF(t, compileSARIFSchema(t), r.stdout); err != nil {
 		t.Fatalf("SARIF does not validate: %v", err)
 	}
-	var log sarifLog
+	var log report.SarifLog
 	if err := json.Unmarshal([]byte(r.stdout), &log); err != nil {
 		t.Fatal(err)
 	}
@@ -415,11 +418,11 @@ func TestFleetGuideJSON(t *testing.T) {
 			}
 			continue
 		}
-		if a, b := canonicalJSON(v), canonicalJSON(got[k]); a != b {
+		if a, b := fleet.CanonicalJSON(v), fleet.CanonicalJSON(got[k]); a != b {
 			t.Errorf("%s: the guide shows %s, the review writes %s", k, a, b)
 		}
 	}
-	if a, b := canonicalJSON(shown.Fleet.Groups), canonicalJSON(real.Fleet.Groups); a != b {
+	if a, b := fleet.CanonicalJSON(shown.Fleet.Groups), fleet.CanonicalJSON(real.Fleet.Groups); a != b {
 		t.Errorf("groups: the guide shows %s, the review writes %s", a, b)
 	}
 }

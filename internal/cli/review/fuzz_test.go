@@ -9,6 +9,10 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/assemble"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/checks"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/report"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/source"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/manifest"
 )
 
@@ -47,22 +51,22 @@ func FuzzParseYAMLStream(f *testing.F) {
 				t.Fatalf("document at lines %d+%d of %d", c.Line, bytes.Count(c.Text, []byte("\n")), lines)
 			}
 		}
-		docs, probs := parseYAMLStream("f.yaml", data)
+		docs, probs := source.ParseYAMLStream("f.yaml", data)
 		for _, p := range probs {
 			if p.Line < 1 || p.Line > lines {
 				t.Fatalf("finding at line %d of %d: %+v", p.Line, lines, p)
 			}
 		}
 		for _, d := range docs {
-			if d.line < 1 || d.line > lines {
-				t.Fatalf("document at line %d of %d", d.line, lines)
+			if d.Line < 1 || d.Line > lines {
+				t.Fatalf("document at line %d of %d", d.Line, lines)
 			}
-			objs, _ := objectsOf("f.yaml", d)
+			objs, _ := source.ObjectsOf("f.yaml", d)
 			for _, o := range objs {
 				_ = o.Label()
 			}
 		}
-		_, _ = asKustomization("/repo/kustomization.yaml", docs)
+		_, _ = source.AsKustomization("/repo/kustomization.yaml", docs)
 	})
 }
 
@@ -72,10 +76,10 @@ func FuzzParsePlan(f *testing.F) {
 	f.Add([]byte(`{"format_version": "1.2", "resource_changes": [{"address": "karpenter_nodepool.a", "mode": "managed", "type": "karpenter_nodepool", "change": {"actions": ["create"], "after": {"template": 5}}}]}`))
 	f.Add([]byte(`{"format_version": "1.2", "planned_values": {"root_module": {"resources": [{"address": "karpenter_aksnodeclass.x", "mode": "managed", "type": "karpenter_aksnodeclass", "values": {"metadata": [{"name": "x"}]}}]}}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if !looksLikePlan(data) {
+		if !source.LooksLikePlan(data) {
 			return
 		}
-		objs, _, _ := parsePlan("plan.json", data)
+		objs, _, _ := source.ParsePlan("plan.json", data)
 		for _, o := range objs {
 			_ = o.Label()
 		}
@@ -101,8 +105,8 @@ func FuzzRequirements(f *testing.F) {
 		if labelKey != "" {
 			labelled(b, labelKey, labelValue)
 		}
-		first := CheckEqualWeights(t.Context(), &Cluster{NodePools: []*Object{a, b}})
-		again := CheckEqualWeights(t.Context(), &Cluster{NodePools: []*Object{pool("a", nil, []any{req(key, op, values...)}, nil), b}})
+		first := checks.CheckEqualWeights(t.Context(), &assemble.Cluster{NodePools: []*source.Object{a, b}})
+		again := checks.CheckEqualWeights(t.Context(), &assemble.Cluster{NodePools: []*source.Object{pool("a", nil, []any{req(key, op, values...)}, nil), b}})
 		if len(first) != len(again) {
 			t.Fatalf("equal pools judged differently: %d and %d findings", len(first), len(again))
 		}
@@ -115,7 +119,7 @@ func FuzzEscapeText(f *testing.F) {
 	f.Add("  ::x")
 	f.Add("ok \xff")
 	f.Fuzz(func(t *testing.T, s string) {
-		for _, out := range []string{escapeText(s), escapeLead(s), escapePath(s)} {
+		for _, out := range []string{report.EscapeText(s), report.EscapeLead(s), report.EscapePath(s)} {
 			if !utf8.ValidString(out) || strings.Contains(out, "##[") {
 				t.Fatalf("%q -> %q", s, out)
 			}
@@ -125,7 +129,7 @@ func FuzzEscapeText(f *testing.F) {
 				}
 			}
 		}
-		for _, out := range []string{escapeLead(s), escapePath(s)} {
+		for _, out := range []string{report.EscapeLead(s), report.EscapePath(s)} {
 			if strings.HasPrefix(strings.TrimLeft(out, " \t"), "::") {
 				t.Fatalf("%q -> %q starts a workflow command", s, out)
 			}

@@ -4,6 +4,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/report"
 )
 
 // A chart met in a review is rendered as helm template renders it, with the values given on
@@ -43,7 +45,7 @@ func TestHelmRenderedObjectIsChecked(t *testing.T) {
 	var got []string
 	for _, f := range out.Findings {
 		if f.Severity == "error" {
-			got = append(got, f.Code+" "+placeOf(f.Location)+" "+f.Field)
+			got = append(got, f.Code+" "+report.PlaceOf(f.Location)+" "+f.Field)
 		}
 	}
 	// ---, # Source, then the document: operator is on line 19 of the output.

@@ -9,6 +9,11 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/assemble"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/checks"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/report"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/source"
 )
 
 // result is one run of the command, in-process, exactly as main runs it.
@@ -44,20 +49,20 @@ type jsonOut struct {
 	} `json:"clusters"`
 	Pools []struct {
 		Cluster, Region, Name string
-		Location              Location
-		Facts                 []Fact
+		Location              source.Location
+		Facts                 []checks.Fact
 		Errors, Warnings      int
 	} `json:"pools"`
 	Findings []struct {
 		Code, Severity, Message, Fix, Object, Cluster string
-		Location
-		Related []Location
+		source.Location
+		Related []source.Location
 	} `json:"findings"`
-	Skipped            []Skipped `json:"skipped"`
-	Suppressed         int       `json:"suppressed"`
+	Skipped            []assemble.Skipped `json:"skipped"`
+	Suppressed         int                `json:"suppressed"`
 	SuppressedFindings []struct {
 		Code, Object, Cluster string
-		Location
+		source.Location
 	} `json:"suppressedFindings"`
 }
 
@@ -79,7 +84,7 @@ func runJSON(t *testing.T, stdin string, wantCode int, args ...string) jsonOut {
 func (o jsonOut) brief() []string {
 	var out []string
 	for _, f := range o.Findings {
-		s := fmt.Sprintf("%s %s %s", placeOf(f.Location), f.Code, f.Object)
+		s := fmt.Sprintf("%s %s %s", report.PlaceOf(f.Location), f.Code, f.Object)
 		if f.Field != "" {
 			s += " " + f.Field
 		}

@@ -6,6 +6,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/checks"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/source"
 )
 
 // Cases found by reviewing real-world Azure Karpenter manifests and comparing every verdict
@@ -99,7 +102,7 @@ func TestOtherCloud(t *testing.T) {
 		"testdata/realworld/eks/nodepool.yaml:8:5 KRP109 NodePool/gpu spec.template.spec.taints",
 	})
 	for _, p := range out.Pools {
-		if slices.ContainsFunc(p.Facts, func(f Fact) bool { return f.Name == "admissible SKUs" || strings.Contains(f.Value, "Standard_") }) {
+		if slices.ContainsFunc(p.Facts, func(f checks.Fact) bool { return f.Name == "admissible SKUs" || strings.Contains(f.Value, "Standard_") }) {
 			t.Errorf("an AWS pool gets no Azure facts: %+v", p.Facts)
 		}
 	}
@@ -193,8 +196,8 @@ func TestConvertV1beta1NodePool(t *testing.T) {
 				"resources":    map[string]any{"requests": map[string]any{"cpu": "1"}},
 				"requirements": []any{},
 			}}}}
-	fields := positions{posKey([]string{"spec", "disruption", "expireAfter"}): pos{Line: 7}}
-	got, pos, moved, _ := convertV1beta1NodePool(in, fields)
+	fields := source.Positions{source.PosKey([]string{"spec", "disruption", "expireAfter"}): source.Pos{Line: 7}}
+	got, pos, moved, _ := source.ConvertV1beta1NodePool(in, fields)
 	want := map[string]any{"apiVersion": "karpenter.sh/v1", "kind": "NodePool", "metadata": map[string]any{"name": "p"},
 		"spec": map[string]any{
 			"disruption": map[string]any{"consolidationPolicy": "WhenEmptyOrUnderutilized", "consolidateAfter": "0s"},
@@ -206,7 +209,7 @@ func TestConvertV1beta1NodePool(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("converted\n%#v\nwant\n%#v", got, want)
 	}
-	if p := pos[posKey([]string{"spec", "template", "spec", "expireAfter"})]; p.Line != 7 {
+	if p := pos[source.PosKey([]string{"spec", "template", "spec", "expireAfter"})]; p.Line != 7 {
 		t.Errorf("expireAfter keeps the line it was written at: %+v", pos)
 	}
 	if len(moved) != 5 {
@@ -263,7 +266,7 @@ spec:
 }
 
 // An EC2NodeClass's own findings (KRP120–KRP123) are raised by the review at the field's
-// line, through the function the karpenter_ec2nodeclass plan uses, once each.
+// Line, through the function the karpenter_ec2nodeclass plan uses, once each.
 func TestEC2NodeClassFindings(t *testing.T) {
 	out := runJSON(t, "", ExitFindings, "testdata/realworld/eks-findings")
 	var own []string // KRP12x: the class's own findings, whatever else the review says of it

@@ -3,10 +3,12 @@ package review
 import (
 	"strings"
 	"testing"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/report"
 )
 
 // Values from the input cannot forge lines of the text report: no raw control character, no
-// line that (after blanks) starts a GitHub Actions workflow command, no ##[ legacy command.
+// Line that (after blanks) starts a GitHub Actions workflow command, no ##[ legacy command.
 func TestTextReportEscapesInputValues(t *testing.T) {
 	hostile := "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: \"::error file=a::forged\\n::error file=b::forged\\e[2J\\u202e\"\n" +
 		"spec:\n  template:\n    spec:\n      nodeClassRef: {group: karpenter.azure.com, kind: AKSNodeClass, name: \"x\\n::warning::forged ##[error]x\"}\n" +
@@ -27,20 +29,20 @@ func TestTextReportEscapesInputValues(t *testing.T) {
 		t.Errorf("the name is not shown escaped:\n%s", r.stdout)
 	}
 	// A file named like a workflow command still starts its lines with a path.
-	if got := escapePath("::error file=x::y.yaml:3"); got != "./::error file=x::y.yaml:3" {
+	if got := report.EscapePath("::error file=x::y.yaml:3"); got != "./::error file=x::y.yaml:3" {
 		t.Errorf("escapePath = %q", got)
 	}
-	if got := escapeLead("  ::x"); got != `"  ::x"` {
+	if got := report.EscapeLead("  ::x"); got != `"  ::x"` {
 		t.Errorf("escapeLead = %q", got)
 	}
-	if got := escapeText("ok \xff"); got != `ok \xff` {
+	if got := report.EscapeText("ok \xff"); got != `ok \xff` {
 		t.Errorf("escapeText(invalid UTF-8) = %q", got)
 	}
 }
 
 // SARIF messages carry no embedded link from the input: brackets are escaped.
 func TestSARIFEscapesLinks(t *testing.T) {
-	if got := sarifEscape("see [here](https://evil.example)\n"); got != `see \[here\](https://evil.example)\n` {
+	if got := report.SarifEscape("see [here](https://evil.example)\n"); got != `see \[here\](https://evil.example)\n` {
 		t.Errorf("sarifEscape = %q", got)
 	}
 }

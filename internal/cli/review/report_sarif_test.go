@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/report"
 )
 
 func compileSARIFSchema(t *testing.T) *jsonschema.Schema {
@@ -46,7 +48,7 @@ func TestSARIF(t *testing.T) {
 		if err := validateSARIF(t, schema, r.stdout); err != nil {
 			t.Fatalf("%s: SARIF does not validate: %v", dir, err)
 		}
-		var log sarifLog
+		var log report.SarifLog
 		if err := json.Unmarshal([]byte(r.stdout), &log); err != nil {
 			t.Fatal(err)
 		}

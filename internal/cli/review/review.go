@@ -9,6 +9,12 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/assemble"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/checks"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/config"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/fleet"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/report"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/source"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/workload"
 )
@@ -27,19 +33,19 @@ type Options struct {
 	// Suppress drops findings of these codes everywhere.
 	Suppress []findings.Code
 	// Checks run on every cluster; nil means DefaultChecks().
-	Checks []Check
+	Checks []checks.Check
 	// Facts describe each NodePool in the summary; nil means DefaultFacts().
-	Facts []FactFunc
+	Facts []checks.FactFunc
 	// Visit, when set, is called for each cluster after its checks with the cluster's other
 	// Kubernetes objects (Deployments, Jobs, ...), patched as Kustomize would: commands that
-	// build on the review (simulate, review --workloads) read workloads from them.
-	Visit func(c *Cluster, docs []workload.Document)
+	// Build on the review (simulate, review --workloads) read workloads from them.
+	Visit func(c *assemble.Cluster, docs []workload.Document)
 	// Limits bound what is read; the zero value is the defaults.
-	Limits Limits
+	Limits source.Limits
 	// AllowTemplates reports unrendered templates (KRP006) as notes instead of errors.
 	AllowTemplates bool
 	// Helm renders the Helm charts met in the paths (directories with a Chart.yaml).
-	Helm HelmOptions
+	Helm source.HelmOptions
 
 	// noFleet leaves out the fleet view and the group comparison (fleet.go): reviews run only
 	// to read a baseline's or the workloads' objects need neither.
@@ -49,90 +55,90 @@ type Options struct {
 // IsInputError reports whether err means an input or the config could not be read at all
 // (exit code 2), as opposed to a defect.
 func IsInputError(err error) bool {
-	var ie *inputError
+	var ie *source.InputError
 	return errors.As(err, &ie)
 }
 
 // Review loads the inputs, runs the checks on every cluster and returns the findings. An
 // error means an input or the config file could not be read at all; everything else,
 // malformed documents included, is a finding.
-func Review(ctx context.Context, opts Options) (*Report, error) {
-	ctx = withProvisioning(ctx)
+func Review(ctx context.Context, opts Options) (*report.Report, error) {
+	ctx = checks.WithProvisioning(ctx)
 	paths := opts.Paths
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
-	region, err := NormalizeRegion(opts.Region)
+	region, err := config.NormalizeRegion(opts.Region)
 	if err != nil {
-		return nil, &inputError{err}
+		return nil, &source.InputError{Err: err}
 	}
 	cfg, err := loadConfig(opts.ConfigPath, paths)
 	if err != nil {
-		return nil, &inputError{err}
+		return nil, &source.InputError{Err: err}
 	}
-	l, err := newLoader(cfg, opts.Limits)
+	l, err := source.NewLoader(cfg, opts.Limits)
 	if err != nil {
 		return nil, err
 	}
-	l.helm = opts.Helm
-	inputs, err := l.expand(paths, opts.Stdin)
+	l.Helm = opts.Helm
+	inputs, err := l.Expand(paths, opts.Stdin)
 	if err != nil {
 		return nil, err
 	}
-	m := newMembership(l)
-	if err := m.assign(inputs); err != nil {
+	m := assemble.NewMembership(l)
+	if err := m.Assign(inputs); err != nil {
 		return nil, err
 	}
-	checks := opts.Checks
-	if checks == nil {
-		checks = DefaultChecks()
+	toRun := opts.Checks
+	if toRun == nil {
+		toRun = checks.DefaultChecks()
 	}
 	facts := opts.Facts
 	if facts == nil {
-		facts = DefaultFacts()
+		facts = checks.DefaultFacts()
 	}
 
-	rep := &Report{}
-	for _, f := range l.order {
-		if !f.notRead {
+	rep := &report.Report{}
+	for _, f := range l.Order {
+		if !f.NotRead {
 			rep.Files++
 		}
 	}
 	if cfg != nil {
-		rep.Config = l.display(filepath.Join(cfg.dir, filepath.Base(cfg.path)))
+		rep.Config = l.Display(filepath.Join(cfg.Dir, filepath.Base(cfg.Path)))
 	}
-	var all []Finding
-	for _, f := range l.order {
-		cs := m.clustersOfFile(f)
-		for _, fd := range f.findings {
+	var all []source.Finding
+	for _, f := range l.Order {
+		cs := m.ClustersOfFile(f)
+		for _, fd := range f.Findings {
 			if len(cs) == 1 {
 				fd.Cluster = cs[0]
 			}
 			all = append(all, fd)
 		}
 	}
-	var clusters []*Cluster
-	for _, name := range clusterOrder(cfg, m.clusters) {
-		c, dups := m.build(name)
-		var regionProblems []Finding
-		c.Region, regionProblems = clusterRegion(cfg, name, m, region)
-		classByRegion(c)
+	var clusters []*assemble.Cluster
+	for _, name := range clusterOrder(cfg, m.Clusters) {
+		c, dups := m.Build(name)
+		var regionProblems []source.Finding
+		c.Region, regionProblems = assemble.ClusterRegion(cfg, name, m, region)
+		assemble.ClassByRegion(c)
 		dups = append(dups, regionProblems...)
-		c.ExternalNodeClasses = externalNodeClasses(cfg, m.configName(name))
-		c.SelfHosted = cfg.selfHosted(m.configName(name)) || m.planSelfHosted(name)
-		c.Target = clusterTarget(cfg, m.configName(name))
+		c.ExternalNodeClasses = assemble.ExternalNodeClasses(cfg, m.ConfigName(name))
+		c.SelfHosted = cfg.IsSelfHosted(m.ConfigName(name)) || m.PlanSelfHosted(name)
+		c.Target = config.ClusterTarget(cfg, m.ConfigName(name))
 		for _, d := range dups {
 			d.Cluster = name
 			all = append(all, d)
 		}
-		for _, check := range checks {
+		for _, check := range toRun {
 			for _, fd := range check(ctx, c) {
 				fd.Cluster = name
 				all = append(all, fd)
 			}
 		}
 		if opts.Visit != nil {
-			docs, probs := m.documents(name)
+			docs, probs := m.Documents(name)
 			for _, d := range probs {
 				d.Cluster = name
 				all = append(all, d)
@@ -140,40 +146,40 @@ func Review(ctx context.Context, opts Options) (*Report, error) {
 			opts.Visit(c, docs)
 		}
 		clusters = append(clusters, c)
-		rep.Clusters = append(rep.Clusters, ClusterSummary{Name: name, Region: c.Region, NodePools: len(c.NodePools), NodeClasses: len(c.NodeClasses), EC2NodeClasses: countEC2NodeClasses(c)})
-		rep.objects += len(c.NodePools) + len(c.NodeClasses) + len(c.NodeOverlays)
+		rep.Clusters = append(rep.Clusters, report.ClusterSummary{Name: name, Region: c.Region, NodePools: len(c.NodePools), NodeClasses: len(c.NodeClasses), EC2NodeClasses: checks.CountEC2NodeClasses(c)})
+		rep.Objects += len(c.NodePools) + len(c.NodeClasses) + len(c.NodeOverlays)
 	}
 	if !opts.noFleet {
-		all = append(all, fleetDrift(cfg, clusters)...)
-		rep.Fleet = fleetOf(ctx, cfg, clusters)
+		all = append(all, fleet.FleetDrift(cfg, clusters)...)
+		rep.Fleet = fleet.FleetOf(ctx, cfg, clusters)
 	}
-	rep.Skipped = m.skipped
+	rep.Skipped = m.Skipped
 	rep.Findings, rep.SuppressedFindings = finish(all, cfg, opts)
 	rep.Suppressed = len(rep.SuppressedFindings)
-	rep.Pools = summarize(ctx, clusters, facts, rep.Findings)
-	rep.countFleet()
+	rep.Pools = checks.Summarize(ctx, clusters, facts, rep.Findings)
+	rep.CountFleet()
 	return rep, nil
 }
 
-func loadConfig(explicit string, paths []string) (*Config, error) {
+func loadConfig(explicit string, paths []string) (*config.Config, error) {
 	if explicit != "" {
-		return LoadConfig(explicit)
+		return config.LoadConfig(explicit)
 	}
 	start := "."
 	if paths[0] != "-" {
 		start = paths[0]
-		if !isDir(start) {
+		if !source.IsDir(start) {
 			start = filepath.Dir(start)
 		}
 	}
-	if p := FindConfig(start); p != "" {
-		return LoadConfig(p)
+	if p := config.FindConfig(start); p != "" {
+		return config.LoadConfig(p)
 	}
 	return nil, nil
 }
 
 // clusterOrder lists clusters as the config file does, the default cluster last.
-func clusterOrder(cfg *Config, names []string) []string {
+func clusterOrder(cfg *config.Config, names []string) []string {
 	rank := func(n string) int {
 		if n == "" {
 			return 1 << 30
@@ -197,17 +203,17 @@ func clusterOrder(cfg *Config, names []string) []string {
 // Finish applies what the review applies to its own findings to findings raised outside it
 // (workloads, costs): the suppressions of opts and of the config file, --strict, and one finding
 // for repeats. It returns the findings kept and those suppressed.
-func Finish(all []Finding, opts Options) (kept, suppressed []Finding, err error) {
+func Finish(all []source.Finding, opts Options) (kept, suppressed []source.Finding, err error) {
 	cfg, err := loadConfig(opts.ConfigPath, pathsOrDot(opts.Paths))
 	if err != nil {
-		return nil, nil, &inputError{err}
+		return nil, nil, &source.InputError{Err: err}
 	}
 	kept, suppressed = finish(all, cfg, opts)
 	return kept, suppressed, nil
 }
 
-func finish(all []Finding, cfg *Config, opts Options) ([]Finding, []Finding) {
-	var suppressed []Finding
+func finish(all []source.Finding, cfg *config.Config, opts Options) ([]source.Finding, []source.Finding) {
+	var suppressed []source.Finding
 	type key struct {
 		code                   findings.Code
 		file, field, msg, objt string
@@ -215,7 +221,7 @@ func finish(all []Finding, cfg *Config, opts Options) ([]Finding, []Finding) {
 		address                string
 	}
 	index := map[key]int{}
-	var out []Finding
+	var out []source.Finding
 	for _, f := range all {
 		if isSuppressed(f, cfg, opts.Suppress) {
 			suppressed = append(suppressed, f)
@@ -237,7 +243,7 @@ func finish(all []Finding, cfg *Config, opts Options) ([]Finding, []Finding) {
 		index[k] = len(out)
 		out = append(out, f)
 	}
-	byPlace := func(a, b Finding) int {
+	byPlace := func(a, b source.Finding) int {
 		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Address, b.Address), cmp.Compare(a.Line, b.Line),
 			cmp.Compare(a.Column, b.Column), cmp.Compare(a.Code, b.Code), cmp.Compare(a.Cluster, b.Cluster))
 	}
@@ -246,16 +252,16 @@ func finish(all []Finding, cfg *Config, opts Options) ([]Finding, []Finding) {
 	return out, suppressed
 }
 
-func isSuppressed(f Finding, cfg *Config, flag []findings.Code) bool {
-	if f.suppressedHere || slices.Contains(flag, f.Code) {
+func isSuppressed(f source.Finding, cfg *config.Config, flag []findings.Code) bool {
+	if f.SuppressedHere || slices.Contains(flag, f.Code) {
 		return true
 	}
 	if cfg == nil {
 		return false
 	}
-	if slices.Contains(cfg.suppress, f.Code) {
+	if slices.Contains(cfg.SuppressCodes, f.Code) {
 		return true
 	}
-	cl := cfg.cluster(f.Cluster)
-	return cl != nil && slices.Contains(cl.suppress, f.Code)
+	cl := cfg.Cluster(f.Cluster)
+	return cl != nil && slices.Contains(cl.SuppressCodes, f.Code)
 }

@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/report"
 )
 
 // Only a document that fails to parse because of template actions is a template (KRP006):
@@ -65,7 +67,7 @@ func findingsOf(out jsonOut, code string) []string {
 	var msgs []string
 	for _, f := range out.Findings {
 		if f.Code == code {
-			msgs = append(msgs, placeOf(f.Location)+" "+f.Message+" (fix: "+f.Fix+")")
+			msgs = append(msgs, report.PlaceOf(f.Location)+" "+f.Message+" (fix: "+f.Fix+")")
 		}
 	}
 	return msgs

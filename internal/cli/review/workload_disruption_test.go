@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/report"
 )
 
 const blockedApp = `apiVersion: apps/v1
@@ -26,9 +28,9 @@ spec:
   selector: {matchLabels: {app: db}}
 `
 
-// review --workloads reports a PodDisruptionBudget that blocks the expiry of the pool
+// Review --workloads reports a PodDisruptionBudget that blocks the expiry of the pool
 // Karpenter places its pods on (KRP411) at the budget's line, and --suppress, the config's
-// suppress and --strict apply to it as to the review's own findings.
+// SuppressCodes and --strict apply to it as to the review's own findings.
 func TestReviewWorkloadsExpiryBlockedByPDB(t *testing.T) {
 	root := t.TempDir()
 	writeCheckout(t, root, "general", "D", "1")
@@ -39,7 +41,7 @@ func TestReviewWorkloadsExpiryBlockedByPDB(t *testing.T) {
 	find := func(out jsonOut) (string, string) {
 		for _, f := range out.Findings {
 			if f.Code == "KRP411" {
-				return placeOf(f.Location) + " " + f.Object + " " + f.Field, f.Severity
+				return report.PlaceOf(f.Location) + " " + f.Object + " " + f.Field, f.Severity
 			}
 		}
 		return "", ""
@@ -96,7 +98,7 @@ func TestReviewWorkloadsNamePoolOfRequestlessPods(t *testing.T) {
 		case "KRP302":
 			krp302 = f.Message
 		case "KRP412":
-			krp412 = placeOf(f.Location) + " " + f.Severity
+			krp412 = report.PlaceOf(f.Location) + " " + f.Severity
 		}
 	}
 	if !strings.HasSuffix(krp302, "request no memory: Karpenter packs them as needing none, so nodes are sized without them (Karpenter's predicted placement puts them on NodePool/general)") {

@@ -13,7 +13,7 @@ import (
 	"strings"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/clitool"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/source"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation"
 )
@@ -106,7 +106,7 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 		return code
 	}
 	rep, err := Simulate(ctx, Options{Paths: o.Paths, Stdin: stdin, ConfigPath: o.Config, Region: o.Region, Mode: o.mode, HPAMaxReplicas: o.hpaMax, MaxPods: o.maxPods, MaxNodes: o.maxNodes, Suppress: o.Suppress, Strict: o.Strict,
-		Helm: review.HelmOptions{ValuesFiles: o.HelmValues, Set: o.HelmSet, Off: o.NoHelm}, State: o.state})
+		Helm: source.HelmOptions{ValuesFiles: o.HelmValues, Set: o.HelmSet, Off: o.NoHelm}, State: o.state})
 	if err != nil {
 		return o.Fail(stderr, err)
 	}
@@ -122,14 +122,14 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	if err != nil {
 		return o.Fail(stderr, fmt.Errorf("writing the report: %w", err))
 	}
-	capped := slices.ContainsFunc(rep.Findings, func(f review.Finding) bool { return f.Code == findings.PodsPastClusterLimits })
+	capped := slices.ContainsFunc(rep.Findings, func(f source.Finding) bool { return f.Code == findings.PodsPastClusterLimits })
 	if pools, _, _ := rep.counts(); pools == 0 && !capped && !o.AllowEmpty {
 		// A CI job given the wrong path must not pass: the report said what the command reads.
 		fmt.Fprintln(stderr, "simulate: "+noPoolsHint+" (--allow-empty to accept)")
 		return ExitUsage
 	}
 	threshold := o.FailOnThreshold()
-	if slices.ContainsFunc(rep.Findings, func(f review.Finding) bool { return f.Severity() >= threshold }) {
+	if slices.ContainsFunc(rep.Findings, func(f source.Finding) bool { return f.Severity() >= threshold }) {
 		return ExitFindings
 	}
 	return ExitClean

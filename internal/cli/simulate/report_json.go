@@ -6,7 +6,8 @@ import (
 	"sort"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/assemble"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/source"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/money"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation"
@@ -29,8 +30,8 @@ type jsonReport struct {
 	Currency             string             `json:"currency"`
 	LowerBoundByCurrency map[string]float64 `json:"lowerBoundByCurrency,omitempty"`
 	Clusters             []jsonCluster      `json:"clusters"`
-	Findings             []review.Finding   `json:"findings"`
-	Skipped              []review.Skipped   `json:"skipped,omitempty"`
+	Findings             []source.Finding   `json:"findings"`
+	Skipped              []assemble.Skipped `json:"skipped,omitempty"`
 	// Files is how many files were read.
 	Files int `json:"files"`
 }
@@ -234,7 +235,7 @@ func WriteJSON(w io.Writer, r *Report, toolVersion string) error {
 	out := jsonReport{Version: JSONVersion, Tool: "terraform-provider-karpenter simulate " + toolVersion, Mode: r.Mode,
 		Clusters: []jsonCluster{}, Findings: r.Findings, Skipped: r.Skipped, Files: r.Files}
 	if out.Findings == nil {
-		out.Findings = []review.Finding{}
+		out.Findings = []source.Finding{}
 	}
 	for _, c := range r.Clusters {
 		res := c.Result

@@ -9,6 +9,9 @@ import (
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/assemble"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/checks"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/source"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clusterstate"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
@@ -33,7 +36,7 @@ type Options struct {
 	Suppress []findings.Code
 	Strict   bool
 	// Helm renders the Helm charts met in the paths, as for review.
-	Helm review.HelmOptions
+	Helm source.HelmOptions
 	// State is the running cluster the input changes, when set: its drift is reported.
 	State StateOptions
 }
@@ -42,9 +45,9 @@ type Options struct {
 type Report struct {
 	Mode     string           `json:"mode"`
 	Clusters []ClusterReport  `json:"clusters"`
-	Findings []review.Finding `json:"findings"`
+	Findings []source.Finding `json:"findings"`
 	// Skipped are inputs or parts of them the reading did not follow (review's).
-	Skipped []review.Skipped `json:"skipped,omitempty"`
+	Skipped []assemble.Skipped `json:"skipped,omitempty"`
 	// Files is how many files the reading read.
 	Files int `json:"files"`
 }
@@ -89,17 +92,17 @@ func Simulate(ctx context.Context, o Options) (*Report, error) {
 			return nil, err
 		}
 		for _, p := range state.Problems {
-			rep.Findings = append(rep.Findings, review.Finding{Finding: p.Finding, Location: review.Location{File: p.File, Line: p.Line}})
+			rep.Findings = append(rep.Findings, source.Finding{Finding: p.Finding, Location: source.Location{File: p.File, Line: p.Line}})
 		}
 	}
-	simulateCluster := func(c *review.Cluster, docs []workload.Document) {
+	simulateCluster := func(c *assemble.Cluster, docs []workload.Document) {
 		if failure != nil {
 			return
 		}
 		set := workload.Read(docs, workload.Options{HPAMaxReplicas: o.HPAMaxReplicas, MaxPods: o.MaxPods})
 		cr := ClusterReport{Name: c.Name, Region: c.Region}
 		defer func() { // after the simulation, which names the pools in KRP302
-			for _, f := range review.WorkloadFindings(set.Findings) {
+			for _, f := range assemble.WorkloadFindings(set.Findings) {
 				f.Cluster = c.Name
 				rep.Findings = append(rep.Findings, f)
 			}
@@ -144,7 +147,7 @@ func Simulate(ctx context.Context, o Options) (*Report, error) {
 		}
 		if adv != nil {
 			cr.Advice = adv
-			rep.Findings = append(rep.Findings, review.AdviceFinding(c, adv))
+			rep.Findings = append(rep.Findings, checks.AdviceFinding(c, adv))
 		}
 		res.Skipped = append(skipped, res.Skipped...)
 		simulation.NamePoolsOfRequestless(set, res)
@@ -153,7 +156,7 @@ func Simulate(ctx context.Context, o Options) (*Report, error) {
 			failure = fmt.Errorf("cluster %s: pending pods: %w", label(c.Name), err)
 			return
 		}
-		for _, f := range review.WorkloadFindings(append(simulation.DisruptionFindings(set, res), pending...)) {
+		for _, f := range assemble.WorkloadFindings(append(simulation.DisruptionFindings(set, res), pending...)) {
 			f.Cluster = c.Name
 			rep.Findings = append(rep.Findings, f)
 		}
@@ -168,7 +171,7 @@ func Simulate(ctx context.Context, o Options) (*Report, error) {
 		rep.Clusters = append(rep.Clusters, cr)
 	}
 	ropts := review.Options{Paths: o.Paths, Stdin: o.Stdin, ConfigPath: o.ConfigPath, Region: o.Region, Suppress: o.Suppress, Strict: o.Strict, Helm: o.Helm,
-		Checks: []review.Check{review.CheckSchema, review.CheckNodeClassRefs}, Facts: []review.FactFunc{}, Visit: func(c *review.Cluster, docs []workload.Document) {
+		Checks: []checks.Check{checks.CheckSchema, checks.CheckNodeClassRefs}, Facts: []checks.FactFunc{}, Visit: func(c *assemble.Cluster, docs []workload.Document) {
 			visits = append(visits, visited{c, docs})
 		}}
 	rv, err := review.Review(ctx, ropts)
@@ -211,7 +214,7 @@ func Simulate(ctx context.Context, o Options) (*Report, error) {
 
 // visited is a cluster the review visited, with its other documents.
 type visited struct {
-	c    *review.Cluster
+	c    *assemble.Cluster
 	docs []workload.Document
 }
 

@@ -19,6 +19,9 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/assemble"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/checks"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/source"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/eks"
@@ -123,7 +126,7 @@ func loadScenarioDir(root, dir string) (scenario, error) {
 		return sc, err
 	}
 	var (
-		pools, classes []*review.Object
+		pools, classes []*source.Object
 		docs           []workload.Document
 		clusters       int
 	)
@@ -139,8 +142,8 @@ func loadScenarioDir(root, dir string) (scenario, error) {
 		}
 	}
 	rv, err := review.Review(context.Background(), review.Options{Paths: paths, Region: cfg.Region,
-		Checks: []review.Check{review.CheckSchema}, Facts: []review.FactFunc{},
-		Visit: func(c *review.Cluster, d []workload.Document) {
+		Checks: []checks.Check{checks.CheckSchema}, Facts: []checks.FactFunc{},
+		Visit: func(c *assemble.Cluster, d []workload.Document) {
 			clusters++
 			pools, classes, docs = append(pools, c.NodePools...), append(classes, c.NodeClasses...), append(docs, d...)
 		}})
@@ -274,7 +277,7 @@ var (
 )
 
 // fromBody decodes an object as the API server stores it: its CRD's defaults applied.
-func fromBody(o *review.Object, into any) error {
+func fromBody(o *source.Object, into any) error {
 	body := runtime.DeepCopyJSON(o.Body)
 	if k := kinds.ForGroupKind(o.GVK.GroupKind()); k != nil {
 		if v, err := crdvalidate.For(k.GVK); err == nil {

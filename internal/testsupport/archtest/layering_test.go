@@ -64,9 +64,17 @@ var aboveTheDomain = [][]string{terraformSDK, resourcePackages, cliPackages}
 var rules = map[string][][]string{
 	// The commands and the Bicep generator work on Kubernetes objects and CRD trees (internal/kinds);
 	// they share the domain with the provider but sit beside it, not above it.
-	"internal/cli/review":   {terraformSDK, resourcePackages},
+	"internal/cli/review":   {terraformSDK, resourcePackages, {module + "/internal/cli/simulate"}},
 	"internal/cli/simulate": {terraformSDK, resourcePackages},
-	"internal/cli/clitool":  {terraformSDK, resourcePackages},
+	"internal/cli/clitool":  {terraformSDK, resourcePackages, {module + "/internal/cli/review", module + "/internal/cli/simulate"}},
+	// The review's stages (config -> source -> assemble -> checks -> report, fleet beside
+	// checks): a stage never reaches a later one, nor the commands.
+	"internal/cli/review/config":   {terraformSDK, resourcePackages, reviewStagesAfter("config")},
+	"internal/cli/review/source":   {terraformSDK, resourcePackages, reviewStagesAfter("source")},
+	"internal/cli/review/assemble": {terraformSDK, resourcePackages, reviewStagesAfter("assemble")},
+	"internal/cli/review/checks":   {terraformSDK, resourcePackages, reviewStagesAfter("checks")},
+	"internal/cli/review/fleet":    {terraformSDK, resourcePackages, reviewStagesAfter("fleet")},
+	"internal/cli/review/report":   {terraformSDK, resourcePackages, reviewStagesAfter("report")},
 	"internal/bicepgen":     aboveTheDomain,
 	// The Terraform-facing packages build on the domain, never on a command.
 	"internal/provider":                           {cliPackages},
@@ -117,6 +125,18 @@ var rules = map[string][][]string{
 	"internal/cloud/eks/nodeclasscheck": append(aboveTheDomain, []string{module + "/internal/analysis", module + "/internal/cloud/aks", module + "/internal/cloud/eks", "github.com/aws/karpenter-provider-aws"}, simulationPackages),
 	// The test-only second cloud is a cloud like the others: written against the seam alone.
 	"internal/testsupport/fakecloud": append(aboveTheDomain, []string{module + "/internal/analysis", module + "/internal/cloud/aks", module + "/internal/cloud/eks"}, simulationPackages),
+}
+
+// reviewStages are the review's pipeline stages in order (internal/cli/review/doc.go).
+var reviewStages = []string{"config", "source", "assemble", "checks", "fleet", "report"}
+
+// reviewStagesAfter are the stages after stage and the commands, which a stage may not reach.
+func reviewStagesAfter(stage string) []string {
+	out := []string{module + "/internal/cli/simulate"}
+	for _, s := range reviewStages[slices.Index(reviewStages, stage)+1:] {
+		out = append(out, module+"/internal/cli/review/"+s)
+	}
+	return out
 }
 
 // directRules are imports a package may not make itself, though it reaches them through the
