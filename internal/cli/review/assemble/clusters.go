@@ -15,7 +15,14 @@ type Skipped struct {
 	File   string `json:"file"`
 	Line   int    `json:"line,omitempty"`
 	Reason string `json:"reason"`
+	// Kind is why, for the stages that withdraw a skip once they follow the part after all.
+	Kind source.SkipKind `json:"-"`
+	// patch is the target of an unmatched patch (source.SkipUnmatchedPatch).
+	patch patchTarget
 }
+
+// patchTarget is what a strategic-merge patch selects, in which cluster.
+type patchTarget struct{ kind, name, cluster string }
 
 // patchDoc is one patch document to apply within a cluster.
 type patchDoc struct {
@@ -166,7 +173,7 @@ func (m *membership) expand(kf *source.File, clusters []string, stack map[*sourc
 	defer delete(stack, kf)
 	k := kf.Kust
 	for _, s := range k.Skipped {
-		m.skip(kf.Path, 0, s)
+		m.skip(kf.Path, 0, s.Kind, s.Reason)
 	}
 	m.kustomize.visit(kf)
 	for i, r := range k.Resources {
@@ -181,14 +188,14 @@ func (m *membership) expand(kf *source.File, clusters []string, stack map[*sourc
 		}
 		st, err := os.Stat(r)
 		if err != nil {
-			m.skip(kf.Path, 0, fmt.Sprintf("resource %s cannot be read: %v", m.l.Display(r), err))
+			m.skip(kf.Path, 0, source.SkipNotFollowed, fmt.Sprintf("resource %s cannot be read: %v", m.l.Display(r), err))
 			continue
 		}
 		path := r
 		if st.IsDir() {
 			kp, ok := source.KustomizationIn(r)
 			if !ok {
-				m.skip(kf.Path, 0, fmt.Sprintf("resource directory %s has no kustomization", m.l.Display(r)))
+				m.skip(kf.Path, 0, source.SkipNotFollowed, fmt.Sprintf("resource directory %s has no kustomization", m.l.Display(r)))
 				continue
 			}
 			path = kp
@@ -220,7 +227,7 @@ func (m *membership) expand(kf *source.File, clusters []string, stack map[*sourc
 		for i, d := range docs {
 			pm, ok := d.Value.(map[string]any)
 			if !ok {
-				m.skip(file, d.Line, "JSON 6902 patches are not applied")
+				m.skip(file, d.Line, source.SkipJSON6902, "JSON 6902 patches are not applied")
 				continue
 			}
 			pd := patchDoc{file: file, line: d.Line, kind: ref.Kind, name: ref.Name, value: pm, fields: d.Fields}
@@ -268,8 +275,17 @@ func (m *membership) patchDocs(kf *source.File, ref source.PatchRef) ([]source.Y
 	return docs, kf.Path, nil
 }
 
-func (m *membership) skip(file string, line int, reason string) {
-	s := Skipped{File: file, Line: line, Reason: reason}
+func (m *membership) skip(file string, line int, kind source.SkipKind, reason string) {
+	m.addSkipped(Skipped{File: file, Line: line, Reason: reason, Kind: kind})
+}
+
+// skipUnmatched records that patch p matches no reviewed object of cluster.
+func (m *membership) skipUnmatched(p patchDoc, cluster string) {
+	m.addSkipped(Skipped{File: p.file, Line: p.line, Reason: unmatchedPatch(p.kind, p.name, cluster), Kind: source.SkipUnmatchedPatch,
+		patch: patchTarget{p.kind, p.name, cluster}})
+}
+
+func (m *membership) addSkipped(s Skipped) {
 	if !slices.Contains(m.Skipped, s) {
 		m.Skipped = append(m.Skipped, s)
 	}
@@ -344,14 +360,14 @@ func (m *membership) patchObjects(name string, objs []*source.Object) []*source.
 			}
 		}
 		if !matched {
-			m.skip(p.file, p.line, unmatchedPatch(p.kind, p.name, name))
+			m.skipUnmatched(p, name)
 		}
 	}
 	return objs
 }
 
 // unmatchedPatch is the skip reason of an overlay patch that matches no reviewed object; the
-// workload reader withdraws it when the patch applies to a workload (workloads.go).
+// workload reader withdraws the skip by its kind and target, not this text (workloads.go).
 func unmatchedPatch(kind, name, cluster string) string {
 	return fmt.Sprintf("patch of %s/%s matches no object of %s", kind, name, ClusterPhrase(cluster))
 }

@@ -52,7 +52,7 @@ func (t kustomizeTrees) visit(kf *source.File) {
 		t.tree[kf] = map[*source.File]bool{kf: true}
 	}
 	for _, s := range kf.Kust.Skipped {
-		if strings.HasPrefix(s, "remote resource") {
+		if s.Kind == source.SkipRemoteResource {
 			t.remote[kf] = true
 		}
 	}
@@ -127,7 +127,7 @@ func (m *membership) kustomizeBuild(name string, objs []*source.Object) ([]*sour
 		}
 		tree := m.kustomize.files(kf)
 		if m.kustomize.remote[kf] {
-			m.skip(kf.Path, 0, "kustomize build was not run (a remote resource is not fetched): the review applied the strategic-merge patches itself")
+			m.skip(kf.Path, 0, source.SkipNotFollowed, "kustomize build was not run (a remote resource is not fetched): the review applied the strategic-merge patches itself")
 			continue
 		}
 		res, err := kustomize.Build(kf.Abs, kustReader{m.l})
@@ -143,7 +143,7 @@ func (m *membership) kustomizeBuild(name string, objs []*source.Object) ([]*sour
 		// What the review's own reading could not follow is now applied.
 		m.Skipped = slices.DeleteFunc(m.Skipped, func(s Skipped) bool {
 			f, ok := m.l.ByPath(s.File)
-			return ok && tree[f] && (strings.Contains(s.Reason, "JSON 6902") || strings.Contains(s.Reason, "patchesJson6902"))
+			return ok && tree[f] && s.Kind == source.SkipJSON6902
 		})
 	}
 	return objs, out

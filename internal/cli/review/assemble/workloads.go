@@ -69,7 +69,7 @@ func (m *membership) Documents(name string) ([]workload.Document, []source.Findi
 		}
 		if matched {
 			m.Skipped = slices.DeleteFunc(m.Skipped, func(s Skipped) bool {
-				return s.File == p.file && s.Line == p.line && s.Reason == unmatchedPatch(p.kind, p.name, name)
+				return s.Kind == source.SkipUnmatchedPatch && s.File == p.file && s.Line == p.line && s.patch == patchTarget{p.kind, p.name, name}
 			})
 		}
 	}

@@ -20,7 +20,7 @@ type kustomization struct {
 	ResourceLines []int
 	Patches       []PatchRef
 	// Skipped explains each entry the review does not follow.
-	Skipped []string
+	Skipped []Skip
 }
 
 // PatchRef is one strategic-merge patch: a file, or a patch written inline.
@@ -67,7 +67,7 @@ func AsKustomization(abs string, docs []YAMLDoc) (*kustomization, bool) {
 			switch {
 			case s == "":
 			case strings.Contains(s, "://") || strings.HasPrefix(s, "github.com/") || strings.HasPrefix(s, "git@"):
-				k.Skipped = append(k.Skipped, "remote resource "+s+" is not fetched")
+				k.Skipped = append(k.Skipped, Skip{Kind: SkipRemoteResource, Reason: "remote resource " + s + " is not fetched"})
 			default:
 				k.Resources = append(k.Resources, filepath.Join(dir, s))
 				k.ResourceLines = append(k.ResourceLines, line(key, strconv.Itoa(i)))
@@ -101,7 +101,7 @@ func AsKustomization(abs string, docs []YAMLDoc) (*kustomization, bool) {
 	}
 	j, _ := m["patchesJson6902"].([]any)
 	if len(j) > 0 {
-		k.Skipped = append(k.Skipped, "patchesJson6902 are not applied")
+		k.Skipped = append(k.Skipped, Skip{Kind: SkipJSON6902, Reason: "patchesJson6902 are not applied"})
 	}
 	for i, e := range j {
 		// Read so that the file is part of the tree kustomize builds (kustomize_build.go),
