@@ -7,14 +7,12 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/assemble"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/checks"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/report"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/source"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/money"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation"
@@ -48,8 +46,6 @@ func (v *visited) visit(c *assemble.Cluster, docs []workload.Document) {
 	}
 	v.docs[c.Name] = append(v.docs[c.Name], docs...)
 }
-
-var costAnalyzer = sync.OnceValue(func() *analysis.Analyzer { return analysis.New(catalog.Default()) })
 
 // ReviewWithCosts runs the review and adds the predicted cost of each cluster: its pools with
 // the workloads of its own inputs and of co.Workloads (those the config maps to the cluster,
@@ -97,7 +93,7 @@ func ReviewWithCosts(ctx context.Context, opts Options, co CostOptions) (*report
 	rep.Findings = append(rep.Findings, wlFindings...)
 	for _, c := range head.clusters {
 		set := workload.Read(docsFor(c.Name, head.docs, wl), workload.Options{HPAMaxReplicas: co.HPAMaxReplicas, MaxPods: co.MaxPods})
-		cc := clusterCost(ctx, c, set, co, true) // names the pools in the reader's KRP302 findings
+		cc := clusterCost(ctx, opts.analyzer(), c, set, co, true) // names the pools in the reader's KRP302 findings
 		for _, f := range append(assemble.WorkloadFindings(set.Findings), cc.Findings...) {
 			f.Cluster = c.Name
 			rep.Findings = append(rep.Findings, f)
@@ -113,7 +109,7 @@ func ReviewWithCosts(ctx context.Context, opts Options, co CostOptions) (*report
 				cc.Notes = append(cc.Notes, "the baseline has no cluster of this name")
 			} else {
 				b := base.clusters[i]
-				bc := clusterCost(ctx, b, workload.Read(docsFor(b.Name, base.docs, baseWl), workload.Options{HPAMaxReplicas: co.HPAMaxReplicas, MaxPods: co.MaxPods}), co, false)
+				bc := clusterCost(ctx, opts.analyzer(), b, workload.Read(docsFor(b.Name, base.docs, baseWl), workload.Options{HPAMaxReplicas: co.HPAMaxReplicas, MaxPods: co.MaxPods}), co, false)
 				compare(&cc, bc)
 			}
 		}
@@ -144,7 +140,7 @@ func readWorkloadDocs(ctx context.Context, opts Options, paths []string, stdin i
 		return nil, nil, nil
 	}
 	v := &visited{}
-	r, err := Review(ctx, Options{Paths: paths, Stdin: stdin, ConfigPath: opts.ConfigPath, Region: opts.Region,
+	r, err := Review(ctx, Options{Paths: paths, Stdin: stdin, ConfigPath: opts.ConfigPath, Region: opts.Region, Analyzer: opts.Analyzer,
 		Checks: []checks.Check{}, Facts: []checks.FactFunc{}, Visit: v.visit, noFleet: true})
 	if err != nil {
 		return nil, nil, err
@@ -185,7 +181,7 @@ func WithShared(docs, shared []workload.Document) []workload.Document {
 
 // clusterCost simulates a cluster: with Karpenter's scheduler where the build has it, else
 // the optimal packing, and the method says which; with advise, the NodePool edit advised.
-func clusterCost(ctx context.Context, c *assemble.Cluster, set *workload.Set, co CostOptions, advise bool) report.ClusterCost {
+func clusterCost(ctx context.Context, an *analysis.Analyzer, c *assemble.Cluster, set *workload.Set, co CostOptions, advise bool) report.ClusterCost {
 	cc := report.ClusterCost{Cluster: c.Name, Region: c.Region, Pools: []report.PoolCost{}}
 	if set.PastCap {
 		cc.Notes = append(cc.Notes, "no cost: the workloads hold more pods than a cluster can run (KRP306)")
@@ -209,7 +205,7 @@ func clusterCost(ctx context.Context, c *assemble.Cluster, set *workload.Set, co
 		in.NodeClasses = append(in.NodeClasses, known)
 	}
 	cc.Method = simulation.Karpenter
-	res, err := simulation.Simulate(ctx, costAnalyzer(), in, simulation.Both)
+	res, err := simulation.Simulate(ctx, an, in, simulation.Both)
 	if f, ok := simulation.SizeFinding(set, err); ok {
 		cc.Findings = assemble.WorkloadFindings([]workload.Finding{f})
 	}
@@ -218,14 +214,14 @@ func clusterCost(ctx context.Context, c *assemble.Cluster, set *workload.Set, co
 		return cc
 	}
 	if advise {
-		if cc.Advice, err = simulation.Advise(costAnalyzer(), in, res); err != nil {
+		if cc.Advice, err = simulation.Advise(an, in, res); err != nil {
 			cc.Notes = append(cc.Notes, "no advice: "+err.Error())
 		}
 	}
 	_, sim := res.Primary()
 	var pending []workload.Finding
 	if advise { // the reviewed checkout's, not the baseline's, whose findings are not reported
-		if pending, err = simulation.PendingFindings(costAnalyzer(), in, set, res); err != nil {
+		if pending, err = simulation.PendingFindings(an, in, set, res); err != nil {
 			cc.Notes = append(cc.Notes, "pending pods not judged: "+err.Error())
 		}
 	}

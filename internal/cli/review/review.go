@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/clitool"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/assemble"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/checks"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/config"
@@ -46,6 +48,10 @@ type Options struct {
 	AllowTemplates bool
 	// Helm renders the Helm charts met in the paths (directories with a Chart.yaml).
 	Helm source.HelmOptions
+	// Analyzer analyses the pools against the embedded catalogs; nil means the process's
+	// (clitool.Analyzer). Whatever else the run analyses or simulates uses the same one, so
+	// each region's instance types are derived once.
+	Analyzer *analysis.Analyzer
 
 	// noFleet leaves out the fleet view and the group comparison (fleet.go): reviews run only
 	// to read a baseline's or the workloads' objects need neither.
@@ -59,11 +65,19 @@ func IsInputError(err error) bool {
 	return errors.As(err, &ie)
 }
 
+// analyzer is the analyzer the review and its costs use.
+func (o Options) analyzer() *analysis.Analyzer {
+	if o.Analyzer != nil {
+		return o.Analyzer
+	}
+	return clitool.Analyzer()
+}
+
 // Review loads the inputs, runs the checks on every cluster and returns the findings. An
 // error means an input or the config file could not be read at all; everything else,
 // malformed documents included, is a finding.
 func Review(ctx context.Context, opts Options) (*report.Report, error) {
-	ctx = checks.WithProvisioning(ctx)
+	ctx = checks.WithProvisioning(ctx, opts.analyzer())
 	paths := opts.Paths
 	if len(paths) == 0 {
 		paths = []string{"."}

@@ -5,14 +5,12 @@ import (
 	"fmt"
 	"io"
 	"sort"
-	"sync"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/clitool"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/assemble"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/checks"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/source"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clusterstate"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
@@ -76,8 +74,8 @@ type WorkloadSummary struct {
 	Requests     map[string]string `json:"requests"`
 }
 
-// newAnalyzer loads the catalog once per process: it takes a second.
-var newAnalyzer = sync.OnceValue(func() *analysis.Analyzer { return analysis.New(catalog.Default()) })
+// newAnalyzer is the process's one analyzer, which the review's stages share.
+var newAnalyzer = clitool.Analyzer
 
 // Simulate reads the inputs as the review does (its input findings and schema check
 // included) and simulates every cluster in the mode.

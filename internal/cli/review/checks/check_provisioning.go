@@ -7,10 +7,10 @@ import (
 	"sync"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/clitool"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/assemble"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/source"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
@@ -18,42 +18,44 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/money"
 )
 
-// provisioning runs the solver once per NodePool and shares the result between the check and
+// Provisioning runs the solver once per NodePool and shares the result between the check and
 // the summary, which both need it.
-type provisioning struct {
-	once   sync.Once
+type Provisioning struct {
 	solver *analysis.Analyzer
 
 	mu       sync.Mutex
 	analyses map[*source.Object]*analysis.Analysis
 }
 
-var shared = &provisioning{analyses: map[*source.Object]*analysis.Analysis{}}
+// shared serves checks called outside a review (WithProvisioning), with the process's analyzer.
+var shared = sync.OnceValue(func() *Provisioning {
+	return &Provisioning{solver: clitool.Analyzer(), analyses: map[*source.Object]*analysis.Analysis{}}
+})
 
 type provisioningKey struct{}
 
 // regionSetting is where a review's cluster gets its region, for KRP114's fix.
 const regionSetting = "the cluster's region (--region, or region in .karpenter-review.yaml)"
 
-// WithProvisioning gives a review its own store of analyses, dropped with the review (the
-// solver and its catalog are shared): a long-running process that reviews again and again
-// does not keep every pool it ever saw.
-func WithProvisioning(ctx context.Context) context.Context {
-	return context.WithValue(ctx, provisioningKey{}, &provisioning{analyses: map[*source.Object]*analysis.Analysis{}})
+// WithProvisioning gives a review its own store of analyses by solver, dropped with the
+// review (the solver and its catalog are the caller's): a long-running process that reviews
+// again and again does not keep every pool it ever saw.
+func WithProvisioning(ctx context.Context, solver *analysis.Analyzer) context.Context {
+	return context.WithValue(ctx, provisioningKey{}, &Provisioning{solver: solver, analyses: map[*source.Object]*analysis.Analysis{}})
 }
 
-func ProvisioningOf(ctx context.Context) *provisioning {
-	if p, ok := ctx.Value(provisioningKey{}).(*provisioning); ok {
+// ProvisioningOf is the review's store of analyses (WithProvisioning), else the process's.
+func ProvisioningOf(ctx context.Context) *Provisioning {
+	if p, ok := ctx.Value(provisioningKey{}).(*Provisioning); ok {
 		return p
 	}
-	return shared
+	return shared()
 }
 
 // analyse returns the pool's analysis, or nil when the pool cannot be analysed (values unknown
 // until apply, or a shape the schema check already rejects). Only the findings and the
 // summary are kept: the admissible candidates (about 100 KB a pool) are not needed after.
-func (p *provisioning) analyse(c *assemble.Cluster, pool *source.Object) *analysis.Analysis {
-	shared.once.Do(func() { shared.solver = analysis.New(catalog.Default()) })
+func (p *Provisioning) analyse(c *assemble.Cluster, pool *source.Object) *analysis.Analysis {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if a, ok := p.analyses[pool]; ok {
@@ -77,8 +79,8 @@ func (p *provisioning) analyse(c *assemble.Cluster, pool *source.Object) *analys
 		// expireAfter is 720h, not Never.
 		v.Default(known)
 		if sp, err := analysis.PoolFromObject(known); err == nil {
-			nc, assumed := nodeClassOf(shared.solver, c, pool)
-			full := shared.solver.Analyze(sp, analysis.Options{Region: c.Region, NodeClass: nc, NodeClassAssumed: assumed, Target: c.Target, RegionSetting: regionSetting})
+			nc, assumed := nodeClassOf(p.solver, c, pool)
+			full := p.solver.Analyze(sp, analysis.Options{Region: c.Region, NodeClass: nc, NodeClassAssumed: assumed, Target: c.Target, RegionSetting: regionSetting})
 			a = &analysis.Analysis{Findings: full.Findings, Summary: full.Summary}
 		}
 	}
@@ -186,7 +188,7 @@ func ProvisioningFacts(ctx context.Context, c *assemble.Cluster, pool *source.Ob
 		admissible = "admissible instance types"
 	}
 	out := []Fact{{"checked against", s.Scope}, {admissible, fmt.Sprint(s.AdmissibleSKUs)}}
-	if _, assumed := nodeClassOf(shared.solver, c, pool); assumed {
+	if _, assumed := nodeClassOf(ProvisioningOf(ctx).solver, c, pool); assumed {
 		v := "defaults assumed (not in the input)"
 		if pool.String("spec", "template", "spec", "nodeClassRef", "name") == assemble.NAPNodeClass && !c.SelfHosted && !eks {
 			v = "defaults assumed (the default class AKS Node Auto Provisioning creates)"
@@ -232,7 +234,7 @@ func ProvisioningFacts(ctx context.Context, c *assemble.Cluster, pool *source.Ob
 // Analysed is the pool's analysis if the provisioning check (or the summary) made one: the
 // fleet view does not run the solver itself, so that a review with other checks (simulate's)
 // pays nothing for it; its pools are then uncosted.
-func (p *provisioning) Analysed(pool *source.Object) *analysis.Analysis {
+func (p *Provisioning) Analysed(pool *source.Object) *analysis.Analysis {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.analyses[pool]
