@@ -8,7 +8,7 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/source"
 )
 
-// Review --workloads on the wide on-demand pool of examples/simulate/wide: Karpenter's cost is
+// review --workloads on the wide on-demand pool of examples/simulate/wide: Karpenter's cost is
 // far above the optimum, and the advice (KRP118) is a note on the pool's requirements with the
 // requirement to add and Karpenter's cost with it (the numbers the simulate test pins).
 func TestReviewWorkloadsAdvice(t *testing.T) {
@@ -59,7 +59,7 @@ func TestReservationAndAdviceAgree(t *testing.T) {
 		by[string(f.Code)] = f
 		count[string(f.Code)]++
 	}
-	// Review --workloads judges the pending pods as simulate does: the 332 pods of 35 workloads
+	// review --workloads judges the pending pods as simulate does: the 332 pods of 35 workloads
 	// the round leaves at the limits are notes, none a warning.
 	if count["KRP305"] != 35 || count["KRP304"] != 0 {
 		t.Errorf("KRP305 × %d, KRP304 × %d: want the 35 workloads the limits hold back as notes", count["KRP305"], count["KRP304"])

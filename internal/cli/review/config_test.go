@@ -10,7 +10,7 @@ import (
 )
 
 // A config file with a mistake stops the review (exit 2) and says what the mistake is: a
-// Review against the wrong region or cluster would be worse than none.
+// review against the wrong region or cluster would be worse than none.
 func TestConfigErrors(t *testing.T) {
 	for _, tc := range []struct{ name, text, want string }{
 		{"unknown key", "clusters:\n  - name: a\n    paths: [x]\n    regoin: westeurope\n", "regoin"},

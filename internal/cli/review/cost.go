@@ -161,7 +161,7 @@ func docsFor(name string, own, wl map[string][]workload.Document) []workload.Doc
 // WithShared is a named cluster's documents with the workloads no cluster of the config maps,
 // each document once (--workloads naming a path that is also reviewed). The rule, for review
 // --workloads and simulate alike: a workload whose file no cluster's paths match runs in every
-// Cluster, as a fleet's common apps do, on top of the cluster's own; the unnamed cluster is
+// cluster, as a fleet's common apps do, on top of the cluster's own; the unnamed cluster is
 // simulated only for NodePools of its own.
 func WithShared(docs, shared []workload.Document) []workload.Document {
 	type at struct {

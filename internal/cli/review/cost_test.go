@@ -75,7 +75,7 @@ type costJSON struct {
 	} `json:"costs"`
 }
 
-// Review --workloads adds each cluster's predicted cost; --baseline the cost before the
+// review --workloads adds each cluster's predicted cost; --baseline the cost before the
 // change, per pool: a pool renamed shows up on both sides, the other at zero.
 func TestReviewWorkloadsAndBaseline(t *testing.T) {
 	root := t.TempDir()

@@ -13,6 +13,6 @@
 // Check without touching the loading or the output.
 //
 // The packages need no Terraform plugin framework: plan values are mapped to Kubernetes
-// Objects through the resources' attribute tree (internal/kinds/crdtree), and validation is
+// objects through the resources' attribute tree (internal/kinds/crdtree), and validation is
 // internal/crdvalidate, exactly as the resources do it.
 package review

@@ -13,7 +13,7 @@ import (
 // node class, competing pools, a pool without limits, limits that hold fewer than three of a
 // pool's largest nodes (KRP119 on old, batch and arm), removed and deprecated versions, a
 // typo in a kind, malformed YAML followed by a valid document, a Helm template, and files the
-// Review must pass over (other kinds, a hidden CI workflow with broken YAML).
+// review must pass over (other kinds, a hidden CI workflow with broken YAML).
 func TestSingleClusterRepository(t *testing.T) {
 	out := runJSON(t, "", ExitFindings, "testdata/single")
 	sameLines(t, out.brief(), []string{

@@ -38,7 +38,7 @@ patchesJson6902:
 
 	out := runJSON(t, "", ExitClean, dir)
 	// The inline patch gave the pool its limits, so there is no KRP104; the JSON 6902 patch
-	// File is not a manifest and is passed over.
+	// file is not a manifest and is passed over.
 	if len(out.Findings) != 0 {
 		t.Errorf("findings %+v", out.Findings)
 	}

@@ -266,7 +266,7 @@ spec:
 }
 
 // An EC2NodeClass's own findings (KRP120–KRP123) are raised by the review at the field's
-// Line, through the function the karpenter_ec2nodeclass plan uses, once each.
+// line, through the function the karpenter_ec2nodeclass plan uses, once each.
 func TestEC2NodeClassFindings(t *testing.T) {
 	out := runJSON(t, "", ExitFindings, "testdata/realworld/eks-findings")
 	var own []string // KRP12x: the class's own findings, whatever else the review says of it

@@ -8,7 +8,7 @@ import (
 )
 
 // Values from the input cannot forge lines of the text report: no raw control character, no
-// Line that (after blanks) starts a GitHub Actions workflow command, no ##[ legacy command.
+// line that (after blanks) starts a GitHub Actions workflow command, no ##[ legacy command.
 func TestTextReportEscapesInputValues(t *testing.T) {
 	hostile := "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: \"::error file=a::forged\\n::error file=b::forged\\e[2J\\u202e\"\n" +
 		"spec:\n  template:\n    spec:\n      nodeClassRef: {group: karpenter.azure.com, kind: AKSNodeClass, name: \"x\\n::warning::forged ##[error]x\"}\n" +

@@ -40,7 +40,7 @@ type Options struct {
 	Facts []checks.FactFunc
 	// Visit, when set, is called for each cluster after its checks with the cluster's other
 	// Kubernetes objects (Deployments, Jobs, ...), patched as Kustomize would: commands that
-	// Build on the review (simulate, review --workloads) read workloads from them.
+	// build on the review (simulate, review --workloads) read workloads from them.
 	Visit func(c *assemble.Cluster, docs []workload.Document)
 	// Limits bound what is read; the zero value is the defaults.
 	Limits source.Limits

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// Review --workloads reports, beside the first round's cost, the state after Karpenter's
+// review --workloads reports, beside the first round's cost, the state after Karpenter's
 // provisioning rounds (the wide example's figures the simulate test pins), in JSON and text.
 func TestReviewWorkloadsRounds(t *testing.T) {
 	t.Chdir("../../../examples/simulate/wide")

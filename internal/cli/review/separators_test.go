@@ -12,7 +12,7 @@ import (
 // accepts: leading ---, --- # comment, a comment-only document, a ... end), as written, with
 // CRLF and with a byte order mark, is read as its two objects, with their lines. The same file
 // feeds nodepool_from_yaml in internal/functions (TestAccFromYAMLReadsWhatReviewReads): a
-// File review accepts is accepted there.
+// file review accepts is accepted there.
 func TestReviewReadsSeparators(t *testing.T) {
 	data, err := os.ReadFile("../../manifest/testdata/separators.yaml")
 	if err != nil {

@@ -28,7 +28,7 @@ spec:
   selector: {matchLabels: {app: db}}
 `
 
-// Review --workloads reports a PodDisruptionBudget that blocks the expiry of the pool
+// review --workloads reports a PodDisruptionBudget that blocks the expiry of the pool
 // Karpenter places its pods on (KRP411) at the budget's line, and --suppress, the config's
 // SuppressCodes and --strict apply to it as to the review's own findings.
 func TestReviewWorkloadsExpiryBlockedByPDB(t *testing.T) {

@@ -19,7 +19,7 @@ import (
 // JSON 6902 patches, replacements and name transformers included. Its own reading of the
 // kustomizations (kustomize.go, mergepatch.go) still says where each value was written: a
 // built object keeps the positions of the document it came from and of the strategic-merge
-// Patches applied to it, and a value that kustomize set otherwise points at the JSON 6902
+// patches applied to it, and a value that kustomize set otherwise points at the JSON 6902
 // operation, or else at the kustomization, that set it. A tree with a remote resource is not
 // built (nothing is fetched); a build that fails is a finding on the kustomization.
 

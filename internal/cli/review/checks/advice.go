@@ -13,7 +13,7 @@ import (
 )
 
 // AdviceFinding is the advice as a KRP118 note on the NodePool it edits (its requirements'
-// File:line), with the requirement to add as the fix.
+// file:line), with the requirement to add as the fix.
 func AdviceFinding(c *assemble.Cluster, a *simulation.Advice) source.Finding {
 	fix := a.Edit.Fix()
 	for _, p := range c.NodePools {

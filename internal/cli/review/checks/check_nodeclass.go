@@ -15,7 +15,7 @@ import (
 const refField = "spec.template.spec.nodeClassRef"
 
 // CheckNodeClassRefs reports NodePools whose nodeClassRef names an AKSNodeClass that the
-// Cluster will not have: Karpenter keeps such a pool NotReady and launches nothing from it.
+// cluster will not have: Karpenter keeps such a pool NotReady and launches nothing from it.
 // References whose name is unknown until apply are left alone. The `default` class counts as
 // present unless the cluster runs self-hosted Karpenter: AKS Node Auto Provisioning creates it.
 // An EKS pool (an EC2NodeClass reference) is checked against the cluster's EC2NodeClasses
@@ -84,7 +84,7 @@ func CheckNodeClassRefs(_ context.Context, c *assemble.Cluster) []source.Finding
 }
 
 // otherCloud reports whether a NodePool's nodeClassRef names the node class of a cloud this
-// Build does not serve.
+// build does not serve.
 func otherCloud(p *source.Object) (string, bool) {
 	group := p.String("spec", "template", "spec", "nodeClassRef", "group")
 	if cloud, ok := source.OtherClouds[group]; ok {

@@ -20,7 +20,7 @@ import (
 
 // CheckSchema runs the API server's create-time validation (OpenAPI schema and CEL rules of
 // the CRD, after its defaults) on every object, offline, as the resources do at plan time:
-// Findings about values unknown until apply are set aside.
+// findings about values unknown until apply are set aside.
 func CheckSchema(ctx context.Context, c *assemble.Cluster) []source.Finding {
 	var out []source.Finding
 	for _, o := range slices.Concat(c.NodePools, c.NodeClasses, c.NodeOverlays) {

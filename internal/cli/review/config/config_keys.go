@@ -14,7 +14,7 @@ import (
 
 // unknownKeys reports every key of a config document that its Go type does not define, each
 // at its line with the nearest key it has, all at once. yaml.v3's KnownFields would stop the
-// File with Go type names in one message ("field nme not found in type review.ClusterConfig").
+// file with Go type names in one message ("field nme not found in type review.ClusterConfig").
 func unknownKeys(path string, data []byte) error {
 	var doc yamlv3.Node
 	if err := yamlv3.Unmarshal(data, &doc); err != nil {

@@ -8,7 +8,7 @@ import (
 // v1.0 conversion webhook did (sigs.k8s.io/karpenter v1.0.x, pkg/apis/v1/nodepool_conversion.go),
 // on the object as v1beta1 stored it (with its defaults), so that every check can run on
 // what the migration will produce. AKS no longer serves v1beta1, so the review does this for
-// Review only; moved lists what changed place or value, in the words of a migration step.
+// review only; moved lists what changed place or value, in the words of a migration step.
 // The positions follow the moved fields, so findings point at what the author wrote.
 func ConvertV1beta1NodePool(obj map[string]any, fields Positions) (map[string]any, Positions, []string, bool) {
 	out := DeepCopy(obj).(map[string]any)

@@ -9,7 +9,7 @@ import (
 )
 
 // Finding is one finding of the review: the project's one finding value (code, object, field
-// Path, message, fix; severity from the registry), located at its source.
+// path, message, fix; severity from the registry), located at its source.
 type Finding struct {
 	findings.Finding
 	Cluster string
@@ -39,7 +39,7 @@ func FileFinding(code findings.Code, loc Location, message, fix string) Finding 
 	return Finding{Finding: findings.New(code, loc.Field, message, fix), Location: loc}
 }
 
-// JsonFinding is a finding as the JSON report writes it (JSONVersion 1): the severity it is
+// JSONFinding is a finding as the JSON report writes it (JSONVersion 1): the severity it is
 // reported with, the object and its location.
 type JSONFinding struct {
 	Code     findings.Code     `json:"code"`

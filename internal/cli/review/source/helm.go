@@ -10,7 +10,7 @@ import (
 )
 
 // HelmOptions render the Helm charts a review meets (a directory with a Chart.yaml) as
-// Helm template does, instead of reading their templates as unrendered files (KRP006).
+// helm template does, instead of reading their templates as unrendered files (KRP006).
 type HelmOptions struct {
 	// ValuesFiles are values files (helm template -f), later ones winning; they are read
 	// within the review's limits.

@@ -8,8 +8,8 @@ import (
 )
 
 // kustomization is what the review follows of a kustomization file itself: the local
-// Resources it includes and the patches it applies, to know which files belong to which
-// Cluster and where a patched value was written. What the objects are is what kustomize
+// resources it includes and the patches it applies, to know which files belong to which
+// cluster and where a patched value was written. What the objects are is what kustomize
 // builds (kustomize_build.go); a tree kustomize cannot build (a remote resource) keeps this
 // reading, which applies strategic-merge patches only, and says so in the skipped list.
 type kustomization struct {

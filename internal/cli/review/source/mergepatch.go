@@ -6,7 +6,7 @@ import (
 )
 
 // ApplyPatch merges a strategic-merge patch into an object as Kustomize does for custom
-// Resources: their CRDs carry no patch strategy, so Kustomize falls back to a JSON merge
+// resources: their CRDs carry no patch strategy, so Kustomize falls back to a JSON merge
 // patch (RFC 7386) in which maps merge, lists are replaced and null deletes. The positions of
 // what the patch wrote point into the patch, the rest keep pointing at the base.
 // It reports false when the patch deletes the object ($patch: delete).

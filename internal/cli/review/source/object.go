@@ -27,7 +27,7 @@ type Object struct {
 	// to v1 (KRP002).
 	Converted bool
 	// ClassGuessed: the conversion found no cloud in the pool (a nodeClassRef with only a
-	// Name, no provider label domain in its requirements) and took AKS's; the cluster's region
+	// name, no provider label domain in its requirements) and took AKS's; the cluster's region
 	// may say otherwise (classByRegion).
 	ClassGuessed bool
 }
@@ -108,7 +108,7 @@ func (o *Object) String(path ...string) string {
 	return s
 }
 
-// Pos is where a field was written, positions where each field of an object was (the
+// pos is where a field was written, positions where each field of an object was (the
 // manifest reader's).
 type (
 	Pos       = manifest.Pos

@@ -13,7 +13,7 @@ import (
 
 // ObjectsOf picks the NodePools and AKSNodeClasses out of one document (a kind: List
 // contributes its items). Documents of other kinds, and documents that are not Kubernetes
-// Objects at all (a CI workflow, Helm values), are passed over without a word.
+// objects at all (a CI workflow, Helm values), are passed over without a word.
 func ObjectsOf(file string, d YAMLDoc) ([]*Object, []Finding) {
 	m, ok := d.Value.(map[string]any)
 	if !ok {

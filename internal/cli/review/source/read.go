@@ -14,7 +14,7 @@ import (
 
 // In CI on a pull request the reviewed tree is attacker-controlled: a committed symlink to
 // /dev/zero, a kustomization resource ../../../../etc/passwd or a FIFO must not make the
-// Review read without bound, hang, or disclose files outside the tree. So the review reads
+// review read without bound, hang, or disclose files outside the tree. So the review reads
 // only regular files, at most MaxFileBytes each and MaxTotalBytes in all, and only below its
 // roots (the working directory, the config file's directory and the paths named on the
 // command line) unless AllowOutsideRoot.

@@ -8,7 +8,7 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/manifest"
 )
 
-// YamlDoc is one document of a YAML stream, as internal/manifest reads it.
+// YAMLDoc is one document of a YAML stream, as internal/manifest reads it.
 type YAMLDoc struct {
 	Line int // first line of the document in its file
 	// Value is the document as kubectl, Flux and Argo CD read it (sigs.k8s.io/yaml: YAML to
