@@ -33,18 +33,19 @@ type CostOptions struct {
 	MaxPods, MaxNodes int
 }
 
-// visited is what Review's Visit hands out, kept for the costs.
+// visited are the loaded clusters, and their documents by cluster, kept for the costs.
 type visited struct {
 	clusters []*assemble.Cluster
 	docs     map[string][]workload.Document
 }
 
-func (v *visited) visit(c *assemble.Cluster, docs []workload.Document) {
-	v.clusters = append(v.clusters, c)
-	if v.docs == nil {
-		v.docs = map[string][]workload.Document{}
+func visitedOf(ld *Loaded) *visited {
+	v := &visited{docs: map[string][]workload.Document{}}
+	for _, lc := range ld.Clusters {
+		v.clusters = append(v.clusters, lc.Cluster)
+		v.docs[lc.Name] = append(v.docs[lc.Name], lc.Documents...)
 	}
-	v.docs[c.Name] = append(v.docs[c.Name], docs...)
+	return v
 }
 
 // ReviewWithCosts runs the review and adds the predicted cost of each cluster: its pools with
@@ -57,12 +58,11 @@ func ReviewWithCosts(ctx context.Context, opts Options, co CostOptions) (*report
 	if slices.Contains(opts.Paths, "-") && slices.Contains(co.Workloads, "-") {
 		return nil, &source.InputError{Err: errors.New(`standard input ("-") can be read only once`)}
 	}
-	head := &visited{}
-	opts.Visit = head.visit
-	rep, err := Review(ctx, opts)
+	ld, err := Load(opts, true)
 	if err != nil {
 		return nil, err
 	}
+	rep, head := ld.Review(ctx, opts), visitedOf(ld)
 	wl, wlFindings, err := readWorkloadDocs(ctx, opts, co.Workloads, opts.Stdin)
 	if err != nil {
 		return nil, err
@@ -78,11 +78,11 @@ func ReviewWithCosts(ctx context.Context, opts Options, co CostOptions) (*report
 		if opts.ConfigPath != "" {
 			bopts.ConfigPath = underBaseline(co.Baseline, []string{opts.ConfigPath})[0]
 		}
-		base = &visited{}
-		bopts.Visit = base.visit
-		if _, err := Review(ctx, bopts); err != nil {
+		bld, err := Load(bopts, true)
+		if err != nil {
 			return nil, fmt.Errorf("baseline: %w", err)
 		}
+		base = visitedOf(bld)
 		baseWl = wl // workloads from standard input are the same on both sides
 		if !slices.Contains(co.Workloads, "-") {
 			if baseWl, _, err = readWorkloadDocs(ctx, bopts, underBaseline(co.Baseline, co.Workloads), nil); err != nil {
@@ -139,13 +139,13 @@ func readWorkloadDocs(ctx context.Context, opts Options, paths []string, stdin i
 	if len(paths) == 0 {
 		return nil, nil, nil
 	}
-	v := &visited{}
-	r, err := Review(ctx, Options{Paths: paths, Stdin: stdin, ConfigPath: opts.ConfigPath, Region: opts.Region, Analyzer: opts.Analyzer,
-		Checks: []checks.Check{}, Facts: []checks.FactFunc{}, Visit: v.visit, noFleet: true})
+	o := Options{Paths: paths, Stdin: stdin, ConfigPath: opts.ConfigPath, Region: opts.Region, Analyzer: opts.Analyzer,
+		Checks: []checks.Check{}, Facts: []checks.FactFunc{}, noFleet: true}
+	ld, err := Load(o, true)
 	if err != nil {
 		return nil, nil, err
 	}
-	return v.docs, r.Findings, nil
+	return visitedOf(ld).docs, ld.Review(ctx, o).Findings, nil
 }
 
 // docsFor is a cluster's documents: its own inputs', the workloads the config maps to it, and

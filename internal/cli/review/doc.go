@@ -7,8 +7,10 @@
 // config (.karpenter-review.yaml) -> source (files, limits, Helm, Kustomize, plans) ->
 // assemble (which files belong to which cluster) -> checks -> report (text, JSON, SARIF).
 // fleet sits beside checks. A lower stage never imports a higher one
-// (internal/testsupport/archtest). review.go runs the stages and filters and ranks the
-// findings; cost.go adds predicted costs (--workloads, --baseline); cli.go is the command.
+// (internal/testsupport/archtest). load.go runs the stages before the checks (Load), which
+// simulate and the cost prediction share; review.go runs the checks on what Load made and
+// filters and ranks the findings; cost.go adds predicted costs (--workloads, --baseline);
+// cli.go is the command.
 // Checks are plain functions over a Cluster, so the provisioning solver plugs in as one more
 // Check without touching the loading or the output.
 //

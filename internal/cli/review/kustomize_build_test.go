@@ -8,23 +8,24 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/assemble"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/report"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/source"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/workload"
 )
 
 // builtPools reviews paths and returns the cluster's NodePools as the checks saw them.
 func builtPools(t *testing.T, paths ...string) (map[string]*source.Object, *report.Report) {
 	t.Helper()
 	pools := map[string]*source.Object{}
-	rep, err := Review(context.Background(), Options{Paths: paths, Region: "eastus", Visit: func(c *assemble.Cluster, _ []workload.Document) {
+	opts := Options{Paths: paths, Region: "eastus"}
+	ld, err := Load(opts, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := ld.Review(context.Background(), opts)
+	for _, c := range ld.Clusters {
 		for _, p := range c.NodePools {
 			pools[p.Name] = p
 		}
-	}})
-	if err != nil {
-		t.Fatal(err)
 	}
 	return pools, rep
 }

@@ -18,7 +18,6 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/report"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/source"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/workload"
 )
 
 // Options configure one review.
@@ -38,10 +37,6 @@ type Options struct {
 	Checks []checks.Check
 	// Facts describe each NodePool in the summary; nil means DefaultFacts().
 	Facts []checks.FactFunc
-	// Visit, when set, is called for each cluster after its checks with the cluster's other
-	// Kubernetes objects (Deployments, Jobs, ...), patched as Kustomize would: commands that
-	// build on the review (simulate, review --workloads) read workloads from them.
-	Visit func(c *assemble.Cluster, docs []workload.Document)
 	// Limits bound what is read; the zero value is the defaults.
 	Limits source.Limits
 	// AllowTemplates reports unrendered templates (KRP006) as notes instead of errors.
@@ -77,32 +72,16 @@ func (o Options) analyzer() *analysis.Analyzer {
 // error means an input or the config file could not be read at all; everything else,
 // malformed documents included, is a finding.
 func Review(ctx context.Context, opts Options) (*report.Report, error) {
+	ld, err := Load(opts, false)
+	if err != nil {
+		return nil, err
+	}
+	return ld.Review(ctx, opts), nil
+}
+
+// Review runs the checks of opts on every loaded cluster and returns the report.
+func (ld *Loaded) Review(ctx context.Context, opts Options) *report.Report {
 	ctx = checks.WithProvisioning(ctx, opts.analyzer())
-	paths := opts.Paths
-	if len(paths) == 0 {
-		paths = []string{"."}
-	}
-	region, err := config.NormalizeRegion(opts.Region)
-	if err != nil {
-		return nil, &source.InputError{Err: err}
-	}
-	cfg, err := loadConfig(opts.ConfigPath, paths)
-	if err != nil {
-		return nil, &source.InputError{Err: err}
-	}
-	l, err := source.NewLoader(cfg, opts.Limits)
-	if err != nil {
-		return nil, err
-	}
-	l.Helm = opts.Helm
-	inputs, err := l.Expand(paths, opts.Stdin)
-	if err != nil {
-		return nil, err
-	}
-	m := assemble.NewMembership(l)
-	if err := m.Assign(inputs); err != nil {
-		return nil, err
-	}
 	toRun := opts.Checks
 	if toRun == nil {
 		toRun = checks.DefaultChecks()
@@ -111,68 +90,30 @@ func Review(ctx context.Context, opts Options) (*report.Report, error) {
 	if facts == nil {
 		facts = checks.DefaultFacts()
 	}
-
-	rep := &report.Report{}
-	for _, f := range l.Order {
-		if !f.NotRead {
-			rep.Files++
-		}
-	}
-	if cfg != nil {
-		rep.Config = l.Display(filepath.Join(cfg.Dir, filepath.Base(cfg.Path)))
-	}
-	var all []source.Finding
-	for _, f := range l.Order {
-		cs := m.ClustersOfFile(f)
-		for _, fd := range f.Findings {
-			if len(cs) == 1 {
-				fd.Cluster = cs[0]
-			}
-			all = append(all, fd)
-		}
-	}
-	var clusters []*assemble.Cluster
-	for _, name := range clusterOrder(cfg, m.Clusters) {
-		c, dups := m.Build(name)
-		var regionProblems []source.Finding
-		c.Region, regionProblems = assemble.ClusterRegion(cfg, name, m, region)
-		assemble.ClassByRegion(c)
-		dups = append(dups, regionProblems...)
-		c.ExternalNodeClasses = assemble.ExternalNodeClasses(cfg, m.ConfigName(name))
-		c.SelfHosted = cfg.IsSelfHosted(m.ConfigName(name)) || m.PlanSelfHosted(name)
-		c.Target = config.ClusterTarget(cfg, m.ConfigName(name))
-		for _, d := range dups {
-			d.Cluster = name
-			all = append(all, d)
-		}
+	rep := &report.Report{Config: ld.Config, Files: ld.Files}
+	all := append([]source.Finding(nil), ld.inputFindings...)
+	clusters := make([]*assemble.Cluster, 0, len(ld.Clusters))
+	for _, lc := range ld.Clusters {
+		c := lc.Cluster
+		all = append(all, lc.problems...)
 		for _, check := range toRun {
-			for _, fd := range check(ctx, c) {
-				fd.Cluster = name
-				all = append(all, fd)
-			}
+			all = append(all, inCluster(c.Name, check(ctx, c))...)
 		}
-		if opts.Visit != nil {
-			docs, probs := m.Documents(name)
-			for _, d := range probs {
-				d.Cluster = name
-				all = append(all, d)
-			}
-			opts.Visit(c, docs)
-		}
+		all = append(all, lc.documentProblems...)
 		clusters = append(clusters, c)
-		rep.Clusters = append(rep.Clusters, report.ClusterSummary{Name: name, Region: c.Region, NodePools: len(c.NodePools), NodeClasses: len(c.NodeClasses), EC2NodeClasses: checks.CountEC2NodeClasses(c)})
+		rep.Clusters = append(rep.Clusters, report.ClusterSummary{Name: c.Name, Region: c.Region, NodePools: len(c.NodePools), NodeClasses: len(c.NodeClasses), EC2NodeClasses: checks.CountEC2NodeClasses(c)})
 		rep.Objects += len(c.NodePools) + len(c.NodeClasses) + len(c.NodeOverlays)
 	}
 	if !opts.noFleet {
-		all = append(all, fleet.FleetDrift(cfg, clusters)...)
-		rep.Fleet = fleet.FleetOf(ctx, cfg, clusters)
+		all = append(all, fleet.FleetDrift(ld.cfg, clusters)...)
+		rep.Fleet = fleet.FleetOf(ctx, ld.cfg, clusters)
 	}
-	rep.Skipped = m.Skipped
-	rep.Findings, rep.SuppressedFindings = finish(all, cfg, opts)
+	rep.Skipped = ld.Skipped
+	rep.Findings, rep.SuppressedFindings = finish(all, ld.cfg, opts)
 	rep.Suppressed = len(rep.SuppressedFindings)
 	rep.Pools = checks.Summarize(ctx, clusters, facts, rep.Findings)
 	rep.CountFleet()
-	return rep, nil
+	return rep
 }
 
 func loadConfig(explicit string, paths []string) (*config.Config, error) {

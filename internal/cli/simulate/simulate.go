@@ -169,12 +169,14 @@ func Simulate(ctx context.Context, o Options) (*Report, error) {
 		rep.Clusters = append(rep.Clusters, cr)
 	}
 	ropts := review.Options{Paths: o.Paths, Stdin: o.Stdin, ConfigPath: o.ConfigPath, Region: o.Region, Suppress: o.Suppress, Strict: o.Strict, Helm: o.Helm,
-		Checks: []checks.Check{checks.CheckSchema, checks.CheckNodeClassRefs}, Facts: []checks.FactFunc{}, Visit: func(c *assemble.Cluster, docs []workload.Document) {
-			visits = append(visits, visited{c, docs})
-		}}
-	rv, err := review.Review(ctx, ropts)
+		Checks: []checks.Check{checks.CheckSchema, checks.CheckNodeClassRefs}, Facts: []checks.FactFunc{}}
+	loaded, err := review.Load(ropts, true)
 	if err != nil {
 		return nil, err
+	}
+	rv := loaded.Review(ctx, ropts)
+	for _, c := range loaded.Clusters {
+		visits = append(visits, visited{c.Cluster, c.Documents})
 	}
 	// Workloads no cluster of the config maps run in every cluster (review.WithShared); the
 	// unnamed cluster is simulated only for NodePools of its own.
@@ -210,7 +212,7 @@ func Simulate(ctx context.Context, o Options) (*Report, error) {
 	return rep, nil
 }
 
-// visited is a cluster the review visited, with its other documents.
+// visited is a loaded cluster, with its other documents.
 type visited struct {
 	c    *assemble.Cluster
 	docs []workload.Document

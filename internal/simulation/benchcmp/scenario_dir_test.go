@@ -19,7 +19,6 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/assemble"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/checks"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/source"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
@@ -141,14 +140,15 @@ func loadScenarioDir(root, dir string) (scenario, error) {
 			paths = append(paths, filepath.Join(dir, e.Name()))
 		}
 	}
-	rv, err := review.Review(context.Background(), review.Options{Paths: paths, Region: cfg.Region,
-		Checks: []checks.Check{checks.CheckSchema}, Facts: []checks.FactFunc{},
-		Visit: func(c *assemble.Cluster, d []workload.Document) {
-			clusters++
-			pools, classes, docs = append(pools, c.NodePools...), append(classes, c.NodeClasses...), append(docs, d...)
-		}})
+	ropts := review.Options{Paths: paths, Region: cfg.Region, Checks: []checks.Check{checks.CheckSchema}, Facts: []checks.FactFunc{}}
+	ld, err := review.Load(ropts, true)
 	if err != nil {
 		return sc, fmt.Errorf("%s: %w", dir, err)
+	}
+	rv := ld.Review(context.Background(), ropts)
+	for _, c := range ld.Clusters {
+		clusters++
+		pools, classes, docs = append(pools, c.NodePools...), append(classes, c.NodeClasses...), append(docs, c.Documents...)
 	}
 	var errs []error
 	for _, f := range rv.Findings {
