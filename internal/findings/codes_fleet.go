@@ -1,7 +1,7 @@
 package findings
 
 // Differences between clusters meant to be identical: the clusters of a group in the review's
-// .karpenter-review.yaml (internal/cli/review/fleet_diff.go). Notes: a difference may be
+// .karpenter-review.yaml (internal/cli/review/fleet/fleet_diff.go). Notes: a difference may be
 // intended, and only the group says it is not.
 const (
 	FleetObjectMissing      Code = "KRP320"

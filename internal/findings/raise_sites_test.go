@@ -17,7 +17,8 @@ const repoRoot = "../.."
 // renderers are the structs that write a finding or a rule out in a report's layout (they read
 // Finding.Severity or Rule.Severity; nothing is raised with them).
 var renderers = map[string]bool{
-	"internal/cli/review/report_json.go": true,
+	"internal/cli/review/report/report_json.go": true,
+	"internal/cli/review/source/finding.go":     true,
 }
 
 // sourceFiles parses every non-test Go file of the repository outside this package.
