@@ -48,7 +48,7 @@ type Options struct {
 	// each region's instance types are derived once.
 	Analyzer *analysis.Analyzer
 
-	// noFleet leaves out the fleet view and the group comparison (fleet.go): reviews run only
+	// noFleet leaves out the fleet view and the group comparison (fleet/fleet.go): reviews run only
 	// to read a baseline's or the workloads' objects need neither.
 	noFleet bool
 }

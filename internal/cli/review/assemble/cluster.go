@@ -20,7 +20,7 @@ type Cluster struct {
 	// SelfHosted: the cluster runs self-hosted Karpenter, so no AKSNodeClass exists that the
 	// input does not define (with NAP, AKS creates `default`).
 	SelfHosted bool
-	// NodeOverlays are judged only for whether the target runs them (check_nodeoverlay.go).
+	// NodeOverlays are judged only for whether the target runs them (checks/check_nodeoverlay.go).
 	NodeOverlays []*source.Object
 	// Target is the Karpenter the cluster runs (zero: the pinned release and default gates).
 	Target analysis.Target

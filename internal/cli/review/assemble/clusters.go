@@ -346,7 +346,7 @@ func (m *membership) Build(name string) (*Cluster, []source.Finding) {
 }
 
 // patchObjects applies the cluster's strategic-merge patches, as the review reads them
-// (mergepatch.go), keeping where each patched value was written.
+// (source/mergepatch.go), keeping where each patched value was written.
 func (m *membership) patchObjects(name string, objs []*source.Object) []*source.Object {
 	for _, p := range m.patches[name] {
 		matched := false

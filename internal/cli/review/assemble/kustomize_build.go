@@ -17,7 +17,7 @@ import (
 // (internal/manifest/kustomize: krusty, full kustomize build semantics), so that what it
 // checks is what Flux, Argo CD and kubectl apply -k would apply: components, generators,
 // JSON 6902 patches, replacements and name transformers included. Its own reading of the
-// kustomizations (kustomize.go, mergepatch.go) still says where each value was written: a
+// kustomizations (source/kustomize.go, source/mergepatch.go) still says where each value was written: a
 // built object keeps the positions of the document it came from and of the strategic-merge
 // patches applied to it, and a value that kustomize set otherwise points at the JSON 6902
 // operation, or else at the kustomization, that set it. A tree with a remote resource is not
@@ -224,7 +224,7 @@ func (m *membership) replaceBuilt(kf *source.File, tree map[*source.File]bool, r
 		used[o] = true
 		if o.Converted {
 			// A v1beta1 NodePool: checked as Karpenter's migration converts the document
-			// (convert_v1beta1.go); kustomize passed its v1beta1 body through.
+			// (source/convert_v1beta1.go); kustomize passed its v1beta1 body through.
 			continue
 		}
 		m.attribute(o, r)

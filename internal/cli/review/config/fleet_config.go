@@ -11,7 +11,7 @@ import (
 
 // GroupConfig names clusters of the config that are meant to hold the same NodePools and node
 // classes: the review compares them and reports what differs as notes (KRP320–KRP324,
-// fleet_diff.go).
+// fleet/fleet_diff.go).
 type GroupConfig struct {
 	Name     string   `yaml:"name"`
 	Clusters []string `yaml:"clusters"`

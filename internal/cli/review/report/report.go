@@ -27,7 +27,7 @@ type Report struct {
 	SuppressedFindings []source.Finding `json:"suppressedFindings,omitempty"`
 	// Costs are the predicted costs per cluster (review --workloads).
 	Costs []ClusterCost `json:"costs,omitempty"`
-	// Fleet sets the clusters side by side when there are two or more (fleet.go).
+	// Fleet sets the clusters side by side when there are two or more (fleet/fleet.go).
 	Fleet *fleet.Fleet `json:"fleet,omitempty"`
 
 	// Objects counts the Karpenter objects reviewed (pools, node classes, overlays).

@@ -10,7 +10,7 @@ import (
 // kustomization is what the review follows of a kustomization file itself: the local
 // resources it includes and the patches it applies, to know which files belong to which
 // cluster and where a patched value was written. What the objects are is what kustomize
-// builds (kustomize_build.go); a tree kustomize cannot build (a remote resource) keeps this
+// builds (assemble/kustomize_build.go); a tree kustomize cannot build (a remote resource) keeps this
 // reading, which applies strategic-merge patches only, and says so in the skipped list.
 type kustomization struct {
 	file string
@@ -104,7 +104,7 @@ func AsKustomization(abs string, docs []YAMLDoc) (*kustomization, bool) {
 		k.Skipped = append(k.Skipped, Skip{Kind: SkipJSON6902, Reason: "patchesJson6902 are not applied"})
 	}
 	for i, e := range j {
-		// Read so that the file is part of the tree kustomize builds (kustomize_build.go),
+		// Read so that the file is part of the tree kustomize builds (assemble/kustomize_build.go),
 		// which applies them and points at their operations.
 		pm, _ := e.(map[string]any)
 		if p, _ := pm["path"].(string); p != "" {
