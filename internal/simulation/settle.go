@@ -18,6 +18,7 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation/karpenter"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation/karpenter/disruption"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/workload"
 )
 
 // SettleEpoch is the simulated clock's default start: a fixed instant, so that runs repeat.
@@ -353,4 +354,15 @@ func (pr *prepared) ref(n *disruption.Node) NodeRef {
 // currency is the pools' currency.
 func (pr *prepared) currency(s *analysis.Analyzer) string {
 	return simmodel.Currency(pr.pools, s.Clouds(), pr.region)
+}
+
+// PodDisruptionBudgets are the input's budgets as the API server holds them.
+func PodDisruptionBudgets(budgets []workload.Budget) []*policyv1.PodDisruptionBudget {
+	out := make([]*policyv1.PodDisruptionBudget, 0, len(budgets))
+	for _, b := range budgets {
+		pdb := &policyv1.PodDisruptionBudget{Spec: b.Spec}
+		pdb.Name, pdb.Namespace = b.Name, b.Namespace
+		out = append(out, pdb)
+	}
+	return out
 }
