@@ -222,9 +222,17 @@ func runKarpenter(s *analysis.Analyzer, in Input, pools []simmodel.SimPool, res 
 	if res.Provisioned, err = PredictRounds(s, pin); err != nil {
 		return err
 	}
+	if len(pin.Pods) > SettleMaxPods {
+		res.Assumptions = append(res.Assumptions, fmt.Sprintf("the steady state is not computed above %d pods (this input has %d): the first round and the provisioning rounds are shown", SettleMaxPods, len(pin.Pods)))
+		return nil
+	}
 	res.Settled, err = Settle(s, SettleInput{Before: pin, PDBs: in.PDBs})
 	return err
 }
+
+// SettleMaxPods bounds the input Simulate runs to a steady state: each consolidation pass
+// re-runs the scheduler per candidate node, so the cost grows with nodes times pods.
+const SettleMaxPods = 10000
 
 // predictionInput is the cluster as Karpenter's decision takes it, with the pods of each
 // workload counted under the object that owns them.
