@@ -200,6 +200,7 @@ func settleRun(s *analysis.Analyzer, pr *prepared, cl *disruption.Cluster, in Se
 		Assumptions: settleAssumptions(in.Options)}
 	for _, n := range cl.Nodes {
 		sn := pr.nodeView(n)
+		sn.Currency = v.Currency
 		v.Nodes = append(v.Nodes, sn)
 		v.HourlyCost += sn.HourlyPrice
 	}
