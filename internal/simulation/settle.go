@@ -357,12 +357,19 @@ func (pr *prepared) currency(s *analysis.Analyzer) string {
 	return simmodel.Currency(pr.pools, s.Clouds(), pr.region)
 }
 
-// PodDisruptionBudgets are the input's budgets as the API server holds them.
-func PodDisruptionBudgets(budgets []workload.Budget) []*policyv1.PodDisruptionBudget {
-	out := make([]*policyv1.PodDisruptionBudget, 0, len(budgets))
-	for _, b := range budgets {
+// PodDisruptionBudgets are the input's budgets as the API server holds them, with the
+// expected and desired healthy pods the disruption controller computes at full health
+// (workload.Set.BudgetStatus); the simulation counts the healthy pods as it goes. A budget
+// whose status the input does not determine is left without one (computed from its pods).
+func PodDisruptionBudgets(set *workload.Set) []*policyv1.PodDisruptionBudget {
+	out := make([]*policyv1.PodDisruptionBudget, 0, len(set.Budgets))
+	for _, b := range set.Budgets {
 		pdb := &policyv1.PodDisruptionBudget{Spec: b.Spec}
 		pdb.Name, pdb.Namespace = b.Name, b.Namespace
+		if st := set.BudgetStatus(b); st.Known {
+			pdb.Status.ObservedGeneration = 1
+			pdb.Status.ExpectedPods, pdb.Status.DesiredHealthy = int32(st.ExpectedPods), int32(st.DesiredHealthy)
+		}
 		out = append(out, pdb)
 	}
 	return out
