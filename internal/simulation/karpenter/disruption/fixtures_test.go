@@ -65,12 +65,18 @@ func pod(name, cpu, mem string) *corev1.Pod {
 // initialized an hour before t0 with its last pod event then, holding the pods.
 func node(t *testing.T, np *karpv1.NodePool, name, instanceType string, pods ...*corev1.Pod) *disruption.Node {
 	t.Helper()
+	return nodeOf(t, np, name, instanceType, karpv1.CapacityTypeOnDemand, pods...)
+}
+
+// nodeOf is node with the capacity type.
+func nodeOf(t *testing.T, np *karpv1.NodePool, name, instanceType, capacityType string, pods ...*corev1.Pod) *disruption.Node {
+	t.Helper()
 	for _, it := range aksTypes {
 		if it.Name != instanceType {
 			continue
 		}
 		for _, o := range it.Offerings {
-			if o.CapacityType() != karpv1.CapacityTypeOnDemand || o.Zone() != "westeurope-1" {
+			if o.CapacityType() != capacityType || o.Zone() != "westeurope-1" {
 				continue
 			}
 			nc := &karpenter.NodeClaim{NodePool: np.Name, Requirements: scheduling.NewRequirements(), Launch: &karpenter.Launch{InstanceType: it, Offering: o}}
@@ -80,7 +86,7 @@ func node(t *testing.T, np *karpv1.NodePool, name, instanceType string, pods ...
 			return n
 		}
 	}
-	t.Fatalf("no on-demand offering of %s in westeurope-1", instanceType)
+	t.Fatalf("no %s offering of %s in westeurope-1", capacityType, instanceType)
 	return nil
 }
 

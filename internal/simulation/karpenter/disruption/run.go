@@ -135,7 +135,7 @@ func Run(cl *Cluster, ctrl *Controller, ro RunOptions) (*RunResult, error) {
 				ev.Removed = append(ev.Removed, c.Node)
 			}
 			pendingEvent[cmd.Candidates[0].Node] = ev
-			ev.Replacements = cl.Nodes[len(cl.Nodes)-len(cmd.Replacements):]
+			ev.Replacements = append([]*Node(nil), cl.Nodes[len(cl.Nodes)-len(cmd.Replacements):]...)
 			out.Events = append(out.Events, ev)
 			if cmd.At.After(now) {
 				now = cmd.At
