@@ -26,17 +26,35 @@ func BenchmarkSettle2000Pods(b *testing.B) {
 		p.Annotations = map[string]string{workload.OwnerAnnotation: fmt.Sprintf("Deployment/app-%d", w)}
 		ps = append(ps, p)
 	}
-	res, err := Simulate(context.Background(), testSolver, Input{Region: "westeurope", NodePools: []map[string]any{np}}, Karpenter)
-	if err != nil {
-		b.Fatal(err)
-	}
-	pin := predictionInput(Input{Region: "westeurope", Pods: ps}, res.SimPools())
-	for b.Loop() {
-		st, err := Settle(testSolver, SettleInput{Before: pin})
+	prepared := func(np map[string]any) PredictionInput {
+		res, err := Simulate(context.Background(), testSolver, Input{Region: "westeurope", NodePools: []map[string]any{np}}, Karpenter)
 		if err != nil {
 			b.Fatal(err)
 		}
-		b.ReportMetric(float64(len(st.Before.Disruptions)), "disruptions")
-		b.ReportMetric(float64(len(st.Before.Nodes)), "nodes")
+		return predictionInput(Input{Region: "westeurope", Pods: ps}, res.SimPools())
+	}
+	before := prepared(np)
+	changed := pool(b, "")
+	changed["spec"].(map[string]any)["template"].(map[string]any)["metadata"] = map[string]any{"labels": map[string]any{"team": "web"}}
+	after := prepared(changed)
+	for _, c := range []struct {
+		name  string
+		after *PredictionInput
+	}{{"before", nil}, {"before-then-drift", &after}} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				st, err := Settle(testSolver, SettleInput{Before: before, After: c.after})
+				if err != nil {
+					b.Fatal(err)
+				}
+				last := st.Before
+				if st.After != nil {
+					last = st.After
+				}
+				b.ReportMetric(float64(len(st.Before.Disruptions)+len(last.Disruptions)), "disruptions")
+				b.ReportMetric(float64(len(last.Nodes)), "nodes")
+				b.ReportMetric(last.TimeToSteady.Seconds(), "simulated-s")
+			}
+		})
 	}
 }
