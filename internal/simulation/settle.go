@@ -109,6 +109,8 @@ type NodeRef struct {
 	CapacityType string  `json:"capacityType"`
 	Zone         string  `json:"zone"`
 	HourlyPrice  float64 `json:"hourlyPrice"`
+	// PriceSource is the price's provenance ("list 2026-11-30", "estimated: ...").
+	PriceSource string `json:"priceSource,omitempty"`
 }
 
 // BlockedStay is a node that stays, and why.
@@ -328,7 +330,7 @@ func classDrift(in SettleInput, after bool) func(*karpv1.NodePool, *karpv1.NodeC
 func (pr *prepared) nodeView(n *disruption.Node) simmodel.SimNode {
 	r := pr.ref(n)
 	sn := simmodel.SimNode{Pool: r.Pool, SKU: r.InstanceType, Zone: r.Zone, CapacityType: r.CapacityType, HourlyPrice: r.HourlyPrice,
-		Allocatable: n.Allocatable.DeepCopy()}
+		PriceSource: r.PriceSource, Allocatable: n.Allocatable.DeepCopy()}
 	if rt, ok := pr.rts[r.Pool]; ok {
 		if d := rt.ByName(r.InstanceType); d != nil {
 			sn.ZoneAssumed = cloud.ZoneAssumed(d, r.Zone)
@@ -343,10 +345,24 @@ func (pr *prepared) ref(n *disruption.Node) NodeRef {
 	r := NodeRef{Name: n.Name, Pool: n.NodePool(), InstanceType: n.Labels[corev1.LabelInstanceTypeStable],
 		CapacityType: n.Labels[karpv1.CapacityTypeLabelKey], Zone: n.Labels[corev1.LabelTopologyZone]}
 	for _, it := range pr.pin.InstanceTypes[r.Pool] {
-		if it.Name == r.InstanceType {
-			if p, ok := it.OfferingPrice(r.Zone, r.CapacityType); ok {
-				r.HourlyPrice = p
+		if it.Name != r.InstanceType {
+			continue
+		}
+		for _, o := range it.Offerings {
+			if o.Zone() != r.Zone || o.CapacityType() != r.CapacityType {
+				continue
 			}
+			r.HourlyPrice = o.Price
+			if rt, ok := pr.rts[r.Pool]; ok {
+				if d := rt.ByName(r.InstanceType); d != nil {
+					p := d.PriceOf(o)
+					r.PriceSource = p.Source
+					if p.Estimated() && r.PriceSource == "" {
+						r.PriceSource = "estimated"
+					}
+				}
+			}
+			break
 		}
 	}
 	return r

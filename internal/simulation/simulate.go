@@ -232,7 +232,7 @@ func runKarpenter(s *analysis.Analyzer, in Input, pools []simmodel.SimPool, res 
 
 // SettleMaxPods bounds the input Simulate runs to a steady state: each consolidation pass
 // re-runs the scheduler per candidate node, so the cost grows with nodes times pods.
-const SettleMaxPods = 10000
+const SettleMaxPods = 5000
 
 // predictionInput is the cluster as Karpenter's decision takes it, with the pods of each
 // workload counted under the object that owns them.
