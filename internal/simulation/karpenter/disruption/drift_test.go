@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation/karpenter/disruption"
@@ -70,5 +71,41 @@ func TestExpireAfterExpires(t *testing.T) {
 	// The new node expires at +3h, past the horizon: the run is steady at its end.
 	if !res.Steady {
 		t.Errorf("not steady at the horizon")
+	}
+}
+
+// With a terminationGracePeriod, drift (the eventual class) takes a node whose pod is
+// do-not-disrupt: that pod is not currently reschedulable, so no replacement is launched for
+// it; the drain waits for it until the grace period ends, then the node goes and the pod,
+// pending, gets a new node. Without one, the pod blocks the drift.
+func TestTerminationGracePeriodBoundsADriftBlockedByItsPod(t *testing.T) {
+	for _, tgp := range []time.Duration{0, time.Hour} {
+		before := pool(0)
+		before.Spec.Disruption.ConsolidateAfter = karpv1.MustParseNillableDuration("Never")
+		if tgp > 0 {
+			before.Spec.Template.Spec.TerminationGracePeriod = &metav1.Duration{Duration: tgp}
+		}
+		p := pod("keep", "1500m", "4Gi")
+		p.Annotations = map[string]string{karpv1.DoNotDisruptAnnotationKey: "true"}
+		n := node(t, before, "old", "Standard_D2s_v5", p)
+		after := before.DeepCopy()
+		after.Spec.Template.Labels = map[string]string{"team": "web"}
+		cl := cluster(after)
+		cl.Nodes = []*disruption.Node{n}
+		res := run(t, cl, disruption.Options{})
+		t.Logf("terminationGracePeriod %s:\n%s", tgp, describe(res))
+		if tgp == 0 {
+			blockedFor(t, res, "old", disruption.BlockedDoNotDisruptPod)
+			continue
+		}
+		if len(res.Events) != 1 || res.Events[0].Reason != karpv1.DisruptionReasonDrifted || res.Events[0].Evicted != 1 {
+			t.Fatalf("want one drift that evicted the pod when the grace period ended:\n%s", describe(res))
+		}
+		if want := t0.Add(tgp + disruption.DefaultLaunchToInitialized); !res.End.Equal(want) {
+			t.Errorf("ended at +%s, want +%s (the grace period, then the new node's initialization)", res.End.Sub(t0), want.Sub(t0))
+		}
+		if len(cl.Nodes) != 1 || cl.Nodes[0].Name == "old" || len(cl.Nodes[0].Pods) != 1 {
+			t.Errorf("want the pod alone on a new node")
+		}
 	}
 }

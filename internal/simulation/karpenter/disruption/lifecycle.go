@@ -139,6 +139,9 @@ type Expired struct {
 	Node    *Node
 	At      time.Time
 	Evicted []*corev1.Pod
+	// GracePeriodEnded is set for a deleting node whose terminationGracePeriod ended: the
+	// end of an earlier deletion's drain, not an expiry.
+	GracePeriodEnded bool
 }
 
 // Expire is the NodeClaim expiration controller (pkg/controllers/nodeclaim/expiration): a
@@ -151,7 +154,7 @@ func (c *Cluster) Expire(now time.Time) []Expired {
 	for _, n := range append([]*Node(nil), c.Nodes...) {
 		if !n.terminateAt.IsZero() && !n.terminateAt.After(now) {
 			c.Pending = append(c.Pending, n.Pods...)
-			out = append(out, Expired{Node: n, At: now, Evicted: n.Pods})
+			out = append(out, Expired{Node: n, At: now, Evicted: n.Pods, GracePeriodEnded: true})
 			removeNode(c, n)
 			continue
 		}

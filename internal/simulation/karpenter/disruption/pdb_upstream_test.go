@@ -31,7 +31,10 @@ func TestPDBLimitsMatchUpstream(t *testing.T) {
 	_ = policyv1.AddToScheme(scheme)
 	limitsOf := []func() *intstr.IntOrString{
 		func() *intstr.IntOrString { v := intstr.FromInt32(int32(r.IntN(3))); return &v },
-		func() *intstr.IntOrString { v := intstr.FromString([]string{"0%", "50%", "100%"}[r.IntN(3)]); return &v },
+		func() *intstr.IntOrString {
+			v := intstr.FromString([]string{"0%", "50%", "100%"}[r.IntN(3)])
+			return &v
+		},
 	}
 	blockedCases := 0
 	for c := range 200 {

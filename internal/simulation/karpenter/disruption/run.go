@@ -91,6 +91,8 @@ func Run(cl *Cluster, ctrl *Controller, ro RunOptions) (*RunResult, error) {
 	out := &RunResult{End: now}
 	q := &Queue{}
 	pendingEvent := map[*Node]*Event{}
+	// removedBy is the event that deleted each node, for a drain that ends later.
+	removedBy := map[*Node]*Event{}
 	for {
 		if out.Iterations >= bound {
 			out.HitBound = true
@@ -108,8 +110,14 @@ func Run(cl *Cluster, ctrl *Controller, ro RunOptions) (*RunResult, error) {
 			out.End = now
 		}
 		for _, x := range cl.Expire(now) {
-			out.Events = append(out.Events, &Event{At: now, Reason: ReasonExpired, Removed: []*Node{x.Node}, Evicted: len(x.Evicted)})
 			out.End = now
+			if ev := removedBy[x.Node]; ev != nil && x.GracePeriodEnded {
+				ev.Evicted += len(x.Evicted)
+				continue
+			}
+			ev := &Event{At: now, Reason: ReasonExpired, Removed: []*Node{x.Node}, Evicted: len(x.Evicted)}
+			removedBy[x.Node] = ev
+			out.Events = append(out.Events, ev)
 		}
 		if changed, err := provision(cl, ctrl.opts, ro.Provision, now); err != nil {
 			return nil, err
@@ -136,6 +144,7 @@ func Run(cl *Cluster, ctrl *Controller, ro RunOptions) (*RunResult, error) {
 			ev := &Event{At: cmd.At, Reason: cmd.Reason, Method: cmd.Method, Savings: cmd.EstimatedSavings()}
 			for _, c := range cmd.Candidates {
 				ev.Removed = append(ev.Removed, c.Node)
+				removedBy[c.Node] = ev
 			}
 			pendingEvent[cmd.Candidates[0].Node] = ev
 			ev.Replacements = append([]*Node(nil), cl.Nodes[len(cl.Nodes)-len(cmd.Replacements):]...)
