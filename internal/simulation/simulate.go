@@ -45,8 +45,10 @@ type Input struct {
 	DaemonOverhead corev1.ResourceList
 	// ConfigurationBound asks the optimum for the configuration LP's lower bound.
 	ConfigurationBound bool
-	// PDBs are the input's PodDisruptionBudgets, which the steady state's evictions honour.
-	PDBs []*policyv1.PodDisruptionBudget
+	// SteadyState asks for Karpenter's steady state (Settle) next to its first round and its
+	// provisioning rounds; PDBs are the input's PodDisruptionBudgets its evictions honour.
+	SteadyState bool
+	PDBs        []*policyv1.PodDisruptionBudget
 	// MaxPods and MaxNodes cap the input (0: MaxPods, MaxNodes, the documented limits of a
 	// cluster): past them Simulate returns a *SizeError before any work.
 	MaxPods, MaxNodes int
@@ -221,6 +223,9 @@ func runKarpenter(s *analysis.Analyzer, in Input, pools []simmodel.SimPool, res 
 	res.Karpenter = sim
 	if res.Provisioned, err = PredictRounds(s, pin); err != nil {
 		return err
+	}
+	if !in.SteadyState {
+		return nil
 	}
 	if len(pin.Pods) > SettleMaxPods {
 		res.Assumptions = append(res.Assumptions, fmt.Sprintf("the steady state is not computed above %d pods (this input has %d): the first round and the provisioning rounds are shown", SettleMaxPods, len(pin.Pods)))
