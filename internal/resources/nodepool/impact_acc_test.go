@@ -78,7 +78,9 @@ func runNodeClaims(t *testing.T, c *testenv.Cluster, pool string, n int) {
 		if _, err := c.Dynamic.Resource(nodeClaimsGVR).UpdateStatus(ctx, got, metav1.UpdateOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(func() { _ = c.Dynamic.Resource(nodeClaimsGVR).Delete(context.Background(), name, metav1.DeleteOptions{}) })
+		t.Cleanup(func() {
+			_ = c.Dynamic.Resource(nodeClaimsGVR).Delete(context.Background(), name, metav1.DeleteOptions{})
+		})
 	}
 }
 
