@@ -50,8 +50,11 @@ var changeImpactRules = []Rule{
 			"the old one is cordoned and drained. The message says how many nodes drift and at what pace the budgets " +
 			"replace them (Karpenter's Drift method disrupts one NodeClaim per command; the budgets bound how many run at once). " +
 			"Apply such changes in a maintenance window, or tighten the budgets for `Drifted` first.",
-		Reported: Reporting{Plan: true, Note: "Only when the provider is connected to the cluster (an existing pool, refreshed in this plan): " +
-			"the pool's NodeClaims are listed read-only (get and list on `nodeclaims.karpenter.sh`). Offline plans, and plans with " +
+		Reported: Reporting{Plan: true, Note: "Only when the provider is connected to the cluster (an existing object, refreshed in this plan): " +
+			"the pool's NodeClaims are listed read-only (get and list on `nodeclaims.karpenter.sh`). An update to a `karpenter_aksnodeclass` " +
+			"or `karpenter_ec2nodeclass` reports it too, once per NodePool whose nodes it drifts: it lists every NodeClaim, keeps those whose " +
+			"`nodeClassRef` names the class, and reads their NodePools and the class as the cluster holds them (list on `nodepools.karpenter.sh`). " +
+			"Offline plans, `-refresh=false` plans, and plans with " +
 			"`checks.cluster_impact = false` in the provider block, do not report it. A plan whose listing fails gets a warning saying so, not an error. " +
 			"The drift is Karpenter's own `Drifted` verdict (the NodePool hash and requirements; the node class hash where the " +
 			"provider reads the class); only NodeClaims the change newly drifts count."},
