@@ -34,6 +34,10 @@ type StartNode struct {
 	karpenter.ExistingNode
 	// NodeClaim is the node's NodeClaim (nil for a node Karpenter does not manage).
 	NodeClaim *karpv1.NodeClaim
+	// Annotations are the Node's own (karpenter.sh/do-not-disrupt); nil for an in-flight
+	// NodeClaim. With ExistingNode and NodeClaim they are what the disruption emulation's
+	// Node holds.
+	Annotations map[string]string
 	// HourlyPrice is the catalog's list price of the node's instance type and offering
 	// (zone, capacity type) in the region; PriceKnown is false when the catalog has none.
 	HourlyPrice float64
@@ -90,7 +94,7 @@ func Start(s *analysis.Analyzer, snap *clusterstate.Snapshot, in Input) *StartSt
 			// The node lifecycle controller taints a cordoned node so (TaintNodesByCondition).
 			taints = append(taints, corev1.Taint{Key: corev1.TaintNodeUnschedulable, Effect: corev1.TaintEffectNoSchedule})
 		}
-		sn := StartNode{NodeClaim: claim, ExistingNode: karpenter.ExistingNode{Name: n.Name, Labels: labels, Taints: taints,
+		sn := StartNode{NodeClaim: claim, Annotations: n.Annotations, ExistingNode: karpenter.ExistingNode{Name: n.Name, Labels: labels, Taints: taints,
 			Allocatable: n.Status.Allocatable.DeepCopy(), Capacity: n.Status.Capacity.DeepCopy()}}
 		sn.Pods, sn.DaemonSetPods = splitDaemons(bound[n.Name])
 		pr.price(&sn, claim, st)

@@ -21,7 +21,7 @@ func startSnapshot() *clusterstate.Snapshot {
 	managed := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "aks-general-1", Labels: map[string]string{
 		karpv1.NodePoolLabelKey: "general", corev1.LabelInstanceTypeStable: "Standard_D4s_v5",
 		corev1.LabelTopologyZone: "westeurope-1", karpv1.CapacityTypeLabelKey: "on-demand", corev1.LabelHostname: "aks-general-1",
-	}}}
+	}, Annotations: map[string]string{karpv1.DoNotDisruptAnnotationKey: "true"}}}
 	managed.Status.Allocatable = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("3860m"), corev1.ResourceMemory: resource.MustParse("12Gi"), corev1.ResourcePods: resource.MustParse("110")}
 	managed.Status.Capacity = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("4"), corev1.ResourceMemory: resource.MustParse("16Gi"), corev1.ResourcePods: resource.MustParse("110")}
 	system := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "aks-system-0", Labels: map[string]string{
@@ -72,6 +72,9 @@ func TestStartState(t *testing.T) {
 	g := byName["aks-general-1"]
 	if g.NodePool() != "general" || g.NodeClaim == nil || g.NodeClaim.Name != "general-1" || g.Allocatable.Cpu().MilliValue() != 3860 {
 		t.Errorf("managed node %+v: want pool general, NodeClaim general-1, the status's 3860m", g)
+	}
+	if g.Annotations[karpv1.DoNotDisruptAnnotationKey] != "true" {
+		t.Errorf("managed node annotations %v: want the Node's own", g.Annotations)
 	}
 	if len(g.Pods) != 1 || len(g.DaemonSetPods) != 1 || g.DaemonSetPods[0].Name != "agent-1" {
 		t.Errorf("managed node pods %v, DaemonSet pods %v: want web-1 and agent-1", g.Pods, g.DaemonSetPods)
