@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -23,8 +24,12 @@ import (
 type StartState struct {
 	// Nodes are in name order: every Node, then every NodeClaim not yet registered as one.
 	Nodes []StartNode
-	// Pending are the snapshot's pods without spec.nodeName.
+	// Pending are the snapshot's pods without spec.nodeName, then the pods Karpenter's
+	// provisioner reschedules off deleting nodes.
 	Pending []*corev1.Pod
+	// Deleting are the nodes Karpenter's state marks for deletion (a deleting or terminating
+	// NodeClaim; a deleting Node without one): the scheduler does not use them.
+	Deleting []StartNode
 	// Assumptions say what the snapshot did not tell and the catalog could not either.
 	Assumptions []string
 }
@@ -117,6 +122,8 @@ func Start(s *analysis.Analyzer, snap *clusterstate.Snapshot, in Input) *StartSt
 		st.Nodes = append(st.Nodes, sn)
 	}
 	slices.SortStableFunc(st.Nodes, func(a, b StartNode) int { return strings.Compare(a.Name, b.Name) })
+	st.Nodes, st.Deleting = partDeleting(st.Nodes, snap)
+	st.Pending = append(st.Pending, reschedulable(st.Deleting, snap.PDBs, time.Now())...)
 	if len(st.Pending) > 0 {
 		st.Assumptions = append(st.Assumptions, fmt.Sprintf("the cluster's %d pending pods join the queue after the input's pods; the input's pods are taken as new, not as the cluster's running ones", len(st.Pending)))
 	}
@@ -275,3 +282,4 @@ func offeringOf(it *cloud.InstanceType, zone, ct string) *cloudprovider.Offering
 	}
 	return nil
 }
+

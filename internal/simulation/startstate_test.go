@@ -143,3 +143,31 @@ func TestSimulateFromStartState(t *testing.T) {
 		t.Errorf("an empty cluster has no running nodes to bind to: %+v", empty.Provisioned.Rounds[0])
 	}
 }
+
+// A node whose NodeClaim is deleting is not the scheduler's, as StateNodes.Active leaves it
+// out; its pods that Karpenter's pdb.Limits call reschedulable join the queue, a pod with an
+// active do-not-disrupt annotation does not.
+func TestStartStateDeletingNode(t *testing.T) {
+	snap := startSnapshot()
+	now := metav1.Now()
+	snap.NodeClaims[0].DeletionTimestamp = &now
+	stay := pod("stay-1", "100m", "100Mi")
+	stay.UID, stay.Spec.NodeName = "uid-stay-1", "aks-general-1"
+	stay.Annotations = map[string]string{karpv1.DoNotDisruptAnnotationKey: "true"}
+	stay.Status.Phase = corev1.PodRunning
+	snap.Pods = append(snap.Pods, stay)
+	for _, p := range snap.Pods {
+		p.Status.Phase = corev1.PodRunning
+	}
+	st := Start(testSolver, snap, Input{Region: "westeurope"})
+	if len(st.Nodes) != 2 || len(st.Deleting) != 1 || st.Deleting[0].Name != "aks-general-1" {
+		t.Fatalf("nodes %d, deleting %+v: want aks-general-1 deleting, 2 others", len(st.Nodes), st.Deleting)
+	}
+	var pending []string
+	for _, p := range st.Pending {
+		pending = append(pending, p.Name)
+	}
+	if strings.Join(pending, ",") != "pending-1,web-1" {
+		t.Errorf("pending %v: want pending-1, then web-1 off the deleting node (not its DaemonSet pod, not stay-1)", pending)
+	}
+}
