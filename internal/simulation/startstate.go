@@ -282,4 +282,3 @@ func offeringOf(it *cloud.InstanceType, zone, ct string) *cloudprovider.Offering
 	}
 	return nil
 }
-
