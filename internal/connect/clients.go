@@ -90,3 +90,11 @@ func (c *Clients) RESTConfig(ctx context.Context) (*rest.Config, error) {
 	}
 	return c.restConfig, nil
 }
+
+// Connected returns the Kubernetes client when an earlier call connected it (a refresh, a
+// write), else nil: for plan-time reads that must not make an offline plan connect.
+func (c *Clients) Connected() *kube.Client {
+	c.kubeMu.Lock()
+	defer c.kubeMu.Unlock()
+	return c.client
+}

@@ -75,7 +75,7 @@ type Rule struct {
 }
 
 // allRules are the rules of every group of codes.
-var allRules = slices.Concat(rules, disruptionRules, workloadDisruptionRules, workloadPendingRules, ec2NodeClassRules, fleetRules)
+var allRules = slices.Concat(rules, disruptionRules, workloadDisruptionRules, workloadPendingRules, ec2NodeClassRules, fleetRules, changeImpactRules)
 
 var codeFormat = regexp.MustCompile(`^KRP[0-9]{3}$`)
 

@@ -40,7 +40,9 @@ type providerModel struct {
 func (c providerModel) checks(ctx context.Context, diags *diag.Diagnostics) providerdata.Checks {
 	var m checksModel
 	// Strict mode and suppression shape diagnostics only; the others shape the analysis a plan computes.
-	unknown := slices.DeleteFunc(unknownPaths("checks", c.Checks), func(p string) bool { return p == "checks.strict" || p == "checks.suppress" })
+	unknown := slices.DeleteFunc(unknownPaths("checks", c.Checks), func(p string) bool {
+		return p == "checks.strict" || p == "checks.suppress" || p == "checks.cluster_impact"
+	})
 	if c.Region.IsUnknown() {
 		unknown = append([]string{"region"}, unknown...)
 	}
@@ -68,20 +70,23 @@ func (c providerModel) checks(ctx context.Context, diags *diag.Diagnostics) prov
 		}
 	}
 	return providerdata.Checks{
-		Suppress:    suppress,
-		Disabled:    !m.Enabled.IsNull() && !m.Enabled.IsUnknown() && !m.Enabled.ValueBool(),
-		Strict:      m.Strict.ValueBool(),
-		CatalogPath: m.CatalogPath.ValueString(),
-		Unknown:     unknown,
-		Target:      target,
+		Suppress: suppress,
+		Disabled: !m.Enabled.IsNull() && !m.Enabled.IsUnknown() && !m.Enabled.ValueBool(),
+		Strict:   m.Strict.ValueBool(),
+		// Unknown counts as off: the warning it switches is a diagnostic, not part of the plan.
+		NoClusterImpact: !m.ClusterImpact.IsNull() && (m.ClusterImpact.IsUnknown() || !m.ClusterImpact.ValueBool()),
+		CatalogPath:     m.CatalogPath.ValueString(),
+		Unknown:         unknown,
+		Target:          target,
 	}
 }
 
 type checksModel struct {
-	Enabled     types.Bool   `tfsdk:"enabled"`
-	Strict      types.Bool   `tfsdk:"strict"`
-	Suppress    types.Set    `tfsdk:"suppress"`
-	CatalogPath types.String `tfsdk:"catalog_path"`
+	ClusterImpact types.Bool   `tfsdk:"cluster_impact"`
+	Enabled       types.Bool   `tfsdk:"enabled"`
+	Strict        types.Bool   `tfsdk:"strict"`
+	Suppress      types.Set    `tfsdk:"suppress"`
+	CatalogPath   types.String `tfsdk:"catalog_path"`
 	// The Karpenter the cluster runs (internal/analysis Target).
 	KarpenterVersion types.String `tfsdk:"karpenter_version"`
 	FeatureGates     types.String `tfsdk:"feature_gates"`

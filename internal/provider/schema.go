@@ -37,6 +37,8 @@ func providerSchema() schema.Schema {
 				Attributes: map[string]schema.Attribute{
 					"enabled": schema.BoolAttribute{Optional: true, MarkdownDescription: "Run the checks (default `true`). CRD validation always runs."},
 					"strict":  schema.BoolAttribute{Optional: true, MarkdownDescription: "Report every warning as an error, for CI gates (default `false`)."},
+					"cluster_impact": schema.BoolAttribute{Optional: true, MarkdownDescription: "Warn in the plan of an update to a `karpenter_nodepool`, `karpenter_aksnodeclass` or `karpenter_ec2nodeclass` when it drifts running nodes (KRP422; default `true`). " +
+						"Only when the provider is connected to the cluster (it refreshed the object): the NodeClaims (and, for a node class, the NodePools) are then listed read-only. Offline plans are unchanged."},
 					"suppress": schema.SetAttribute{Optional: true, ElementType: types.StringType, Validators: []validator.Set{crdresource.KnownCodes{}},
 						MarkdownDescription: "Finding codes (e.g. `KRP116`) that no resource of this provider reports as a diagnostic, not even in strict mode: " +
 							"`karpenter_nodepool` (which adds its own `checks.suppress`), `karpenter_aksnodeclass`, `karpenter_aks_node_auto_provisioning` and the `workloads_yaml` of `karpenter_provisioning_simulation`. " +

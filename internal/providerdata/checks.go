@@ -15,6 +15,9 @@ type Checks struct {
 	Disabled bool
 	// Strict raises every warning to an error, for CI gates.
 	Strict bool
+	// NoClusterImpact turns off the plan-time warning of the running nodes a change drifts
+	// (checks.cluster_impact = false).
+	NoClusterImpact bool
 	// CatalogPath is an override file applied to the embedded SKU catalog.
 	CatalogPath string
 	// Unknown names the provider settings that shape plan-time results (region, checks) and

@@ -54,6 +54,8 @@ type PredictionInput struct {
 	// NoTieRange skips the re-runs with Karpenter's other tie-breaks (CostRange stays nil;
 	// TieBreaks is still counted): for callers that need the decision only.
 	NoTieRange bool
+	// ExistingNodes are the cluster's nodes when the round starts (none: an empty cluster).
+	ExistingNodes []karpenter.ExistingNode
 }
 
 // prepared is a prediction's input as the emulation takes it, with what its view needs.
@@ -106,6 +108,7 @@ func prepare(s *analysis.Analyzer, in PredictionInput) (*prepared, error) {
 			return nil, fmt.Errorf("DaemonSet pod %d is nil", i)
 		}
 	}
+	pin.ExistingNodes = in.ExistingNodes
 	pin.Pods = withUIDs(in.Pods, "pod")
 	pin.DaemonSetPods = withUIDs(in.DaemonSets, "daemonset")
 	workloads, index := simmodel.GroupPods(pin.Pods)

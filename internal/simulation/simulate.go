@@ -52,6 +52,9 @@ type Input struct {
 	// MaxPods and MaxNodes cap the input (0: MaxPods, MaxNodes, the documented limits of a
 	// cluster): past them Simulate returns a *SizeError before any work.
 	MaxPods, MaxNodes int
+	// Start is the running cluster the simulation starts from (nil: an empty cluster). Karpenter
+	// tries its nodes before any NodeClaim, and its pending pods join the queue after Pods.
+	Start *StartState
 }
 
 // Result is the outcome in the modes asked for; a mode not asked for is nil.
@@ -110,6 +113,10 @@ func Simulate(ctx context.Context, s *analysis.Analyzer, in Input, mode string) 
 		return nil, fmt.Errorf("unknown mode %q (want %s)", mode, strings.Join(Modes, ", "))
 	}
 	res := &Result{}
+	if in.Start != nil {
+		in.Pods = append(slices.Clip(in.Pods), in.Start.Pending...)
+		res.Assumptions = append(res.Assumptions, in.Start.Assumptions...)
+	}
 	classes := map[nodeClassKey]cloud.NodeClass{}
 	for _, body := range in.NodeClasses {
 		obj := deepCopy(body)
@@ -195,8 +202,14 @@ func run(_ context.Context, s *analysis.Analyzer, mode string, in Input, pools [
 		// Karpenter's packing is feasible, so the optimum starts from it; in the optimal mode
 		// alone it is computed for that and not reported.
 		oin.Feasible = res.Karpenter
+		if in.Start != nil && len(in.Start.Nodes) > 0 {
+			// Karpenter's packing uses the running nodes, which the optimum does not hold.
+			oin.Feasible = nil
+			res.Assumptions = append(res.Assumptions, "the optimum packs every pending pod onto new nodes: the running nodes are not part of it")
+		}
 		if oin.Feasible == nil {
 			pin := predictionInput(in, pools)
+			pin.ExistingNodes = nil
 			pin.NoTieRange = true
 			feasible, err := Predict(s, pin)
 			if err != nil {
@@ -251,7 +264,8 @@ func predictionInput(in Input, pools []simmodel.SimPool) PredictionInput {
 			pods = append(pods, p)
 		}
 	}
-	pin := PredictionInput{Region: in.Region, Pools: pools, Pods: append(pods, in.Pods...), DaemonSets: in.DaemonSets, WorkloadOf: WorkloadOf}
+	pin := PredictionInput{Region: in.Region, Pools: pools, Pods: append(pods, in.Pods...), DaemonSets: in.DaemonSets, WorkloadOf: WorkloadOf,
+		ExistingNodes: in.Start.ExistingNodes()}
 	if len(in.DaemonOverhead) > 0 {
 		pin.DaemonSets = append([]*corev1.Pod{DaemonSetPod("daemonset-overhead", in.DaemonOverhead)}, in.DaemonSets...)
 	}

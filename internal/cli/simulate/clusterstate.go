@@ -8,6 +8,7 @@ import (
 
 	"k8s.io/client-go/dynamic"
 
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clients/kube"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clusterstate"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation"
@@ -83,4 +84,19 @@ func driftOf(ctx context.Context, snap *clusterstate.Snapshot, in simulation.Inp
 		start = time.Now().UTC()
 	}
 	return &ClusterDrift{State: snap.Counts(), Result: res, Pools: res.Impact(snap, start)}, nil
+}
+
+// driftFindings are simulation.DriftFindings on the input's NodePools, where they were read.
+func driftFindings(c *review.Cluster, d *ClusterDrift) []review.Finding {
+	var out []review.Finding
+	for _, f := range simulation.DriftFindings(d.Pools) {
+		loc := review.Location{Field: f.Path}
+		for _, p := range c.NodePools {
+			if "NodePool/"+p.Name == f.Object {
+				loc.File, loc.Line, loc.Address = p.Source.File, p.Source.Line, p.Source.Address
+			}
+		}
+		out = append(out, review.Finding{Finding: f, Location: loc, Cluster: c.Name})
+	}
+	return out
 }

@@ -129,6 +129,9 @@ func Simulate(ctx context.Context, o Options) (*Report, error) {
 			known, _ := crdtree.StripUnknown(nc.Body)
 			in.NodeClasses = append(in.NodeClasses, known)
 		}
+		if state != nil {
+			in.Start = simulation.Start(newAnalyzer(), state, in)
+		}
 		res, err := simulation.Simulate(ctx, newAnalyzer(), in, o.Mode)
 		if f, ok := simulation.SizeFinding(set, err); ok {
 			set.Findings = append(set.Findings, f)
@@ -164,6 +167,7 @@ func Simulate(ctx context.Context, o Options) (*Report, error) {
 				failure = fmt.Errorf("cluster %s: drift: %w", label(c.Name), err)
 				return
 			}
+			rep.Findings = append(rep.Findings, driftFindings(c, cr.Drift)...)
 		}
 		cr.Result = res
 		rep.Clusters = append(rep.Clusters, cr)

@@ -29,6 +29,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clusterstate"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/crdvalidate"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/money"
@@ -95,7 +96,9 @@ func (d *dataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 				MarkdownDescription: "EC2NodeClass manifests the EKS pools (`nodeClassRef.group = \"karpenter.k8s.aws\"`) reference, as `aksnodeclasses`; " +
 					"an EKS pool is priced in the AWS region given as `region`.",
 			},
-			"workloads_yaml": workloadsYAMLAttribute,
+			"workloads_yaml":        workloadsYAMLAttribute,
+			"cluster_state_yaml":    clusterStateAttribute,
+			"pods_on_running_nodes": podsOnRunningNodesAttribute,
 			"max_pods": schema.Int64Attribute{Optional: true, Validators: []validator.Int64{int64validator.AtLeast(1)},
 				MarkdownDescription: "The most pods the simulation takes (`workloads` and `workloads_yaml` together; default 150,000, Kubernetes' documented limit per cluster). " +
 					"Past it the plan fails with KRP306 on the workload that crosses it, before any work: a replica count that large is usually a typo. Raise it when the count is meant."},
@@ -245,6 +248,8 @@ type model struct {
 	EC2NodeClasses    []string          `tfsdk:"ec2nodeclasses"`
 	Workloads         []workloadModel   `tfsdk:"workloads"`
 	WorkloadsYAML     []string          `tfsdk:"workloads_yaml"`
+	ClusterStateYAML  []string          `tfsdk:"cluster_state_yaml"`
+	PodsOnRunning     types.Int64       `tfsdk:"pods_on_running_nodes"`
 	MaxPods           types.Int64       `tfsdk:"max_pods"`
 	DaemonSetOverhead map[string]string `tfsdk:"daemonset_overhead"`
 	LowerBoundMethod  types.String      `tfsdk:"lower_bound_method"`
@@ -370,6 +375,9 @@ func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 	if mode == "" {
 		mode = simulation.Karpenter
 	}
+	if in.state != nil {
+		in.Start = simulation.Start(s, in.state, in.Input)
+	}
 	res, err := simulation.Simulate(ctx, s, in.Input, mode)
 	var size *simulation.SizeError
 	if errors.As(err, &size) {
@@ -403,6 +411,13 @@ func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 	m.Optimal = nil
 	m.Advice = nil
 	fill(&m, primary)
+	m.PodsOnRunning = types.Int64Null()
+	if in.Start != nil && res.Provisioned != nil {
+		m.PodsOnRunning = types.Int64Value(0)
+		if len(res.Provisioned.Rounds) > 0 {
+			m.PodsOnRunning = types.Int64Value(int64(res.Provisioned.Rounds[0].OnExistingNodes))
+		}
+	}
 	if optimum := res.Optimal; optimum != nil {
 		m.LowerBound = types.Float64Value(optimum.LowerBound)
 	}
@@ -466,8 +481,9 @@ func (d *dataSource) input(ctx context.Context, m model, region string, diags *d
 		in.Workloads = append(in.Workloads, workload(w, path.Root("workloads").AtListIndex(i), diags))
 	}
 	in.DaemonOverhead = quantities(m.DaemonSetOverhead, path.Root("daemonset_overhead"), diags)
-	if len(m.Workloads) == 0 && len(m.WorkloadsYAML) == 0 {
-		diags.AddAttributeError(path.Root("workloads"), "No workloads", "Set workloads, workloads_yaml or both: the simulation needs pending pods.")
+	in.state = clusterState(m.ClusterStateYAML, diags)
+	if len(m.Workloads) == 0 && len(m.WorkloadsYAML) == 0 && in.state == nil {
+		diags.AddAttributeError(path.Root("workloads"), "No workloads", "Set workloads, workloads_yaml or both (or cluster_state_yaml, whose pending pods are simulated): the simulation needs pending pods.")
 	}
 	if len(m.WorkloadsYAML) > 0 {
 		in.read = manifestWorkloads(m.WorkloadsYAML, int(m.MaxPods.ValueInt64()), d.data.Checks, diags)
@@ -481,6 +497,8 @@ func (d *dataSource) input(ctx context.Context, m model, region string, diags *d
 type configInput struct {
 	simulation.Input
 	read *workloadreader.Set
+	// state is the cluster_state_yaml snapshot (nil without it).
+	state *clusterstate.Snapshot
 }
 
 // manifest parses and validates one manifest of the given kind, with the CRD's defaults.

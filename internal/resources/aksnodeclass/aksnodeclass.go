@@ -44,7 +44,7 @@ func New() resource.Resource { return crdresource.New(Kind)() }
 // plan remembers the planned settings, so that NodePools that reference this node class in
 // the same configuration are checked against them rather than against defaults, and checks
 // the subnet against the Network Contributor grants planned in the same run.
-func plan(_ context.Context, pc *crdresource.PlanContext) {
+func plan(ctx context.Context, pc *crdresource.PlanContext) {
 	if pc.Data == nil {
 		return
 	}
@@ -58,6 +58,9 @@ func plan(_ context.Context, pc *crdresource.PlanContext) {
 	if !pc.Data.Checks.Disabled {
 		checkSubnetGranted(pc, known, stage.Grants())
 		checkSubnetChange(pc, known)
+	}
+	if len(unknown) == 0 {
+		pc.NodeClassImpact(ctx, kinds.AKSNodeClass, known)
 	}
 }
 

@@ -14,7 +14,7 @@ import (
 // plan publishes the planned node class, so that a NodePool planned after it in the same run
 // (one that references karpenter_ec2nodeclass.x.name) finds it, and reports the EC2NodeClass
 // findings (checks.go).
-func plan(_ context.Context, pc *crdresource.PlanContext) {
+func plan(ctx context.Context, pc *crdresource.PlanContext) {
 	if pc.Data == nil {
 		return
 	}
@@ -22,6 +22,9 @@ func plan(_ context.Context, pc *crdresource.PlanContext) {
 	publish(pc, known, len(unknown) == 0)
 	if !pc.Data.Checks.Disabled {
 		report(pc, known)
+	}
+	if len(unknown) == 0 {
+		pc.NodeClassImpact(ctx, kinds.EC2NodeClass, known)
 	}
 }
 

@@ -178,6 +178,7 @@ func planChecks(ctx context.Context, pc *crdresource.PlanContext) {
 		a = s.Analyze(pool, opts)
 	}
 	report(pc, a, settings.suppress, source.Label)
+	clusterImpact(ctx, pc, s, known, settings.suppress)
 }
 
 // nodeClassRef is the pool's node_class_ref, as the plan-time state names it, with the cloud
