@@ -63,6 +63,7 @@ type prepared struct {
 	rts       map[string]analysis.RegionTypes
 	workloads []simmodel.Workload
 	of        map[*corev1.Pod]int
+	pools     []simmodel.SimPool
 }
 
 // prepare checks the input and builds the emulation's: each pool's instance types and launch
@@ -115,7 +116,7 @@ func prepare(s *analysis.Analyzer, in PredictionInput) (*prepared, error) {
 	for i, p := range pin.Pods {
 		of[p] = index[i]
 	}
-	return &prepared{region: region, pin: pin, rts: rts, workloads: workloads, of: of}, nil
+	return &prepared{region: region, pin: pin, rts: rts, workloads: workloads, of: of, pools: in.Pools}, nil
 }
 
 // Predict returns what Karpenter on AKS would launch for the pods (Method "karpenter"): one

@@ -102,6 +102,8 @@ var rules = map[string][][]string{
 	"internal/clients/aws":           aboveTheDomain,
 	// The emulation takes instance types and launchers, not the analysis that derives them.
 	"internal/simulation/karpenter": append(aboveTheDomain, []string{module + "/internal/analysis", module + "/internal/simmodel"}),
+	// So does its disruption controller, which launches through the clouds' launch choice.
+	"internal/simulation/karpenter/disruption": append(aboveTheDomain, []string{module + "/internal/analysis", module + "/internal/simmodel"}),
 	// So does its NodeClaim disruption part, which also knows no cloud: the caller asks it.
 	"internal/simulation/karpenter/nodeclaim/disruption": append(aboveTheDomain, []string{module + "/internal/analysis", module + "/internal/simmodel", module + "/internal/cloud"}),
 	// The analysis imports no simulation (the simulations read its instance-type cache).

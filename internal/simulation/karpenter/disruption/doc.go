@@ -1,0 +1,60 @@
+// Package disruption emulates Karpenter's disruption controller (sigs.k8s.io/karpenter
+// v1.14.x pkg/controllers/disruption) and the NodeClaim controllers that make its candidates,
+// on a simulated clock.
+//
+// Each file emulates one upstream file. Paths are under pkg/controllers/disruption/ unless
+// named.
+//
+//	file                        upstream file: functions followed
+//	controller.go               controller.go: NewMethods (the order), Reconcile, disrupt
+//	types.go                    types.go: Candidate, NewCandidate, Command, Decision,
+//	                            EstimatedSavings, ScoreResult; ../state/statenode.go:
+//	                            ValidateNodeDisruptable
+//	helpers.go                  helpers.go: SimulateScheduling, GetCandidatesWithTotals,
+//	                            BuildNodePoolMap, BuildDisruptionBudgetMapping, mapCandidates;
+//	                            ../state/statenode.go: ValidatePodsDisruptable
+//	pdb.go                      ../../utils/pdb/pdb.go: NewLimits, CanEvictPods, isEvictable,
+//	                            IsCurrentlyReschedulable (a PDB's status computed as
+//	                            kube-controller-manager's disruption controller computes it)
+//	emptiness.go                emptiness.go: ShouldDisrupt, ComputeCommands
+//	staticdrift.go              staticdrift.go: ShouldDisrupt, ComputeCommands
+//	drift.go                    drift.go: ShouldDisrupt, ComputeCommands
+//	consolidation.go            consolidation.go: ShouldDisrupt, sortCandidates,
+//	                            computeConsolidation, computeSpotToSpotConsolidation;
+//	                            ../provisioning/scheduling/nodeclaim.go:
+//	                            RemoveInstanceTypeOptionsByPriceAndMinValues
+//	multinodeconsolidation.go   multinodeconsolidation.go: ComputeCommands,
+//	                            firstNConsolidationOption, filterOutSameInstanceType
+//	singlenodeconsolidation.go  singlenodeconsolidation.go: ComputeCommands, SortCandidates,
+//	                            shuffleCandidates
+//	balanced.go                 balanced.go: computeNodePoolTotals, ScoreMove,
+//	                            EvaluateBalancedMove, balancedEvaluator
+//	validation.go               validation.go: EmptinessValidator, ConsolidationValidator
+//	                            (validateCandidates, validateCommand), instanceTypesAreSubset
+//	queue.go                    queue.go: StartCommand, Reconcile (replacements initialized,
+//	                            then the candidates deleted); ../node/termination: the drain
+//	lifecycle.go                ../nodeclaim/lifecycle/initialization.go,
+//	                            ../nodeclaim/disruption/consolidation.go,
+//	                            ../nodeclaim/disruption/drift.go (via nodeclaim/disruption),
+//	                            ../nodeclaim/expiration/controller.go
+//	run.go                      none: the operator running these controllers and the
+//	                            provisioner, on a simulated clock, to a steady state
+//
+// Budgets (NodePool.MustGetAllowedDisruptions), the NodePool hash, eviction costs
+// (utils/disruption), pod predicates (utils/pod), offerings' prices and the requirements
+// algebra are Karpenter's own functions, imported and called on the simulated clock. The
+// scheduling simulation is the scheduler emulation (package karpenter), and a replacement's
+// launch is its pool's cloud launch choice (cloud.Launcher), AKS or EKS.
+//
+// What is not emulated, and assumed instead:
+//   - time a NodeClaim takes to initialize (Options.LaunchToInitialized, default 90s);
+//   - evicted pods are bound again at once, where Karpenter's scheduler would place them
+//     (the kube-scheduler's scoring is not emulated), and are ready once bound;
+//   - where upstream breaks a tie by Go map order or an unstable sort (the order of pools in
+//     single-node consolidation and static drift, equal savings ratios), names or input order
+//     decide;
+//   - the wall-clock timeouts of multi-node (1 min) and single-node (3 min) consolidation,
+//     and the IsConsolidated shortcut, do not apply: the emulation is deterministic;
+//   - the Drifted check for an instance type no longer offered (made an hour after
+//     creation upstream) is not made.
+package disruption
