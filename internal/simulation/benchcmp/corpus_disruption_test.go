@@ -40,11 +40,9 @@ func disruptionCorpusCase(seed uint64, i, maxPods int) disruptionCase {
 	for _, np := range sc.pools {
 		c.tags = append(c.tags, drawDisruption(rng, np, kind == "settle" && rng.IntN(4) == 0)...)
 	}
-	if kind == "settle" {
-		for _, np := range sc.pools {
-			if np.Spec.Template.Spec.ExpireAfter.Duration != nil {
-				c.horizon = time.Hour
-			}
+	for _, t := range c.tags {
+		if t == "expiry" {
+			c.horizon = time.Hour
 		}
 	}
 	c.tags = append(c.tags, drawWorkloadGuards(rng, &c)...)

@@ -20,6 +20,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	coreapis "sigs.k8s.io/karpenter/pkg/apis"
@@ -63,6 +64,8 @@ var disruptionEnvironment struct {
 	once sync.Once
 	env  *test.Environment
 	err  error
+	// direct reads and writes the API server without the cache.
+	direct client.Client
 }
 
 // errNoAPIServer says the API server binaries are missing: the comparator needs them.
@@ -81,9 +84,22 @@ func sharedDisruptionEnvironment() (*test.Environment, error) {
 				disruptionEnvironment.err = fmt.Errorf("starting the API server: %v", r)
 			}
 		}()
-		disruptionEnvironment.env = test.NewEnvironment(test.WithCRDs(coreapis.CRDs...), test.WithCRDs(v1alpha1.CRDs...))
+		// The pod-event controller finds a node's NodeClaim by provider ID: the index its own
+		// suite sets (pkg/controllers/nodeclaim/podevents/suite_test.go).
+		ctx := context.Background()
+		disruptionEnvironment.env = test.NewEnvironment(test.WithCRDs(coreapis.CRDs...), test.WithCRDs(v1alpha1.CRDs...),
+			test.WithFieldIndexers(test.NodeClaimProviderIDFieldIndexer(ctx), test.NodeProviderIDFieldIndexer(ctx)))
+		disruptionEnvironment.direct, disruptionEnvironment.err = client.New(disruptionEnvironment.env.Config, client.Options{Scheme: scheme.Scheme})
 	})
 	return disruptionEnvironment.env, disruptionEnvironment.err
+}
+
+// stopDisruptionEnvironment stops the API server if a test started it.
+func stopDisruptionEnvironment() {
+	if env := disruptionEnvironment.env; env != nil {
+		env.Cancel()
+		_ = env.Stop() // the processes are gone either way; nothing to report at exit
+	}
 }
 
 // harnessFailure is a failed expectation of upstream's test helpers, raised as a panic by the
@@ -144,6 +160,8 @@ type harness struct {
 	// seen names every Node and NodeClaim created, for the informers to see them go.
 	seenNodes, seenClaims map[string]bool
 	disruptions           []disruptionEvent
+	// generation counts the pods recreated, to name them.
+	generation int
 }
 
 // newHarness builds a scenario's controllers as the suite's BeforeEach does.
@@ -247,19 +265,35 @@ func daemonSetOf(p *corev1.Pod) *appsv1.DaemonSet {
 		ObjectMeta: metav1.ObjectMeta{Name: p.Name, Namespace: p.Namespace},
 		Spec: appsv1.DaemonSetSpec{
 			Selector: &metav1.LabelSelector{MatchLabels: labels},
-			Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: labels}, Spec: *p.Spec.DeepCopy()},
+			Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: labels}, Spec: withImage(p.Spec)},
 		},
 	}
 }
 
-// createPending creates pods unbound.
+// createPending creates pods unbound, marked unschedulable as kube-scheduler marks the pods it
+// cannot place (the provisioner takes only those).
 func (h *harness) createPending(pods []*corev1.Pod) {
 	for _, p := range pods {
 		q := p.DeepCopy()
 		q.UID, q.ResourceVersion, q.Spec.NodeName = "", "", ""
-		q.Status = corev1.PodStatus{Phase: corev1.PodPending}
+		q.Status = corev1.PodStatus{Phase: corev1.PodPending, Conditions: []corev1.PodCondition{{
+			Type: corev1.PodScheduled, Status: corev1.ConditionFalse, Reason: corev1.PodReasonUnschedulable, LastTransitionTime: metav1.Now(),
+		}}}
+		q.Spec = withImage(q.Spec)
 		ExpectApplied(h.ctx, h.env.Client, q)
 	}
+}
+
+// withImage gives every container an image, which the API server requires; the scenarios
+// leave it out, as scheduling does not read it.
+func withImage(spec corev1.PodSpec) corev1.PodSpec {
+	out := *spec.DeepCopy()
+	for i := range out.Containers {
+		if out.Containers[i].Image == "" {
+			out.Containers[i].Image = "registry.k8s.io/pause:3.10"
+		}
+	}
+	return out
 }
 
 // applyChange applies the case's change: the NodePools after, the node class's new hash, or
@@ -277,7 +311,7 @@ func (h *harness) applyChange() {
 			keep[p.Namespace+"/"+p.Name] = true
 		}
 		for _, p := range h.listPods() {
-			if !keep[p.Namespace+"/"+p.Name] && !pod.IsOwnedByDaemonSet(p) {
+			if !keep[p.Namespace+"/"+scenarioPodName(p)] && !pod.IsOwnedByDaemonSet(p) {
 				h.deletePod(p)
 			}
 		}
@@ -287,17 +321,35 @@ func (h *harness) applyChange() {
 // settle runs the controllers until the clock passes horizon from now.
 func (h *harness) settle(horizon time.Duration) {
 	deadline := h.env.Clock.Now().Add(horizon)
+	wall, iterations := time.Now(), 0
 	h.provisionPending()
 	for h.env.Clock.Now().Before(deadline) {
+		iterations++
+		t0 := time.Now()
 		h.syncState()
+		t1 := time.Now()
 		acted := h.expire()
 		h.updatePDBs()
+		t2 := time.Now()
 		h.markConditions()
+		t3 := time.Now()
 		acted = h.disrupt() || acted
+		if os.Getenv("DISRUPTION_DEBUG") != "" {
+			fmt.Printf("debug: iteration %d at %s: sync %s expire+pdb %s conditions %s disrupt %s (acted %v)\n", iterations, h.env.Clock.Now().Sub(disruptionStart), t1.Sub(t0), t2.Sub(t1), t3.Sub(t2), time.Since(t3), acted)
+		}
 		if acted {
 			continue
 		}
 		h.env.Clock.Step(h.idleStep(deadline))
+	}
+	if os.Getenv("DISRUPTION_DEBUG") != "" {
+		deleting := 0
+		for _, p := range h.listPods() {
+			if !p.DeletionTimestamp.IsZero() {
+				deleting++
+			}
+		}
+		fmt.Printf("debug: settled at %s after %d iterations in %s; %d pods deleting\n", h.env.Clock.Now().Sub(disruptionStart), iterations, time.Since(wall), deleting)
 	}
 }
 
@@ -351,6 +403,22 @@ func (h *harness) provisionPending() {
 		}
 		h.syncState()
 		results, err := h.prov.Schedule(h.ctx)
+		if os.Getenv("DISRUPTION_DEBUG") != "" {
+			onExisting := 0
+			for _, en := range results.ExistingNodes {
+				onExisting += len(en.Pods)
+			}
+			fmt.Printf("debug: schedule: %d pending, %d new NodeClaims, %d on existing, %d pod errors, synced %v, err %v\n", h.pendingPods(), len(results.NewNodeClaims), onExisting, len(results.PodErrors), h.cluster.Synced(h.ctx), err)
+			for _, p := range h.listPods() {
+				if p.Spec.NodeName == "" {
+					fmt.Printf("debug:   pending %s deleting=%v conditions=%v\n", p.Name, p.DeletionTimestamp, p.Status.Conditions)
+				}
+			}
+			for p, e := range results.PodErrors {
+				fmt.Printf("debug:   %s: %v\n", p.Name, e)
+				break
+			}
+		}
 		if err != nil {
 			if errors.Is(err, provisioning.ErrNodePoolsNotFound) {
 				return
@@ -361,6 +429,9 @@ func (h *harness) provisionPending() {
 		for _, m := range results.NewNodeClaims {
 			name, err := h.prov.Create(h.ctx, m, provisioning.WithReason(metrics.ProvisionedReason))
 			if err != nil {
+				if os.Getenv("DISRUPTION_DEBUG") != "" {
+					fmt.Printf("debug: create: %v\n", err)
+				}
 				continue
 			}
 			node := h.launch(name)
@@ -421,6 +492,7 @@ func (h *harness) bindDaemons(node *corev1.Node) {
 		p.UID, p.ResourceVersion, p.Spec.NodeName = "", "", ""
 		p.OwnerReferences = []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "DaemonSet", Name: d.Name, UID: h.daemonUID(d), Controller: lo.ToPtr(true)}}
 		p.Status = corev1.PodStatus{Phase: corev1.PodRunning}
+		p.Spec = withImage(p.Spec)
 		ExpectApplied(h.ctx, h.env.Client, p)
 		h.bind(p, node)
 	}
@@ -432,9 +504,15 @@ func (h *harness) daemonUID(d *corev1.Pod) types.UID {
 	return ds.UID
 }
 
-// bind binds a pod to a node and tells the cluster state and the pod-event controller.
+// bind binds a pod to a node and tells the cluster state and the pod-event controller. The
+// Binding goes through a client without the cache (the caching client would wait a second for
+// a Binding it never caches), then the cache is awaited, as the caching client awaits writes.
 func (h *harness) bind(p *corev1.Pod, node *corev1.Node) {
-	ExpectManualBinding(h.ctx, h.env.Client, p, node)
+	ExpectManualBinding(h.ctx, disruptionEnvironment.direct, p, node)
+	gomega.Eventually(func(g gomega.Gomega) {
+		g.Expect(h.env.Client.Get(h.ctx, client.ObjectKeyFromObject(p), p)).To(gomega.Succeed())
+		g.Expect(p.Spec.NodeName).To(gomega.Equal(node.Name))
+	}).WithPolling(time.Millisecond).Should(gomega.Succeed())
 	gomega.Expect(h.cluster.UpdatePod(h.ctx, p)).To(gomega.Succeed())
 	_, err := h.podEvents.Reconcile(h.ctx, p)
 	gomega.Expect(err).ToNot(gomega.HaveOccurred())
@@ -605,9 +683,37 @@ func (h *harness) terminate(nc *karpv1.NodeClaim) {
 				again = append(again, p)
 			}
 		}
-		h.createPending(again)
+		h.createPending(h.replicas(again))
 	}
 	h.syncState()
+}
+
+// replicaOfAnnotation names the scenario pod a recreated pod stands for.
+const replicaOfAnnotation = "benchcmp.karpenter-iac/replica-of"
+
+// replicas are new pods for evicted ones, named anew as a ReplicaSet names its pods, each
+// remembering the scenario pod it replaces.
+func (h *harness) replicas(pods []*corev1.Pod) []*corev1.Pod {
+	out := make([]*corev1.Pod, len(pods))
+	for i, p := range pods {
+		h.generation++
+		q := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{
+			Name: fmt.Sprintf("%s-r%d", scenarioPodName(p), h.generation), Namespace: p.Namespace,
+			Labels: p.Labels, Annotations: lo.Assign(p.Annotations, map[string]string{replicaOfAnnotation: scenarioPodName(p)}),
+			OwnerReferences: p.OwnerReferences,
+		}, Spec: *p.Spec.DeepCopy()}
+		q.Spec.NodeName = ""
+		out[i] = q
+	}
+	return out
+}
+
+// scenarioPodName is the scenario pod a pod stands for.
+func scenarioPodName(p *corev1.Pod) string {
+	if n := p.Annotations[replicaOfAnnotation]; n != "" {
+		return n
+	}
+	return p.Name
 }
 
 func (h *harness) listNodes() []*corev1.Node {
