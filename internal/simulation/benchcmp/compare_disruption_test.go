@@ -97,7 +97,7 @@ func compareDisruption(t *testing.T, cases []disruptionCase, verbose bool) disru
 			tl.same++
 		} else if ours.ties {
 			tl.tied++
-			verdict = "differs (the emulation met ties Karpenter breaks at random)"
+			verdict = "differs (the emulation met ties Karpenter's scheduler breaks at random)"
 		} else {
 			tl.ruleDiffers++
 			verdict = "differs (no random tie: a rule)"

@@ -14,11 +14,12 @@ import (
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider/fake"
-	"sigs.k8s.io/karpenter/pkg/test"
 	kscheduling "sigs.k8s.io/karpenter/pkg/scheduling"
+	"sigs.k8s.io/karpenter/pkg/test"
 	"sigs.k8s.io/karpenter/pkg/utils/resources"
 
 	"github.com/Azure/karpenter-provider-azure/pkg/providers/allocationstrategy"
+	"github.com/Azure/karpenter-provider-azure/pkg/utils/zones"
 )
 
 // nodeClassHashAnnotation stands for the providers' node class hash on a NodeClaim
@@ -39,6 +40,8 @@ type launchCloud struct {
 	mu        sync.Mutex
 	created   map[string]*karpv1.NodeClaim
 	classHash int
+	// ties counts the launches that met offerings the provider picks among at random.
+	ties int
 }
 
 func newLaunchCloud(sc scenario) *launchCloud {
@@ -50,25 +53,72 @@ func newLaunchCloud(sc scenario) *launchCloud {
 	return &launchCloud{CloudProvider: cp, sc: sc, created: map[string]*karpv1.NodeClaim{}}
 }
 
+// azureLaunch is the Azure provider's Create choice: the allocation strategy's stages
+// (FilterInstanceOfferings) on the candidates resolveInstanceTypes keeps. Its rank shuffles
+// the zones of offerings equal in price, capacity type and placement scope: of those the
+// first zone by name is taken, as the emulation takes it, and tied says there were several.
+func azureLaunch(ctx context.Context, its []*cloudprovider.InstanceType, nc *karpv1.NodeClaim) (*cloudprovider.InstanceType, *cloudprovider.Offering, bool) {
+	reqs := kscheduling.NewNodeSelectorRequirementsWithMinValues(nc.Spec.Requirements...)
+	ranked := allocationstrategy.NewProvider().FilterInstanceOfferings(ctx, allocationstrategy.NewInstanceOfferings(azureCandidates(its, reqs, nc.Spec.Resources.Requests)), reqs)
+	if len(ranked) == 0 || ranked[0].InstanceType == nil || len(ranked[0].Offerings) == 0 {
+		return nil, nil, false
+	}
+	best := ranked[0].Offerings[0]
+	pick, n := best, 0
+	for _, o := range ranked[0].Offerings {
+		if o.Price == best.Price && o.CapacityType() == best.CapacityType() && zones.PlacementScopeForOffering(o) == zones.PlacementScopeForOffering(best) {
+			n++
+			if o.Zone() < pick.Zone() {
+				pick = o
+			}
+		}
+	}
+	return ranked[0].InstanceType, pick, n > 1
+}
+
+// byFirstName takes, of the AWS fleet's equally priced instance types, the first by name (the
+// fleet picks one of them; the emulation takes the first by name), with its offering.
+func byFirstName(its []*cloudprovider.InstanceType, it *cloudprovider.InstanceType, o *cloudprovider.Offering, ties []string) (*cloudprovider.InstanceType, *cloudprovider.Offering, bool) {
+	if it == nil || len(ties) < 2 || ties[0] == it.Name {
+		return it, o, len(ties) > 1
+	}
+	for _, cand := range its {
+		if cand.Name != ties[0] {
+			continue
+		}
+		for _, co := range cand.Offerings.Available() {
+			if co.Price == o.Price && co.CapacityType() == o.CapacityType() {
+				return cand, co, true
+			}
+		}
+	}
+	return it, o, true
+}
+
 // launchChoice names each side's launch choice for the printed header.
 func launchChoice(eks bool) string {
 	if eks {
-		return "the AWS provider's (instance filters, truncation, fleet lowest price) on both sides"
+		return "the AWS provider's (instance filters, truncation, fleet lowest price; equal prices: first by name) on both sides"
 	}
-	return "the Azure provider's allocation strategy on both sides"
+	return "the Azure provider's allocation strategy (equally ranked zones: first by name) on both sides"
 }
 
 func (c *launchCloud) Create(ctx context.Context, nc *karpv1.NodeClaim) (*karpv1.NodeClaim, error) {
 	its := c.sc.its[nc.Labels[karpv1.NodePoolLabelKey]]
 	var it *cloudprovider.InstanceType
 	var o *cloudprovider.Offering
+	tied := false
 	if c.sc.eks {
-		it, o, _ = awsLaunch(its, nc)
+		var ties []string
+		it, o, ties = awsLaunch(its, nc)
+		it, o, tied = byFirstName(its, it, o, ties)
 	} else {
-		reqs := kscheduling.NewNodeSelectorRequirementsWithMinValues(nc.Spec.Requirements...)
-		if sel := allocationstrategy.NewProvider().Allocate(ctx, azureCandidates(its, reqs, nc.Spec.Resources.Requests), reqs); sel != nil {
-			it, o = sel.InstanceType, sel.Offering
-		}
+		it, o, tied = azureLaunch(ctx, its, nc)
+	}
+	if tied {
+		c.mu.Lock()
+		c.ties++
+		c.mu.Unlock()
 	}
 	if it == nil || o == nil {
 		return nil, cloudprovider.NewInsufficientCapacityError(fmt.Errorf("no instance type of pool %s fits NodeClaim %s", nc.Labels[karpv1.NodePoolLabelKey], nc.Name))

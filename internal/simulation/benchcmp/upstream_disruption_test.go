@@ -284,13 +284,23 @@ func (h *harness) createPending(pods []*corev1.Pod) {
 	}
 }
 
-// withImage gives every container an image, which the API server requires; the scenarios
-// leave it out, as scheduling does not read it.
+// withImage gives every container an image, and an extended resource (a GPU) a limit equal to
+// its request, which the API server requires; the scenarios leave them out, as scheduling
+// reads neither.
 func withImage(spec corev1.PodSpec) corev1.PodSpec {
 	out := *spec.DeepCopy()
 	for i := range out.Containers {
-		if out.Containers[i].Image == "" {
-			out.Containers[i].Image = "registry.k8s.io/pause:3.10"
+		c := &out.Containers[i]
+		if c.Image == "" {
+			c.Image = "registry.k8s.io/pause:3.10"
+		}
+		for name, q := range c.Resources.Requests {
+			if name != corev1.ResourceCPU && name != corev1.ResourceMemory && name != corev1.ResourceEphemeralStorage {
+				if c.Resources.Limits == nil {
+					c.Resources.Limits = corev1.ResourceList{}
+				}
+				c.Resources.Limits[name] = q
+			}
 		}
 	}
 	return out
@@ -759,7 +769,6 @@ func (h *harness) steadyNodes() []nodeKey {
 	return out
 }
 
-
 // nodeKeyOf is a NodeClaim's identity in the comparison, from its labels.
 func nodeKeyOf(labels map[string]string) nodeKey {
 	return nodeKey{
@@ -790,10 +799,15 @@ var _ reconcile.Reconciler = (*informer.NodeController)(nil)
 // fakeCloud is the fake cloud provider the harness extends (its instance types per NodePool).
 type fakeCloud = fake.CloudProvider
 
-// offeringOf is an instance type's offering with a capacity type and zone.
+// offeringOf is an instance type's offering with a capacity type and zone (an offering
+// without a zone, as the EKS catalog's, matches the empty zone).
 func offeringOf(it *cloudprovider.InstanceType, capacityType, zone string) *cloudprovider.Offering {
 	for _, o := range it.Offerings {
-		if o.CapacityType() == capacityType && o.Zone() == zone {
+		z := ""
+		if o.Requirements.Has(corev1.LabelTopologyZone) {
+			z = o.Zone()
+		}
+		if o.CapacityType() == capacityType && z == zone {
 			return o
 		}
 	}
