@@ -44,8 +44,11 @@ func TestCompareUpstreamDisruption(t *testing.T) {
 	seed := uint64(envInt("CORPUS_SEED", 1))
 	maxPods := envInt("DISRUPTION_MAX_PODS", 40)
 	var cases []disruptionCase
+	only := envInt("DISRUPTION_ONLY", -1)
 	for i := range envInt("DISRUPTION_CORPUS", 4) {
-		cases = append(cases, disruptionCorpusCase(seed, i, maxPods))
+		if only < 0 || i == only {
+			cases = append(cases, disruptionCorpusCase(seed, i, maxPods))
+		}
 	}
 	fmt.Printf("disruption: launch choice: %s (AKS); %s (EKS); NodeClaims initialize at once on both sides\n", launchChoice(false), launchChoice(true))
 	tl := compareDisruption(t, cases, os.Getenv("COMPARE_VERBOSE") != "")

@@ -13,7 +13,7 @@ import (
 )
 
 // disruptionKinds are the corpus's changes, drawn in turn: settle from empty only, then a
-// scale-down, a NodePool change (drift) and a node class change (drift) on the settled cluster.
+// scale-down, a change of every NodePool (drift) and a node class change (drift) on the settled cluster.
 var disruptionKinds = []string{"settle", "scale-down", "pool-change", "class-change"}
 
 // disruptionCorpusCase draws the i-th case of the seeded disruption corpus. Its pools and pods
@@ -153,26 +153,32 @@ func scaledDown(rng *rand.Rand, pods []*corev1.Pod) []*corev1.Pod {
 	return out
 }
 
-// changedPools edits one pool: a template label (static drift), or its capacity type narrowed
-// to on-demand or its instance families narrowed (requirements drift).
+// changedPools applies one edit to every pool, as a platform-wide change does: a template
+// label (static drift), or the capacity type narrowed to on-demand or the instance families
+// narrowed (requirements drift).
 func changedPools(rng *rand.Rand, pools []*karpv1.NodePool, eks bool) []*karpv1.NodePool {
-	np := pools[rng.IntN(len(pools))].DeepCopy()
-	switch rng.IntN(3) {
-	case 0:
-		if np.Spec.Template.Labels == nil {
-			np.Spec.Template.Labels = map[string]string{}
+	edit := rng.IntN(3)
+	out := make([]*karpv1.NodePool, len(pools))
+	for i, p := range pools {
+		np := p.DeepCopy()
+		switch edit {
+		case 0:
+			if np.Spec.Template.Labels == nil {
+				np.Spec.Template.Labels = map[string]string{}
+			}
+			np.Spec.Template.Labels["team"] = "platform"
+		case 1:
+			np.Spec.Template.Spec.Requirements = withRequirement(np.Spec.Template.Spec.Requirements, onDemand)
+		default:
+			family := req("karpenter.azure.com/sku-family", corev1.NodeSelectorOpIn, "D", "E")
+			if eks {
+				family = req("karpenter.k8s.aws/instance-category", corev1.NodeSelectorOpIn, "m", "r")
+			}
+			np.Spec.Template.Spec.Requirements = withRequirement(np.Spec.Template.Spec.Requirements, family)
 		}
-		np.Spec.Template.Labels["team"] = "platform"
-	case 1:
-		np.Spec.Template.Spec.Requirements = withRequirement(np.Spec.Template.Spec.Requirements, onDemand)
-	default:
-		family := req("karpenter.azure.com/sku-family", corev1.NodeSelectorOpIn, "D", "E")
-		if eks {
-			family = req("karpenter.k8s.aws/instance-category", corev1.NodeSelectorOpIn, "m", "r")
-		}
-		np.Spec.Template.Spec.Requirements = withRequirement(np.Spec.Template.Spec.Requirements, family)
+		out[i] = np
 	}
-	return []*karpv1.NodePool{np}
+	return out
 }
 
 // withRequirement replaces the requirement on r's key, or adds it.

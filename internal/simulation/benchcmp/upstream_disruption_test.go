@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	emudisruption "github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation/karpenter/disruption"
 	"github.com/onsi/gomega"
 	"github.com/samber/lo"
 	appsv1 "k8s.io/api/apps/v1"
@@ -252,6 +253,10 @@ func upstreamPool(np *karpv1.NodePool) *karpv1.NodePool {
 	up := np.DeepCopy()
 	up.UID, up.ResourceVersion = "", ""
 	up.Spec.Template.Spec.NodeClassRef = &karpv1.NodeClassReference{Group: "karpenter.test.sh", Kind: "TestNodeClass", Name: "default"}
+	if up.Spec.Template.Spec.Requirements == nil {
+		// The CRD requires the list; an empty one means what no list means to the emulation.
+		up.Spec.Template.Spec.Requirements = []karpv1.NodeSelectorRequirementWithMinValues{}
+	}
 	up.StatusConditions().SetTrue(karpv1.ConditionTypeValidationSucceeded)
 	up.StatusConditions().SetTrue(karpv1.ConditionTypeNodeClassReady)
 	up.StatusConditions().SetUnknown(karpv1.ConditionTypeNodeRegistrationHealthy)
@@ -311,6 +316,14 @@ func withImage(spec corev1.PodSpec) corev1.PodSpec {
 func (h *harness) applyChange() {
 	for _, np := range h.c.afterPools {
 		h.applyPool(np)
+		if os.Getenv("DISRUPTION_DEBUG") != "" {
+			got := &karpv1.NodePool{}
+			gomega.Expect(h.env.Client.Get(h.ctx, client.ObjectKeyFromObject(np), got)).To(gomega.Succeed())
+			fmt.Printf("debug: pool %s changed: hash %s, template labels %v, requirements %v\n", np.Name, got.Annotations[karpv1.NodePoolHashAnnotationKey], got.Spec.Template.Labels, got.Spec.Template.Spec.Requirements)
+			for _, nc := range h.listClaims() {
+				fmt.Printf("debug:   claim %s pool %s hash %s\n", nc.Name, nc.Labels[karpv1.NodePoolLabelKey], nc.Annotations[karpv1.NodePoolHashAnnotationKey])
+			}
+		}
 	}
 	if h.c.classChanged {
 		h.cloud.bumpNodeClass()
@@ -579,7 +592,7 @@ func (h *harness) expire() bool {
 			gomega.Expect(err).ToNot(gomega.HaveOccurred())
 		}
 		if err := h.env.Client.Get(h.ctx, client.ObjectKeyFromObject(nc), &karpv1.NodeClaim{}); apierrors.IsNotFound(err) {
-			h.record(string(metrics.ExpiredReason), nc)
+			h.record(string(emudisruption.ReasonExpired), nc)
 			h.terminate(nc)
 			acted = true
 		}
