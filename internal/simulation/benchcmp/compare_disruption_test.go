@@ -146,6 +146,9 @@ func emulatedDisruption(c disruptionCase) (disruptionOutcome, error) {
 	var out disruptionOutcome
 	in := emulationInput(c.sc)
 	in.Pods, in.ExistingNodes = nil, nil
+	if c.wrongRule != nil {
+		in.NodePools = brokenPools(in.NodePools, c.wrongRule)
+	}
 	cl := &disruption.Cluster{Input: in, Pending: c.sc.pods, PDBs: c.pdbs}
 	hash := 0
 	cl.CloudDrift = func(_ *karpv1.NodePool, nc *karpv1.NodeClaim) cloudprovider.DriftReason {
@@ -192,6 +195,9 @@ func emulatedDisruption(c disruptionCase) (disruptionOutcome, error) {
 	if c.changed() {
 		if c.afterPools != nil {
 			cl.Input.NodePools = replacedPools(cl.Input.NodePools, c.afterPools)
+			if c.wrongRule != nil {
+				cl.Input.NodePools = brokenPools(cl.Input.NodePools, c.wrongRule)
+			}
 		}
 		if c.classChanged {
 			hash++
@@ -207,6 +213,16 @@ func emulatedDisruption(c disruptionCase) (disruptionOutcome, error) {
 	out.pending = len(cl.Pending)
 	out.elapsed = time.Since(start)
 	return out, nil
+}
+
+// brokenPools are copies of the pools with a rule broken on purpose (the gate's test).
+func brokenPools(pools []*karpv1.NodePool, wrong func(*karpv1.NodePool)) []*karpv1.NodePool {
+	out := make([]*karpv1.NodePool, len(pools))
+	for i, np := range pools {
+		out[i] = np.DeepCopy()
+		wrong(out[i])
+	}
+	return out
 }
 
 // replacedPools are the pools with those of the same name in after put in their place.

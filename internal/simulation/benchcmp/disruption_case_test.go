@@ -28,6 +28,9 @@ type disruptionCase struct {
 	horizon time.Duration
 	// tags name what the case exercises, for the printed line.
 	tags []string
+	// wrongRule, when set, edits the emulation's NodePools only: a rule broken on purpose,
+	// which the gate must catch.
+	wrongRule func(*karpv1.NodePool)
 }
 
 func (c disruptionCase) changed() bool {
