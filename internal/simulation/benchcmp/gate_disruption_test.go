@@ -28,7 +28,9 @@ func TestDisruptionGateCatchesWrongRule(t *testing.T) {
 	if own.same != 1 {
 		t.Fatalf("%s: with the emulation's own rules the case is not identical; pick another case", c.name)
 	}
-	c.wrongRule = func(np *karpv1.NodePool) { np.Spec.Disruption.ConsolidationPolicy = karpv1.ConsolidationPolicyWhenEmpty }
+	c.wrongRule = func(np *karpv1.NodePool) {
+		np.Spec.Disruption.ConsolidationPolicy = karpv1.ConsolidationPolicyWhenEmpty
+	}
 	broken := compareDisruption(t, []disruptionCase{c}, true)
 	if broken.ruleDiffers != 1 {
 		t.Fatalf("%s with WhenEmpty on the emulation's side only: the gate counted %d rule differences, want 1 (identical %d, tied %d)",
