@@ -30,7 +30,8 @@ import (
 //
 // DISRUPTION_CORPUS cases (default 4, in the suite) of at most DISRUPTION_MAX_PODS pods
 // (default 40) are drawn with CORPUS_SEED; make compare-upstream-disruption runs 160 of up to
-// 300. It fails when a case differs where the emulation met no tie Karpenter breaks at random.
+// 300; SCENARIOS=DIR runs the case directories under DIR instead (loadDisruptionDirs). It
+// fails when a case differs where the emulation met no tie Karpenter breaks at random.
 func TestCompareUpstreamDisruption(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs Karpenter's controllers on an API server")
@@ -48,6 +49,12 @@ func TestCompareUpstreamDisruption(t *testing.T) {
 	for i := range envInt("DISRUPTION_CORPUS", 4) {
 		if only < 0 || i == only {
 			cases = append(cases, disruptionCorpusCase(seed, i, maxPods))
+		}
+	}
+	if dir := os.Getenv("SCENARIOS"); dir != "" {
+		var err error
+		if cases, err = loadDisruptionDirs(dir); err != nil {
+			t.Fatal(err)
 		}
 	}
 	fmt.Printf("disruption: launch choice: %s (AKS); %s (EKS); NodeClaims initialize at once on both sides\n", launchChoice(false), launchChoice(true))
