@@ -114,8 +114,8 @@ func compareDisruption(t *testing.T, cases []disruptionCase, verbose bool) disru
 		}
 		if verdict != "identical" && verbose {
 			verdict += fmt.Sprintf("\n  emulation: before %s\n             after %s\n             %s\n  Karpenter: before %s\n             after %s\n             %s",
-				nodeKeysString(ours.before), nodeKeysString(ours.after), ours.reasons(),
-				nodeKeysString(up.before), nodeKeysString(up.after), up.reasons())
+				nodeKeysString(ours.before), nodeKeysString(ours.after), ours.timeline(),
+				nodeKeysString(up.before), nodeKeysString(up.after), up.timeline())
 		}
 		fmt.Printf("%-44s %3d pods %-26s emulation %2d→%2d nodes USD %.4f/h [%s], Karpenter (steady state) %2d→%2d nodes USD %.4f/h [%s]: %s\n",
 			c.name, len(c.sc.pods), tagsOf(c), len(ours.before), len(ours.after), ours.cost(), ours.reasons(),

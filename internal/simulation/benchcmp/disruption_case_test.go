@@ -72,6 +72,15 @@ func (o disruptionOutcome) reasons() string {
 	return strings.Join(parts, " ")
 }
 
+// timeline lists the disruptions in order: time, reason, node.
+func (o disruptionOutcome) timeline() string {
+	parts := make([]string, len(o.disruptions))
+	for i, d := range o.disruptions {
+		parts[i] = fmt.Sprintf("%s %s %s", d.at, d.reason, d.node)
+	}
+	return strings.Join(parts, "; ")
+}
+
 // cost is the steady-state hourly list price of the nodes after.
 func (o disruptionOutcome) cost() float64 {
 	c := 0.0

@@ -175,10 +175,11 @@ func newHarness(env *test.Environment, c disruptionCase) *harness {
 	recorder := test.NewEventRecorder()
 	prov := provisioning.NewProvisioner(env.Client, recorder, cp, cluster, env.Clock, deviceallocation.NewController(env.Client), virtualpods.NewVirtualPodCache(env.Client))
 	queue := disruption.NewQueue(env.Client, recorder, cluster, env.Clock, prov)
+	launched := map[string]time.Time{}
 	h := &harness{
 		ctx: ctx, env: env, c: c, cloud: cp, cluster: cluster,
 		nodeState:      informer.NewNodeController(env.Client, cluster),
-		nodeClaimState: informer.NewNodeClaimController(env.Client, cp, cluster, clusterCost),
+		nodeClaimState: informer.NewNodeClaimController(&launchTimeClient{Client: env.Client, launched: launched}, cp, cluster, clusterCost),
 		podState:       informer.NewPodController(env.Client, cluster),
 		prov:           prov,
 		queue:          queue,
@@ -187,7 +188,7 @@ func newHarness(env *test.Environment, c disruptionCase) *harness {
 		podEvents:      podevents.NewController(env.Clock, env.Client, cp),
 		expiry:         expiration.NewController(env.Clock, env.Client, cp),
 		hash:           nphash.NewController(env.Client, cp),
-		launched:       map[string]time.Time{},
+		launched:       launched,
 		seenNodes:      map[string]bool{}, seenClaims: map[string]bool{},
 	}
 	cp.clock = env.Clock
@@ -409,6 +410,27 @@ func (h *harness) idleStep(deadline time.Time) time.Duration {
 		step = left
 	}
 	return step
+}
+
+// launchTimeClient reads NodeClaims with their creation time on the fake clock (their
+// launch), for the cluster state: the API server stamps the wall clock, which the fake clock
+// does not follow, and the eviction cost reads a NodeClaim's age against the fake clock
+// (utils/disruption LifetimeRemaining).
+type launchTimeClient struct {
+	client.Client
+	launched map[string]time.Time
+}
+
+func (c *launchTimeClient) Get(ctx context.Context, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+	if err := c.Client.Get(ctx, key, obj, opts...); err != nil {
+		return err
+	}
+	if nc, ok := obj.(*karpv1.NodeClaim); ok {
+		if t, ok := c.launched[nc.Name]; ok {
+			nc.CreationTimestamp = metav1.NewTime(t)
+		}
+	}
+	return nil
 }
 
 // ExpectWithOffsetList lists objects, failing the scenario on an error.
