@@ -23,11 +23,9 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	coreapis "sigs.k8s.io/karpenter/pkg/apis"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
-	"sigs.k8s.io/karpenter/pkg/cloudprovider/fake"
 	"sigs.k8s.io/karpenter/pkg/controllers/disruption"
 	"sigs.k8s.io/karpenter/pkg/controllers/dynamicresources/deviceallocation"
 	ncdisruption "sigs.k8s.io/karpenter/pkg/controllers/nodeclaim/disruption"
@@ -385,7 +383,7 @@ func (h *harness) idleStep(deadline time.Time) time.Duration {
 	next := now.Add(maxIdleStep)
 	pools := map[string]*karpv1.NodePool{}
 	npl := &karpv1.NodePoolList{}
-	ExpectWithOffsetList(h, npl)
+	mustList(h, npl)
 	for i := range npl.Items {
 		pools[npl.Items[i].Name] = &npl.Items[i]
 	}
@@ -433,8 +431,8 @@ func (c *launchTimeClient) Get(ctx context.Context, key client.ObjectKey, obj cl
 	return nil
 }
 
-// ExpectWithOffsetList lists objects, failing the scenario on an error.
-func ExpectWithOffsetList(h *harness, list client.ObjectList) {
+// mustList lists objects, failing the scenario on an error.
+func mustList(h *harness, list client.ObjectList) {
 	gomega.Expect(h.env.Client.List(h.ctx, list)).To(gomega.Succeed())
 }
 
@@ -630,7 +628,7 @@ func (h *harness) expire() bool {
 // disruptions allowed what exceeds minAvailable (Karpenter reads only that).
 func (h *harness) updatePDBs() {
 	list := &policyv1.PodDisruptionBudgetList{}
-	ExpectWithOffsetList(h, list)
+	mustList(h, list)
 	if len(list.Items) == 0 {
 		return
 	}
@@ -771,7 +769,7 @@ func (h *harness) listClaims() []*karpv1.NodeClaim {
 
 func (h *harness) listPods() []*corev1.Pod {
 	list := &corev1.PodList{}
-	ExpectWithOffsetList(h, list)
+	mustList(h, list)
 	out := make([]*corev1.Pod, len(list.Items))
 	for i := range list.Items {
 		out[i] = &list.Items[i]
@@ -828,11 +826,6 @@ type nodeKey struct {
 func (k nodeKey) String() string {
 	return strings.Join([]string{k.pool, k.instanceType, k.capacityType, k.zone}, "/")
 }
-
-var _ reconcile.Reconciler = (*informer.NodeController)(nil)
-
-// fakeCloud is the fake cloud provider the harness extends (its instance types per NodePool).
-type fakeCloud = fake.CloudProvider
 
 // offeringOf is an instance type's offering with a capacity type and zone (an offering
 // without a zone, as the EKS catalog's, matches the empty zone).
