@@ -76,8 +76,10 @@ func TestCompareUpstreamDisruption(t *testing.T) {
 // disruptionTally sums the comparator's verdicts and times.
 type disruptionTally struct {
 	cases, same, tied, ruleDiffers int
-	maxCostDiff                    float64
-	ours, upstream                 time.Duration
+	// zonesOnly counts the cases that differ only in their nodes' zones.
+	zonesOnly      int
+	maxCostDiff    float64
+	ours, upstream time.Duration
 }
 
 func (tl disruptionTally) print() {
@@ -86,6 +88,7 @@ func (tl disruptionTally) print() {
 	if tl.ours > 0 {
 		ratio = float64(tl.upstream) / float64(tl.ours)
 	}
+	fmt.Printf("disruption: %d of the %d that differ differ only in zones (same pools, instance types, capacity types and disruptions per reason)\n", tl.zonesOnly, tl.cases-tl.same)
 	fmt.Printf("disruption: of the %d that differ, %d met ties Karpenter breaks at random, %d did not; wall time emulation %s, Karpenter's controllers %s (%.0fx)\n",
 		tl.cases-tl.same, tl.tied, tl.ruleDiffers, tl.ours.Round(time.Millisecond), tl.upstream.Round(time.Millisecond), ratio)
 }
@@ -111,6 +114,11 @@ func compareDisruption(t *testing.T, cases []disruptionCase, verbose bool) disru
 		}
 		tl.maxCostDiff = max(tl.maxCostDiff, diff)
 		verdict := "identical"
+		zonesOnly := ""
+		if !sameOutcome(ours, up) && sameUpToZones(ours, up) {
+			tl.zonesOnly++
+			zonesOnly = ", zones only"
+		}
 		if sameOutcome(ours, up) {
 			tl.same++
 		} else if ours.ties {
@@ -120,6 +128,7 @@ func compareDisruption(t *testing.T, cases []disruptionCase, verbose bool) disru
 			tl.ruleDiffers++
 			verdict = "differs (no random tie: a rule)"
 		}
+		verdict += zonesOnly
 		if verdict != "identical" && verbose {
 			verdict += fmt.Sprintf("\n  emulation: before %s\n             after %s\n             %s\n  Karpenter: before %s\n             after %s\n             %s",
 				nodeKeysString(ours.before), nodeKeysString(ours.after), ours.timeline(),

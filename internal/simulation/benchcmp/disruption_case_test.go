@@ -98,6 +98,21 @@ func nodeKeysString(ks []nodeKey) string {
 	return strings.Join(parts, ",")
 }
 
+// sameUpToZones is sameOutcome with zones left out: the nodes' pools, instance types and
+// capacity types, and the disruptions per reason. A case that is this but not sameOutcome
+// differs only in the zones its nodes were placed in.
+func sameUpToZones(a, b disruptionOutcome) bool {
+	strip := func(ks []nodeKey) string {
+		out := make([]nodeKey, len(ks))
+		for i, k := range ks {
+			out[i] = nodeKey{pool: k.pool, instanceType: k.instanceType, capacityType: k.capacityType}
+		}
+		sortNodeKeys(out)
+		return nodeKeysString(out)
+	}
+	return strip(a.before) == strip(b.before) && strip(a.after) == strip(b.after) && a.reasons() == b.reasons()
+}
+
 // sameOutcome is the comparator's identity: the same steady-state nodes before and after and
 // the same number of disruptions per reason.
 func sameOutcome(a, b disruptionOutcome) bool {
