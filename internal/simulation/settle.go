@@ -18,6 +18,7 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation/karpenter"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation/karpenter/disruption"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/workload"
 )
 
 // SettleEpoch is the simulated clock's default start: a fixed instant, so that runs repeat.
@@ -108,6 +109,8 @@ type NodeRef struct {
 	CapacityType string  `json:"capacityType"`
 	Zone         string  `json:"zone"`
 	HourlyPrice  float64 `json:"hourlyPrice"`
+	// PriceSource is the price's provenance ("list 2026-11-30", "estimated: ...").
+	PriceSource string `json:"priceSource,omitempty"`
 }
 
 // BlockedStay is a node that stays, and why.
@@ -199,6 +202,7 @@ func settleRun(s *analysis.Analyzer, pr *prepared, cl *disruption.Cluster, in Se
 		Assumptions: settleAssumptions(in.Options)}
 	for _, n := range cl.Nodes {
 		sn := pr.nodeView(n)
+		sn.Currency = v.Currency
 		v.Nodes = append(v.Nodes, sn)
 		v.HourlyCost += sn.HourlyPrice
 	}
@@ -326,7 +330,7 @@ func classDrift(in SettleInput, after bool) func(*karpv1.NodePool, *karpv1.NodeC
 func (pr *prepared) nodeView(n *disruption.Node) simmodel.SimNode {
 	r := pr.ref(n)
 	sn := simmodel.SimNode{Pool: r.Pool, SKU: r.InstanceType, Zone: r.Zone, CapacityType: r.CapacityType, HourlyPrice: r.HourlyPrice,
-		Allocatable: n.Allocatable.DeepCopy()}
+		PriceSource: r.PriceSource, Allocatable: n.Allocatable.DeepCopy()}
 	if rt, ok := pr.rts[r.Pool]; ok {
 		if d := rt.ByName(r.InstanceType); d != nil {
 			sn.ZoneAssumed = cloud.ZoneAssumed(d, r.Zone)
@@ -341,10 +345,24 @@ func (pr *prepared) ref(n *disruption.Node) NodeRef {
 	r := NodeRef{Name: n.Name, Pool: n.NodePool(), InstanceType: n.Labels[corev1.LabelInstanceTypeStable],
 		CapacityType: n.Labels[karpv1.CapacityTypeLabelKey], Zone: n.Labels[corev1.LabelTopologyZone]}
 	for _, it := range pr.pin.InstanceTypes[r.Pool] {
-		if it.Name == r.InstanceType {
-			if p, ok := it.OfferingPrice(r.Zone, r.CapacityType); ok {
-				r.HourlyPrice = p
+		if it.Name != r.InstanceType {
+			continue
+		}
+		for _, o := range it.Offerings {
+			if o.Zone() != r.Zone || o.CapacityType() != r.CapacityType {
+				continue
 			}
+			r.HourlyPrice = o.Price
+			if rt, ok := pr.rts[r.Pool]; ok {
+				if d := rt.ByName(r.InstanceType); d != nil {
+					p := d.PriceOf(o)
+					r.PriceSource = p.Source
+					if p.Estimated() && r.PriceSource == "" {
+						r.PriceSource = "estimated"
+					}
+				}
+			}
+			break
 		}
 	}
 	return r
@@ -353,4 +371,22 @@ func (pr *prepared) ref(n *disruption.Node) NodeRef {
 // currency is the pools' currency.
 func (pr *prepared) currency(s *analysis.Analyzer) string {
 	return simmodel.Currency(pr.pools, s.Clouds(), pr.region)
+}
+
+// PodDisruptionBudgets are the input's budgets as the API server holds them, with the
+// expected and desired healthy pods the disruption controller computes at full health
+// (workload.Set.BudgetStatus); the simulation counts the healthy pods as it goes. A budget
+// whose status the input does not determine is left without one (computed from its pods).
+func PodDisruptionBudgets(set *workload.Set) []*policyv1.PodDisruptionBudget {
+	out := make([]*policyv1.PodDisruptionBudget, 0, len(set.Budgets))
+	for _, b := range set.Budgets {
+		pdb := &policyv1.PodDisruptionBudget{Spec: b.Spec}
+		pdb.Name, pdb.Namespace = b.Name, b.Namespace
+		if st := set.BudgetStatus(b); st.Known {
+			pdb.Status.ObservedGeneration = 1
+			pdb.Status.ExpectedPods, pdb.Status.DesiredHealthy = int32(st.ExpectedPods), int32(st.DesiredHealthy)
+		}
+		out = append(out, pdb)
+	}
+	return out
 }

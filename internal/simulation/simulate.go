@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
@@ -44,6 +45,8 @@ type Input struct {
 	DaemonOverhead corev1.ResourceList
 	// ConfigurationBound asks the optimum for the configuration LP's lower bound.
 	ConfigurationBound bool
+	// PDBs are the input's PodDisruptionBudgets, which the steady state's evictions honour.
+	PDBs []*policyv1.PodDisruptionBudget
 	// MaxPods and MaxNodes cap the input (0: MaxPods, MaxNodes, the documented limits of a
 	// cluster): past them Simulate returns a *SizeError before any work.
 	MaxPods, MaxNodes int
@@ -56,6 +59,9 @@ type Result struct {
 	// Provisioned (karpenter mode) is Karpenter's provisioning rounds run until one places
 	// nothing more (PredictRounds): not a steady state, no disruption is emulated.
 	Provisioned *Provisioning
+	// Settled (karpenter mode) is Karpenter run on a simulated clock from an empty cluster
+	// to its steady state: provisioning, then emptiness, drift and consolidation (Settle).
+	Settled *Settled
 	// Pools are the NodePools simulated, by name; Skipped says why others were not.
 	Pools   []string
 	Skipped []string
@@ -213,9 +219,20 @@ func runKarpenter(s *analysis.Analyzer, in Input, pools []simmodel.SimPool, res 
 		return err
 	}
 	res.Karpenter = sim
-	res.Provisioned, err = PredictRounds(s, pin)
+	if res.Provisioned, err = PredictRounds(s, pin); err != nil {
+		return err
+	}
+	if len(pin.Pods) > SettleMaxPods {
+		res.Assumptions = append(res.Assumptions, fmt.Sprintf("the steady state is not computed above %d pods (this input has %d): the first round and the provisioning rounds are shown", SettleMaxPods, len(pin.Pods)))
+		return nil
+	}
+	res.Settled, err = Settle(s, SettleInput{Before: pin, PDBs: in.PDBs})
 	return err
 }
+
+// SettleMaxPods bounds the input Simulate runs to a steady state: each consolidation pass
+// re-runs the scheduler per candidate node, so the cost grows with nodes times pods.
+const SettleMaxPods = 5000
 
 // predictionInput is the cluster as Karpenter's decision takes it, with the pods of each
 // workload counted under the object that owns them.

@@ -54,6 +54,10 @@ type jsonCluster struct {
 	// Provisioned (karpenter mode) is Karpenter's provisioning rounds run until one places
 	// nothing more; Karpenter above is the first of them.
 	Provisioned *jsonProvisioned `json:"provisioned,omitempty"`
+	// SteadyState (karpenter mode) is Karpenter run on a simulated clock to its steady
+	// state, with the disruptions on the way; SteadyStateAfter the same after a change.
+	SteadyState      *jsonSteady `json:"steadyState,omitempty"`
+	SteadyStateAfter *jsonSteady `json:"steadyStateAfter,omitempty"`
 }
 
 // jsonProvisioned is simulation.Provisioning for programs.
@@ -242,6 +246,7 @@ func WriteJSON(w io.Writer, r *Report, toolVersion string) error {
 			Optimal: toJSONSim(c.Name, res.Optimal, res.Pools), LowerBound: res.LowerBound(), Pools: nonNil(res.Pools),
 			Workloads: c.Workloads, Assumptions: nonNil(res.Assumptions), Skipped: nonNil(res.Skipped), Advice: c.Advice, Currency: res.Currency(),
 			Provisioned: toJSONProvisioned(c.Name, res.Provisioned), Drift: toJSONDrift(c.Drift)}
+		jc.SteadyState, jc.SteadyStateAfter = jsonSettled(c.Name, res.Settled)
 		if jc.Workloads == nil {
 			jc.Workloads = []WorkloadSummary{}
 		}

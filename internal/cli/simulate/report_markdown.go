@@ -99,6 +99,9 @@ func modes(r *simulation.Result) []modeSim {
 	if p := r.Provisioned; showRounds(p) {
 		out = append(out, modeSim{"karpenter " + simulation.ProvisionedLabel(p), &simmodel.Simulation{Nodes: p.Nodes, HourlyCost: p.HourlyCost, Unschedulable: p.Unschedulable}})
 	}
+	if st := r.Settled; st != nil && st.Before != nil {
+		out = append(out, modeSim{"karpenter " + simulation.SteadyLabel(st.Before), &simmodel.Simulation{Nodes: st.Before.Nodes, HourlyCost: st.Before.HourlyCost}})
+	}
 	if r.Optimal != nil {
 		out = append(out, modeSim{simulation.Optimal, r.Optimal})
 	}

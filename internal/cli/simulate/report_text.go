@@ -47,6 +47,7 @@ func WriteText(w io.Writer, r *Report) error {
 			writePending(&b, "unschedulable", m.sim.Unschedulable)
 			if m.name == simulation.Karpenter {
 				writeProvisioned(&b, c.Result.Provisioned, c.Result.Pools, cur)
+				writeSettled(&b, c.Result.Settled, c.Result.Pools, cur)
 			}
 		}
 		if lb := c.Result.LowerBound(); lb > 0 {

@@ -114,7 +114,7 @@ func Simulate(ctx context.Context, o Options) (*Report, error) {
 			failure = fmt.Errorf("cluster %s has no region: pass --region or set region in .karpenter-review.yaml", label(c.Name))
 			return
 		}
-		in := simulation.Input{Region: c.Region, Pods: set.Pods, DaemonSets: set.DaemonSets, MaxPods: o.MaxPods, MaxNodes: o.MaxNodes}
+		in := simulation.Input{Region: c.Region, Pods: set.Pods, DaemonSets: set.DaemonSets, PDBs: simulation.PodDisruptionBudgets(set), MaxPods: o.MaxPods, MaxNodes: o.MaxNodes}
 		var skipped []string
 		for _, p := range c.NodePools {
 			known, unknown := crdtree.StripUnknown(p.Body)

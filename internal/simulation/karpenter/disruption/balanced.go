@@ -1,6 +1,7 @@
 package disruption
 
 import (
+	corev1 "k8s.io/api/core/v1"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 )
 
@@ -10,10 +11,11 @@ type NodePoolTotals struct {
 	TotalDisruptionCost float64
 }
 
-// computeNodePoolTotals is computeNodePoolTotals: the candidates' prices per pool (the
-// cluster-cost tracker is not emulated: its pool cost is the candidates' prices, upstream's
-// fallback), and the disruption cost of every node of the pool, a candidate's
-// RescheduleDisruptionCost or else 1 plus its pods' eviction costs (StateNode.DisruptionCost).
+// computeNodePoolTotals is computeNodePoolTotals: per pool with a candidate, the cost the
+// cluster-cost tracker holds (pkg/state/cost: the offering price of every NodeClaim of the
+// pool), else the candidates' prices (upstream's fallback), and the disruption cost of every
+// node of the pool, a candidate's RescheduleDisruptionCost or else 1 plus its pods' eviction
+// costs (StateNode.DisruptionCost).
 func computeNodePoolTotals(all []*Candidate, nodes []*Node, s *snapshot) map[string]NodePoolTotals {
 	byName := map[string]*Candidate{}
 	cost := map[string]float64{}
@@ -21,11 +23,14 @@ func computeNodePoolTotals(all []*Candidate, nodes []*Node, s *snapshot) map[str
 		byName[c.Name] = c
 		cost[c.NodePool.Name] += c.Price
 	}
-	disruption := map[string]float64{}
+	disruption, tracked := map[string]float64{}, map[string]float64{}
 	for _, n := range nodes {
 		pool, ok := n.Labels[karpv1.NodePoolLabelKey]
 		if !ok {
 			continue
+		}
+		if n.NodeClaim != nil {
+			tracked[pool] += resolveNodePrice(n, s.instanceTypes[pool][n.Labels[corev1.LabelInstanceTypeStable]])
 		}
 		if c, found := byName[n.Name]; found {
 			disruption[pool] += c.RescheduleDisruptionCost
@@ -35,6 +40,9 @@ func computeNodePoolTotals(all []*Candidate, nodes []*Node, s *snapshot) map[str
 	}
 	out := make(map[string]NodePoolTotals, len(cost))
 	for pool, c := range cost {
+		if t := tracked[pool]; t > 0 {
+			c = t
+		}
 		out[pool] = NodePoolTotals{TotalCost: c, TotalDisruptionCost: disruption[pool]}
 	}
 	return out

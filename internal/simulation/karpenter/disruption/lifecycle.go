@@ -60,14 +60,17 @@ func clearCondition(nc *karpv1.NodeClaim, t string) {
 
 // Initialize is the NodeClaim lifecycle's initialization
 // (pkg/controllers/nodeclaim/lifecycle/initialization.go): every node whose time has come
-// is Initialized, as of that time.
-func (c *Cluster) Initialize(now time.Time) {
+// is Initialized, as of that time. It reports whether any was.
+func (c *Cluster) Initialize(now time.Time) bool {
+	any := false
 	for _, n := range c.Nodes {
 		if !n.InitializedAt.IsZero() && !n.InitializedAt.After(now) {
 			setCondition(n.NodeClaim, karpv1.ConditionTypeInitialized, n.InitializedAt)
 			n.InitializedAt = time.Time{}
+			any = true
 		}
 	}
+	return any
 }
 
 // MarkConsolidatable is the NodeClaim disruption controller's Consolidation

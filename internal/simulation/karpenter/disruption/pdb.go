@@ -23,11 +23,13 @@ type pdbItem struct {
 	canAlwaysEvictUnhealthyPods bool
 }
 
-// newLimits is pdb.NewLimits with each PDB's status computed as kube-controller-manager's
-// disruption controller computes it: every matching pod is expected, a bound pod is healthy
-// (the simulation takes a bound pod as ready), and the allowed disruptions are the healthy
-// pods less those the budget keeps (minAvailable, or the expected less maxUnavailable,
-// percentages rounded up). A PDB whose selector does not parse is left out.
+// newLimits is pdb.NewLimits with each PDB's disruptionsAllowed as kube-controller-manager's
+// disruption controller computes it from the pods now: the healthy pods (bound ones: the
+// simulation takes a bound pod as ready) less the desired healthy count, 0 while no pod is
+// expected. A PDB with a status (ObservedGeneration set) gives its expected and desired
+// counts (workload.Set.BudgetStatus computes them from the pods' controllers); without one
+// every matching pod is expected and the desired count follows from the spec (percentages
+// rounded up). A PDB whose selector does not parse is left out.
 func newLimits(c *Cluster) limits {
 	var out limits
 	for _, pdb := range c.PDBs {
@@ -66,6 +68,15 @@ func newLimits(c *Cluster) limits {
 
 // disruptionsAllowed is the disruption controller's status.disruptionsAllowed.
 func disruptionsAllowed(pdb *policyv1.PodDisruptionBudget, expected, healthy int) int32 {
+	if pdb.Status.ObservedGeneration > 0 {
+		if pdb.Status.ExpectedPods <= 0 {
+			return 0
+		}
+		return int32(max(healthy-int(pdb.Status.DesiredHealthy), 0))
+	}
+	if expected == 0 {
+		return 0
+	}
 	desired := 0
 	switch {
 	case pdb.Spec.MaxUnavailable != nil:

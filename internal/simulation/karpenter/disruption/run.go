@@ -55,7 +55,8 @@ const ReasonExpired karpv1.DisruptionReason = "Expired"
 // RunResult is a run to its end.
 type RunResult struct {
 	Events []*Event
-	// End is the time of the last change; Steady is set when the run ended with the
+	// End is the time of the last change (a node initialized, a command started or
+	// finished, a pod bound, an expiry); Steady is set when the run ended with the
 	// controller proposing nothing, nothing in flight and no pod that can be placed pending.
 	End    time.Time
 	Steady bool
@@ -96,7 +97,9 @@ func Run(cl *Cluster, ctrl *Controller, ro RunOptions) (*RunResult, error) {
 			return out, nil
 		}
 		out.Iterations++
-		cl.Initialize(now)
+		if cl.Initialize(now) {
+			out.End = now
+		}
 		for _, f := range q.Reconcile(cl, now) {
 			if ev := pendingEvent[f.Command.Candidates[0].Node]; ev != nil {
 				ev.Evicted += len(f.Evicted)
@@ -135,7 +138,7 @@ func Run(cl *Cluster, ctrl *Controller, ro RunOptions) (*RunResult, error) {
 				ev.Removed = append(ev.Removed, c.Node)
 			}
 			pendingEvent[cmd.Candidates[0].Node] = ev
-			ev.Replacements = cl.Nodes[len(cl.Nodes)-len(cmd.Replacements):]
+			ev.Replacements = append([]*Node(nil), cl.Nodes[len(cl.Nodes)-len(cmd.Replacements):]...)
 			out.Events = append(out.Events, ev)
 			if cmd.At.After(now) {
 				now = cmd.At
