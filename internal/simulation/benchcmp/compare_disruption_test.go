@@ -1,0 +1,314 @@
+package benchcmp
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
+	"sigs.k8s.io/karpenter/pkg/cloudprovider"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation/karpenter"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation/karpenter/disruption"
+)
+
+// TestCompareUpstreamDisruption is the comparator of disruption. Each case of the seeded
+// disruption corpus runs on both sides: the emulation (package disruption's Run with the
+// provisioning emulation, as simulation.Settle runs it) and Karpenter's own controllers on the
+// project's kube-apiserver (upstream_disruption_test.go), each from an empty cluster to the
+// horizon, then with the case's change to the horizon again. A case is identical when both
+// sides end with the same nodes (pool, instance type, capacity type, zone) before and after
+// the change, and removed the same number of nodes per reason. It prints one line per case and
+//
+//	disruption: N of M scenarios identical, max steady-state cost difference X%
+//
+// DISRUPTION_CORPUS cases (default 3, in the suite) of at most DISRUPTION_MAX_PODS pods
+// (default 30) are drawn with CORPUS_SEED; make compare-upstream-disruption runs 160 of up to
+// 300; SCENARIOS=DIR runs the case directories under DIR instead (loadDisruptionDirs). With
+// DISRUPTION_GATE=1 (the make target) it fails when a case differs where the emulation met no
+// tie Karpenter breaks at random; the suite reports the count.
+func TestCompareUpstreamDisruption(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs Karpenter's controllers on an API server")
+	}
+	if _, err := sharedDisruptionEnvironment(); err != nil {
+		if errors.Is(err, errNoAPIServer) {
+			t.Skip(err)
+		}
+		t.Fatal(err)
+	}
+	seed := uint64(envInt("CORPUS_SEED", 1))
+	maxPods := envInt("DISRUPTION_MAX_PODS", 30)
+	var cases []disruptionCase
+	only := envInt("DISRUPTION_ONLY", -1)
+	for i := range envInt("DISRUPTION_CORPUS", 3) {
+		if only < 0 || i == only {
+			cases = append(cases, disruptionCorpusCase(seed, i, maxPods))
+		}
+	}
+	if dir := os.Getenv("SCENARIOS"); dir != "" {
+		var err error
+		if cases, err = loadDisruptionDirs(dir); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fmt.Printf("disruption: launch choice: %s (AKS); %s (EKS); NodeClaims initialize at once on both sides\n", launchChoice(false), launchChoice(true))
+	tl := compareDisruption(t, cases, os.Getenv("COMPARE_VERBOSE") != "")
+	tl.print()
+	if tl.ruleDiffers > 0 {
+		msg := fmt.Sprintf("%d scenarios differ where the emulation met no random tie", tl.ruleDiffers)
+		if os.Getenv("DISRUPTION_GATE") == "" {
+			// The suite reports; the make target (DISRUPTION_GATE=1) fails. The emulation is
+			// young: the suite stays usable while its known differences are worked on.
+			t.Log(msg + " (reported; make compare-upstream-disruption fails on it)")
+			return
+		}
+		t.Error(msg)
+	}
+}
+
+// disruptionTally sums the comparator's verdicts and times.
+type disruptionTally struct {
+	cases, same, tied, ruleDiffers int
+	// zonesOnly counts the cases that differ only in their nodes' zones.
+	zonesOnly      int
+	maxCostDiff    float64
+	ours, upstream time.Duration
+}
+
+func (tl disruptionTally) print() {
+	fmt.Printf("disruption: %d of %d scenarios identical, max steady-state cost difference %.2f%%\n", tl.same, tl.cases, 100*tl.maxCostDiff)
+	ratio := 0.0
+	if tl.ours > 0 {
+		ratio = float64(tl.upstream) / float64(tl.ours)
+	}
+	fmt.Printf("disruption: %d of the %d that differ differ only in zones (same pools, instance types, capacity types and disruptions per reason)\n", tl.zonesOnly, tl.cases-tl.same)
+	fmt.Printf("disruption: of the %d that differ, %d met ties Karpenter breaks at random, %d did not; wall time emulation %s, Karpenter's controllers %s (%.0fx)\n",
+		tl.cases-tl.same, tl.tied, tl.ruleDiffers, tl.ours.Round(time.Millisecond), tl.upstream.Round(time.Millisecond), ratio)
+}
+
+// compareDisruption runs every case on both sides, printing a line each.
+func compareDisruption(t *testing.T, cases []disruptionCase, verbose bool) disruptionTally {
+	var tl disruptionTally
+	for _, c := range cases {
+		ours, err := emulatedDisruption(c)
+		if err != nil {
+			t.Fatalf("%s: emulation: %v", c.name, err)
+		}
+		up, err := upstreamDisruption(c)
+		if err != nil {
+			t.Fatalf("%s: Karpenter: %v", c.name, err)
+		}
+		tl.cases++
+		tl.ours += ours.elapsed
+		tl.upstream += up.elapsed
+		diff := 0.0
+		if uc := up.cost(); uc > 0 {
+			diff = math.Abs(ours.cost()-uc) / uc
+		}
+		tl.maxCostDiff = max(tl.maxCostDiff, diff)
+		verdict := "identical"
+		zonesOnly := ""
+		if !sameOutcome(ours, up) && sameUpToZones(ours, up) {
+			tl.zonesOnly++
+			zonesOnly = ", zones only"
+		}
+		if sameOutcome(ours, up) {
+			tl.same++
+		} else if ours.ties {
+			tl.tied++
+			verdict = "differs (the emulation met ties Karpenter's scheduler breaks at random)"
+		} else {
+			tl.ruleDiffers++
+			verdict = "differs (no random tie: a rule)"
+		}
+		verdict += zonesOnly
+		if verdict != "identical" && verbose {
+			verdict += fmt.Sprintf("\n  emulation: before %s\n             after %s\n             %s\n  Karpenter: before %s\n             after %s\n             %s",
+				nodeKeysString(ours.before), nodeKeysString(ours.after), ours.timeline(),
+				nodeKeysString(up.before), nodeKeysString(up.after), up.timeline())
+		}
+		fmt.Printf("%-44s %3d pods %-26s emulation %2d→%2d nodes USD %.4f/h [%s], Karpenter (steady state) %2d→%2d nodes USD %.4f/h [%s]: %s\n",
+			c.name, len(c.sc.pods), tagsOf(c), len(ours.before), len(ours.after), ours.cost(), ours.reasons(),
+			len(up.before), len(up.after), up.cost(), up.reasons(), verdict)
+	}
+	return tl
+}
+
+func tagsOf(c disruptionCase) string {
+	s := ""
+	seen := map[string]bool{}
+	for _, t := range c.tags {
+		if !seen[t] {
+			seen[t] = true
+			if s != "" {
+				s += ","
+			}
+			s += t
+		}
+	}
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// emulatedDisruption is the emulation's run of a case: package disruption's Run on the
+// provisioning emulation (simulation.Provision), as simulation.Settle runs it, from an empty
+// cluster to the horizon; then the change as Settle applies an After input (pools replaced,
+// pods gone leave their nodes, the node class's hash changed) and Run to the horizon again.
+// The clock starts where the Karpenter side's does, and the second run where its second phase
+// does (the first's horizon).
+func emulatedDisruption(c disruptionCase) (disruptionOutcome, error) {
+	start := time.Now()
+	var out disruptionOutcome
+	in := emulationInput(c.sc)
+	in.Pods, in.ExistingNodes = nil, nil
+	if c.wrongRule != nil {
+		in.NodePools = brokenPools(in.NodePools, c.wrongRule)
+	}
+	cl := &disruption.Cluster{Input: in, Pending: c.sc.pods, PDBs: c.pdbs}
+	hash := 0
+	cl.CloudDrift = func(_ *karpv1.NodePool, nc *karpv1.NodeClaim) cloudprovider.DriftReason {
+		if nc.Annotations == nil {
+			nc.Annotations = map[string]string{}
+		}
+		had, ok := nc.Annotations[nodeClassHashAnnotation]
+		if !ok {
+			nc.Annotations[nodeClassHashAnnotation] = strconv.Itoa(hash)
+			return ""
+		}
+		if had != strconv.Itoa(hash) {
+			return "NodeClassDrift"
+		}
+		return ""
+	}
+	ctrl := disruption.NewController(disruption.Options{LaunchToInitialized: time.Nanosecond})
+	provision := func(kin karpenter.Input) ([]karpenter.ExistingNode, []*corev1.Pod, error) {
+		p, err := simulation.Provision(kin, simulation.MaxRounds)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, r := range p.Rounds {
+			out.ties = out.ties || r.Result.Ties > 0
+		}
+		return p.Nodes, p.Pending, nil
+	}
+	runAt := func(at time.Time) error {
+		res, err := disruption.Run(cl, ctrl, disruption.RunOptions{Start: at, Horizon: c.horizon, Provision: provision})
+		if err != nil {
+			return err
+		}
+		for _, ev := range res.Events {
+			for _, n := range ev.Removed {
+				out.disruptions = append(out.disruptions, disruptionEvent{at: ev.At.Sub(disruptionStart), reason: string(ev.Reason), node: emulatedKey(c.sc, n)})
+			}
+		}
+		return nil
+	}
+	if err := runAt(disruptionStart); err != nil {
+		return out, fmt.Errorf("before: %w", err)
+	}
+	out.before = emulatedNodes(c.sc, cl)
+	if c.changed() {
+		if c.afterPools != nil {
+			cl.Input.NodePools = replacedPools(cl.Input.NodePools, c.afterPools)
+			if c.wrongRule != nil {
+				cl.Input.NodePools = brokenPools(cl.Input.NodePools, c.wrongRule)
+			}
+		}
+		if c.classChanged {
+			hash++
+		}
+		if c.afterPods != nil {
+			keepPods(cl, c.afterPods)
+		}
+		if err := runAt(disruptionStart.Add(c.horizon)); err != nil {
+			return out, fmt.Errorf("after: %w", err)
+		}
+	}
+	out.after = emulatedNodes(c.sc, cl)
+	out.pending = len(cl.Pending)
+	out.elapsed = time.Since(start)
+	return out, nil
+}
+
+// brokenPools are copies of the pools with a rule broken on purpose (the gate's test).
+func brokenPools(pools []*karpv1.NodePool, wrong func(*karpv1.NodePool)) []*karpv1.NodePool {
+	out := make([]*karpv1.NodePool, len(pools))
+	for i, np := range pools {
+		out[i] = np.DeepCopy()
+		wrong(out[i])
+	}
+	return out
+}
+
+// replacedPools are the pools with those of the same name in after put in their place.
+func replacedPools(pools, after []*karpv1.NodePool) []*karpv1.NodePool {
+	by := map[string]*karpv1.NodePool{}
+	for _, np := range after {
+		by[np.Name] = np
+	}
+	out := make([]*karpv1.NodePool, len(pools))
+	for i, np := range pools {
+		out[i] = np
+		if a := by[np.Name]; a != nil {
+			out[i] = a
+		}
+	}
+	return out
+}
+
+// keepPods removes from the nodes and the pending pods every pod the after input does not
+// list (by namespace and name), as Settle's After does for a scale-down.
+func keepPods(cl *disruption.Cluster, after []*corev1.Pod) {
+	keep := map[string]bool{}
+	for _, p := range after {
+		keep[p.Namespace+"/"+p.Name] = true
+	}
+	for _, n := range cl.Nodes {
+		var pods []*corev1.Pod
+		for _, p := range n.Pods {
+			if keep[p.Namespace+"/"+p.Name] {
+				pods = append(pods, p)
+			}
+		}
+		n.Pods = pods
+	}
+	var pending []*corev1.Pod
+	for _, p := range cl.Pending {
+		if keep[p.Namespace+"/"+p.Name] {
+			pending = append(pending, p)
+		}
+	}
+	cl.Pending = pending
+}
+
+func emulatedNodes(sc scenario, cl *disruption.Cluster) []nodeKey {
+	var out []nodeKey
+	for _, n := range cl.Nodes {
+		if n.NodeClaim != nil && !n.MarkedForDeletion {
+			out = append(out, emulatedKey(sc, n))
+		}
+	}
+	sortNodeKeys(out)
+	return out
+}
+
+func emulatedKey(sc scenario, n *disruption.Node) nodeKey {
+	k := nodeKeyOf(n.Labels)
+	for _, it := range sc.its[k.pool] {
+		if it.Name == k.instanceType {
+			if o := offeringOf(it, k.capacityType, k.zone); o != nil {
+				k.price = o.Price
+			}
+		}
+	}
+	return k
+}

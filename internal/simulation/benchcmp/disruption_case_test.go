@@ -1,0 +1,122 @@
+package benchcmp
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
+)
+
+// disruptionCase is one scenario of the disruption comparator: a before input settled from
+// empty, and an optional change settled again.
+type disruptionCase struct {
+	name string
+	// kind is what changes: settle (nothing), scale-down, pool-change, class-change.
+	kind string
+	sc   scenario
+	pdbs []*policyv1.PodDisruptionBudget
+	// afterPools are the NodePools after the change (nil: unchanged); afterPods the pods
+	// after (nil: unchanged); classChanged says the node class's hash changed.
+	afterPools   []*karpv1.NodePool
+	afterPods    []*corev1.Pod
+	classChanged bool
+	// horizon is how long each phase runs on the clock.
+	horizon time.Duration
+	// tags name what the case exercises, for the printed line.
+	tags []string
+	// wrongRule, when set, edits the emulation's NodePools only: a rule broken on purpose,
+	// which the gate must catch.
+	wrongRule func(*karpv1.NodePool)
+}
+
+func (c disruptionCase) changed() bool {
+	return c.afterPools != nil || c.afterPods != nil || c.classChanged
+}
+
+// disruptionEvent is one NodeClaim disrupted: when (from the start), why, and which node.
+type disruptionEvent struct {
+	at     time.Duration
+	reason string
+	node   nodeKey
+}
+
+// disruptionOutcome is one side's run of a case.
+type disruptionOutcome struct {
+	before, after []nodeKey
+	disruptions   []disruptionEvent
+	pending       int
+	// ties says the emulation met a choice Karpenter makes at random.
+	ties    bool
+	elapsed time.Duration
+}
+
+// reasons counts the disruptions per reason, as "Drifted=2 Empty=1".
+func (o disruptionOutcome) reasons() string {
+	counts := map[string]int{}
+	var names []string
+	for _, d := range o.disruptions {
+		if counts[d.reason] == 0 {
+			names = append(names, d.reason)
+		}
+		counts[d.reason]++
+	}
+	sort.Strings(names)
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = fmt.Sprintf("%s=%d", n, counts[n])
+	}
+	return strings.Join(parts, " ")
+}
+
+// timeline lists the disruptions in order: time, reason, node.
+func (o disruptionOutcome) timeline() string {
+	parts := make([]string, len(o.disruptions))
+	for i, d := range o.disruptions {
+		parts[i] = fmt.Sprintf("%s %s %s", d.at, d.reason, d.node)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// cost is the steady-state hourly list price of the nodes after.
+func (o disruptionOutcome) cost() float64 {
+	c := 0.0
+	for _, k := range o.after {
+		c += k.price
+	}
+	return c
+}
+
+func nodeKeysString(ks []nodeKey) string {
+	parts := make([]string, len(ks))
+	for i, k := range ks {
+		parts[i] = k.String()
+	}
+	return strings.Join(parts, ",")
+}
+
+// sameUpToZones is sameOutcome with zones left out: the nodes' pools, instance types and
+// capacity types, and the disruptions per reason. A case that is this but not sameOutcome
+// differs only in the zones its nodes were placed in.
+func sameUpToZones(a, b disruptionOutcome) bool {
+	strip := func(ks []nodeKey) string {
+		out := make([]nodeKey, len(ks))
+		for i, k := range ks {
+			out[i] = nodeKey{pool: k.pool, instanceType: k.instanceType, capacityType: k.capacityType}
+		}
+		sortNodeKeys(out)
+		return nodeKeysString(out)
+	}
+	return strip(a.before) == strip(b.before) && strip(a.after) == strip(b.after) && a.reasons() == b.reasons()
+}
+
+// sameOutcome is the comparator's identity: the same steady-state nodes before and after and
+// the same number of disruptions per reason.
+func sameOutcome(a, b disruptionOutcome) bool {
+	return nodeKeysString(a.before) == nodeKeysString(b.before) &&
+		nodeKeysString(a.after) == nodeKeysString(b.after) &&
+		a.reasons() == b.reasons()
+}
