@@ -2,7 +2,6 @@ package optimal
 
 import (
 	"math/rand/v2"
-	"slices"
 )
 
 // variant is one packing run's choices. Greedy packing is sensitive to ties and to the order
@@ -37,107 +36,37 @@ const (
 	maxVariants   = 8
 )
 
-func variants(pb *problem) int {
+func variants(md *model) int {
 	pods := 0
-	for _, u := range pb.units {
+	for _, u := range md.units {
 		pods += u.count
 	}
 	return max(1, min(maxVariants, variantBudget/max(pods, 1)))
 }
 
-// run packs the compiled problem afresh with variant v.
-func (pb *problem) run(v int) {
-	pb.reset()
-	pb.variant = variant{}
-	if n := variants(pb); v >= n {
-		pb.variant.pinnedFirst = true
+// pack packs the model's pods afresh with variant v: assigned to pools in Karpenter's order,
+// packed per pool, then improved.
+func (md *model) pack(v int) *packing {
+	pk := md.newPacking()
+	if n := variants(md); v >= n {
+		pk.variant.pinnedFirst = true
 		v -= n
 	}
-	pb.variant.repeatSlack = []float64{1e-2, 1e-3, 3e-2}[v%3]
+	pk.variant.repeatSlack = []float64{1e-2, 1e-3, 3e-2}[v%3]
 	if v > 0 {
-		pb.variant.rng = rand.New(rand.NewPCG(pb.seed, uint64(v)))
+		pk.variant.rng = rand.New(rand.NewPCG(md.seed, uint64(v)))
 	}
-	pb.schedule()
-	pb.improve()
-}
-
-// reset undoes a packing run: every pod pending again, limits untouched, no nodes.
-func (pb *problem) reset() {
-	for _, u := range pb.units {
-		u.rem, u.blocked, u.reason, u.nextPool = u.count, nil, "", 0
-	}
-	for _, p := range pb.pools {
-		for i := range p.limits {
-			p.limits[i].remaining = p.limits[i].limit
-		}
-	}
-	pb.nodes = nil
+	pk.schedule()
+	pk.improve()
+	return pk
 }
 
 // hasPinned reports whether any pods are pinned to a zone (zone spread).
-func (pb *problem) hasPinned() bool {
-	for _, u := range pb.units {
+func (md *model) hasPinned() bool {
+	for _, u := range md.units {
 		if u.zone >= 0 {
 			return true
 		}
 	}
 	return false
-}
-
-// packing is a saved packing: the nodes, every unit's state and the pools' limits.
-type packing struct {
-	variant variant
-	nodes   []*simNode
-	units   []unit
-	limits  [][]int64
-}
-
-func (pb *problem) save() *packing {
-	s := &packing{variant: pb.variant}
-	for _, n := range pb.nodes {
-		s.nodes = append(s.nodes, n.clone())
-	}
-	for _, u := range pb.units {
-		s.units = append(s.units, *u)
-	}
-	for _, p := range pb.pools {
-		var l []int64
-		for _, x := range p.limits {
-			l = append(l, x.remaining)
-		}
-		s.limits = append(s.limits, l)
-	}
-	return s
-}
-
-// restore makes s the packing (s is not used afterwards).
-func (pb *problem) restore(s *packing) {
-	pb.variant, pb.nodes = s.variant, s.nodes
-	for i, u := range pb.units {
-		*u = s.units[i]
-	}
-	for i, p := range pb.pools {
-		for j := range p.limits {
-			p.limits[j].remaining = s.limits[i][j]
-		}
-	}
-}
-
-func (pb *problem) cost() float64 {
-	var c float64
-	for _, n := range pb.nodes {
-		c += pb.price(n)
-	}
-	// Pods left unscheduled weigh more than any node: a run that places more pods wins.
-	for _, u := range pb.units {
-		c += float64(u.rem) * 1e6
-	}
-	return c
-}
-
-func (n *simNode) clone() *simNode {
-	c := *n
-	c.used = slices.Clone(n.used)
-	c.place = slices.Clone(n.place)
-	return &c
 }
