@@ -2,6 +2,7 @@ package optimal
 
 import (
 	"cmp"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -212,7 +213,30 @@ func (md *model) boundGroup(u *unit, pods int) *boundGroup {
 // boundColumns lists the node offerings any group may use, merging offerings of a type that
 // cost the same and serve the same groups (zones, mostly), and dropping offerings that a
 // cheaper one of the pool dominates: at least as much of every resource, no more of any limit.
+//
+// The columns depend on the pools and on each group's class, zone and requests only, not on
+// its pods, so they are computed once per such list (the re-pack's dive asks again every
+// round) and shared; callers do not change them.
 func (md *model) boundColumns(groups []*boundGroup, pools []*simPool) []boundColumn {
+	key := make([]byte, 0, 4*(len(pools)+3*len(groups)))
+	for _, p := range pools {
+		key = binary.AppendUvarint(key, uint64(p.idx))
+	}
+	key = append(key, '|')
+	for _, g := range groups {
+		key = binary.AppendUvarint(key, uint64(g.class))
+		key = binary.AppendUvarint(key, uint64(g.zone+1))
+		key = binary.AppendUvarint(key, uint64(g.u.w))
+	}
+	if cols, ok := md.columns[string(key)]; ok {
+		return cols
+	}
+	cols := slices.Clip(md.listBoundColumns(groups, pools))
+	md.columns[string(key)] = cols
+	return cols
+}
+
+func (md *model) listBoundColumns(groups []*boundGroup, pools []*simPool) []boundColumn {
 	var cols []boundColumn
 	able := make([]int, 0, len(groups))
 	ableMask := make([]uint64, 0, len(groups)) // per able group, its class's offerings of the type

@@ -46,6 +46,8 @@ type model struct {
 	units     []*unit
 	// classByShape maps simmodel.SelectorKey to the class index.
 	classByShape map[string]int
+	// columns memoises boundColumns, a pure function of the model and its arguments.
+	columns map[string][]boundColumn
 }
 
 type simPool struct {
@@ -116,7 +118,7 @@ type unit struct {
 }
 
 func compile(s *analysis.Analyzer, region string, in simmodel.SimulationInput) *model {
-	md := &model{s: s, region: region, currency: simmodel.Currency(in.Pools, s.Clouds(), region), seed: in.Seed, configBound: in.ConfigurationBound, classByShape: map[string]int{}}
+	md := &model{s: s, region: region, currency: simmodel.Currency(in.Pools, s.Clouds(), region), seed: in.Seed, configBound: in.ConfigurationBound, classByShape: map[string]int{}, columns: map[string][]boundColumn{}}
 	md.dims = []corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceMemory, corev1.ResourcePods}
 	extra := map[corev1.ResourceName]bool{}
 	for _, w := range in.Workloads {
