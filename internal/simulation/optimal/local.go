@@ -11,9 +11,18 @@ import (
 // most; each trial re-packs a few nodes, so the search costs a few milliseconds there.
 const maxLocalNodes = 48
 
-// maxLocalPods is the most pods a pool may hold for the local search: a trial's packer and
-// improvement pass cost time in proportion to the pool's pods and nodes.
+// maxLocalPods is the most pods a pool may hold for the local search with the whole pool
+// improved after each trial: a trial's packer and improvement pass cost time in proportion
+// to the pool's pods and nodes.
 const maxLocalPods = 300
+
+// maxScopedNodes and maxScopedPods bound the pools searched with each trial's improvement
+// scoped to the nodes it touched (see ruinRecreate): the 1,000-pod inputs, not 5,000-pod
+// ones (which Simulate packs once and does not search).
+const (
+	maxScopedNodes = 200
+	maxScopedPods  = 1500
+)
 
 // localTrials caps the search's re-packs per pool by the packer after its systematic moves,
 // lpTrials those from the configuration LP after them (each solves a few LPs: see dive).
@@ -69,7 +78,7 @@ func (pk *packing) poolCost(p *simPool) float64 {
 func (pk *packing) localSearchPool(p *simPool) {
 	md := pk.md
 	nodes := pk.poolNodes(p)
-	if len(nodes) < 2 || len(nodes) > maxLocalNodes {
+	if len(nodes) < 2 || len(nodes) > maxScopedNodes {
 		return
 	}
 	pods := 0
@@ -78,14 +87,18 @@ func (pk *packing) localSearchPool(p *simPool) {
 			pods += pl.n
 		}
 	}
-	if pods > maxLocalPods {
+	if pods > maxScopedPods {
 		return
 	}
+	// A pool past maxLocalNodes or maxLocalPods is searched too, but each trial improves only
+	// the nodes it touched: improving the whole pool after every trial is what makes a trial's
+	// cost grow with the pool.
+	scoped := len(nodes) > maxLocalNodes || pods > maxLocalPods
 	rng := rand.New(rand.NewPCG(md.seed, uint64(p.idx)+0x10ca1))
 	tries := 0
 	try := func(set []*simNode, mode int) bool {
 		tries++
-		return pk.ruinRecreate(p, set, mode, rng)
+		return pk.ruinRecreate(p, set, mode, rng, scoped)
 	}
 	for improved := true; improved; {
 		improved = false
@@ -135,7 +148,7 @@ func (pk *packing) localSearchPool(p *simPool) {
 		rng.Shuffle(len(nodes), func(i, j int) { nodes[i], nodes[j] = nodes[j], nodes[i] })
 		try(nodes[:size], 1+rng.IntN(3))
 	}
-	for t := 0; t < lpTrials; t++ {
+	for t := 0; t < lpTrials && !scoped; t++ {
 		nodes = pk.poolNodes(p)
 		if len(nodes) < 2 {
 			return
@@ -167,8 +180,9 @@ const lpMode = 4
 
 // ruinRecreate takes the pods of set off their nodes and packs them again (mode 0: the
 // packer's own order; 1: pinned pods first; 2, 3: jittered, pinned first or not), keeping the
-// result when the pool's cost falls.
-func (pk *packing) ruinRecreate(p *simPool, set []*simNode, mode int, rng *rand.Rand) bool {
+// result when the pool's cost falls. With scoped, the improvement pass after the re-pack
+// runs on the nodes the trial opened or changed only, not on the whole pool.
+func (pk *packing) ruinRecreate(p *simPool, set []*simNode, mode int, rng *rand.Rand, scoped bool) bool {
 	before := pk.poolCost(p)
 	// Snapshot: the pool's nodes (restored in place, so that pointers to them stay valid),
 	// every unit's pending count, the pool's limits.
@@ -217,7 +231,13 @@ func (pk *packing) ruinRecreate(p *simPool, set []*simNode, mode int, rng *rand.
 		kept = append(kept, nodes...)
 		pk.nodes = append(pk.nodes, nodes...)
 	}
-	if pk.packOnto(p, items, kept) && pk.poolCost(p) < before-1e-9 {
+	var placed bool
+	if scoped {
+		placed = pk.packOntoScoped(p, items, kept, snap)
+	} else {
+		placed = pk.packOnto(p, items, kept)
+	}
+	if placed && pk.poolCost(p) < before-1e-9 {
 		for i := range pk.rem {
 			pk.rem[i] += rem[i] // pk.rem is 0 here
 		}
@@ -233,4 +253,26 @@ func (pk *packing) ruinRecreate(p *simPool, set []*simNode, mode int, rng *rand.
 	}
 	pk.nodes = orig
 	return false
+}
+
+// packOntoScoped is packOnto with the improvement pass on the nodes the packer opened or
+// changed only: those absent from before (the pool's nodes as they were, by node) or whose
+// usage differs from it.
+func (pk *packing) packOntoScoped(p *simPool, items []*unit, nodes []*simNode, before map[*simNode]*simNode) bool {
+	pr := pk.newPacker(p, slices.Clone(items)) // it sorts them
+	pr.nodes = nodes
+	pr.run()
+	for _, u := range items {
+		if pk.rem[u.idx] != 0 {
+			return false
+		}
+	}
+	var touched []*simNode
+	for _, n := range pr.nodes {
+		if was, ok := before[n]; !ok || !slices.Equal(was.used, n.used) {
+			touched = append(touched, n)
+		}
+	}
+	pk.improveNodes(touched)
+	return true
 }
