@@ -58,7 +58,7 @@ const maxPatternGroups = 64
 const cgTolerance = 3e-3
 
 type columnGeneration struct {
-	pb     *problem
+	md     *model
 	groups []cgGroup
 	offers []cgOffer
 	limits int // limit rows, after the group rows
@@ -96,8 +96,8 @@ type cgPattern struct {
 	gain  float64
 }
 
-func (pb *problem) newColumnGeneration(groups []*boundGroup, cols []boundColumn) *columnGeneration {
-	cg := &columnGeneration{pb: pb, seen: map[string]bool{}, patterns: map[int]cgPattern{}, groupOf: map[*unit]int{}}
+func (md *model) newColumnGeneration(groups []*boundGroup, cols []boundColumn) *columnGeneration {
+	cg := &columnGeneration{md: md, seen: map[string]bool{}, patterns: map[int]cgPattern{}, groupOf: map[*unit]int{}}
 	// Offerings of the same type and groups differ in price only: keep the cheapest.
 	cheapest := map[string]int{}
 	var kept []boundColumn
@@ -122,7 +122,7 @@ func (pb *problem) newColumnGeneration(groups []*boundGroup, cols []boundColumn)
 				offers.Add(j)
 			}
 		}
-		d := pb.workloads[bg.u.w].d
+		d := md.workloads[bg.u.w].d
 		key := fmt.Sprint(d) + string(bitsetKey(offers))
 		k, ok := merged[key]
 		if !ok {
@@ -145,7 +145,7 @@ func (pb *problem) newColumnGeneration(groups []*boundGroup, cols []boundColumn)
 	}
 	G := len(cg.groups)
 	limitRow := map[*simPool]int{}
-	for _, p := range pb.pools {
+	for _, p := range md.pools {
 		if len(p.limits) > 0 {
 			limitRow[p] = G + cg.limits
 			cg.limits += len(p.limits)

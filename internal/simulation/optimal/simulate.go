@@ -49,47 +49,36 @@ func Simulate(s *analysis.Analyzer, in simmodel.SimulationInput) (*simmodel.Simu
 			return nil, fmt.Errorf("workload %q has a negative count", w.Name)
 		}
 	}
-	pb := compile(s, region, in)
-	n := variants(pb)
+	md := compile(s, region, in)
+	n := variants(md)
 	if n == 1 {
 		// A large input is packed once and re-packed from the LP; the second order would cost
 		// it time (a tenth to a third more), and the dive and the local search, which pay on a
 		// few dozen nodes, more.
-		pb.run(0)
-		pb.repackFromLP()
-		return notAbove(pb.report(), in.Feasible), nil
+		pk := md.repackFromLP(md.pack(0))
+		return notAbove(md.report(pk), in.Feasible), nil
 	}
 	// A small input is packed in n variants per order; each order's cheapest packing is
 	// re-packed from the LP, the cheaper outcome kept and searched locally (searching both
 	// took half as long again for the same optimum on four of the five benchmark mixes).
 	orders := 1
-	if pb.hasPinned() {
+	if md.hasPinned() {
 		orders = 2
 	}
 	var kept *packing
 	keptCost := math.Inf(1)
 	for f := 0; f < orders; f++ {
-		best, bestCost := f*n, math.Inf(1)
+		var best *packing
+		bestCost := math.Inf(1)
 		for v := f * n; v < (f+1)*n; v++ {
-			pb.run(v)
-			if c := pb.cost(); c < bestCost-1e-9 {
-				best, bestCost = v, c
+			if pk := md.pack(v); best == nil || pk.cost() < bestCost-1e-9 {
+				best, bestCost = pk, pk.cost()
 			}
 		}
-		if best != (f+1)*n-1 {
-			pb.run(best)
-		}
-		pb.repackFromLP()
-		if orders == 1 {
-			break
-		}
-		if c := pb.cost(); c < keptCost-1e-9 {
-			kept, keptCost = pb.save(), c
+		if pk := md.repackFromLP(best); kept == nil || pk.cost() < keptCost-1e-9 {
+			kept, keptCost = pk, pk.cost()
 		}
 	}
-	if kept != nil {
-		pb.restore(kept)
-	}
-	pb.localSearch()
-	return notAbove(pb.report(), in.Feasible), nil
+	kept = md.localSearch(kept)
+	return notAbove(md.report(kept), in.Feasible), nil
 }

@@ -2,11 +2,11 @@ package optimal
 
 import (
 	"cmp"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 	"strconv"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
@@ -57,41 +57,41 @@ type boundColumn struct {
 // spread pods over the zones that their maxSkew allows (see boundGroups), satisfies these
 // rows, so the LP optimum (certified through a feasible dual solution) is a lower bound on its
 // cost.
-func (pb *problem) lowerBound() (float64, []simmodel.BoundGroup) {
-	groups := pb.boundGroups()
+func (md *model) lowerBound(pk *packing) (float64, []simmodel.BoundGroup) {
+	groups := md.boundGroups(pk)
 	if len(groups) == 0 {
 		return 0, nil
 	}
-	cols := pb.boundColumns(groups, pb.pools)
-	bound, err := pb.solveBound(groups, cols, true)
+	cols := md.boundColumns(groups, md.pools)
+	bound, err := md.solveBound(groups, cols, true)
 	if errors.Is(err, lp.ErrInfeasible) {
 		// The placement found is feasible, so this is rounding in the simplex; the bound
 		// without the limit rows is still valid.
-		bound, err = pb.solveBound(groups, cols, false)
+		bound, err = md.solveBound(groups, cols, false)
 	}
 	if err != nil {
 		bound = 0
 	}
-	if pb.configBound {
-		bound = math.Max(bound, pb.configurationBound(groups, cols))
+	if md.configBound {
+		bound = math.Max(bound, md.configurationBound(groups, cols, pk.nodes))
 	}
 	var out []simmodel.BoundGroup
 	for gi, g := range groups {
 		bg := simmodel.BoundGroup{Pods: g.pods, Bound: math.Inf(1)}
 		for _, u := range g.from {
 			for _, m := range u.members {
-				if name := pb.workloads[m.w].w.Name; !slices.Contains(bg.Workloads, name) {
+				if name := md.workloads[m.w].w.Name; !slices.Contains(bg.Workloads, name) {
 					bg.Workloads = append(bg.Workloads, name)
 				}
 			}
 		}
 		if g.zone >= 0 {
-			bg.Zone = pb.zones[g.zone]
+			bg.Zone = md.zones[g.zone]
 		}
 		// Alone, a group's bound is its pods at the lowest price per pod that fits.
 		for _, c := range cols {
 			if c.members.Has(gi) {
-				k := lp.MaxFit(c.pool.types[c.t].alloc, make([]int64, len(pb.dims)), pb.workloads[g.u.w].d, math.MaxInt32)
+				k := lp.MaxFit(c.pool.types[c.t].alloc, make([]int64, len(md.dims)), md.workloads[g.u.w].d, math.MaxInt32)
 				bg.Bound = math.Min(bg.Bound, c.price/float64(k)*float64(g.pods))
 			}
 		}
@@ -117,38 +117,38 @@ func (pb *problem) lowerBound() (float64, []simmodel.BoundGroup) {
 // groups' rows, and so does the optimum's own (a zone is never pinned more pods than the
 // optimum placed there). Karpenter counts a spread's domains over every NodePool's zones (the
 // class's zones are among them), and a larger set of domains only allows fewer splits.
-func (pb *problem) boundGroups() []*boundGroup {
-	placed := pb.memberPlaced()
-	total := make([]int, len(pb.workloads))
-	for ui, u := range pb.units {
+func (md *model) boundGroups(pk *packing) []*boundGroup {
+	placed := md.memberPlaced(pk)
+	total := make([]int, len(md.workloads))
+	for ui, u := range md.units {
 		for mi, m := range u.members {
 			total[m.w] += placed[ui][mi]
 		}
 	}
 	var groups, floats []*boundGroup
 	floatOf := map[string]*boundGroup{}
-	for ui, u := range pb.units {
-		n := u.count - u.rem
+	for ui, u := range md.units {
+		n := pk.placed(u)
 		if n == 0 {
 			continue
 		}
 		if u.zone < 0 {
-			groups = append(groups, pb.boundGroup(u, n))
+			groups = append(groups, md.boundGroup(u, n))
 			continue
 		}
 		pinned := 0
 		for mi, m := range u.members {
-			pinned += min(pb.spreadFloor(m.w, total[m.w]), placed[ui][mi])
+			pinned += min(md.spreadFloor(m.w, total[m.w]), placed[ui][mi])
 		}
 		if pinned > 0 {
-			groups = append(groups, pb.boundGroup(u, pinned))
+			groups = append(groups, md.boundGroup(u, pinned))
 		}
 		if rest := n - pinned; rest > 0 {
-			sw := pb.workloads[u.w]
+			sw := md.workloads[u.w]
 			key := fmt.Sprint(sw.class, "/", sw.d)
 			g := floatOf[key]
 			if g == nil {
-				g = pb.boundGroup(u, 0)
+				g = md.boundGroup(u, 0)
 				g.zone, g.from, g.cover = -1, nil, 0
 				floatOf[key] = g
 				floats = append(floats, g)
@@ -161,7 +161,7 @@ func (pb *problem) boundGroups() []*boundGroup {
 		}
 	}
 	for _, g := range groups {
-		if f := floatOf[fmt.Sprint(g.class, "/", pb.workloads[g.u.w].d)]; f != nil {
+		if f := floatOf[fmt.Sprint(g.class, "/", md.workloads[g.u.w].d)]; f != nil {
 			f.cover += g.pods
 		}
 	}
@@ -173,9 +173,9 @@ func (pb *problem) boundGroups() []*boundGroup {
 
 // spreadFloor is the fewest of workload w's pods any zone holds when pods of it are spread
 // within its maxSkew over its class's zones (see boundGroups).
-func (pb *problem) spreadFloor(w, pods int) int {
-	sw := pb.workloads[w]
-	z, k := len(pb.classes[sw.class].zones), int(sw.w.ZoneSpread)
+func (md *model) spreadFloor(w, pods int) int {
+	sw := md.workloads[w]
+	z, k := len(md.classes[sw.class].zones), int(sw.w.ZoneSpread)
 	if z == 0 || k <= 0 {
 		return 0
 	}
@@ -187,11 +187,11 @@ func (pb *problem) spreadFloor(w, pods int) int {
 
 // memberPlaced is, per unit and member, how many of the member's pods are placed: a unit's
 // placed pods go to its members in order, as the report hands them out (attribution).
-func (pb *problem) memberPlaced() [][]int {
-	out := make([][]int, len(pb.units))
-	for ui, u := range pb.units {
+func (md *model) memberPlaced(pk *packing) [][]int {
+	out := make([][]int, len(md.units))
+	for ui, u := range md.units {
 		out[ui] = make([]int, len(u.members))
-		left := u.count - u.rem
+		left := pk.placed(u)
 		for mi, m := range u.members {
 			k := min(left, m.count)
 			out[ui][mi] = k
@@ -201,9 +201,9 @@ func (pb *problem) memberPlaced() [][]int {
 	return out
 }
 
-func (pb *problem) boundGroup(u *unit, pods int) *boundGroup {
-	sw := pb.workloads[u.w]
-	g := &boundGroup{u: u, from: []*unit{u}, class: sw.class, zone: u.zone, demand: make([]float64, len(pb.dims)), pods: pods, cover: pods}
+func (md *model) boundGroup(u *unit, pods int) *boundGroup {
+	sw := md.workloads[u.w]
+	g := &boundGroup{u: u, from: []*unit{u}, class: sw.class, zone: u.zone, demand: make([]float64, len(md.dims)), pods: pods, cover: pods}
 	for d, v := range sw.d {
 		g.demand[d] = float64(v) * float64(pods)
 	}
@@ -213,7 +213,30 @@ func (pb *problem) boundGroup(u *unit, pods int) *boundGroup {
 // boundColumns lists the node offerings any group may use, merging offerings of a type that
 // cost the same and serve the same groups (zones, mostly), and dropping offerings that a
 // cheaper one of the pool dominates: at least as much of every resource, no more of any limit.
-func (pb *problem) boundColumns(groups []*boundGroup, pools []*simPool) []boundColumn {
+//
+// The columns depend on the pools and on each group's class, zone and requests only, not on
+// its pods, so they are computed once per such list (the re-pack's dive asks again every
+// round) and shared; callers do not change them.
+func (md *model) boundColumns(groups []*boundGroup, pools []*simPool) []boundColumn {
+	key := make([]byte, 0, 4*(len(pools)+3*len(groups)))
+	for _, p := range pools {
+		key = binary.AppendUvarint(key, uint64(p.idx))
+	}
+	key = append(key, '|')
+	for _, g := range groups {
+		key = binary.AppendUvarint(key, uint64(g.class))
+		key = binary.AppendUvarint(key, uint64(g.zone+1))
+		key = binary.AppendUvarint(key, uint64(g.u.w))
+	}
+	if cols, ok := md.columns[string(key)]; ok {
+		return cols
+	}
+	cols := slices.Clip(md.listBoundColumns(groups, pools))
+	md.columns[string(key)] = cols
+	return cols
+}
+
+func (md *model) listBoundColumns(groups []*boundGroup, pools []*simPool) []boundColumn {
 	var cols []boundColumn
 	able := make([]int, 0, len(groups))
 	ableMask := make([]uint64, 0, len(groups)) // per able group, its class's offerings of the type
@@ -222,7 +245,7 @@ func (pb *problem) boundColumns(groups []*boundGroup, pools []*simPool) []boundC
 	var key []byte
 	for _, p := range pools {
 		for gi, g := range groups {
-			rows[gi] = pb.classes[g.class].masks[p.idx]
+			rows[gi] = md.classes[g.class].masks[p.idx]
 		}
 		var pool []boundColumn
 		for t, pt := range p.types {
@@ -233,7 +256,7 @@ func (pb *problem) boundColumns(groups []*boundGroup, pools []*simPool) []boundC
 			// the offerings then differ only by zone and class mask.
 			able, ableMask = able[:0], ableMask[:0]
 			for gi, g := range groups {
-				if m := rows[gi]; m != nil && m[t] != 0 && fits(pt.alloc, nil, pb.workloads[g.u.w].d, 1) {
+				if m := rows[gi]; m != nil && m[t] != 0 && fits(pt.alloc, nil, md.workloads[g.u.w].d, 1) {
 					able = append(able, gi)
 					ableMask = append(ableMask, m[t])
 				}
@@ -269,12 +292,12 @@ func (pb *problem) boundColumns(groups []*boundGroup, pools []*simPool) []boundC
 				pool = append(pool, boundColumn{pool: p, t: t, price: pt.price[j], members: members, key: string(key[:n])})
 			}
 		}
-		cols = append(cols, pb.pareto(pool)...)
+		cols = append(cols, md.pareto(pool)...)
 	}
 	return cols
 }
 
-func (pb *problem) pareto(cols []boundColumn) []boundColumn {
+func (md *model) pareto(cols []boundColumn) []boundColumn {
 	slices.SortStableFunc(cols, func(a, b boundColumn) int { return cmp.Compare(a.price, b.price) })
 	var keep []boundColumn
 	byMembers := map[string][]int{}
@@ -311,7 +334,7 @@ func (pb *problem) pareto(cols []boundColumn) []boundColumn {
 
 // sizeMembers is, per column, the groups some column of the same pool and instance type
 // serves: the column's size in every zone and at every price.
-func (pb *problem) sizeMembers(groups []*boundGroup, cols []boundColumn) []bitset.Set {
+func (md *model) sizeMembers(groups []*boundGroup, cols []boundColumn) []bitset.Set {
 	bySize := map[[2]int]bitset.Set{}
 	for _, c := range cols {
 		k := [2]int{c.pool.idx, c.t}
@@ -336,151 +359,4 @@ func appendBitsetKey(out []byte, b bitset.Set) []byte {
 		}
 	}
 	return out
-}
-
-// maxGroupRows caps the per-group rows (the largest groups first) to keep the program small;
-// dropping rows only weakens the bound.
-const maxGroupRows = 120
-
-func (pb *problem) solveBound(groups []*boundGroup, cols []boundColumn, withLimits bool) (float64, error) {
-	cover := &lp.CoverLP{C: make([]float64, len(cols))}
-	for j, c := range cols {
-		cover.C[j] = c.price
-	}
-	zero := make([]int64, len(pb.dims))
-	order := make([]int, len(groups))
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(a, b int) bool { return groups[order[a]].cover > groups[order[b]].cover })
-	for i, gi := range order {
-		if i == maxGroupRows {
-			break
-		}
-		g := groups[gi]
-		row := make([]float64, len(cols))
-		for j, c := range cols {
-			if c.members.Has(gi) {
-				row[j] = float64(lp.MaxFit(c.pool.types[c.t].alloc, zero, pb.workloads[g.u.w].d, g.cover))
-			}
-		}
-		cover.A = append(cover.A, row)
-		cover.B = append(cover.B, float64(g.cover))
-	}
-	// Aggregate rows: per class, and all groups together.
-	seen := map[string]bool{}
-	addSubset := func(S bitset.Set) bool {
-		key := string(bitsetKey(S))
-		if seen[key] {
-			return false
-		}
-		seen[key] = true
-		added := false
-		for d := range pb.dims {
-			var demand float64
-			S.Each(func(gi int) { demand += groups[gi].demand[d] })
-			if demand <= 0 {
-				continue
-			}
-			row := make([]float64, len(cols))
-			for j, c := range cols {
-				if c.members.Intersects(S) {
-					row[j] = float64(max(c.pool.types[c.t].alloc[d], 0))
-				}
-			}
-			cover.A = append(cover.A, row)
-			cover.B = append(cover.B, demand)
-			added = true
-		}
-		return added
-	}
-	classes := map[int]bitset.Set{}
-	var classOrder []int
-	for gi, g := range groups {
-		if classes[g.class] == nil {
-			classes[g.class] = bitset.New(len(groups))
-			classOrder = append(classOrder, g.class)
-		}
-		classes[g.class].Add(gi)
-	}
-	if len(classOrder) > 1 && len(classOrder) <= 20 {
-		for _, c := range classOrder {
-			addSubset(classes[c])
-		}
-	}
-	all := bitset.New(len(groups))
-	for gi := range groups {
-		all.Add(gi)
-	}
-	addSubset(all)
-	if withLimits {
-		for _, p := range pb.pools {
-			for li, l := range p.limits {
-				row := make([]float64, len(cols))
-				any := false
-				for j, c := range cols {
-					if c.pool == p {
-						row[j] = -float64(p.types[c.t].capLimit[li])
-						any = any || row[j] != 0
-					}
-				}
-				if any {
-					cover.A = append(cover.A, row)
-					cover.B = append(cover.B, -float64(l.limit))
-				}
-			}
-		}
-	}
-	res, err := cover.Solve()
-	// Cutting planes: the pods that cannot use a node offering the optimum relies on must be
-	// covered by the other offerings. Typically the cheapest small sizes carry the fractional
-	// optimum while many pods do not fit on them at all; these rows say so.
-	//
-	// Each offering gives two sets: the groups it does not serve, and the groups no offering
-	// of its size serves (in any zone). With zone-pinned groups (zone spread) the first also
-	// holds the other zones' pinned pods, which the same cheap size covers in their own zone,
-	// so its row no longer separates the pods too large for the size from it: on the wide
-	// example (a third of 1,000 pods spread over 4 zones) the bound fell from $34.84 to $30.49
-	// with only those rows. The second is the set a zone-free LP would cut with, valid
-	// whatever the zones, and restores it.
-	sizeMembers := pb.sizeMembers(groups, cols)
-	prev := math.Inf(-1)
-	for round := 0; round < 4 && err == nil; round++ {
-		// A round whose cuts did not raise the bound ends them: on the benchmark's 15 mixes
-		// no round after such a round ever raised it, and each is a solve from scratch.
-		if res.Bound <= prev*(1+1e-9) {
-			break
-		}
-		prev = res.Bound
-		unserved := all.Clone()
-		unservedBySize := all.Clone()
-		added := false
-		for j, x := range res.X {
-			if x <= 1e-7 {
-				continue
-			}
-			for _, m := range []bitset.Set{cols[j].members, sizeMembers[j]} {
-				S := all.Clone()
-				S.AndNot(m)
-				if S.Any() && addSubset(S) {
-					added = true
-				}
-			}
-			unserved.AndNot(cols[j].members)
-			unservedBySize.AndNot(sizeMembers[j])
-		}
-		for _, S := range []bitset.Set{unserved, unservedBySize} {
-			if S.Any() && addSubset(S) {
-				added = true
-			}
-		}
-		if !added {
-			break
-		}
-		res, err = cover.Solve()
-	}
-	if err != nil {
-		return 0, err
-	}
-	return res.Bound, nil
 }

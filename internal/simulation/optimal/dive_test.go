@@ -43,7 +43,7 @@ var dFamily = karpv1.NodeSelectorRequirementWithMinValues{Key: "karpenter.azure.
 // by more than its maxSkew: checkSimulation does not look at zones.
 func checkZoneSpread(t *testing.T, in simmodel.SimulationInput, sim *simmodel.Simulation) {
 	t.Helper()
-	pb := compile(testSolver, in.Region, in)
+	md := compile(testSolver, in.Region, in)
 	perZone := map[string]map[string]int{}
 	for _, n := range sim.Nodes {
 		for _, pc := range n.Pods {
@@ -53,13 +53,13 @@ func checkZoneSpread(t *testing.T, in simmodel.SimulationInput, sim *simmodel.Si
 			perZone[pc.Workload][n.Zone] += pc.Count
 		}
 	}
-	for _, sw := range pb.workloads {
+	for _, sw := range md.workloads {
 		if sw.w.ZoneSpread <= 0 {
 			continue
 		}
 		lo, hi := math.MaxInt, 0
-		for _, z := range pb.classes[sw.class].zones {
-			c := perZone[sw.w.Name][pb.zones[z]]
+		for _, z := range md.classes[sw.class].zones {
+			c := perZone[sw.w.Name][md.zones[z]]
 			lo, hi = min(lo, c), max(hi, c)
 		}
 		if hi-lo > int(sw.w.ZoneSpread) {
@@ -88,10 +88,9 @@ func TestDiveLowersTheRepack(t *testing.T) {
 			repack := func(divePods int) (float64, *simmodel.Simulation) {
 				defer func(v int) { maxDivePods = v }(maxDivePods)
 				maxDivePods = divePods
-				pb := compile(testSolver, "westeurope", tc.in)
-				pb.run(0)
-				pb.repackFromLP()
-				return pb.cost(), pb.report()
+				md := compile(testSolver, "westeurope", tc.in)
+				pk := md.repackFromLP(md.pack(0))
+				return pk.cost(), md.report(pk)
 			}
 			without, _ := repack(0)
 			with, sim := repack(maxDivePods)

@@ -11,54 +11,54 @@ import (
 // is Karpenter's choice, not a cost decision): each node is re-typed to the cheapest type that
 // still holds its pods, lightly used nodes are drained into the others' free room, and pairs
 // of lightly used nodes are merged onto one node when that is cheaper than both.
-func (pb *problem) improve() {
-	for _, p := range pb.pools {
-		pb.improvePool(p)
+func (pk *packing) improve() {
+	for _, p := range pk.md.pools {
+		pk.improvePool(p)
 	}
 }
 
-func (pb *problem) improvePool(p *simPool) {
+func (pk *packing) improvePool(p *simPool) {
 	var nodes []*simNode
-	for _, n := range pb.nodes {
+	for _, n := range pk.nodes {
 		if n.pool == p {
 			nodes = append(nodes, n)
 		}
 	}
-	pb.improveNodes(nodes)
+	pk.improveNodes(nodes)
 }
 
 // improveNodes is improvePool on some of a pool's nodes.
-func (pb *problem) improveNodes(nodes []*simNode) {
+func (pk *packing) improveNodes(nodes []*simNode) {
 	if len(nodes) == 0 {
 		return
 	}
 	for _, n := range nodes {
-		pb.retype(n)
+		pk.retype(n)
 	}
-	pb.drain(nodes)
-	pb.merge(nodes)
+	pk.drain(nodes)
+	pk.merge(nodes)
 	for _, n := range nodes {
 		if !n.dead {
-			pb.retype(n)
+			pk.retype(n)
 		}
 	}
-	live := pb.nodes[:0]
-	for _, n := range pb.nodes {
+	live := pk.nodes[:0]
+	for _, n := range pk.nodes {
 		if !n.dead {
 			live = append(live, n)
 		}
 	}
-	pb.nodes = live
+	pk.nodes = live
 }
 
-func (pb *problem) price(n *simNode) float64 { return cheapest(n.pool.types[n.t], n.mask) }
+func (md *model) price(n *simNode) float64 { return cheapest(n.pool.types[n.t], n.mask) }
 
 // hostMask is the offerings of type t that every pod of the placements allows (0: none).
-func (pb *problem) hostMask(p *simPool, t int, places ...[]placement) uint64 {
+func (md *model) hostMask(p *simPool, t int, places ...[]placement) uint64 {
 	m := p.types[t].all
 	for _, ps := range places {
 		for _, pl := range ps {
-			if m &= pb.unitMask(pl.u, p, t); m == 0 {
+			if m &= md.unitMask(pl.u, p, t); m == 0 {
 				return 0
 			}
 		}
@@ -68,7 +68,7 @@ func (pb *problem) hostMask(p *simPool, t int, places ...[]placement) uint64 {
 
 // cheapestHost finds the cheapest type of the pool that holds used with the placements'
 // offerings, within limits when it replaces the nodes of types old; below maxPrice only.
-func (pb *problem) cheapestHost(p *simPool, used []int64, maxPrice float64, old []*poolType, places ...[]placement) (int, uint64, float64) {
+func (pk *packing) cheapestHost(p *simPool, used []int64, maxPrice float64, old []*poolType, places ...[]placement) (int, uint64, float64) {
 	bestT, bestM, bestP := -1, uint64(0), maxPrice
 	for _, t := range p.byPrice {
 		pt := p.types[t]
@@ -78,11 +78,11 @@ func (pb *problem) cheapestHost(p *simPool, used []int64, maxPrice float64, old 
 		if !pt.usable || !fits(pt.alloc, nil, used, 1) {
 			continue
 		}
-		m := pb.hostMask(p, t, places...)
+		m := pk.md.hostMask(p, t, places...)
 		if m == 0 {
 			continue
 		}
-		if !p.allowsReplacing(pt, old) {
+		if !pk.allowsReplacing(p, pt, old) {
 			continue
 		}
 		if price := cheapest(pt, m); price < bestP {
@@ -92,42 +92,24 @@ func (pb *problem) cheapestHost(p *simPool, used []int64, maxPrice float64, old 
 	return bestT, bestM, bestP
 }
 
-// allowsReplacing is allows for a node that takes the place of the old ones.
-func (p *simPool) allowsReplacing(pt *poolType, old []*poolType) bool {
-	switch len(old) {
-	case 0:
-		return p.allows(pt, nil)
-	case 1:
-		return p.allows(pt, old[0])
-	}
-	// Freeing several nodes: credit all of them.
-	for _, o := range old[1:] {
-		p.charge(o, -1)
-	}
-	ok := p.allows(pt, old[0])
-	for _, o := range old[1:] {
-		p.charge(o, 1)
-	}
-	return ok
-}
-
-func (pb *problem) retype(n *simNode) {
+func (pk *packing) retype(n *simNode) {
 	p := n.pool
 	cur := p.types[n.t]
-	t, m, _ := pb.cheapestHost(p, n.used, pb.price(n), []*poolType{cur}, n.place)
+	t, m, _ := pk.cheapestHost(p, n.used, pk.md.price(n), []*poolType{cur}, n.place)
 	if t < 0 {
 		return
 	}
-	p.charge(cur, -1)
-	p.charge(p.types[t], 1)
+	pk.charge(p, cur, -1)
+	pk.charge(p, p.types[t], 1)
 	n.t, n.mask = t, m
 }
 
 // drain empties the nodes with the least value per price into the free room of the others.
-func (pb *problem) drain(nodes []*simNode) {
+func (pk *packing) drain(nodes []*simNode) {
+	md := pk.md
 	// The least efficient nodes are the candidates; draining one scans every other node, so
 	// the candidates are capped to keep the pass linear in the number of nodes.
-	order := pb.byEfficiency(nodes)
+	order := pk.byEfficiency(nodes)
 	if len(order) > 32 {
 		order = order[:32]
 	}
@@ -148,7 +130,7 @@ func (pb *problem) drain(nodes []*simNode) {
 		ok := true
 		for _, pl := range n.place {
 			left := pl.n
-			d := pb.workloads[pl.u.w].d
+			d := md.workloads[pl.u.w].d
 			for _, o := range nodes {
 				if o == n || o.dead || left == 0 {
 					continue
@@ -157,7 +139,7 @@ func (pb *problem) drain(nodes []*simNode) {
 				if !seen {
 					m = o.mask
 				}
-				m &= pb.unitMask(pl.u, o.pool, o.t)
+				m &= md.unitMask(pl.u, o.pool, o.t)
 				if m == 0 {
 					continue
 				}
@@ -186,26 +168,27 @@ func (pb *problem) drain(nodes []*simNode) {
 			continue
 		}
 		for _, mv := range moves {
-			d := pb.workloads[mv.u.w].d
-			mv.u.rem += mv.k // add() takes them off rem again
-			mv.to.add(mv.u, mv.k, d, mv.mask)
+			d := md.workloads[mv.u.w].d
+			pk.rem[mv.u.idx] += mv.k // add takes them off rem again
+			pk.add(mv.to, mv.u, mv.k, d, mv.mask)
 		}
-		n.pool.charge(n.pool.types[n.t], -1)
+		pk.charge(n.pool, n.pool.types[n.t], -1)
 		n.dead = true
 		n.place = nil
 	}
 }
 
 // merge replaces two lightly used nodes by one cheaper node when one type holds both.
-func (pb *problem) merge(nodes []*simNode) {
+func (pk *packing) merge(nodes []*simNode) {
+	md := pk.md
 	const window = 16
 	for round := 0; round < window; round++ {
-		cands := pb.byEfficiency(nodes)
+		cands := pk.byEfficiency(nodes)
 		if len(cands) > window {
 			cands = cands[:window]
 		}
 		bestSave, ba, bb, bt, bm := 1e-9, -1, -1, -1, uint64(0)
-		used := make([]int64, len(pb.dims))
+		used := make([]int64, len(md.dims))
 		for i := 0; i < len(cands); i++ {
 			for j := i + 1; j < len(cands); j++ {
 				a, b := cands[i], cands[j]
@@ -215,8 +198,8 @@ func (pb *problem) merge(nodes []*simNode) {
 				for r := range used {
 					used[r] = a.used[r] + b.used[r]
 				}
-				both := pb.price(a) + pb.price(b)
-				t, m, price := pb.cheapestHost(a.pool, used, both-bestSave, []*poolType{a.pool.types[a.t], b.pool.types[b.t]}, a.place, b.place)
+				both := md.price(a) + md.price(b)
+				t, m, price := pk.cheapestHost(a.pool, used, both-bestSave, []*poolType{a.pool.types[a.t], b.pool.types[b.t]}, a.place, b.place)
 				if t >= 0 && both-price > bestSave {
 					bestSave, ba, bb, bt, bm = both-price, i, j, t, m
 				}
@@ -227,20 +210,20 @@ func (pb *problem) merge(nodes []*simNode) {
 		}
 		a, b := cands[ba], cands[bb]
 		p := a.pool
-		p.charge(p.types[a.t], -1)
-		p.charge(p.types[b.t], -1)
-		p.charge(p.types[bt], 1)
+		pk.charge(p, p.types[a.t], -1)
+		pk.charge(p, p.types[b.t], -1)
+		pk.charge(p, p.types[bt], 1)
 		a.t, a.mask = bt, bm
 		for _, pl := range b.place {
-			pl.u.rem += pl.n
-			a.add(pl.u, pl.n, pb.workloads[pl.u.w].d, bm)
+			pk.rem[pl.u.idx] += pl.n
+			pk.add(a, pl.u, pl.n, md.workloads[pl.u.w].d, bm)
 		}
 		b.dead, b.place = true, nil
 	}
 }
 
 // byEfficiency lists live nodes from the least packed value per price to the most.
-func (pb *problem) byEfficiency(nodes []*simNode) []*simNode {
+func (pk *packing) byEfficiency(nodes []*simNode) []*simNode {
 	type scored struct {
 		n *simNode
 		e float64
@@ -252,9 +235,9 @@ func (pb *problem) byEfficiency(nodes []*simNode) []*simNode {
 		}
 		var v float64
 		for _, pl := range n.place {
-			v += float64(pl.n) * pl.u.value
+			v += float64(pl.n) * pk.value[pl.u.idx]
 		}
-		price := pb.price(n)
+		price := pk.md.price(n)
 		e := math.Inf(1)
 		if price > 0 {
 			e = v / price

@@ -70,19 +70,19 @@ func TestWideExampleWithAssumedZones(t *testing.T) {
 		t.Errorf("LP bound %v with the zone spread, %v without", sim.LowerBound, unspread.LowerBound)
 	}
 
-	pb := compile(testSolver, "westeurope", in)
-	if len(pb.classes) != 1 || len(pb.classes[0].zones) != 4 {
-		t.Fatalf("want one pod class spread over 4 zones, got %d classes", len(pb.classes))
+	md := compile(testSolver, "westeurope", in)
+	if len(md.classes) != 1 || len(md.classes[0].zones) != 4 {
+		t.Fatalf("want one pod class spread over 4 zones, got %d classes", len(md.classes))
 	}
-	pb.run(0)
-	groups := pb.boundGroups()
-	if pb.newColumnGeneration(groups, pb.boundColumns(groups, pb.pools)) != nil {
+	pk := md.pack(0)
+	groups := md.boundGroups(pk)
+	if md.newColumnGeneration(groups, md.boundColumns(groups, md.pools)) != nil {
 		t.Fatalf("%d groups: the zoned configuration LP is within maxPatternGroups, the relaxation is not exercised", len(groups))
 	}
-	greedy := pb.cost()
-	pb.repackFromLP()
-	if pb.cost() > greedy*0.98 {
-		t.Errorf("the re-pack from the zone relaxation took the greedy's $%.4f/h to $%.4f/h, want 2 %% or more off", greedy, pb.cost())
+	greedy := pk.cost()
+	pk = md.repackFromLP(pk)
+	if pk.cost() > greedy*0.98 {
+		t.Errorf("the re-pack from the zone relaxation took the greedy's $%.4f/h to $%.4f/h, want 2 %% or more off", greedy, pk.cost())
 	}
 	perZone := map[string]map[string]int{} // workload → zone → pods
 	spread := map[string]int32{}
@@ -92,7 +92,7 @@ func TestWideExampleWithAssumedZones(t *testing.T) {
 			perZone[w.Name] = map[string]int{}
 		}
 	}
-	rep := pb.report()
+	rep := md.report(pk)
 	checkSimulation(t, testSolver, in, rep)
 	for _, n := range rep.Nodes {
 		for _, pc := range n.Pods {
@@ -103,8 +103,8 @@ func TestWideExampleWithAssumedZones(t *testing.T) {
 	}
 	for name, m := range perZone {
 		lo, hi := math.MaxInt, 0
-		for _, z := range pb.classes[0].zones {
-			lo, hi = min(lo, m[pb.zones[z]]), max(hi, m[pb.zones[z]])
+		for _, z := range md.classes[0].zones {
+			lo, hi = min(lo, m[md.zones[z]]), max(hi, m[md.zones[z]])
 		}
 		if hi-lo > int(spread[name]) {
 			t.Errorf("%s: pods per zone %v, skew %d above its maxSkew %d", name, m, hi-lo, spread[name])

@@ -25,10 +25,10 @@ import (
 // k of one with hostname spread of maxSkew k, and each pool's nodes stay within its limits. Pods may use any pool their
 // class allows, not only Karpenter's order, as the bounds do. Small inputs only: the
 // partitions of n pods are Bell(n) (4,140 for 8), per combination of splits.
-func exactCost(pb *problem) float64 {
+func exactCost(md *model, pk *packing) float64 {
 	best := math.Inf(1)
-	for _, pods := range splitPods(pb) {
-		best = math.Min(best, exactCostOf(pb, pods, best))
+	for _, pods := range splitPods(md, pk) {
+		best = math.Min(best, exactCostOf(md, pods, best))
 	}
 	return best
 }
@@ -37,10 +37,10 @@ func exactCost(pb *problem) float64 {
 type bfPod struct{ w, zone int }
 
 // splitPods lists the placed pods once per combination of the spread workloads' splits.
-func splitPods(pb *problem) [][]bfPod {
-	placed := pb.memberPlaced()
-	perZone := make([]map[int]int, len(pb.workloads)) // the optimum's split
-	for ui, u := range pb.units {
+func splitPods(md *model, pk *packing) [][]bfPod {
+	placed := md.memberPlaced(pk)
+	perZone := make([]map[int]int, len(md.workloads)) // the optimum's split
+	for ui, u := range md.units {
 		for mi, m := range u.members {
 			if perZone[m.w] == nil {
 				perZone[m.w] = map[int]int{}
@@ -49,7 +49,7 @@ func splitPods(pb *problem) [][]bfPod {
 		}
 	}
 	combos := [][]bfPod{nil}
-	for w, sw := range pb.workloads {
+	for w, sw := range md.workloads {
 		if perZone[w] == nil {
 			continue
 		}
@@ -57,7 +57,7 @@ func splitPods(pb *problem) [][]bfPod {
 		for _, n := range perZone[w] {
 			total += n
 		}
-		zones := pb.classes[sw.class].zones
+		zones := md.classes[sw.class].zones
 		var splits [][]int // counts per zone of zones; nil: not spread
 		if _, free := perZone[w][-1]; free || sw.w.ZoneSpread <= 0 {
 			splits = [][]int{nil}
@@ -118,7 +118,7 @@ func skewSplits(n, z, k int) [][]int {
 }
 
 // exactCostOf is the cheapest placement of pods below best (best when none is).
-func exactCostOf(pb *problem, pods []bfPod, best float64) float64 {
+func exactCostOf(md *model, pods []bfPod, best float64) float64 {
 	type option struct {
 		pool  *simPool
 		t     int
@@ -127,17 +127,17 @@ func exactCostOf(pb *problem, pods []bfPod, best float64) float64 {
 	// options lists what a node holding these pods may be, cheapest offering per type.
 	options := func(block []bfPod) []option {
 		var out []option
-		for _, p := range pb.pools {
+		for _, p := range md.pools {
 			for t, pt := range p.types {
 				if !pt.usable {
 					continue
 				}
 				mask := pt.all
-				used := make([]int64, pb.nres)
+				used := make([]int64, md.nres)
 				perWorkload := map[int]int{}
 				for _, pod := range block {
-					sw := pb.workloads[pod.w]
-					m := pb.classes[sw.class].masks[p.idx]
+					sw := md.workloads[pod.w]
+					m := md.classes[sw.class].masks[p.idx]
 					if m == nil {
 						mask = 0
 						break
@@ -146,7 +146,7 @@ func exactCostOf(pb *problem, pods []bfPod, best float64) float64 {
 					if pod.zone >= 0 {
 						mask &= pt.zoneMask[pod.zone]
 					}
-					for r, v := range sw.d[:pb.nres] {
+					for r, v := range sw.d[:md.nres] {
 						used[r] += v
 					}
 					// The per-node caps, from the workload itself, not from the dims that
@@ -156,7 +156,7 @@ func exactCostOf(pb *problem, pods []bfPod, best float64) float64 {
 						mask = 0
 					}
 				}
-				if mask == 0 || !fits(pt.alloc[:pb.nres], nil, used, 1) {
+				if mask == 0 || !fits(pt.alloc[:md.nres], nil, used, 1) {
 					continue
 				}
 				out = append(out, option{p, t, cheapest(pt, mask)})
@@ -288,14 +288,14 @@ func smallInput(rng *rand.Rand) simmodel.SimulationInput {
 // evenSplitBound is the LP bound on the groups the bounds had before boundGroups: each zone
 // pinned the pods of the optimum's even split. Valid only for that split; the tests show that
 // the brute force rejects it.
-func evenSplitBound(pb *problem) float64 {
+func evenSplitBound(md *model, pk *packing) float64 {
 	var groups []*boundGroup
-	for _, u := range pb.units {
-		if n := u.count - u.rem; n > 0 {
-			groups = append(groups, pb.boundGroup(u, n))
+	for _, u := range md.units {
+		if n := pk.placed(u); n > 0 {
+			groups = append(groups, md.boundGroup(u, n))
 		}
 	}
-	b, _ := pb.solveBound(groups, pb.boundColumns(groups, pb.pools), true)
+	b, _ := md.solveBound(groups, md.boundColumns(groups, md.pools), true)
 	return b
 }
 
@@ -311,15 +311,15 @@ func TestBoundsAgainstBruteForce(t *testing.T) {
 	const inputs = 60
 	for seed := uint64(1); seed <= inputs; seed++ {
 		in := smallInput(rand.New(rand.NewPCG(seed, 11)))
-		pb := compile(testSolver, in.Region, in)
-		pb.run(0)
-		exact := exactCost(pb)
-		if found := pb.cost(); exact > found+1e-9 {
+		md := compile(testSolver, in.Region, in)
+		pk := md.pack(0)
+		exact := exactCost(md, pk)
+		if found := pk.cost(); exact > found+1e-9 {
 			t.Fatalf("seed %d: brute force %v above the packing found %v: the brute force misses placements", seed, exact, found)
 		}
 		zones := map[int]bool{}
-		for _, u := range pb.units {
-			if u.zone >= 0 && u.count > u.rem {
+		for _, u := range md.units {
+			if u.zone >= 0 && pk.placed(u) > 0 {
 				zones[u.zone] = true
 			}
 		}
@@ -328,8 +328,8 @@ func TestBoundsAgainstBruteForce(t *testing.T) {
 		}
 		above := func(b float64) bool { return b > exact*(1+1e-9)+1e-9 }
 		for _, config := range []bool{false, true} {
-			pb.configBound = config
-			bound, _ := pb.lowerBound()
+			md.configBound = config
+			bound, _ := md.lowerBound(pk)
 			if above(bound) {
 				t.Errorf("seed %d (config %v): bound %v above the exact optimum %v", seed, config, bound, exact)
 			}
@@ -340,18 +340,18 @@ func TestBoundsAgainstBruteForce(t *testing.T) {
 				raisedAbove++
 			}
 		}
-		if above(evenSplitBound(pb)) {
+		if above(evenSplitBound(md, pk)) {
 			evenAbove++
 		}
 		// The configuration bound of the zone relaxation, which inputs this small never need
 		// (their groups are within maxPatternGroups), computed as configurationBound does.
-		groups := pb.boundGroups()
-		if free, ok := pb.zoneRelaxed(groups); ok {
-			cg := pb.newColumnGeneration(free, pb.boundColumns(free, pb.pools))
+		groups := md.boundGroups(pk)
+		if free, ok := md.zoneRelaxed(groups); ok {
+			cg := md.newColumnGeneration(free, md.boundColumns(free, md.pools))
 			if cg == nil {
 				t.Fatalf("seed %d: no configuration LP of the zone relaxation", seed)
 			}
-			cg.seed(pb.nodes)
+			cg.seed(pk.nodes)
 			if err := cg.run(defaultCGBudget, true); err != nil {
 				t.Fatal(err)
 			}
@@ -384,20 +384,20 @@ func TestBoundsHoldForUnevenSplits(t *testing.T) {
 		w.Requests["nvidia.com/gpu"] = resource.MustParse("1")
 		w.ZoneSpread = tc.skew
 		in := simmodel.SimulationInput{Region: "eastus", Pools: []simmodel.SimPool{testPool("gpu", 0, nil, nil, onDemandOnly, sizes("Standard_NC6s_v3", "Standard_NC48ads_A100_v4"))}, Workloads: []simmodel.Workload{w}}
-		pb := compile(testSolver, in.Region, in)
-		pb.run(0)
-		exact := exactCost(pb)
+		md := compile(testSolver, in.Region, in)
+		pk := md.pack(0)
+		exact := exactCost(md, pk)
 		if math.Abs(exact-tc.exact) > 1e-6 {
 			t.Fatalf("maxSkew %d: exact optimum %v, want %v", tc.skew, exact, tc.exact)
 		}
 		if tc.skew == 2 {
-			if even := evenSplitBound(pb); even <= exact*(1+1e-6) {
+			if even := evenSplitBound(md, pk); even <= exact*(1+1e-6) {
 				t.Fatalf("maxSkew 2: the even split's bound %v is not above the exact optimum %v: the case does not test the splits", even, exact)
 			}
 		}
 		for _, config := range []bool{false, true} {
-			pb.configBound = config
-			bound, _ := pb.lowerBound()
+			md.configBound = config
+			bound, _ := md.lowerBound(pk)
 			if bound > exact*(1+1e-9) || bound < tc.bound*(1-1e-6) {
 				t.Errorf("maxSkew %d (config %v): bound %v, want within [%v, %v]", tc.skew, config, bound, tc.bound, exact)
 			}

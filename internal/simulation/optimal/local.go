@@ -11,9 +11,18 @@ import (
 // most; each trial re-packs a few nodes, so the search costs a few milliseconds there.
 const maxLocalNodes = 48
 
-// maxLocalPods is the most pods a pool may hold for the local search: a trial's packer and
-// improvement pass cost time in proportion to the pool's pods and nodes.
+// maxLocalPods is the most pods a pool may hold for the local search with the whole pool
+// improved after each trial: a trial's packer and improvement pass cost time in proportion
+// to the pool's pods and nodes.
 const maxLocalPods = 300
+
+// maxScopedNodes and maxScopedPods bound the pools searched with each trial's improvement
+// scoped to the nodes it touched (see ruinRecreate): the 1,000-pod inputs, not 5,000-pod
+// ones (which Simulate packs once and does not search).
+const (
+	maxScopedNodes = 200
+	maxScopedPods  = 1500
+)
 
 // localTrials caps the search's re-packs per pool by the packer after its systematic moves,
 // lpTrials those from the configuration LP after them (each solves a few LPs: see dive).
@@ -33,20 +42,22 @@ var lpLocalBudget = cgBudget{iterations: 10, pivots: lpPackBudget.pivots, column
 // dimensions, the pool's limits, its daemon overhead), and pods stay in their pool and their
 // zone. Candidates: each node alone, each pair of the least efficient nodes, the nodes of each
 // zone, then seeded random sets; the packing's order is varied (pinned pods first, jitter).
-func (pb *problem) localSearch() {
-	if variants(pb) == 1 {
-		return // a large input (see Simulate)
+// It takes pk over and returns the packing searched.
+func (md *model) localSearch(pk *packing) *packing {
+	if variants(md) == 1 {
+		return pk // a large input (see Simulate)
 	}
-	saved := pb.variant
-	defer func() { pb.variant = saved }()
-	for _, p := range pb.pools {
-		pb.localSearchPool(p)
+	saved := pk.variant
+	for _, p := range md.pools {
+		pk.localSearchPool(p)
 	}
+	pk.variant = saved
+	return pk
 }
 
-func (pb *problem) poolNodes(p *simPool) []*simNode {
+func (pk *packing) poolNodes(p *simPool) []*simNode {
 	var out []*simNode
-	for _, n := range pb.nodes {
+	for _, n := range pk.nodes {
 		if n.pool == p && !n.dead {
 			out = append(out, n)
 		}
@@ -54,19 +65,20 @@ func (pb *problem) poolNodes(p *simPool) []*simNode {
 	return out
 }
 
-func (pb *problem) poolCost(p *simPool) float64 {
+func (pk *packing) poolCost(p *simPool) float64 {
 	c := 0.0
-	for _, n := range pb.nodes {
+	for _, n := range pk.nodes {
 		if n.pool == p && !n.dead {
-			c += pb.price(n)
+			c += pk.md.price(n)
 		}
 	}
 	return c
 }
 
-func (pb *problem) localSearchPool(p *simPool) {
-	nodes := pb.poolNodes(p)
-	if len(nodes) < 2 || len(nodes) > maxLocalNodes {
+func (pk *packing) localSearchPool(p *simPool) {
+	md := pk.md
+	nodes := pk.poolNodes(p)
+	if len(nodes) < 2 || len(nodes) > maxScopedNodes {
 		return
 	}
 	pods := 0
@@ -75,25 +87,29 @@ func (pb *problem) localSearchPool(p *simPool) {
 			pods += pl.n
 		}
 	}
-	if pods > maxLocalPods {
+	if pods > maxScopedPods {
 		return
 	}
-	rng := rand.New(rand.NewPCG(pb.seed, uint64(p.idx)+0x10ca1))
+	// A pool past maxLocalNodes or maxLocalPods is searched too, but each trial improves only
+	// the nodes it touched: improving the whole pool after every trial is what makes a trial's
+	// cost grow with the pool.
+	scoped := len(nodes) > maxLocalNodes || pods > maxLocalPods
+	rng := rand.New(rand.NewPCG(md.seed, uint64(p.idx)+0x10ca1))
 	tries := 0
 	try := func(set []*simNode, mode int) bool {
 		tries++
-		return pb.ruinRecreate(p, set, mode, rng)
+		return pk.ruinRecreate(p, set, mode, rng, scoped)
 	}
 	for improved := true; improved; {
 		improved = false
-		nodes = pb.byEfficiency(pb.poolNodes(p))
+		nodes = pk.byEfficiency(pk.poolNodes(p))
 		// Each node alone, least efficient first.
 		for _, n := range nodes {
 			if !n.dead && try([]*simNode{n}, 0) {
 				improved = true
 			}
 		}
-		nodes = pb.byEfficiency(pb.poolNodes(p))
+		nodes = pk.byEfficiency(pk.poolNodes(p))
 		k := min(len(nodes), 10)
 		for i := 0; i < k; i++ {
 			for j := i + 1; j < k; j++ {
@@ -103,10 +119,10 @@ func (pb *problem) localSearchPool(p *simPool) {
 			}
 		}
 		// The nodes of each zone (a zone's pinned pods need the zone's own nodes).
-		for z := range pb.zones {
+		for z := range md.zones {
 			var set []*simNode
-			for _, n := range pb.poolNodes(p) {
-				if pb.nodeZone(n) == z {
+			for _, n := range pk.poolNodes(p) {
+				if md.nodeZone(n) == z {
 					set = append(set, n)
 				}
 			}
@@ -124,7 +140,7 @@ func (pb *problem) localSearchPool(p *simPool) {
 		}
 	}
 	for t := 0; t < localTrials; t++ {
-		nodes = pb.poolNodes(p)
+		nodes = pk.poolNodes(p)
 		if len(nodes) < 2 {
 			return
 		}
@@ -132,8 +148,8 @@ func (pb *problem) localSearchPool(p *simPool) {
 		rng.Shuffle(len(nodes), func(i, j int) { nodes[i], nodes[j] = nodes[j], nodes[i] })
 		try(nodes[:size], 1+rng.IntN(3))
 	}
-	for t := 0; t < lpTrials; t++ {
-		nodes = pb.poolNodes(p)
+	for t := 0; t < lpTrials && !scoped; t++ {
+		nodes = pk.poolNodes(p)
 		if len(nodes) < 2 {
 			return
 		}
@@ -144,7 +160,7 @@ func (pb *problem) localSearchPool(p *simPool) {
 }
 
 // nodeZone is the zone of n's offerings when they are all in one zone, -1 otherwise.
-func (pb *problem) nodeZone(n *simNode) int {
+func (md *model) nodeZone(n *simNode) int {
 	pt := n.pool.types[n.t]
 	z := -1
 	for j, zj := range pt.zone {
@@ -164,89 +180,99 @@ const lpMode = 4
 
 // ruinRecreate takes the pods of set off their nodes and packs them again (mode 0: the
 // packer's own order; 1: pinned pods first; 2, 3: jittered, pinned first or not), keeping the
-// result when the pool's cost falls.
-func (pb *problem) ruinRecreate(p *simPool, set []*simNode, mode int, rng *rand.Rand) bool {
-	before := pb.poolCost(p)
+// result when the pool's cost falls. With scoped, the improvement pass after the re-pack
+// runs on the nodes the trial opened or changed only, not on the whole pool.
+func (pk *packing) ruinRecreate(p *simPool, set []*simNode, mode int, rng *rand.Rand, scoped bool) bool {
+	before := pk.poolCost(p)
 	// Snapshot: the pool's nodes (restored in place, so that pointers to them stay valid),
 	// every unit's pending count, the pool's limits.
-	orig := slices.Clone(pb.nodes)
+	orig := slices.Clone(pk.nodes)
 	snap := map[*simNode]*simNode{}
 	var others []*simNode
-	for _, n := range pb.nodes {
+	for _, n := range pk.nodes {
 		if n.pool == p {
 			snap[n] = n.clone()
 		} else {
 			others = append(others, n)
 		}
 	}
-	rem := make([]int, len(pb.units))
-	for i, u := range pb.units {
-		rem[i] = u.rem
-		u.rem = 0
-	}
-	limits := make([]int64, len(p.limits))
-	for i := range p.limits {
-		limits[i] = p.limits[i].remaining
-	}
+	rem := slices.Clone(pk.rem)
+	clear(pk.rem)
+	limits := slices.Clone(pk.remaining[p.idx])
 	inSet := map[*simNode]bool{}
 	var items []*unit
 	for _, n := range set {
 		inSet[n] = true
 		for _, pl := range n.place {
-			if pl.u.rem == 0 {
+			if pk.rem[pl.u.idx] == 0 {
 				items = append(items, pl.u)
 			}
-			pl.u.rem += pl.n
+			pk.rem[pl.u.idx] += pl.n
 		}
-		p.charge(p.types[n.t], -1)
+		pk.charge(p, p.types[n.t], -1)
 	}
 	var kept []*simNode
 	live := others
-	for _, n := range pb.nodes {
+	for _, n := range pk.nodes {
 		if n.pool == p && !inSet[n] {
 			kept = append(kept, n)
 			live = append(live, n)
 		}
 	}
-	pb.nodes = live
-	pb.variant = variant{repeatSlack: 1e-2, pinnedFirst: mode == 1 || mode == 3}
+	pk.nodes = live
+	pk.variant = variant{repeatSlack: 1e-2, pinnedFirst: mode == 1 || mode == 3}
 	if mode == 2 || mode == 3 {
-		pb.variant.rng = rand.New(rand.NewPCG(rng.Uint64(), rng.Uint64()))
+		pk.variant.rng = rand.New(rand.NewPCG(rng.Uint64(), rng.Uint64()))
 	}
-	sort.SliceStable(items, func(i, j int) bool { return pb.unitIndex(items[i]) < pb.unitIndex(items[j]) })
+	sort.SliceStable(items, func(i, j int) bool { return items[i].idx < items[j].idx })
 	if mode == lpMode {
 		// The configuration LP of the set's pods, rounded one node at a time (see dive).
-		nodes := pb.diveWith(p, items, false, lpLocalBudget)
+		nodes := pk.diveWith(p, items, false, lpLocalBudget)
 		kept = append(kept, nodes...)
-		pb.nodes = append(pb.nodes, nodes...)
+		pk.nodes = append(pk.nodes, nodes...)
 	}
-	if pb.packOnto(p, items, kept) && pb.poolCost(p) < before-1e-9 {
-		for i, u := range pb.units {
-			u.rem = rem[i] + u.rem // u.rem is 0 here
+	var placed bool
+	if scoped {
+		placed = pk.packOntoScoped(p, items, kept, snap)
+	} else {
+		placed = pk.packOnto(p, items, kept)
+	}
+	if placed && pk.poolCost(p) < before-1e-9 {
+		for i := range pk.rem {
+			pk.rem[i] += rem[i] // pk.rem is 0 here
 		}
 		for _, n := range set {
 			n.dead, n.place = true, nil
 		}
 		return true
 	}
-	for i, u := range pb.units {
-		u.rem = rem[i]
-	}
-	for i := range p.limits {
-		p.limits[i].remaining = limits[i]
-	}
+	copy(pk.rem, rem)
+	copy(pk.remaining[p.idx], limits)
 	for n, c := range snap {
 		*n = *c
 	}
-	pb.nodes = orig
+	pk.nodes = orig
 	return false
 }
 
-func (pb *problem) unitIndex(u *unit) int {
-	for i, v := range pb.units {
-		if v == u {
-			return i
+// packOntoScoped is packOnto with the improvement pass on the nodes the packer opened or
+// changed only: those absent from before (the pool's nodes as they were, by node) or whose
+// usage differs from it.
+func (pk *packing) packOntoScoped(p *simPool, items []*unit, nodes []*simNode, before map[*simNode]*simNode) bool {
+	pr := pk.newPacker(p, slices.Clone(items)) // it sorts them
+	pr.nodes = nodes
+	pr.run()
+	for _, u := range items {
+		if pk.rem[u.idx] != 0 {
+			return false
 		}
 	}
-	return -1
+	var touched []*simNode
+	for _, n := range pr.nodes {
+		if was, ok := before[n]; !ok || !slices.Equal(was.used, n.used) {
+			touched = append(touched, n)
+		}
+	}
+	pk.improveNodes(touched)
+	return true
 }

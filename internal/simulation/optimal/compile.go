@@ -17,9 +17,10 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 )
 
-// problem is a simulation compiled to integer resource vectors and offering bit masks, so that
-// packing never touches Kubernetes quantities or requirement sets.
-type problem struct {
+// model is a simulation compiled to integer resource vectors and offering bit masks, so that
+// packing never touches Kubernetes quantities or requirement sets. It does not change after
+// compile: every packing of its pods is a packing value (see packing).
+type model struct {
 	s      *analysis.Analyzer
 	region string
 	// currency is the pools' prices' (simmodel.Currency).
@@ -43,10 +44,10 @@ type problem struct {
 	classes   []*podClass
 	zones     []string // zone id → topology.kubernetes.io/zone value
 	units     []*unit
-	nodes     []*simNode
-	variant   variant
 	// classByShape maps simmodel.SelectorKey to the class index.
 	classByShape map[string]int
+	// columns memoises boundColumns, a pure function of the model and its arguments.
+	columns map[string][]boundColumn
 }
 
 type simPool struct {
@@ -66,11 +67,11 @@ type simPool struct {
 	wellKnown sets.Set[string]
 }
 
-// poolLimit is one entry of spec.limits, in the units of dims (or nodes).
+// poolLimit is one entry of spec.limits, in the units of dims (or nodes). What remains of it
+// is the packing's (packing.remaining).
 type poolLimit struct {
-	name      corev1.ResourceName
-	limit     int64
-	remaining int64
+	name  corev1.ResourceName
+	limit int64
 }
 
 // poolType is an instance type the pool admits, with its offerings as bit positions.
@@ -107,22 +108,18 @@ type simWorkload struct {
 }
 
 // unit is identical pods of one or more workloads, restricted to a zone when they spread
-// over zones.
+// over zones. How many of its pods a packing has placed is the packing's (packing.rem).
 type unit struct {
-	w        int // the first member: every member has its class and requests
-	members  []member
-	zone     int // -1: any
-	count    int
-	rem      int
-	nextPool int // position in the workload's pools list to try next
-	blocked  []string
-	reason   string // why the current pool could not take the rest
-	value    float64
+	idx     int // in model.units
+	w       int // the first member: every member has its class and requests
+	members []member
+	zone    int // -1: any
+	count   int
 }
 
-func compile(s *analysis.Analyzer, region string, in simmodel.SimulationInput) *problem {
-	pb := &problem{s: s, region: region, currency: simmodel.Currency(in.Pools, s.Clouds(), region), seed: in.Seed, configBound: in.ConfigurationBound, classByShape: map[string]int{}}
-	pb.dims = []corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceMemory, corev1.ResourcePods}
+func compile(s *analysis.Analyzer, region string, in simmodel.SimulationInput) *model {
+	md := &model{s: s, region: region, currency: simmodel.Currency(in.Pools, s.Clouds(), region), seed: in.Seed, configBound: in.ConfigurationBound, classByShape: map[string]int{}, columns: map[string][]boundColumn{}}
+	md.dims = []corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceMemory, corev1.ResourcePods}
 	extra := map[corev1.ResourceName]bool{}
 	for _, w := range in.Workloads {
 		for k := range w.Requests {
@@ -145,16 +142,16 @@ func compile(s *analysis.Analyzer, region string, in simmodel.SimulationInput) *
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		pb.dims = append(pb.dims, corev1.ResourceName(n))
+		md.dims = append(md.dims, corev1.ResourceName(n))
 	}
-	pb.nres = len(pb.dims)
+	md.nres = len(md.dims)
 	for _, w := range in.Workloads {
 		if c := w.PerNode(); c > 0 && w.Count > 0 {
-			pb.dims = append(pb.dims, corev1.ResourceName("per-node/"+w.Name))
-			pb.perNode = append(pb.perNode, int64(c))
+			md.dims = append(md.dims, corev1.ResourceName("per-node/"+w.Name))
+			md.perNode = append(md.perNode, int64(c))
 		}
 	}
-	pb.daemon = pb.vec(in.DaemonOverhead)
+	md.daemon = md.vec(in.DaemonOverhead)
 
 	zoneID := map[string]int{}
 	pools := make([]simmodel.SimPool, len(in.Pools))
@@ -170,13 +167,13 @@ func compile(s *analysis.Analyzer, region string, in simmodel.SimulationInput) *
 		// The pool's instance types are its cloud's (by nodeClassRef.group), for its node class.
 		nc := sp.ResolvedNodeClass(s.Clouds())
 		p := &simPool{idx: i, name: sp.Pool.Name, weight: weight(sp.Pool), pool: sp.Pool, nodeClass: nc, taints: sp.Pool.Spec.Template.Spec.Taints,
-			wellKnown: sp.Cloud(s.Clouds()).WellKnownLabels(), daemon: pb.daemon}
+			wellKnown: sp.Cloud(s.Clouds()).WellKnownLabels(), daemon: md.daemon}
 		if rl, ok := in.PoolDaemonOverhead[sp.Pool.Name]; ok {
-			p.daemon = pb.vec(rl)
+			p.daemon = md.vec(rl)
 		}
 		for name, q := range sp.Pool.Spec.Limits {
-			v := pb.quantity(name, q)
-			p.limits = append(p.limits, poolLimit{name: name, limit: v, remaining: v})
+			v := md.quantity(name, q)
+			p.limits = append(p.limits, poolLimit{name: name, limit: v})
 		}
 		sort.Slice(p.limits, func(a, b int) bool { return p.limits[a].name < p.limits[b].name })
 		rt := s.RegionTypes(region, nc)
@@ -184,7 +181,7 @@ func compile(s *analysis.Analyzer, region string, in simmodel.SimulationInput) *
 			if len(offs) == 0 || len(offs) > 64 {
 				continue // Azure sizes have at most 2 × (zones + 1) offerings
 			}
-			pt := pb.poolType(rt, rt.InstanceTypes()[ti], offs, p, zoneID)
+			pt := md.poolType(rt, rt.InstanceTypes()[ti], offs, p, zoneID)
 			pt.ti = ti
 			p.types = append(p.types, pt)
 		}
@@ -193,17 +190,17 @@ func compile(s *analysis.Analyzer, region string, in simmodel.SimulationInput) *
 			p.byPrice[t] = t
 		}
 		sort.SliceStable(p.byPrice, func(a, b int) bool { return p.types[p.byPrice[a]].minPrice < p.types[p.byPrice[b]].minPrice })
-		pb.pools = append(pb.pools, p)
+		md.pools = append(md.pools, p)
 	}
 	for z, id := range zoneID {
-		for len(pb.zones) <= id {
-			pb.zones = append(pb.zones, "")
+		for len(md.zones) <= id {
+			md.zones = append(md.zones, "")
 		}
-		pb.zones[id] = z
+		md.zones[id] = z
 	}
-	for _, p := range pb.pools {
+	for _, p := range md.pools {
 		for _, t := range p.types {
-			t.zoneMask = make([]uint64, len(pb.zones))
+			t.zoneMask = make([]uint64, len(md.zones))
 			for j, z := range t.zone {
 				t.zoneMask[z] |= 1 << uint(j)
 			}
@@ -214,10 +211,10 @@ func compile(s *analysis.Analyzer, region string, in simmodel.SimulationInput) *
 		if w.Count == 0 {
 			continue
 		}
-		pb.addWorkload(w, classOf)
+		md.addWorkload(w, classOf)
 	}
-	pb.makeUnits()
-	return pb
+	md.makeUnits()
+	return md
 }
 
 // member is a workload's share of a unit.
@@ -230,25 +227,25 @@ func weight(p *analysis.Pool) int32 {
 	return *p.Spec.Weight
 }
 
-func (pb *problem) poolType(rt analysis.RegionTypes, it *cloud.InstanceType, offs cloudprovider.Offerings, p *simPool, zoneID map[string]int) *poolType {
+func (md *model) poolType(rt analysis.RegionTypes, it *cloud.InstanceType, offs cloudprovider.Offerings, p *simPool, zoneID map[string]int) *poolType {
 	limits := p.limits
 	t := &poolType{it: it, offs: offs, usable: true}
 	alloc := it.Allocatable()
-	t.alloc = make([]int64, len(pb.dims))
-	for d, name := range pb.dims[:pb.nres] {
+	t.alloc = make([]int64, len(md.dims))
+	for d, name := range md.dims[:md.nres] {
 		q := alloc[name]
-		t.alloc[d] = pb.quantity(name, q) - p.daemon[d]
+		t.alloc[d] = md.quantity(name, q) - p.daemon[d]
 		if t.alloc[d] < 0 {
 			t.usable = false
 		}
 	}
-	copy(t.alloc[pb.nres:], pb.perNode)
+	copy(t.alloc[md.nres:], md.perNode)
 	for _, l := range limits {
 		if l.name == resources.Node {
 			t.capLimit = append(t.capLimit, 1)
 			continue
 		}
-		t.capLimit = append(t.capLimit, pb.quantity(l.name, it.Capacity[l.name]))
+		t.capLimit = append(t.capLimit, md.quantity(l.name, it.Capacity[l.name]))
 	}
 	t.minPrice = offs[0].Price
 	for j, of := range offs {
@@ -271,60 +268,60 @@ func (pb *problem) poolType(rt analysis.RegionTypes, it *cloud.InstanceType, off
 
 // quantity converts to the packing unit: millicores for cpu, whole units otherwise (rounded
 // up, as Kubernetes does for fractional byte counts).
-func (pb *problem) quantity(name corev1.ResourceName, q resource.Quantity) int64 {
+func (md *model) quantity(name corev1.ResourceName, q resource.Quantity) int64 {
 	if name == corev1.ResourceCPU {
 		return q.MilliValue()
 	}
 	return q.Value()
 }
 
-func (pb *problem) vec(rl corev1.ResourceList) []int64 {
-	v := make([]int64, len(pb.dims))
-	for d, name := range pb.dims[:pb.nres] {
+func (md *model) vec(rl corev1.ResourceList) []int64 {
+	v := make([]int64, len(md.dims))
+	for d, name := range md.dims[:md.nres] {
 		if q, ok := rl[name]; ok {
-			v[d] = pb.quantity(name, q)
+			v[d] = md.quantity(name, q)
 		}
 	}
 	return v
 }
 
-func (pb *problem) addWorkload(w simmodel.Workload, classOf map[string]int) {
+func (md *model) addWorkload(w simmodel.Workload, classOf map[string]int) {
 	pod := w.Pod(0)
-	sw := &simWorkload{w: w, d: pb.vec(resources.RequestsForPods(pod))}
+	sw := &simWorkload{w: w, d: md.vec(resources.RequestsForPods(pod))}
 	if w.PerNode() > 0 {
-		pb.capped++
-		sw.d[pb.nres+pb.capped-1] = 1
+		md.capped++
+		sw.d[md.nres+md.capped-1] = 1
 	}
-	pb.workloads = append(pb.workloads, sw)
+	md.workloads = append(md.workloads, sw)
 	for d, v := range sw.d {
 		if v < 0 {
-			sw.bad = fmt.Sprintf("negative %s request", pb.dims[d])
+			sw.bad = fmt.Sprintf("negative %s request", md.dims[d])
 			return
 		}
 	}
 	// Pods' requirements and tolerations come from the selector, affinity and tolerations
 	// alone: workloads that share them share a class without deriving it again.
 	quick := simmodel.SelectorKey(w)
-	ci, ok := pb.classByShape[quick]
+	ci, ok := md.classByShape[quick]
 	if !ok {
 		reqs := scheduling.NewStrictPodRequirements(pod)
 		key := analysis.RequirementsKey(reqs) + "\x03" + simmodel.TolerationKey(pod.Spec.Tolerations)
 		if ci, ok = classOf[key]; !ok {
-			ci = len(pb.classes)
+			ci = len(md.classes)
 			classOf[key] = ci
-			pb.classes = append(pb.classes, pb.podClass(reqs, pod))
+			md.classes = append(md.classes, md.podClass(reqs, pod))
 		}
-		pb.classByShape[quick] = ci
+		md.classByShape[quick] = ci
 	}
 	sw.class = ci
-	c := pb.classes[ci]
-	for pi, p := range pb.pools {
+	c := md.classes[ci]
+	for pi, p := range md.pools {
 		if c.masks[pi] == nil {
 			sw.why = append(sw.why, fmt.Sprintf("NodePool %q: %s", p.name, c.why[pi]))
 			continue
 		}
-		if !pb.fitsSomeType(p, c.masks[pi], sw.d) {
-			sw.why = append(sw.why, fmt.Sprintf("NodePool %q: no instance type has enough resources for %s", p.name, pb.describe(sw.d)))
+		if !md.fitsSomeType(p, c.masks[pi], sw.d) {
+			sw.why = append(sw.why, fmt.Sprintf("NodePool %q: no instance type has enough resources for %s", p.name, md.describe(sw.d)))
 			continue
 		}
 		sw.pools = append(sw.pools, pi)
@@ -334,10 +331,10 @@ func (pb *problem) addWorkload(w simmodel.Workload, classOf map[string]int) {
 // podClass judges each pool for pods like pod, as Karpenter's NodeClaim.CanAdd does: taints,
 // then compatibility of the pod's requirements with the pool's, then, on the combined
 // requirements, the instance types and offerings.
-func (pb *problem) podClass(reqs scheduling.Requirements, pod *corev1.Pod) *podClass {
-	c := &podClass{masks: make([][]uint64, len(pb.pools)), why: make([]string, len(pb.pools))}
+func (md *model) podClass(reqs scheduling.Requirements, pod *corev1.Pod) *podClass {
+	c := &podClass{masks: make([][]uint64, len(md.pools)), why: make([]string, len(md.pools))}
 	zones := map[int]bool{}
-	for pi, p := range pb.pools {
+	for pi, p := range md.pools {
 		if err := p.taints.ToleratesPod(pod); err != nil {
 			c.why[pi] = err.Error()
 			continue
@@ -352,16 +349,16 @@ func (pb *problem) podClass(reqs scheduling.Requirements, pod *corev1.Pod) *podC
 		}
 		merged := scheduling.NewRequirements(p.pool.Requirements.Values()...)
 		merged.Add(reqs.Values()...)
-		rt := pb.s.RegionTypes(pb.region, pb.nodeClassOf(pi))
+		rt := md.s.RegionTypes(md.region, md.nodeClassOf(pi))
 		allowed := rt.AdmissibleAll(merged)
 		masks := make([]uint64, len(p.types))
 		any := false
 		// zoneAllowed, judged once per zone: the pool's offering j is the allowed one.
-		zoneOK := make([]int8, len(pb.zones)) // 0 unknown, 1 allowed, -1 not
+		zoneOK := make([]int8, len(md.zones)) // 0 unknown, 1 allowed, -1 not
 		allowedIn := func(id int) bool {
 			if zoneOK[id] == 0 {
 				zoneOK[id] = -1
-				if zoneAllowed(merged, pb.zones[id]) {
+				if zoneAllowed(merged, md.zones[id]) {
 					zoneOK[id] = 1
 				}
 			}
@@ -372,7 +369,7 @@ func (pb *problem) podClass(reqs scheduling.Requirements, pod *corev1.Pod) *podC
 				for j, pof := range pt.offs {
 					if pof == of && allowedIn(pt.zone[j]) {
 						masks[t] |= 1 << uint(j)
-						if pb.zones[pt.zone[j]] != "" {
+						if md.zones[pt.zone[j]] != "" {
 							zones[pt.zone[j]] = true
 						}
 					}
@@ -389,7 +386,7 @@ func (pb *problem) podClass(reqs scheduling.Requirements, pod *corev1.Pod) *podC
 	for z := range zones {
 		c.zones = append(c.zones, z)
 	}
-	sort.Slice(c.zones, func(i, j int) bool { return pb.zones[c.zones[i]] < pb.zones[c.zones[j]] })
+	sort.Slice(c.zones, func(i, j int) bool { return md.zones[c.zones[i]] < md.zones[c.zones[j]] })
 	return c
 }
 
@@ -403,9 +400,9 @@ func zoneAllowed(reqs scheduling.Requirements, z string) bool {
 	return z == "" || !reqs.Has(corev1.LabelTopologyZone) || reqs.Get(corev1.LabelTopologyZone).Has(z)
 }
 
-func (pb *problem) nodeClassOf(pi int) cloud.NodeClass { return pb.pools[pi].nodeClass }
+func (md *model) nodeClassOf(pi int) cloud.NodeClass { return md.pools[pi].nodeClass }
 
-func (pb *problem) fitsSomeType(p *simPool, masks []uint64, d []int64) bool {
+func (md *model) fitsSomeType(p *simPool, masks []uint64, d []int64) bool {
 	for t, m := range masks {
 		if m != 0 && p.types[t].usable && fits(p.types[t].alloc, nil, d, 1) {
 			return true
@@ -434,30 +431,29 @@ func fits(alloc, used, d []int64, n int64) bool {
 // workloads that are identical for scheduling (same class, zone and requests) share a unit:
 // packing never needs to tell them apart, and a cluster's many small Deployments often have
 // the same requests. The report hands a unit's placements back to its workloads in order.
-func (pb *problem) makeUnits() {
+func (md *model) makeUnits() {
 	byShape := map[string]*unit{}
 	add := func(wi, zone, count int) {
 		if count == 0 {
 			return
 		}
-		sw := pb.workloads[wi]
+		sw := md.workloads[wi]
 		key := fmt.Sprint(sw.class, "/", zone, "/", sw.d)
 		u := byShape[key]
 		if u == nil {
-			u = &unit{w: wi, zone: zone}
+			u = &unit{idx: len(md.units), w: wi, zone: zone}
 			byShape[key] = u
-			pb.units = append(pb.units, u)
+			md.units = append(md.units, u)
 		}
 		u.count += count
-		u.rem += count
 		u.members = append(u.members, member{w: wi, count: count})
 	}
-	for wi, sw := range pb.workloads {
+	for wi, sw := range md.workloads {
 		if sw.bad != "" || len(sw.pools) == 0 {
-			pb.units = append(pb.units, &unit{w: wi, zone: -1, count: sw.w.Count, rem: sw.w.Count, members: []member{{wi, sw.w.Count}}})
+			md.units = append(md.units, &unit{idx: len(md.units), w: wi, zone: -1, count: sw.w.Count, members: []member{{wi, sw.w.Count}}})
 			continue
 		}
-		zones := pb.classes[sw.class].zones
+		zones := md.classes[sw.class].zones
 		if sw.w.ZoneSpread <= 0 || len(zones) == 0 {
 			add(wi, -1, sw.w.Count)
 			continue
@@ -473,19 +469,19 @@ func (pb *problem) makeUnits() {
 	}
 }
 
-func (pb *problem) describe(v []int64) string {
+func (md *model) describe(v []int64) string {
 	var parts []string
-	for d, x := range v[:pb.nres] {
-		if x == 0 || pb.dims[d] == corev1.ResourcePods {
+	for d, x := range v[:md.nres] {
+		if x == 0 || md.dims[d] == corev1.ResourcePods {
 			continue
 		}
-		switch pb.dims[d] {
+		switch md.dims[d] {
 		case corev1.ResourceCPU:
 			parts = append(parts, fmt.Sprintf("cpu=%s", resource.NewMilliQuantity(x, resource.DecimalSI)))
 		case corev1.ResourceMemory:
 			parts = append(parts, fmt.Sprintf("memory=%s", resource.NewQuantity(x, resource.BinarySI)))
 		default:
-			parts = append(parts, fmt.Sprintf("%s=%d", pb.dims[d], x))
+			parts = append(parts, fmt.Sprintf("%s=%d", md.dims[d], x))
 		}
 	}
 	return strings.Join(parts, ", ")

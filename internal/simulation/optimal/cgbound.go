@@ -19,13 +19,13 @@ import (
 // knapsack). The result is certified whatever the search reached: the duals, scaled until no
 // pattern of any offering can violate its dual constraint (checked against an upper bound on
 // every knapsack), are a feasible solution of the dual, whose value bounds every placement.
-func (pb *problem) configurationBound(groups []*boundGroup, cols []boundColumn) float64 {
+func (md *model) configurationBound(groups []*boundGroup, cols []boundColumn, nodes []*simNode) float64 {
 	budget := defaultCGBudget
-	cg := pb.patternLP(groups, cols, pb.pools)
+	cg := md.patternLP(groups, cols, md.pools)
 	if cg == nil {
 		return 0
 	}
-	cg.seed(pb.nodes)
+	cg.seed(nodes)
 	if err := cg.run(budget, true); err != nil {
 		return 0
 	}
@@ -76,12 +76,12 @@ func (cg *columnGeneration) certify(budget cgBudget) float64 {
 // patternLP is the configuration LP of the groups over the columns (of pools), or, when it has
 // more than maxPatternGroups groups and some are pinned to a zone, its zone relaxation (see
 // zoneRelaxed). nil when neither fits.
-func (pb *problem) patternLP(groups []*boundGroup, cols []boundColumn, pools []*simPool) *columnGeneration {
-	if cg := pb.newColumnGeneration(groups, cols); cg != nil {
+func (md *model) patternLP(groups []*boundGroup, cols []boundColumn, pools []*simPool) *columnGeneration {
+	if cg := md.newColumnGeneration(groups, cols); cg != nil {
 		return cg
 	}
-	if free, pinned := pb.zoneRelaxed(groups); pinned {
-		return pb.newColumnGeneration(free, pb.boundColumns(free, pools))
+	if free, pinned := md.zoneRelaxed(groups); pinned {
+		return md.newColumnGeneration(free, md.boundColumns(free, pools))
 	}
 	return nil
 }
@@ -100,11 +100,11 @@ func (pb *problem) patternLP(groups []*boundGroup, cols []boundColumn, pools []*
 // here already, in the order of their first group, as newColumnGeneration would merge them:
 // the columns are then found for a fifth of the groups on the benchmark's spread mixes, and
 // the configuration LP is the same.
-func (pb *problem) zoneRelaxed(groups []*boundGroup) (free []*boundGroup, pinned bool) {
+func (md *model) zoneRelaxed(groups []*boundGroup) (free []*boundGroup, pinned bool) {
 	byShape := map[string]*boundGroup{}
 	for _, g := range groups {
 		pinned = pinned || g.zone >= 0
-		key := fmt.Sprint(g.class, "/", pb.workloads[g.u.w].d)
+		key := fmt.Sprint(g.class, "/", md.workloads[g.u.w].d)
 		if m := byShape[key]; m != nil {
 			m.from = append(m.from, g.from...)
 			m.pods += g.pods

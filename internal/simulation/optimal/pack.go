@@ -25,8 +25,8 @@ type placement struct {
 	n int
 }
 
-func (pb *problem) unitMask(u *unit, p *simPool, t int) uint64 {
-	m := pb.classes[pb.workloads[u.w].class].masks[p.idx][t]
+func (md *model) unitMask(u *unit, p *simPool, t int) uint64 {
+	m := md.classes[md.workloads[u.w].class].masks[p.idx][t]
 	if u.zone >= 0 && m != 0 {
 		m &= p.types[t].zoneMask[u.zone]
 	}
@@ -35,35 +35,37 @@ func (pb *problem) unitMask(u *unit, p *simPool, t int) uint64 {
 
 // schedule assigns pods to pools in Karpenter's order: every pod tries its first pool; pods
 // that the pool's limits leave out try the next one.
-func (pb *problem) schedule() {
-	for _, p := range pb.pools {
+func (pk *packing) schedule() {
+	md := pk.md
+	for _, p := range md.pools {
 		var items []*unit
-		for _, u := range pb.units {
-			sw := pb.workloads[u.w]
-			if u.rem > 0 && u.nextPool < len(sw.pools) && sw.pools[u.nextPool] == p.idx {
+		for _, u := range md.units {
+			sw := md.workloads[u.w]
+			if i := u.idx; pk.rem[i] > 0 && pk.nextPool[i] < len(sw.pools) && sw.pools[pk.nextPool[i]] == p.idx {
 				items = append(items, u)
 			}
 		}
 		if len(items) == 0 {
 			continue
 		}
-		pk := pb.newPacker(p, items)
-		pk.run()
+		pr := pk.newPacker(p, items)
+		pr.run()
 		for _, u := range items {
-			if u.rem > 0 {
-				u.blocked = append(u.blocked, fmt.Sprintf("NodePool %q: %s", p.name, u.reason))
-				u.nextPool++
+			if i := u.idx; pk.rem[i] > 0 {
+				pk.blocked[i] = append(pk.blocked[i], fmt.Sprintf("NodePool %q: %s", p.name, pk.reason[i]))
+				pk.nextPool[i]++
 			}
 		}
 	}
 }
 
-// packer packs one pool's share of the pods.
+// packer packs one pool's share of the pods into a packing.
 type packer struct {
 	// The previous search's winner and its score (see repeat).
 	lastT     int
 	lastScore float64
-	pb        *problem
+	md        *model
+	pk        *packing
 	p         *simPool
 	items     []*unit
 	w         []float64 // value of one unit of each dim
@@ -80,21 +82,22 @@ type packer struct {
 	nodes  []*simNode
 }
 
-func (pb *problem) newPacker(p *simPool, items []*unit) *packer {
-	pk := &packer{pb: pb, p: p, items: items, lastT: -1, used: make([]int64, len(pb.dims)), demand: make([]float64, len(pb.dims)), taken: make([]int, len(items))}
-	pk.w = pb.resourceValues(p, items)
+func (pk *packing) newPacker(p *simPool, items []*unit) *packer {
+	md := pk.md
+	pr := &packer{md: md, pk: pk, p: p, items: items, lastT: -1, used: make([]int64, len(md.dims)), demand: make([]float64, len(md.dims)), taken: make([]int, len(items))}
+	pr.w = pk.resourceValues(p, items)
 	for _, u := range items {
-		u.value = lp.Dot(pk.w, pb.workloads[u.w].d) * pb.variant.jitter(u)
+		pk.value[u.idx] = lp.Dot(pr.w, md.workloads[u.w].d) * pk.variant.jitter(u)
 	}
 	sort.SliceStable(items, func(i, j int) bool {
 		a, b := items[i], items[j]
-		if pb.variant.pinnedFirst && (a.zone >= 0) != (b.zone >= 0) {
+		if pk.variant.pinnedFirst && (a.zone >= 0) != (b.zone >= 0) {
 			return a.zone >= 0
 		}
-		if a.value != b.value {
-			return a.value > b.value
+		if va, vb := pk.value[a.idx], pk.value[b.idx]; va != vb {
+			return va > vb
 		}
-		da, db := pb.workloads[a.w].d, pb.workloads[b.w].d
+		da, db := md.workloads[a.w].d, md.workloads[b.w].d
 		for r := range da {
 			if da[r] != db[r] {
 				return da[r] > db[r]
@@ -106,40 +109,41 @@ func (pb *problem) newPacker(p *simPool, items []*unit) *packer {
 		return a.zone < b.zone
 	})
 	for _, u := range items {
-		pk.imask = append(pk.imask, pb.classes[pb.workloads[u.w].class].masks[p.idx])
-		pk.izone = append(pk.izone, u.zone)
-		pk.id = append(pk.id, pb.workloads[u.w].d)
+		pr.imask = append(pr.imask, md.classes[md.workloads[u.w].class].masks[p.idx])
+		pr.izone = append(pr.izone, u.zone)
+		pr.id = append(pr.id, md.workloads[u.w].d)
 	}
-	pk.rho = make([]float64, len(p.types))
-	pk.order = make([]int, 0, len(p.types))
+	pr.rho = make([]float64, len(p.types))
+	pr.order = make([]int, 0, len(p.types))
 	for t, pt := range p.types {
 		v := 0.0
 		for r, a := range pt.alloc {
 			if a > 0 {
-				v += pk.w[r] * float64(a)
+				v += pr.w[r] * float64(a)
 			}
 		}
-		pk.rho[t] = math.Inf(1)
+		pr.rho[t] = math.Inf(1)
 		if v > 0 {
-			pk.rho[t] = pt.minPrice / v
+			pr.rho[t] = pt.minPrice / v
 		}
 		if pt.usable {
-			pk.order = append(pk.order, t)
+			pr.order = append(pr.order, t)
 		}
 	}
-	sort.SliceStable(pk.order, func(i, j int) bool { return pk.rho[pk.order[i]] < pk.rho[pk.order[j]] })
-	return pk
+	sort.SliceStable(pr.order, func(i, j int) bool { return pr.rho[pr.order[i]] < pr.rho[pr.order[j]] })
+	return pr
 }
 
 // resourceValues prices each resource for packing decisions: the LP dual prices (what one more
 // unit of the resource costs at the fractional optimum) of the pool's demand, plus a small
 // share of the demand so that no requested resource is worth nothing.
-func (pb *problem) resourceValues(p *simPool, items []*unit) []float64 {
-	dims := len(pb.dims)
+func (pk *packing) resourceValues(p *simPool, items []*unit) []float64 {
+	md := pk.md
+	dims := len(md.dims)
 	demand := make([]float64, dims)
 	for _, u := range items {
-		for r, v := range pb.workloads[u.w].d {
-			demand[r] += float64(v) * float64(u.rem)
+		for r, v := range md.workloads[u.w].d {
+			demand[r] += float64(v) * float64(pk.rem[u.idx])
 		}
 	}
 	var rows []int
@@ -177,73 +181,74 @@ func (pb *problem) resourceValues(p *simPool, items []*unit) []float64 {
 }
 
 // itemMask is unitMask for items[j] on type t.
-func (pk *packer) itemMask(j, t int) uint64 {
-	m := pk.imask[j][t]
-	if z := pk.izone[j]; z >= 0 && m != 0 {
-		m &= pk.p.types[t].zoneMask[z]
+func (pr *packer) itemMask(j, t int) uint64 {
+	m := pr.imask[j][t]
+	if z := pr.izone[j]; z >= 0 && m != 0 {
+		m &= pr.p.types[t].zoneMask[z]
 	}
 	return m
 }
 
-func (pk *packer) run() {
-	for i, u := range pk.items {
-		for u.rem > 0 {
-			pk.firstFit(u)
-			if u.rem == 0 {
+func (pr *packer) run() {
+	rem := pr.pk.rem
+	for i, u := range pr.items {
+		for rem[u.idx] > 0 {
+			pr.firstFit(u)
+			if rem[u.idx] == 0 {
 				break
 			}
-			pk.live = pk.live[:0]
-			for j := i; j < len(pk.items); j++ {
-				if pk.items[j].rem > 0 {
-					pk.live = append(pk.live, j)
+			pr.live = pr.live[:0]
+			for j := i; j < len(pr.items); j++ {
+				if rem[pr.items[j].idx] > 0 {
+					pr.live = append(pr.live, j)
 				}
 			}
-			if pk.repeat(i) {
+			if pr.repeat(i) {
 				continue
 			}
-			t, m, limited := pk.best(i)
+			t, m, limited := pr.best(i)
 			if t < 0 {
-				u.reason = pk.failReason(u, limited)
+				pr.pk.reason[u.idx] = pr.failReason(u, limited)
 				break
 			}
-			pk.open(t, m, i)
+			pr.open(t, m, i)
 		}
 	}
 }
 
 // firstFit puts as many of u's pods as fit onto the pool's open nodes, oldest first.
-func (pk *packer) firstFit(u *unit) {
-	d := pk.pb.workloads[u.w].d
-	for _, n := range pk.nodes {
-		m := n.mask & pk.pb.unitMask(u, pk.p, n.t)
+func (pr *packer) firstFit(u *unit) {
+	d := pr.md.workloads[u.w].d
+	for _, n := range pr.nodes {
+		m := n.mask & pr.md.unitMask(u, pr.p, n.t)
 		if m == 0 {
 			continue
 		}
-		k := lp.MaxFit(pk.p.types[n.t].alloc, n.used, d, u.rem)
+		k := lp.MaxFit(pr.p.types[n.t].alloc, n.used, d, pr.pk.rem[u.idx])
 		if k == 0 {
 			continue
 		}
-		n.add(u, k, d, m)
-		if u.rem == 0 {
+		pr.pk.add(n, u, k, d, m)
+		if pr.pk.rem[u.idx] == 0 {
 			return
 		}
 	}
 }
 
-func (n *simNode) add(u *unit, k int, d []int64, mask uint64) {
+// add puts k of u's pending pods onto n, whose offerings become mask.
+func (pk *packing) add(n *simNode, u *unit, k int, d []int64, mask uint64) {
 	n.mask = mask
 	for r, v := range d {
 		n.used[r] += v * int64(k)
 	}
+	pk.rem[u.idx] -= k
 	for i := range n.place {
 		if n.place[i].u == u {
 			n.place[i].n += k
-			u.rem -= k
 			return
 		}
 	}
 	n.place = append(n.place, placement{u, k})
-	u.rem -= k
 }
 
 // maxCandidates caps the types tried for a new node. They are tried from the lowest rho,
@@ -254,27 +259,27 @@ const maxCandidates = 64
 // best chooses the type of a new node opened for items[i]: the lowest price per value of the
 // pods it would hold when filled first-fit-decreasing. Types are tried by rho, a lower bound
 // on their score, so the search stops as soon as no untried type can win.
-func (pk *packer) best(i int) (int, uint64, bool) {
-	u := pk.items[i]
-	d := pk.pb.workloads[u.w].d
+func (pr *packer) best(i int) (int, uint64, bool) {
+	u := pr.items[i]
+	d := pr.md.workloads[u.w].d
 	bestScore, bestT, bestM := math.Inf(1), -1, uint64(0)
 	limited := false
 	tried := 0
-	for _, t := range pk.order {
-		if pk.rho[t] >= bestScore || tried == maxCandidates {
+	for _, t := range pr.order {
+		if pr.rho[t] >= bestScore || tried == maxCandidates {
 			break
 		}
-		pt := pk.p.types[t]
-		m := pk.itemMask(i, t)
+		pt := pr.p.types[t]
+		m := pr.itemMask(i, t)
 		if m == 0 || !fits(pt.alloc, nil, d, 1) {
 			continue
 		}
-		if !pk.withinLimits(t) {
+		if !pr.withinLimits(t) {
 			limited = true
 			continue
 		}
 		tried++
-		mask, value := pk.simulate(t, m, i)
+		mask, value := pr.simulate(t, m, i)
 		if value <= 0 {
 			continue
 		}
@@ -282,7 +287,7 @@ func (pk *packer) best(i int) (int, uint64, bool) {
 			bestScore, bestT, bestM = score, t, m
 		}
 	}
-	pk.lastT, pk.lastScore = bestT, bestScore
+	pr.lastT, pr.lastScore = bestT, bestScore
 	return bestT, bestM, limited
 }
 
@@ -290,54 +295,54 @@ func (pk *packer) best(i int) (int, uint64, bool) {
 // scores as well as it did then (within the variant's slack), undoing it otherwise: in a large
 // pod set the same type wins many times in a row, and one committed fill instead of a search
 // over every candidate keeps packing linear in practice.
-func (pk *packer) repeat(i int) bool {
-	t := pk.lastT
+func (pr *packer) repeat(i int) bool {
+	t := pr.lastT
 	if t < 0 {
 		return false
 	}
-	pt := pk.p.types[t]
-	m := pk.itemMask(i, t)
-	if m == 0 || !fits(pt.alloc, nil, pk.id[i], 1) || !pk.withinLimits(t) {
+	pt := pr.p.types[t]
+	m := pr.itemMask(i, t)
+	if m == 0 || !fits(pt.alloc, nil, pr.id[i], 1) || !pr.withinLimits(t) {
 		return false
 	}
-	n := pk.open(t, m, i)
+	n := pr.open(t, m, i)
 	var value float64
 	for _, pl := range n.place {
-		value += float64(pl.n) * pl.u.value
+		value += float64(pl.n) * pr.pk.value[pl.u.idx]
 	}
-	if value > 0 && cheapest(pt, n.mask)/value <= pk.lastScore*(1+pk.pb.variant.repeatSlack) {
+	if value > 0 && cheapest(pt, n.mask)/value <= pr.lastScore*(1+pr.pk.variant.repeatSlack) {
 		return true
 	}
 	// Undo: the pods go back to pending and the node and its limit charge away.
 	for _, pl := range n.place {
-		pl.u.rem += pl.n
+		pr.pk.rem[pl.u.idx] += pl.n
 	}
-	pk.charge(t, -1)
-	pk.nodes = pk.nodes[:len(pk.nodes)-1]
-	pk.pb.nodes = pk.pb.nodes[:len(pk.pb.nodes)-1]
+	pr.charge(t, -1)
+	pr.nodes = pr.nodes[:len(pr.nodes)-1]
+	pr.pk.nodes = pr.pk.nodes[:len(pr.pk.nodes)-1]
 	return false
 }
 
 // open starts a node of type t with offerings m and fills it from items[i] on.
-func (pk *packer) open(t int, m uint64, i int) *simNode {
-	n := &simNode{pool: pk.p, t: t, mask: m, used: make([]int64, len(pk.pb.dims))}
-	pk.fill(n, i)
-	pk.charge(t, 1)
-	pk.nodes = append(pk.nodes, n)
-	pk.pb.nodes = append(pk.pb.nodes, n)
+func (pr *packer) open(t int, m uint64, i int) *simNode {
+	n := &simNode{pool: pr.p, t: t, mask: m, used: make([]int64, len(pr.md.dims))}
+	pr.fill(n, i)
+	pr.charge(t, 1)
+	pr.nodes = append(pr.nodes, n)
+	pr.pk.nodes = append(pr.pk.nodes, n)
 	return n
 }
 
 // simulate fills an empty node of type t (offerings m) with items[from:] without committing,
 // returning the offerings left and the value packed.
-func (pk *packer) simulate(t int, m uint64, from int) (uint64, float64) {
-	clear(pk.used)
-	return pk.pack(t, m, from, pk.used, nil)
+func (pr *packer) simulate(t int, m uint64, from int) (uint64, float64) {
+	clear(pr.used)
+	return pr.pack(t, m, from, pr.used, nil)
 }
 
 // fill is simulate committed onto n.
-func (pk *packer) fill(n *simNode, from int) {
-	n.mask, _ = pk.pack(n.t, n.mask, from, n.used, n)
+func (pr *packer) fill(n *simNode, from int) {
+	n.mask, _ = pr.pack(n.t, n.mask, from, n.used, n)
 }
 
 // pack fills a node of type t in two passes. The first gives the node its proportional share
@@ -346,17 +351,18 @@ func (pk *packer) fill(n *simNode, from int) {
 // as the LP's fractional nodes do; the second tops it up first-fit-decreasing. Plain
 // first-fit-decreasing would fill a node with the largest pods and strand the resources they
 // do not use (cpu-heavy pods first, memory idle). When n is nil nothing is committed.
-func (pk *packer) pack(t int, m uint64, from int, used []int64, n *simNode) (uint64, float64) {
-	pt := pk.p.types[t]
-	demand := pk.demand
+func (pr *packer) pack(t int, m uint64, from int, used []int64, n *simNode) (uint64, float64) {
+	pt := pr.p.types[t]
+	demand := pr.demand
 	clear(demand)
-	for _, j := range pk.live {
-		v := pk.items[j]
-		if v.rem == 0 || m&pk.itemMask(j, t) == 0 {
+	rem, val := pr.pk.rem, pr.pk.value
+	for _, j := range pr.live {
+		v := pr.items[j]
+		if rem[v.idx] == 0 || m&pr.itemMask(j, t) == 0 {
 			continue
 		}
-		for r, x := range pk.id[j] {
-			demand[r] += float64(x) * float64(v.rem)
+		for r, x := range pr.id[j] {
+			demand[r] += float64(x) * float64(rem[v.idx])
 		}
 	}
 	alpha := 1.0
@@ -365,37 +371,37 @@ func (pk *packer) pack(t int, m uint64, from int, used []int64, n *simNode) (uin
 			alpha = math.Min(alpha, float64(pt.alloc[r])/x)
 		}
 	}
-	taken := pk.taken
-	for _, j := range pk.live {
+	taken := pr.taken
+	for _, j := range pr.live {
 		taken[j] = 0
 	}
 	var value float64
 	for pass := 0; pass < 2; pass++ {
-		for _, j := range pk.live {
-			v := pk.items[j]
-			left := v.rem - taken[j]
+		for _, j := range pr.live {
+			v := pr.items[j]
+			left := rem[v.idx] - taken[j]
 			if left <= 0 {
 				continue
 			}
-			mv := m & pk.itemMask(j, t)
+			mv := m & pr.itemMask(j, t)
 			if mv == 0 {
 				continue
 			}
 			want := left
 			if pass == 0 {
-				want = min(left, int(math.Ceil(alpha*float64(v.rem))))
+				want = min(left, int(math.Ceil(alpha*float64(rem[v.idx]))))
 			}
-			d := pk.id[j]
+			d := pr.id[j]
 			k := lp.MaxFit(pt.alloc, used, d, want)
 			if k == 0 {
 				continue
 			}
 			m = mv
 			taken[j] += k
-			value += float64(k) * v.value
+			value += float64(k) * val[v.idx]
 			if n != nil {
-				n.add(v, k, d, mv)
-				taken[j] -= k // add took them off v.rem
+				pr.pk.add(n, v, k, d, mv)
+				taken[j] -= k // add took them off rem
 				continue
 			}
 			for r, x := range d {
@@ -416,50 +422,22 @@ func cheapest(pt *poolType, mask uint64) float64 {
 	return best
 }
 
-func (pk *packer) withinLimits(t int) bool { return pk.p.allows(pk.p.types[t], nil) }
+func (pr *packer) withinLimits(t int) bool { return pr.pk.allows(pr.p, pr.p.types[t], nil) }
 
-// allows reports whether launching a node of type pt (in place of the node of type old, if
-// any) stays within the pool's limits, judged as Karpenter's filterByRemainingResources does:
-// the node's capacity may not exceed what remains of any limited resource.
-func (p *simPool) allows(pt, old *poolType) bool {
-	for i, l := range p.limits {
-		free := l.remaining
-		if old != nil {
-			free += old.capLimit[i]
-		}
-		if l.name == resources.Node {
-			if free < 1 {
-				return false
-			}
-			continue
-		}
-		if pt.capLimit[i] > free {
-			return false
-		}
-	}
-	return true
-}
-
-func (pk *packer) charge(t int, sign int64) { pk.p.charge(pk.p.types[t], sign) }
-
-func (p *simPool) charge(pt *poolType, sign int64) {
-	for i := range p.limits {
-		p.limits[i].remaining -= sign * pt.capLimit[i]
-	}
-}
+func (pr *packer) charge(t int, sign int64) { pr.pk.charge(pr.p, pr.p.types[t], sign) }
 
 // failReason words why no node could be opened for u, as Karpenter's scheduler does.
-func (pk *packer) failReason(u *unit, limited bool) string {
+func (pr *packer) failReason(u *unit, limited bool) string {
 	if limited {
-		for _, l := range pk.p.limits {
-			if l.name == resources.Node && l.remaining < 1 {
+		for i, l := range pr.p.limits {
+			if l.name == resources.Node && pr.pk.remaining[pr.p.idx][i] < 1 {
 				return "node limits have been exhausted for nodepool"
 			}
 		}
 		return "all available instance types exceed limits for nodepool"
 	}
 	if u.zone >= 0 {
-		return fmt.Sprintf("no instance type in zone %s has enough resources for %s", pk.pb.zones[u.zone], pk.pb.describe(pk.pb.workloads[u.w].d))
+		return fmt.Sprintf("no instance type in zone %s has enough resources for %s", pr.md.zones[u.zone], pr.md.describe(pr.md.workloads[u.w].d))
 	}
-	return "no instance type has enough resources for " + pk.pb.describe(pk.pb.workloads[u.w].d)
+	return "no instance type has enough resources for " + pr.md.describe(pr.md.workloads[u.w].d)
 }

@@ -19,14 +19,14 @@ func TestLocalSearchLowersSmallPools(t *testing.T) {
 		{"one-family", smallSpreadInput(dFamily)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			pb := compile(testSolver, "westeurope", tc.in)
-			pb.run(0)
-			greedy := pb.cost()
-			pb.localSearch()
-			if pb.cost() > greedy*0.97 {
-				t.Errorf("the local search took the greedy's USD %.4f/h to %.4f/h, want 3 %% or more off", greedy, pb.cost())
+			md := compile(testSolver, "westeurope", tc.in)
+			pk := md.pack(0)
+			greedy := pk.cost()
+			pk = md.localSearch(pk)
+			if pk.cost() > greedy*0.97 {
+				t.Errorf("the local search took the greedy's USD %.4f/h to %.4f/h, want 3 %% or more off", greedy, pk.cost())
 			}
-			sim := pb.report()
+			sim := md.report(pk)
 			checkSimulation(t, testSolver, tc.in, sim)
 			checkZoneSpread(t, tc.in, sim)
 		})
@@ -53,14 +53,14 @@ func TestSmallSpreadMixNearTheBound(t *testing.T) {
 			if sim.HourlyCost > sim.LowerBound*tc.ratio {
 				t.Errorf("optimum USD %.4f/h, configuration bound %.4f/h: ratio %.4f above %.2f", sim.HourlyCost, sim.LowerBound, sim.HourlyCost/sim.LowerBound, tc.ratio)
 			}
-			pb := compile(testSolver, "westeurope", in)
-			pb.run(0)
-			greedy := pb.cost()
-			pb.repackFromLP()
-			if sim.HourlyCost > math.Min(greedy, pb.cost())+1e-6 {
-				t.Errorf("optimum USD %.4f/h above the greedy's %.4f/h or its re-pack's %.4f/h", sim.HourlyCost, greedy, pb.cost())
+			md := compile(testSolver, "westeurope", in)
+			pk := md.pack(0)
+			greedy := pk.cost()
+			pk = md.repackFromLP(pk)
+			if sim.HourlyCost > math.Min(greedy, pk.cost())+1e-6 {
+				t.Errorf("optimum USD %.4f/h above the greedy's %.4f/h or its re-pack's %.4f/h", sim.HourlyCost, greedy, pk.cost())
 			}
-			t.Logf("optimum USD %.4f/h, greedy %.4f/h, re-pack %.4f/h, configuration bound %.4f/h", sim.HourlyCost, greedy, pb.cost(), sim.LowerBound)
+			t.Logf("optimum USD %.4f/h, greedy %.4f/h, re-pack %.4f/h, configuration bound %.4f/h", sim.HourlyCost, greedy, pk.cost(), sim.LowerBound)
 		})
 	}
 }

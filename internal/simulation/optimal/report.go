@@ -14,12 +14,12 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 )
 
-func (pb *problem) report() *simmodel.Simulation {
-	sim := &simmodel.Simulation{Region: pb.region, Method: simmodel.MethodOptimal, Currency: pb.currency}
+func (md *model) report(pk *packing) *simmodel.Simulation {
+	sim := &simmodel.Simulation{Region: md.region, Method: simmodel.MethodOptimal, Currency: md.currency}
 	var reqCPU, reqMem, allocCPU, allocMem float64
-	share := pb.attribution()
-	for _, n := range pb.nodes {
-		sn := pb.simNode(n, share)
+	share := md.attribution()
+	for _, n := range pk.nodes {
+		sn := md.simNode(n, share)
 		sim.Nodes = append(sim.Nodes, sn)
 		sim.HourlyCost += sn.HourlyPrice
 		sim.PriceEstimated = sim.PriceEstimated || sn.PriceEstimated
@@ -37,8 +37,8 @@ func (pb *problem) report() *simmodel.Simulation {
 	if allocMem > 0 {
 		sim.Utilisation.Memory = reqMem / allocMem
 	}
-	sim.Unschedulable = pb.unschedulable()
-	sim.LowerBound, sim.BoundGroups = pb.lowerBound()
+	sim.Unschedulable = md.unschedulable(pk)
+	sim.LowerBound, sim.BoundGroups = md.lowerBound(pk)
 	// Rounded to a millionth of a dollar; the bound downwards so that it stays a bound.
 	sim.HourlyCost = analysis.RoundPrice(sim.HourlyCost)
 	sim.LowerBound = math.Floor(sim.LowerBound*1e6) / 1e6
@@ -50,7 +50,7 @@ func (pb *problem) report() *simmodel.Simulation {
 // zones are taken in an order set by the seed (the provider shuffles them).
 // attribution hands a unit's placed pods to its member workloads in order, node by node, and
 // returns for each placement how many pods of each workload it holds.
-func (pb *problem) attribution() func(pl placement) map[int]int {
+func (md *model) attribution() func(pl placement) map[int]int {
 	type cursor struct{ member, used int }
 	cur := map[*unit]*cursor{}
 	return func(pl placement) map[int]int {
@@ -74,7 +74,7 @@ func (pb *problem) attribution() func(pl placement) map[int]int {
 	}
 }
 
-func (pb *problem) simNode(n *simNode, share func(placement) map[int]int) simmodel.SimNode {
+func (md *model) simNode(n *simNode, share func(placement) map[int]int) simmodel.SimNode {
 	pt := n.pool.types[n.t]
 	best := -1
 	rank := func(j int) (float64, int, int) {
@@ -82,13 +82,13 @@ func (pb *problem) simNode(n *simNode, share func(placement) map[int]int) simmod
 		if pt.spot[j] {
 			spot = 0
 		}
-		zone := pb.zones[pt.zone[j]]
+		zone := md.zones[pt.zone[j]]
 		if zone == "0" {
 			regional = 1
 		}
 		return pt.price[j], spot, regional
 	}
-	rot := func(j int) uint64 { return (uint64(pt.zone[j]) + pb.seed) % uint64(len(pb.zones)+1) }
+	rot := func(j int) uint64 { return (uint64(pt.zone[j]) + md.seed) % uint64(len(md.zones)+1) }
 	for j := range pt.offs {
 		if n.mask&(1<<uint(j)) == 0 {
 			continue
@@ -107,7 +107,7 @@ func (pb *problem) simNode(n *simNode, share func(placement) map[int]int) simmod
 	ct := of.CapacityType()
 	price := analysis.PriceOf(pt.it, of)
 	requested := corev1.ResourceList{}
-	for d, name := range pb.dims[:pb.nres] {
+	for d, name := range md.dims[:md.nres] {
 		v := n.used[d] + n.pool.daemon[d]
 		if name == corev1.ResourceCPU {
 			requested[name] = *resource.NewMilliQuantity(v, resource.DecimalSI)
@@ -130,7 +130,7 @@ func (pb *problem) simNode(n *simNode, share func(placement) map[int]int) simmod
 	sort.Ints(ws)
 	var pods []simmodel.PodCount
 	for _, w := range ws {
-		pods = append(pods, simmodel.PodCount{Workload: pb.workloads[w].w.Name, Count: counts[w]})
+		pods = append(pods, simmodel.PodCount{Workload: md.workloads[w].w.Name, Count: counts[w]})
 	}
 	return simmodel.SimNode{
 		Pool: n.pool.name, SKU: pt.it.Name, Zone: cloud.ZoneOf(of), ZoneAssumed: cloud.ZoneAssumed(pt.it, cloud.ZoneOf(of)), CapacityType: ct,
@@ -139,18 +139,18 @@ func (pb *problem) simNode(n *simNode, share func(placement) map[int]int) simmod
 	}
 }
 
-func (pb *problem) unschedulable() []simmodel.Unschedulable {
+func (md *model) unschedulable(pk *packing) []simmodel.Unschedulable {
 	var out []simmodel.Unschedulable
-	for wi, sw := range pb.workloads {
+	for wi, sw := range md.workloads {
 		left := 0
 		var reasons []string
 		seen := map[string]bool{}
-		for _, u := range pb.units {
-			if u.rem == 0 {
+		for _, u := range md.units {
+			if pk.rem[u.idx] == 0 {
 				continue
 			}
-			// Placed pods went to the members in order, so the last u.rem pods are left.
-			unplaced, mine := u.rem, 0
+			// Placed pods went to the members in order, so the last pods are left.
+			unplaced, mine := pk.rem[u.idx], 0
 			for i := len(u.members) - 1; i >= 0 && unplaced > 0; i-- {
 				k := min(unplaced, u.members[i].count)
 				if u.members[i].w == wi {
@@ -162,7 +162,7 @@ func (pb *problem) unschedulable() []simmodel.Unschedulable {
 				continue
 			}
 			left += mine
-			for _, r := range u.blocked {
+			for _, r := range pk.blocked[u.idx] {
 				if !seen[r] {
 					seen[r] = true
 					reasons = append(reasons, r)

@@ -25,9 +25,9 @@ var lpPackBudget = cgBudget{iterations: 20, pivots: 5000, columns: 50}
 // within maxPatternGroups on most spread mixes, and on small ones, where the zoned LP fits,
 // its whole patterns are fewer (each zone's pods are a fraction of a node) and its re-pack
 // rarely beats the greedy. Pools with more than maxPatternGroups pod groups in both keep the
-// greedy's nodes.
-func (pb *problem) repackFromLP() {
-	for _, p := range pb.pools {
+// greedy's nodes. It takes pk over and returns the packing re-packed.
+func (md *model) repackFromLP(pk *packing) *packing {
+	for _, p := range md.pools {
 		// The dive's pass comes after the plain one, so that it can only lower what the plain
 		// re-pack reached (it does not always do better).
 		for _, dive := range []bool{false, true} {
@@ -35,7 +35,7 @@ func (pb *problem) repackFromLP() {
 				var old []*simNode
 				placed := map[*unit]int{}
 				pods := 0
-				for _, n := range pb.nodes {
+				for _, n := range pk.nodes {
 					if n.pool == p {
 						old = append(old, n)
 						for _, pl := range n.place {
@@ -44,40 +44,42 @@ func (pb *problem) repackFromLP() {
 						}
 					}
 				}
-				if len(old) < 2 || dive && (pods > maxDivePods || variants(pb) == 1) {
+				if len(old) < 2 || dive && (pods > maxDivePods || variants(md) == 1) {
 					break
 				}
-				if !pb.tryRepack(p, old, placed, relax, dive) {
+				if !pk.tryRepack(p, old, placed, relax, dive) {
 					break
 				}
 			}
 		}
 	}
+	return pk
 }
 
 // tryRepack re-packs pool p from the configuration LP of its pods (zone-relaxed with relax;
 // the rest placed by the dive first with dive) and keeps the result when it is cheaper than
 // old. It returns false when the pods have no zone pins, so that the relaxation, the same LP,
 // is not tried again.
-func (pb *problem) tryRepack(p *simPool, old []*simNode, placed map[*unit]int, relax, dive bool) bool {
+func (pk *packing) tryRepack(p *simPool, old []*simNode, placed map[*unit]int, relax, dive bool) bool {
+	md := pk.md
 	var groups []*boundGroup
 	var items []*unit
-	for _, u := range pb.units { // the units' order keeps the result deterministic
+	for _, u := range md.units { // the units' order keeps the result deterministic
 		if k := placed[u]; k > 0 {
-			groups = append(groups, pb.boundGroup(u, k))
+			groups = append(groups, md.boundGroup(u, k))
 			items = append(items, u)
 		}
 	}
-	free, pinned := pb.zoneRelaxed(groups)
+	free, pinned := md.zoneRelaxed(groups)
 	if relax {
 		if !pinned {
 			return false
 		}
 		groups = free
-	} else if pb.overPatternGroups(groups) {
+	} else if md.overPatternGroups(groups) {
 		return pinned // newColumnGeneration would merge them and give up: skip its columns
 	}
-	cg := pb.newColumnGeneration(groups, pb.boundColumns(groups, []*simPool{p}))
+	cg := md.newColumnGeneration(groups, md.boundColumns(groups, []*simPool{p}))
 	if cg == nil {
 		return pinned
 	}
@@ -87,51 +89,48 @@ func (pb *problem) tryRepack(p *simPool, old []*simNode, placed map[*unit]int, r
 	}
 	oldCost := 0.0
 	for _, n := range old {
-		oldCost += pb.price(n)
+		oldCost += md.price(n)
 	}
 	// Take the pool's pods and limits back, keeping what else is pending.
 	saved := make([]int, len(items))
 	for i, u := range items {
-		saved[i] = u.rem
-		u.rem = placed[u]
+		saved[i] = pk.rem[u.idx]
+		pk.rem[u.idx] = placed[u]
 	}
-	savedLimits := make([]int64, len(p.limits))
-	for i := range p.limits {
-		savedLimits[i] = p.limits[i].remaining
-		p.limits[i].remaining = p.limits[i].limit
+	savedLimits := slices.Clone(pk.remaining[p.idx])
+	for i, l := range p.limits {
+		pk.remaining[p.idx][i] = l.limit
 	}
-	others := pb.nodes[:0:0]
-	for _, n := range pb.nodes {
+	others := pk.nodes[:0:0]
+	for _, n := range pk.nodes {
 		if n.pool != p {
 			others = append(others, n)
 		}
 	}
-	nodes := cg.roundDown(p)
+	nodes := cg.roundDown(pk, p)
 	if dive {
-		nodes = append(nodes, pb.dive(p, items, relax)...)
+		nodes = append(nodes, pk.dive(p, items, relax)...)
 	}
-	pb.nodes = append(others, nodes...)
-	ok := pb.packOnto(p, items, nodes)
+	pk.nodes = append(others, nodes...)
+	ok := pk.packOnto(p, items, nodes)
 	newCost := 0.0
-	for _, n := range pb.nodes {
+	for _, n := range pk.nodes {
 		if n.pool == p {
-			newCost += pb.price(n)
+			newCost += md.price(n)
 		}
 	}
 	if ok && newCost < oldCost-1e-9 {
 		for i, u := range items {
-			u.rem = saved[i]
+			pk.rem[u.idx] = saved[i]
 		}
 		return pinned
 	}
 	// Keep the greedy's nodes.
 	for i, u := range items {
-		u.rem = saved[i]
+		pk.rem[u.idx] = saved[i]
 	}
-	for i := range p.limits {
-		p.limits[i].remaining = savedLimits[i]
-	}
-	pb.nodes = append(others, old...)
+	copy(pk.remaining[p.idx], savedLimits)
+	pk.nodes = append(others, old...)
 	return pinned
 }
 
@@ -141,32 +140,33 @@ func (pb *problem) tryRepack(p *simPool, old []*simNode, placed map[*unit]int, r
 // the LP cannot be built. Rounding the fractional solution one node at a time and solving
 // again keeps the LP's mix where taking its whole patterns once and packing the rest by the
 // greedy does not.
-func (pb *problem) dive(p *simPool, items []*unit, relax bool) []*simNode {
-	return pb.diveWith(p, items, relax, lpPackBudget)
+func (pk *packing) dive(p *simPool, items []*unit, relax bool) []*simNode {
+	return pk.diveWith(p, items, relax, lpPackBudget)
 }
 
-func (pb *problem) diveWith(p *simPool, items []*unit, relax bool, budget cgBudget) []*simNode {
+func (pk *packing) diveWith(p *simPool, items []*unit, relax bool, budget cgBudget) []*simNode {
+	md := pk.md
 	var out []*simNode
 	for round := 0; round < maxDiveRounds; round++ {
 		var groups []*boundGroup
 		for _, u := range items {
-			if u.rem > 0 {
-				groups = append(groups, pb.boundGroup(u, u.rem))
+			if r := pk.rem[u.idx]; r > 0 {
+				groups = append(groups, md.boundGroup(u, r))
 			}
 		}
 		if len(groups) == 0 {
 			break
 		}
 		if relax {
-			groups, _ = pb.zoneRelaxed(groups)
+			groups, _ = md.zoneRelaxed(groups)
 		}
-		cg := pb.newColumnGeneration(groups, pb.boundColumns(groups, []*simPool{p}))
+		cg := md.newColumnGeneration(groups, md.boundColumns(groups, []*simPool{p}))
 		if cg == nil || cg.run(budget, false) != nil {
 			break
 		}
-		nodes := cg.roundDown(p)
+		nodes := cg.roundDown(pk, p)
 		if len(nodes) == 0 {
-			n := cg.roundUp(p)
+			n := cg.roundUp(pk, p)
 			if n == nil {
 				break
 			}
@@ -184,7 +184,7 @@ func (pb *problem) diveWith(p *simPool, items []*unit, relax bool, budget cgBudg
 // zone only: each copy is put in the zone where the pattern's groups have the most pods left
 // (pinned there or unpinned), and takes the pods pinned there before the unpinned ones, which
 // can still go anywhere.
-func (cg *columnGeneration) roundDown(p *simPool) []*simNode {
+func (cg *columnGeneration) roundDown(pk *packing, p *simPool) []*simNode {
 	unitsOf := cg.unitsOf()
 	var nodes []*simNode
 	for i, j := range cg.lp.Basis() {
@@ -193,7 +193,7 @@ func (cg *columnGeneration) roundDown(p *simPool) []*simNode {
 			continue
 		}
 		for c := int(math.Floor(cg.lp.BasicValues()[i] + 1e-9)); c > 0; c-- {
-			n := cg.node(p, pat, unitsOf)
+			n := cg.node(pk, p, pat, unitsOf)
 			if n == nil {
 				break
 			}
@@ -205,7 +205,7 @@ func (cg *columnGeneration) roundDown(p *simPool) []*simNode {
 
 // roundUp is roundDown's step when every pattern's value is below 1: one node of the pattern
 // with the largest value in the master's solution, nil when none places a pod.
-func (cg *columnGeneration) roundUp(p *simPool) *simNode {
+func (cg *columnGeneration) roundUp(pk *packing, p *simPool) *simNode {
 	unitsOf := cg.unitsOf()
 	best, bestV := cgPattern{offer: -1}, 1e-6
 	for i, j := range cg.lp.Basis() {
@@ -216,12 +216,12 @@ func (cg *columnGeneration) roundUp(p *simPool) *simNode {
 	if best.offer < 0 {
 		return nil
 	}
-	return cg.node(p, best, unitsOf)
+	return cg.node(pk, p, best, unitsOf)
 }
 
 func (cg *columnGeneration) unitsOf() [][]*unit {
 	unitsOf := make([][]*unit, len(cg.groups))
-	for _, u := range cg.pb.units {
+	for _, u := range cg.md.units {
 		if g, ok := cg.groupOf[u]; ok {
 			unitsOf[g] = append(unitsOf[g], u)
 		}
@@ -231,13 +231,13 @@ func (cg *columnGeneration) unitsOf() [][]*unit {
 
 // node makes one copy of the pattern a node with the pods its groups' units have left, charged
 // to the pool's limits; nil when the limits do not allow it or it would hold no pod.
-func (cg *columnGeneration) node(p *simPool, pat cgPattern, unitsOf [][]*unit) *simNode {
+func (cg *columnGeneration) node(pk *packing, p *simPool, pat cgPattern, unitsOf [][]*unit) *simNode {
 	o := cg.offers[pat.offer]
 	pt := p.types[o.t]
-	if !p.allows(pt, nil) {
+	if !pk.allows(p, pt, nil) {
 		return nil
 	}
-	n := &simNode{pool: p, t: o.t, mask: cg.copyZone(p, pat, unitsOf), used: make([]int64, len(cg.pb.dims))}
+	n := &simNode{pool: p, t: o.t, mask: cg.copyZone(pk, p, pat, unitsOf), used: make([]int64, len(cg.md.dims))}
 	for m, k := range pat.take {
 		g := o.members[m]
 		d := cg.groups[g].d
@@ -246,12 +246,12 @@ func (cg *columnGeneration) node(p *simPool, pat cgPattern, unitsOf [][]*unit) *
 				if k == 0 {
 					break
 				}
-				if take := min(k, u.rem); take > 0 && (u.zone >= 0) == pinned {
-					mask := n.mask & cg.pb.unitMask(u, p, o.t)
+				if take := min(k, pk.rem[u.idx]); take > 0 && (u.zone >= 0) == pinned {
+					mask := n.mask & cg.md.unitMask(u, p, o.t)
 					if mask == 0 || !fits(pt.alloc, n.used, d, int64(take)) {
 						continue
 					}
-					n.add(u, take, d, mask)
+					pk.add(n, u, take, d, mask)
 					k -= take
 				}
 			}
@@ -260,20 +260,20 @@ func (cg *columnGeneration) node(p *simPool, pat cgPattern, unitsOf [][]*unit) *
 	if len(n.place) == 0 {
 		return nil
 	}
-	p.charge(pt, 1)
+	pk.charge(p, pt, 1)
 	return n
 }
 
 // copyZone is the offerings a new copy of the pattern may use: those of the zone where its
 // groups' units, pinned there or unpinned, have the most of the pattern's pods left; all of
 // the type's when none of its units is pinned to a zone.
-func (cg *columnGeneration) copyZone(p *simPool, pat cgPattern, unitsOf [][]*unit) uint64 {
+func (cg *columnGeneration) copyZone(pk *packing, p *simPool, pat cgPattern, unitsOf [][]*unit) uint64 {
 	o := cg.offers[pat.offer]
 	pt := p.types[o.t]
 	pinned := false
 	for m, k := range pat.take {
 		for _, u := range unitsOf[o.members[m]] {
-			pinned = pinned || (k > 0 && u.zone >= 0 && u.rem > 0)
+			pinned = pinned || (k > 0 && u.zone >= 0 && pk.rem[u.idx] > 0)
 		}
 	}
 	if !pinned {
@@ -288,8 +288,8 @@ func (cg *columnGeneration) copyZone(p *simPool, pat cgPattern, unitsOf [][]*uni
 		for m, k := range pat.take {
 			left := 0
 			for _, u := range unitsOf[o.members[m]] {
-				if (u.zone < 0 || u.zone == z) && cg.pb.unitMask(u, p, o.t)&zm != 0 {
-					left += u.rem
+				if (u.zone < 0 || u.zone == z) && cg.md.unitMask(u, p, o.t)&zm != 0 {
+					left += pk.rem[u.idx]
 				}
 			}
 			pods += min(k, left)
@@ -308,10 +308,10 @@ func (cg *columnGeneration) copyZone(p *simPool, pat cgPattern, unitsOf [][]*uni
 // one), so per request vector there are at least as many as its zones (at least one). On the
 // benchmark's spread mixes the zoned LP is past the cap and only its relaxation runs; this
 // spares the zoned LP's columns, the costliest part of finding that out.
-func (pb *problem) overPatternGroups(groups []*boundGroup) bool {
+func (md *model) overPatternGroups(groups []*boundGroup) bool {
 	zones := map[string]map[int]bool{}
 	for _, g := range groups {
-		k := fmt.Sprint(pb.workloads[g.u.w].d)
+		k := fmt.Sprint(md.workloads[g.u.w].d)
 		if zones[k] == nil {
 			zones[k] = map[int]bool{}
 		}
@@ -336,18 +336,18 @@ var maxDivePods = 300
 // maxDiveRounds caps the dive's LPs (each places at least one node).
 const maxDiveRounds = 200
 
-// packOnto packs what is left of items onto the pool's nodes (already in pb.nodes) and new
+// packOnto packs what is left of items onto the pool's nodes (already in pk.nodes) and new
 // ones, and, when every pod of items is placed, improves the pool (re-typed, drained, merged).
 // It reports whether every pod was placed; the caller keeps or undoes the result.
-func (pb *problem) packOnto(p *simPool, items []*unit, nodes []*simNode) bool {
-	pk := pb.newPacker(p, slices.Clone(items)) // it sorts them
-	pk.nodes = nodes
-	pk.run()
+func (pk *packing) packOnto(p *simPool, items []*unit, nodes []*simNode) bool {
+	pr := pk.newPacker(p, slices.Clone(items)) // it sorts them
+	pr.nodes = nodes
+	pr.run()
 	for _, u := range items {
-		if u.rem != 0 {
+		if pk.rem[u.idx] != 0 {
 			return false
 		}
 	}
-	pb.improvePool(p)
+	pk.improvePool(p)
 	return true
 }
