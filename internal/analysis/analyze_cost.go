@@ -91,7 +91,7 @@ func (a *Analysis) eachCapacity(c Candidate, f func(of *cloudprovider.Offering, 
 				j++
 			}
 			if j < len(all) {
-				f(of, idx.facts[i][j].capacity)
+				f(of, idx.classCapacity[idx.facts[i][j].class])
 				continue
 			}
 		}
