@@ -71,6 +71,9 @@ func priceOf(it *cloud.InstanceType, of *cloudprovider.Offering) cloud.Price { r
 // locate is the index holding the candidate's type and the type's position there; nil for a
 // type no index of the analysis holds.
 func (a *Analysis) locate(c Candidate) (*typeIndex, int) {
+	if c.idx != nil {
+		return c.idx, c.pos
+	}
 	for _, idx := range a.indexes {
 		if i, ok := idx.position[c.InstanceType]; ok {
 			return idx, i
@@ -79,24 +82,21 @@ func (a *Analysis) locate(c Candidate) (*typeIndex, int) {
 	return nil, 0
 }
 
-// eachCapacity calls f with each of the candidate's offerings and its capacity type, read
-// from the type index (the candidate's offerings are a subsequence of its type's).
-func (a *Analysis) eachCapacity(c Candidate, f func(of *cloudprovider.Offering, ct string)) {
-	idx, i := a.locate(c)
-	j := 0
-	for _, of := range c.Offerings {
-		if idx != nil {
-			all := c.InstanceType.Offerings
-			for j < len(all) && all[j] != of {
-				j++
-			}
-			if j < len(all) {
-				f(of, idx.classCapacity[idx.facts[i][j].class])
-				continue
-			}
-		}
-		f(of, of.CapacityType())
+// capacityAt is the capacity type of the candidate's k-th offering, read from its index class
+// when known (Offering.CapacityType allocates at each call).
+func (c Candidate) capacityAt(k int) string {
+	if c.class != nil {
+		return c.idx.classCapacity[c.class[k]]
 	}
+	return c.Offerings[k].CapacityType()
+}
+
+// priceAt is the price record of the candidate's k-th offering (InstanceType.PriceOf).
+func (c Candidate) priceAt(k int) cloud.Price {
+	if c.capacityAt(k) == karpv1.CapacityTypeSpot {
+		return c.InstanceType.Spot
+	}
+	return c.InstanceType.OnDemand
 }
 
 // capacityShare is the candidates with at least one offering of capacity type ct, holding
@@ -109,16 +109,25 @@ func (a *Analysis) capacityShare(cands []Candidate, ct string) []Candidate {
 	}
 	share := make([]Candidate, 0, len(cands))
 	buf := make([]*cloudprovider.Offering, 0, n)
+	classBuf := make([]int32, 0, n)
 	for _, c := range cands {
 		start := len(buf)
-		a.eachCapacity(c, func(of *cloudprovider.Offering, is string) {
-			if is == ct {
+		for k, of := range c.Offerings {
+			if c.capacityAt(k) == ct {
 				buf = append(buf, of)
+				if c.class != nil {
+					classBuf = append(classBuf, c.class[k])
+				}
 			}
-		})
-		if len(buf) > start {
-			share = append(share, Candidate{Region: c.Region, InstanceType: c.InstanceType, Offerings: buf[start:len(buf):len(buf)]})
 		}
+		if len(buf) == start {
+			continue
+		}
+		kept := Candidate{Region: c.Region, InstanceType: c.InstanceType, Offerings: buf[start:len(buf):len(buf)], idx: c.idx, pos: c.pos}
+		if c.class != nil {
+			kept.class = classBuf[len(classBuf)-(len(buf)-start) : len(classBuf) : len(classBuf)]
+		}
+		share = append(share, kept)
 	}
 	return share
 }
@@ -160,9 +169,9 @@ func costAtLimits(cands []Candidate, limits corev1.ResourceList) *float64 {
 			continue
 		}
 		price := math.Inf(1)
-		for _, of := range c.Offerings {
+		for k, of := range c.Offerings {
 			// A penalty price is not a cost.
-			if !c.InstanceType.PriceOf(of).Penalty() {
+			if !c.priceAt(k).Penalty() {
 				price = math.Min(price, of.Price)
 			}
 		}

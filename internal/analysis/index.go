@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 
@@ -38,8 +39,11 @@ type typeIndex struct {
 	// occurs (seenZonesKnown, seenZonesUnknown).
 	classCapacity []string
 	classSeen     []uint8
-	// position is each type's index in the listing.
-	position map[*cloud.InstanceType]int
+	// position is each type's index in the listing, names its name; namesSorted says the
+	// listing is in name order (skuNames reads the names without sorting then).
+	position    map[*cloud.InstanceType]int
+	names       []string
+	namesSorted bool
 }
 
 // offeringFacts are what the per-pool checks ask of an offering.
@@ -84,6 +88,7 @@ func buildTypeIndex(rt *regionTypes) *typeIndex {
 			idx.groups[key][g].members.Add(i)
 		}
 		idx.position[it] = i
+		idx.names = append(idx.names, it.Name)
 		facts := make([]offeringFacts, len(it.Offerings))
 		for j, of := range it.Offerings {
 			buf = appendCanonicalSet(buf[:0], of.Requirements)
@@ -105,6 +110,7 @@ func buildTypeIndex(rt *regionTypes) *typeIndex {
 		}
 		idx.facts[i] = facts
 	}
+	idx.namesSorted = slices.IsSorted(idx.names)
 	return idx
 }
 
@@ -174,6 +180,13 @@ func negative(op corev1.NodeSelectorOperator) bool {
 // admissibleAll returns, per type index, what rt.admissible(type, reqs) returns (nil for types
 // that are not admissible).
 func (rt *regionTypes) admissibleAll(reqs scheduling.Requirements) []cloudprovider.Offerings {
+	offs, _ := rt.admissibleClasses(reqs)
+	return offs
+}
+
+// admissibleClasses is admissibleAll with, per type, the index class of each admitted offering
+// (parallel to its offerings), for the checks that ask offerings their capacity type.
+func (rt *regionTypes) admissibleClasses(reqs scheduling.Requirements) ([]cloudprovider.Offerings, [][]int32) {
 	idx := rt.index()
 	types := rt.result.InstanceTypes
 	mask := bitset.New(idx.n)
@@ -209,6 +222,8 @@ func (rt *regionTypes) admissibleAll(reqs scheduling.Requirements) []cloudprovid
 	// One backing array for every type's offerings: a plan analyses many pools, and a
 	// separate slice per admissible type was most of an analysis's allocations.
 	buf := make([]*cloudprovider.Offering, 0, 4*idx.n)
+	classes := make([][]int32, idx.n)
+	classBuf := make([]int32, 0, 4*idx.n)
 	mask.Each(func(i int) {
 		variant, against := 0, reqs
 		if idx.zonesUnknown.Has(i) {
@@ -230,11 +245,13 @@ func (rt *regionTypes) admissibleAll(reqs scheduling.Requirements) []cloudprovid
 			}
 			if v == 1 {
 				buf = append(buf, types[i].Offerings[j])
+				classBuf = append(classBuf, c)
 			}
 		}
 		if len(buf) > start {
 			out[i] = cloudprovider.Offerings(buf[start:len(buf):len(buf)])
+			classes[i] = classBuf[start:len(classBuf):len(classBuf)]
 		}
 	})
-	return out
+	return out, classes
 }

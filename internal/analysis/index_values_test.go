@@ -3,6 +3,7 @@ package analysis
 import (
 	"maps"
 	"reflect"
+	"slices"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -140,5 +141,40 @@ func TestCacheKeyedByRegionAndNodeClass(t *testing.T) {
 	}
 	if reflect.DeepEqual(got[0].skuNames(), got[2].skuNames()) && got[0].Summary.CheapestHourlyPrice == got[2].Summary.CheapestHourlyPrice {
 		t.Error("westeurope and eastus give the same sizes and price: the test does not tell the regions apart")
+	}
+}
+
+// What the checks read from the index classes equals what the offerings say: each admitted
+// offering's capacity type and price record, and the sorted size names; on a spot and
+// on-demand pool in a zoned region, the whole catalog and an EKS region.
+func TestCandidateClassesMatchOfferings(t *testing.T) {
+	both := req(karpv1.CapacityTypeLabelKey, corev1.NodeSelectorOpIn, "spot", "on-demand")
+	for _, tc := range []struct {
+		p      *Pool
+		region string
+	}{{pool(someLimits, both), "westeurope"}, {pool(someLimits, both), AnyRegion}, {eksPool(someLimits, both), "us-east-1"}} {
+		a := testSolver.Analyze(tc.p, Options{Region: tc.region})
+		if len(a.Admissible) == 0 {
+			t.Fatalf("%s: nothing admissible", tc.region)
+		}
+		var names []string
+		for _, c := range a.Admissible {
+			if c.class == nil || len(c.class) != len(c.Offerings) {
+				t.Fatalf("%s %s: %d classes for %d offerings", tc.region, c.InstanceType.Name, len(c.class), len(c.Offerings))
+			}
+			for k, of := range c.Offerings {
+				if got, want := c.capacityAt(k), of.CapacityType(); got != want {
+					t.Errorf("%s %s offering %d: capacity %q from the index, %q from the offering", tc.region, c.InstanceType.Name, k, got, want)
+				}
+				if c.priceAt(k) != c.InstanceType.PriceOf(of) {
+					t.Errorf("%s %s offering %d: the index's price record differs from PriceOf", tc.region, c.InstanceType.Name, k)
+				}
+			}
+			names = append(names, c.InstanceType.Name)
+		}
+		slices.Sort(names)
+		if want := slices.Compact(names); !reflect.DeepEqual(a.skuNames(), want) {
+			t.Errorf("%s: skuNames %d names, sorted reference %d", tc.region, len(a.skuNames()), len(want))
+		}
 	}
 }
