@@ -596,15 +596,27 @@ func (a *Analysis) summarise(p *Pool) {
 	a.summariseCost(p)
 	largest := a.Admissible[0]
 	for _, c := range a.Admissible {
-		cpu, mem := c.InstanceType.Capacity.Cpu(), c.InstanceType.Capacity.Memory()
-		lcpu, lmem := largest.InstanceType.Capacity.Cpu(), largest.InstanceType.Capacity.Memory()
-		if cpu.Cmp(*lcpu) > 0 || (cpu.Cmp(*lcpu) == 0 && mem.Cmp(*lmem) > 0) {
+		if larger(c, largest) {
 			largest = c
 		}
 	}
 	a.Summary.LargestSKU = largest.InstanceType.Name
 	a.Summary.LargestVCPU = largest.InstanceType.Capacity.Cpu().Value()
 	a.Summary.LargestMemoryGiB = round(float64(largest.InstanceType.Capacity.Memory().Value()) / (1 << 30))
+}
+
+// larger reports whether c has more vCPUs than l, or as many and more memory: by the index's
+// size rank when both are from one index.
+func larger(c, l Candidate) bool {
+	if c.idx != nil && c.idx == l.idx {
+		return c.idx.sizeRank[c.pos] > c.idx.sizeRank[l.pos]
+	}
+	return largerCapacity(c.InstanceType.Capacity, l.InstanceType.Capacity)
+}
+
+func largerCapacity(c, l corev1.ResourceList) bool {
+	cpu, mem, lcpu, lmem := c.Cpu(), c.Memory(), l.Cpu(), l.Memory()
+	return cpu.Cmp(*lcpu) > 0 || (cpu.Cmp(*lcpu) == 0 && mem.Cmp(*lmem) > 0)
 }
 
 func gib(q *resource.Quantity) string {

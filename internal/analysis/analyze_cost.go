@@ -108,9 +108,23 @@ func (a *Analysis) capacityShare(cands []Candidate, ct string) []Candidate {
 		n += len(c.Offerings)
 	}
 	share := make([]Candidate, 0, len(cands))
-	buf := make([]*cloudprovider.Offering, 0, n)
-	classBuf := make([]int32, 0, n)
+	var buf []*cloudprovider.Offering
+	var classBuf []int32
 	for _, c := range cands {
+		matched := 0
+		for k := range c.Offerings {
+			if c.capacityAt(k) == ct {
+				matched++
+			}
+		}
+		switch matched {
+		case 0:
+			continue
+		case len(c.Offerings):
+			// Every offering is of ct: the candidate as it is (its slice is not written to).
+			share = append(share, c)
+			continue
+		}
 		start := len(buf)
 		for k, of := range c.Offerings {
 			if c.capacityAt(k) == ct {
@@ -120,12 +134,9 @@ func (a *Analysis) capacityShare(cands []Candidate, ct string) []Candidate {
 				}
 			}
 		}
-		if len(buf) == start {
-			continue
-		}
 		kept := Candidate{Region: c.Region, InstanceType: c.InstanceType, Offerings: buf[start:len(buf):len(buf)], idx: c.idx, pos: c.pos}
 		if c.class != nil {
-			kept.class = classBuf[len(classBuf)-(len(buf)-start) : len(classBuf) : len(classBuf)]
+			kept.class = classBuf[len(classBuf)-matched : len(classBuf) : len(classBuf)]
 		}
 		share = append(share, kept)
 	}

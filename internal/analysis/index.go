@@ -44,6 +44,8 @@ type typeIndex struct {
 	position    map[*cloud.InstanceType]int
 	names       []string
 	namesSorted bool
+	// sizeRank orders the types by vCPUs, then memory (largerCapacity); equal sizes share a rank.
+	sizeRank []int32
 }
 
 // offeringFacts are what the per-pool checks ask of an offering.
@@ -111,7 +113,35 @@ func buildTypeIndex(rt *regionTypes) *typeIndex {
 		idx.facts[i] = facts
 	}
 	idx.namesSorted = slices.IsSorted(idx.names)
+	idx.sizeRank = sizeRanks(types)
 	return idx
+}
+
+// sizeRanks ranks the types by largerCapacity: a larger type has a higher rank, equal ones
+// the same.
+func sizeRanks(types []*cloud.InstanceType) []int32 {
+	order := make([]int, len(types))
+	for i := range order {
+		order[i] = i
+	}
+	cmpSize := func(a, b int) int {
+		switch ca, cb := types[a].Capacity, types[b].Capacity; {
+		case largerCapacity(ca, cb):
+			return 1
+		case largerCapacity(cb, ca):
+			return -1
+		}
+		return 0
+	}
+	slices.SortFunc(order, cmpSize)
+	rank := make([]int32, len(types))
+	for k := 1; k < len(order); k++ {
+		rank[order[k]] = rank[order[k-1]]
+		if cmpSize(order[k], order[k-1]) > 0 {
+			rank[order[k]]++
+		}
+	}
+	return rank
 }
 
 // Which kinds of type an offering class occurs in: its zone values count as offered only on

@@ -145,7 +145,7 @@ func TestCacheKeyedByRegionAndNodeClass(t *testing.T) {
 }
 
 // What the checks read from the index classes equals what the offerings say: each admitted
-// offering's capacity type and price record, and the sorted size names; on a spot and
+// offering's capacity type and price record, the sorted size names and the largest size; on a spot and
 // on-demand pool in a zoned region, the whole catalog and an EKS region.
 func TestCandidateClassesMatchOfferings(t *testing.T) {
 	both := req(karpv1.CapacityTypeLabelKey, corev1.NodeSelectorOpIn, "spot", "on-demand")
@@ -171,6 +171,15 @@ func TestCandidateClassesMatchOfferings(t *testing.T) {
 				}
 			}
 			names = append(names, c.InstanceType.Name)
+		}
+		largest := a.Admissible[0]
+		for _, c := range a.Admissible {
+			if largerCapacity(c.InstanceType.Capacity, largest.InstanceType.Capacity) {
+				largest = c
+			}
+		}
+		if a.Summary.LargestSKU != largest.InstanceType.Name {
+			t.Errorf("%s: largest size %s by the index's rank, %s by capacity", tc.region, a.Summary.LargestSKU, largest.InstanceType.Name)
 		}
 		slices.Sort(names)
 		if want := slices.Compact(names); !reflect.DeepEqual(a.skuNames(), want) {
