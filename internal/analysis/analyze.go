@@ -144,6 +144,13 @@ func (s *Analyzer) Analyze(p *Pool, o Options) *Analysis {
 		idx := rt.index()
 		a.indexes = append(a.indexes, idx)
 		all, classes := rt.admissibleClasses(p.Requirements)
+		n := 0
+		for _, offs := range all {
+			if len(offs) > 0 {
+				n++
+			}
+		}
+		a.Admissible = slices.Grow(a.Admissible, n)
 		for i, offs := range all {
 			if len(offs) == 0 {
 				continue

@@ -101,29 +101,38 @@ func (c Candidate) priceAt(k int) cloud.Price {
 
 // capacityShare is the candidates with at least one offering of capacity type ct, holding
 // only those offerings, in the input order. launchChoice and costAtLimits give the same answer
-// on it as on all candidates kept to that capacity type.
+// on it as on all candidates kept to that capacity type. When every candidate is kept whole
+// it is cands itself: callers only read it.
 func (a *Analysis) capacityShare(cands []Candidate, ct string) []Candidate {
 	n := 0
 	for _, c := range cands {
 		n += len(c.Offerings)
 	}
-	share := make([]Candidate, 0, len(cands))
+	var share []Candidate // nil while every candidate so far is kept whole
 	var buf []*cloudprovider.Offering
 	var classBuf []int32
-	for _, c := range cands {
+	for i, c := range cands {
 		matched := 0
 		for k := range c.Offerings {
 			if c.capacityAt(k) == ct {
 				matched++
 			}
 		}
-		switch matched {
-		case 0:
-			continue
-		case len(c.Offerings):
+		if matched == len(c.Offerings) {
 			// Every offering is of ct: the candidate as it is (its slice is not written to).
-			share = append(share, c)
+			if share != nil {
+				share = append(share, c)
+			}
 			continue
+		}
+		if share == nil {
+			share = append(make([]Candidate, 0, len(cands)), cands[:i]...)
+		}
+		if matched == 0 {
+			continue
+		}
+		if buf == nil {
+			buf, classBuf = make([]*cloudprovider.Offering, 0, n), make([]int32, 0, n)
 		}
 		start := len(buf)
 		for k, of := range c.Offerings {
@@ -139,6 +148,9 @@ func (a *Analysis) capacityShare(cands []Candidate, ct string) []Candidate {
 			kept.class = classBuf[len(classBuf)-matched : len(classBuf) : len(classBuf)]
 		}
 		share = append(share, kept)
+	}
+	if share == nil {
+		return cands
 	}
 	return share
 }
