@@ -4,7 +4,8 @@
 # each resource naming its cluster (and its region, cycling over five) in the cluster attribute.
 # Planned with the plan-time checks enabled and disabled, alternately, RUNS times (default 3);
 # prints the median wall time and the peak resident memory of terraform and the provider (the
-# larger of the two, as /usr/bin/time reports for a process and the children it waited for).
+# larger of the two, as /usr/bin/time reports for a process and the children it waited for),
+# the median CPU time (user + system, terraform and the provider together) and both ratios.
 # Offline: no cluster and no Azure API is contacted.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -69,16 +70,19 @@ HCL
   } > "$dir/main.tf"
 done
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-declare -A times mems
+declare -A times mems cpus
 for r in $(seq 1 "$runs"); do
   for mode in on off; do
-    (cd "$work/$mode" && /usr/bin/time -f '%e %M' -o "$work/time" "$tf" plan -refresh=false -input=false -no-color >"$work/out" 2>&1) ||
+    (cd "$work/$mode" && /usr/bin/time -f '%e %M %U %S' -o "$work/time" "$tf" plan -refresh=false -input=false -no-color >"$work/out" 2>&1) ||
       { echo "plan failed ($mode)"; tail -30 "$work/out"; exit 1; }
-    read -r secs kb < "$work/time"
-    times[$mode]+="$secs "; mems[$mode]+="$kb "
+    read -r secs kb user sys < "$work/time"
+    times[$mode]+="$secs "; mems[$mode]+="$kb "; cpus[$mode]+="$(echo "$user + $sys" | bc) "
   done
 done
 grep -q "Plan: $((clusters * pools + clusters)) to add" "$work/out" || { echo "unexpected plan:"; grep Plan: "$work/out"; exit 1; }
 m() { echo "$1" | tr ' ' '\n' | grep . | median; }
-printf 'terraform plan of %d clusters x %d NodePools (+%d node classes), median of %d runs: checks on %.2fs (peak RSS %d MiB), checks off %.2fs (peak RSS %d MiB)\n' \
-  "$clusters" "$pools" "$clusters" "$runs" "$(m "${times[on]}")" "$(( $(m "${mems[on]}") / 1024 ))" "$(m "${times[off]}")" "$(( $(m "${mems[off]}") / 1024 ))"
+on=$(m "${times[on]}"); off=$(m "${times[off]}"); con=$(m "${cpus[on]}"); coff=$(m "${cpus[off]}")
+printf 'terraform plan of %d clusters x %d NodePools (+%d node classes), median of %d runs: checks on %.2fs (peak RSS %d MiB), checks off %.2fs (peak RSS %d MiB), ratio %.2f\n' \
+  "$clusters" "$pools" "$clusters" "$runs" "$on" "$(( $(m "${mems[on]}") / 1024 ))" "$off" "$(( $(m "${mems[off]}") / 1024 ))" "$(echo "$on / $off" | bc -l)"
+printf 'CPU time (terraform and provider, user + system), median: checks on %.2fs, checks off %.2fs, ratio %.2f; load average %s\n' \
+  "$con" "$coff" "$(echo "$con / $coff" | bc -l)" "$(cut -d' ' -f1-3 /proc/loadavg)"

@@ -16,6 +16,7 @@ import (
 	"sigs.k8s.io/karpenter/pkg/scheduling"
 	"sigs.k8s.io/karpenter/pkg/utils/resources"
 
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/bitset"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 )
@@ -46,6 +47,12 @@ type Candidate struct {
 	Region       string
 	InstanceType *cloud.InstanceType
 	Offerings    cloudprovider.Offerings
+
+	// idx is the type index holding the type, at position pos; class is each offering's class
+	// there (parallel to Offerings). nil when not known: the offerings are then asked.
+	idx   *typeIndex
+	pos   int
+	class []int32
 }
 
 // Cheapest returns the candidate's cheapest allowed offering.
@@ -134,12 +141,21 @@ func (s *Analyzer) Analyze(p *Pool, o Options) *Analysis {
 	checkCaveats(c, a)
 	for _, region := range a.Regions {
 		rt := s.types(region, o.NodeClass)
-		a.indexes = append(a.indexes, rt.index())
-		for i, offs := range rt.admissibleAll(p.Requirements) {
+		idx := rt.index()
+		a.indexes = append(a.indexes, idx)
+		all, classes := rt.admissibleClasses(p.Requirements)
+		n := 0
+		for _, offs := range all {
+			if len(offs) > 0 {
+				n++
+			}
+		}
+		a.Admissible = slices.Grow(a.Admissible, n)
+		for i, offs := range all {
 			if len(offs) == 0 {
 				continue
 			}
-			a.Admissible = append(a.Admissible, Candidate{Region: region, InstanceType: rt.result.InstanceTypes[i], Offerings: offs})
+			a.Admissible = append(a.Admissible, Candidate{Region: region, InstanceType: rt.result.InstanceTypes[i], Offerings: offs, idx: idx, pos: i, class: classes[i]})
 		}
 	}
 	sortCandidates(a.Admissible)
@@ -222,14 +238,36 @@ func withoutKey(reqs scheduling.Requirements, key string) scheduling.Requirement
 	return out
 }
 
-// skuNames returns the distinct size names of candidates.
+// skuNames returns the distinct size names of candidates, sorted.
 func skuNames(cs []Candidate) []string {
+	if names, ok := indexedNames(cs); ok {
+		return names
+	}
 	names := make([]string, len(cs))
 	for i, c := range cs {
 		names[i] = c.InstanceType.Name
 	}
 	slices.Sort(names)
 	return slices.Compact(names)
+}
+
+// indexedNames is skuNames without sorting, when every candidate is from one index whose
+// listing is sorted by name: their names in listing order.
+func indexedNames(cs []Candidate) ([]string, bool) {
+	if len(cs) == 0 || cs[0].idx == nil || !cs[0].idx.namesSorted {
+		return nil, false
+	}
+	idx := cs[0].idx
+	marked := bitset.New(idx.n)
+	for _, c := range cs {
+		if c.idx != idx {
+			return nil, false
+		}
+		marked.Add(c.pos)
+	}
+	names := make([]string, 0, len(cs))
+	marked.Each(func(i int) { names = append(names, idx.names[i]) })
+	return slices.Compact(names), true
 }
 
 func (s *Analyzer) checkAdmissible(p *Pool, o Options, a *Analysis) {
@@ -565,15 +603,27 @@ func (a *Analysis) summarise(p *Pool) {
 	a.summariseCost(p)
 	largest := a.Admissible[0]
 	for _, c := range a.Admissible {
-		cpu, mem := c.InstanceType.Capacity.Cpu(), c.InstanceType.Capacity.Memory()
-		lcpu, lmem := largest.InstanceType.Capacity.Cpu(), largest.InstanceType.Capacity.Memory()
-		if cpu.Cmp(*lcpu) > 0 || (cpu.Cmp(*lcpu) == 0 && mem.Cmp(*lmem) > 0) {
+		if larger(c, largest) {
 			largest = c
 		}
 	}
 	a.Summary.LargestSKU = largest.InstanceType.Name
 	a.Summary.LargestVCPU = largest.InstanceType.Capacity.Cpu().Value()
 	a.Summary.LargestMemoryGiB = round(float64(largest.InstanceType.Capacity.Memory().Value()) / (1 << 30))
+}
+
+// larger reports whether c has more vCPUs than l, or as many and more memory: by the index's
+// size rank when both are from one index.
+func larger(c, l Candidate) bool {
+	if c.idx != nil && c.idx == l.idx {
+		return c.idx.sizeRank[c.pos] > c.idx.sizeRank[l.pos]
+	}
+	return largerCapacity(c.InstanceType.Capacity, l.InstanceType.Capacity)
+}
+
+func largerCapacity(c, l corev1.ResourceList) bool {
+	cpu, mem, lcpu, lmem := c.Cpu(), c.Memory(), l.Cpu(), l.Memory()
+	return cpu.Cmp(*lcpu) > 0 || (cpu.Cmp(*lcpu) == 0 && mem.Cmp(*lmem) > 0)
 }
 
 func gib(q *resource.Quantity) string {

@@ -71,6 +71,9 @@ func priceOf(it *cloud.InstanceType, of *cloudprovider.Offering) cloud.Price { r
 // locate is the index holding the candidate's type and the type's position there; nil for a
 // type no index of the analysis holds.
 func (a *Analysis) locate(c Candidate) (*typeIndex, int) {
+	if c.idx != nil {
+		return c.idx, c.pos
+	}
 	for _, idx := range a.indexes {
 		if i, ok := idx.position[c.InstanceType]; ok {
 			return idx, i
@@ -79,46 +82,75 @@ func (a *Analysis) locate(c Candidate) (*typeIndex, int) {
 	return nil, 0
 }
 
-// eachCapacity calls f with each of the candidate's offerings and its capacity type, read
-// from the type index (the candidate's offerings are a subsequence of its type's).
-func (a *Analysis) eachCapacity(c Candidate, f func(of *cloudprovider.Offering, ct string)) {
-	idx, i := a.locate(c)
-	j := 0
-	for _, of := range c.Offerings {
-		if idx != nil {
-			all := c.InstanceType.Offerings
-			for j < len(all) && all[j] != of {
-				j++
-			}
-			if j < len(all) {
-				f(of, idx.facts[i][j].capacity)
-				continue
-			}
-		}
-		f(of, of.CapacityType())
+// capacityAt is the capacity type of the candidate's k-th offering, read from its index class
+// when known (Offering.CapacityType allocates at each call).
+func (c Candidate) capacityAt(k int) string {
+	if c.class != nil {
+		return c.idx.classCapacity[c.class[k]]
 	}
+	return c.Offerings[k].CapacityType()
+}
+
+// priceAt is the price record of the candidate's k-th offering (InstanceType.PriceOf).
+func (c Candidate) priceAt(k int) cloud.Price {
+	if c.capacityAt(k) == karpv1.CapacityTypeSpot {
+		return c.InstanceType.Spot
+	}
+	return c.InstanceType.OnDemand
 }
 
 // capacityShare is the candidates with at least one offering of capacity type ct, holding
 // only those offerings, in the input order. launchChoice and costAtLimits give the same answer
-// on it as on all candidates kept to that capacity type.
+// on it as on all candidates kept to that capacity type. When every candidate is kept whole
+// it is cands itself: callers only read it.
 func (a *Analysis) capacityShare(cands []Candidate, ct string) []Candidate {
 	n := 0
 	for _, c := range cands {
 		n += len(c.Offerings)
 	}
-	share := make([]Candidate, 0, len(cands))
-	buf := make([]*cloudprovider.Offering, 0, n)
-	for _, c := range cands {
-		start := len(buf)
-		a.eachCapacity(c, func(of *cloudprovider.Offering, is string) {
-			if is == ct {
-				buf = append(buf, of)
+	var share []Candidate // nil while every candidate so far is kept whole
+	var buf []*cloudprovider.Offering
+	var classBuf []int32
+	for i, c := range cands {
+		matched := 0
+		for k := range c.Offerings {
+			if c.capacityAt(k) == ct {
+				matched++
 			}
-		})
-		if len(buf) > start {
-			share = append(share, Candidate{Region: c.Region, InstanceType: c.InstanceType, Offerings: buf[start:len(buf):len(buf)]})
 		}
+		if matched == len(c.Offerings) {
+			// Every offering is of ct: the candidate as it is (its slice is not written to).
+			if share != nil {
+				share = append(share, c)
+			}
+			continue
+		}
+		if share == nil {
+			share = append(make([]Candidate, 0, len(cands)), cands[:i]...)
+		}
+		if matched == 0 {
+			continue
+		}
+		if buf == nil {
+			buf, classBuf = make([]*cloudprovider.Offering, 0, n), make([]int32, 0, n)
+		}
+		start := len(buf)
+		for k, of := range c.Offerings {
+			if c.capacityAt(k) == ct {
+				buf = append(buf, of)
+				if c.class != nil {
+					classBuf = append(classBuf, c.class[k])
+				}
+			}
+		}
+		kept := Candidate{Region: c.Region, InstanceType: c.InstanceType, Offerings: buf[start:len(buf):len(buf)], idx: c.idx, pos: c.pos}
+		if c.class != nil {
+			kept.class = classBuf[len(classBuf)-matched : len(classBuf) : len(classBuf)]
+		}
+		share = append(share, kept)
+	}
+	if share == nil {
+		return cands
 	}
 	return share
 }
@@ -160,9 +192,9 @@ func costAtLimits(cands []Candidate, limits corev1.ResourceList) *float64 {
 			continue
 		}
 		price := math.Inf(1)
-		for _, of := range c.Offerings {
+		for k, of := range c.Offerings {
 			// A penalty price is not a cost.
-			if !c.InstanceType.PriceOf(of).Penalty() {
+			if !c.priceAt(k).Penalty() {
 				price = math.Min(price, of.Price)
 			}
 		}

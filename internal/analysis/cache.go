@@ -140,18 +140,27 @@ func derive(c cloud.Cloud, region string, nc cloud.NodeClass) *regionTypes {
 	for _, it := range its {
 		rt.types = append(rt.types, it.InstanceType)
 		rt.byName[it.Name] = it
-		for _, r := range it.Requirements.Values() {
-			rt.addValues(r.Key, r.Values())
+	}
+	rt.addIndexedValues(rt.index())
+	return rt
+}
+
+// addIndexedValues adds every value the types and their offerings offer, read from the
+// index's distinct requirements instead of from each type. An offering's zone counts only on a
+// type whose zones are known.
+func (rt *regionTypes) addIndexedValues(idx *typeIndex) {
+	for key, groups := range idx.groups {
+		for _, g := range groups {
+			rt.addValues(key, g.req.Values())
 		}
-		for _, o := range it.Offerings {
-			for _, r := range o.Requirements.Values() {
-				if r.Key != corev1.LabelTopologyZone || it.ZonesKnown {
-					rt.addValues(r.Key, r.Values())
-				}
+	}
+	for c, reqs := range idx.classes {
+		for key, r := range reqs {
+			if key != corev1.LabelTopologyZone || idx.classSeen[c]&seenZonesKnown != 0 {
+				rt.addValues(key, r.Values())
 			}
 		}
 	}
-	return rt
 }
 
 func (rt *regionTypes) addValues(key string, vals []string) {

@@ -1,8 +1,9 @@
 package analysis
 
 import (
+	"slices"
 	"sort"
-	"strings"
+	"strconv"
 
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
@@ -29,20 +30,28 @@ type typeIndex struct {
 	// (zonesUnjudged; see admissible).
 	zonesUnknown bitset.Set
 	// facts gives, per type and offering (in Offerings order), the index of its distinct
-	// requirement set in classes and its capacity type: a pool's checks read them, computed once
-	// per region and node class, instead of asking each offering per pool
+	// requirement set in classes and whether it is available: a pool's checks read them,
+	// computed once per region and node class, instead of asking each offering per pool
 	// (Offering.CapacityType allocates at each call).
 	facts   [][]offeringFacts
 	classes []scheduling.Requirements
-	// position is each type's index in the listing.
-	position map[*cloud.InstanceType]int
+	// classCapacity is each class's capacity type; classSeen says on which kinds of type it
+	// occurs (seenZonesKnown, seenZonesUnknown).
+	classCapacity []string
+	classSeen     []uint8
+	// position is each type's index in the listing, names its name; namesSorted says the
+	// listing is in name order (skuNames reads the names without sorting then).
+	position    map[*cloud.InstanceType]int
+	names       []string
+	namesSorted bool
+	// sizeRank orders the types by vCPUs, then memory (largerCapacity); equal sizes share a rank.
+	sizeRank []int32
 }
 
-// offeringFacts are what the per-pool checks ask of an offering; class is -1 for an offering
-// that is not available.
+// offeringFacts are what the per-pool checks ask of an offering.
 type offeringFacts struct {
-	class    int32
-	capacity string
+	class     int32
+	available bool
 }
 
 type reqGroup struct {
@@ -61,70 +70,129 @@ func buildTypeIndex(rt *regionTypes) *typeIndex {
 		facts: make([][]offeringFacts, len(types)), position: make(map[*cloud.InstanceType]int, len(types))}
 	idx.words = (idx.n + 63) / 64
 	idx.zonesUnknown = bitset.New(idx.n)
-	groupOf := map[string]map[string]int{} // key -> canonical requirement -> position in groups[key]
+	// The maps are keyed by canonical bytes built in one reused buffer: a lookup with
+	// string(buf) does not allocate, so only a new key costs an allocation.
+	groupOf := map[string]int{} // key, canonical requirement -> position in groups[key]
 	classOf := map[string]int32{}
+	var buf []byte
 	for i, it := range types {
 		if zonesUnjudged(it) {
 			idx.zonesUnknown.Add(i)
 		}
 		for key, r := range it.Requirements {
-			c := canonical(r)
-			byReq := groupOf[key]
-			if byReq == nil {
-				byReq = map[string]int{}
-				groupOf[key] = byReq
-			}
-			g, ok := byReq[c]
+			buf = appendCanonical(append(append(buf[:0], key...), 0), r)
+			g, ok := groupOf[string(buf)]
 			if !ok {
 				g = len(idx.groups[key])
-				byReq[c] = g
+				groupOf[string(buf)] = g
 				idx.groups[key] = append(idx.groups[key], reqGroup{req: r, members: bitset.New(idx.n)})
 			}
 			idx.groups[key][g].members.Add(i)
 		}
 		idx.position[it] = i
+		idx.names = append(idx.names, it.Name)
 		facts := make([]offeringFacts, len(it.Offerings))
 		for j, of := range it.Offerings {
-			facts[j] = offeringFacts{class: -1, capacity: of.CapacityType()}
-			if !of.Available {
-				continue
-			}
-			c := canonicalSet(of.Requirements)
-			id, ok := classOf[c]
+			buf = appendCanonicalSet(buf[:0], of.Requirements)
+			id, ok := classOf[string(buf)]
 			if !ok {
 				id = int32(len(idx.classes))
-				classOf[c] = id
+				classOf[string(buf)] = id
 				idx.classes = append(idx.classes, of.Requirements)
+				// The capacity type is a function of the requirements: asked once per class.
+				idx.classCapacity = append(idx.classCapacity, of.CapacityType())
+				idx.classSeen = append(idx.classSeen, 0)
 			}
-			facts[j].class = id
+			facts[j] = offeringFacts{class: id, available: of.Available}
+			if it.ZonesKnown {
+				idx.classSeen[id] |= seenZonesKnown
+			} else {
+				idx.classSeen[id] |= seenZonesUnknown
+			}
 		}
 		idx.facts[i] = facts
 	}
+	idx.namesSorted = slices.IsSorted(idx.names)
+	idx.sizeRank = sizeRanks(types)
 	return idx
 }
 
-// canonical identifies a requirement by everything Intersects and Compatible look at: the
-// operator, every value and the bounds (String() carries the bounds but truncates the values).
-func canonical(r *scheduling.Requirement) string {
-	vals := r.Values()
-	sort.Strings(vals)
-	return r.String() + "\x00" + strings.Join(vals, "\x00")
+// sizeRanks ranks the types by largerCapacity: a larger type has a higher rank, equal ones
+// the same.
+func sizeRanks(types []*cloud.InstanceType) []int32 {
+	order := make([]int, len(types))
+	for i := range order {
+		order[i] = i
+	}
+	cmpSize := func(a, b int) int {
+		switch ca, cb := types[a].Capacity, types[b].Capacity; {
+		case largerCapacity(ca, cb):
+			return 1
+		case largerCapacity(cb, ca):
+			return -1
+		}
+		return 0
+	}
+	slices.SortFunc(order, cmpSize)
+	rank := make([]int32, len(types))
+	for k := 1; k < len(order); k++ {
+		rank[order[k]] = rank[order[k-1]]
+		if cmpSize(order[k], order[k-1]) > 0 {
+			rank[order[k]]++
+		}
+	}
+	return rank
 }
 
-func canonicalSet(reqs scheduling.Requirements) string {
-	keys := make([]string, 0, len(reqs))
+// Which kinds of type an offering class occurs in: its zone values count as offered only on
+// types whose zones are known (see labelValues).
+const (
+	seenZonesKnown uint8 = 1 << iota
+	seenZonesUnknown
+)
+
+// appendCanonical appends what identifies a requirement for Intersects and Compatible: the
+// operator, the minimum values, every value and, for a complement, its bounds. Karpenter keeps
+// bounds only on complements (NewRequirement and Intersection drop them from concrete sets),
+// and only String shows them.
+func appendCanonical(buf []byte, r *scheduling.Requirement) []byte {
+	op := r.Operator()
+	buf = append(buf, op...)
+	buf = append(buf, 0)
+	if op == corev1.NodeSelectorOpNotIn || op == corev1.NodeSelectorOpExists {
+		buf = append(buf, r.String()...)
+		buf = append(buf, 0)
+	}
+	if r.MinValues != nil {
+		buf = strconv.AppendInt(buf, int64(*r.MinValues), 10)
+	}
+	buf = append(buf, 0)
+	vals := r.Values()
+	if len(vals) > 1 {
+		sort.Strings(vals)
+	}
+	for _, v := range vals {
+		buf = append(buf, v...)
+		buf = append(buf, 0)
+	}
+	return buf
+}
+
+// appendCanonicalSet appends the canonical form of every requirement of the set, by key.
+func appendCanonicalSet(buf []byte, reqs scheduling.Requirements) []byte {
+	var fixed [8]string
+	keys := fixed[:0]
 	for k := range reqs {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	var sb strings.Builder
 	for _, k := range keys {
-		sb.WriteString(k)
-		sb.WriteByte('\x01')
-		sb.WriteString(canonical(reqs[k]))
-		sb.WriteByte('\x02')
+		buf = append(buf, k...)
+		buf = append(buf, 1)
+		buf = appendCanonical(buf, reqs[k])
+		buf = append(buf, 2)
 	}
-	return sb.String()
+	return buf
 }
 
 // passes is one key's term of Requirements.Intersects (existing = the type's requirement).
@@ -142,6 +210,13 @@ func negative(op corev1.NodeSelectorOperator) bool {
 // admissibleAll returns, per type index, what rt.admissible(type, reqs) returns (nil for types
 // that are not admissible).
 func (rt *regionTypes) admissibleAll(reqs scheduling.Requirements) []cloudprovider.Offerings {
+	offs, _ := rt.admissibleClasses(reqs)
+	return offs
+}
+
+// admissibleClasses is admissibleAll with, per type, the index class of each admitted offering
+// (parallel to its offerings), for the checks that ask offerings their capacity type.
+func (rt *regionTypes) admissibleClasses(reqs scheduling.Requirements) ([]cloudprovider.Offerings, [][]int32) {
 	idx := rt.index()
 	types := rt.result.InstanceTypes
 	mask := bitset.New(idx.n)
@@ -177,6 +252,8 @@ func (rt *regionTypes) admissibleAll(reqs scheduling.Requirements) []cloudprovid
 	// One backing array for every type's offerings: a plan analyses many pools, and a
 	// separate slice per admissible type was most of an analysis's allocations.
 	buf := make([]*cloudprovider.Offering, 0, 4*idx.n)
+	classes := make([][]int32, idx.n)
+	classBuf := make([]int32, 0, 4*idx.n)
 	mask.Each(func(i int) {
 		variant, against := 0, reqs
 		if idx.zonesUnknown.Has(i) {
@@ -185,7 +262,7 @@ func (rt *regionTypes) admissibleAll(reqs scheduling.Requirements) []cloudprovid
 		start := len(buf)
 		for j, f := range idx.facts[i] {
 			c := f.class
-			if c < 0 {
+			if !f.available {
 				continue
 			}
 			v := judged[variant][c]
@@ -198,11 +275,13 @@ func (rt *regionTypes) admissibleAll(reqs scheduling.Requirements) []cloudprovid
 			}
 			if v == 1 {
 				buf = append(buf, types[i].Offerings[j])
+				classBuf = append(classBuf, c)
 			}
 		}
 		if len(buf) > start {
 			out[i] = cloudprovider.Offerings(buf[start:len(buf):len(buf)])
+			classes[i] = classBuf[start:len(classBuf):len(classBuf)]
 		}
 	})
-	return out
+	return out, classes
 }

@@ -51,23 +51,32 @@ func checkSpotSavings(p *Pool, a *Analysis) {
 		n += len(c.InstanceType.Offerings)
 	}
 	buf := make([]*cloudprovider.Offering, 0, n)
+	classBuf := make([]int32, 0, n)
 	compatible := classJudge(reqs)
 	for _, c := range a.Admissible {
-		start := len(buf)
+		start, classStart := len(buf), len(classBuf)
 		idx, i := a.locate(c)
 		for j, of := range c.InstanceType.Offerings {
 			if !of.Available {
 				continue
 			}
-			if idx != nil && compatible(idx, idx.facts[i][j].class) || idx == nil && reqs.IsCompatible(of.Requirements, scheduling.AllowUndefinedWellKnownLabels) {
+			if idx != nil {
+				if class := idx.facts[i][j].class; compatible(idx, class) {
+					buf = append(buf, of)
+					classBuf = append(classBuf, class)
+				}
+			} else if reqs.IsCompatible(of.Requirements, scheduling.AllowUndefinedWellKnownLabels) {
 				buf = append(buf, of)
 			}
 		}
-		var offs cloudprovider.Offerings
+		kept := Candidate{Region: c.Region, InstanceType: c.InstanceType, idx: idx, pos: i}
 		if len(buf) > start {
-			offs = buf[start:len(buf):len(buf)]
+			kept.Offerings = buf[start:len(buf):len(buf)]
 		}
-		withSpot = append(withSpot, Candidate{Region: c.Region, InstanceType: c.InstanceType, Offerings: offs})
+		if idx != nil {
+			kept.class = classBuf[classStart:len(classBuf):len(classBuf)]
+		}
+		withSpot = append(withSpot, kept)
 	}
 	c, of, ok := a.launchChoice(withSpot)
 	if !ok || of.CapacityType() != karpv1.CapacityTypeSpot || of.Price >= a.Summary.CheapestHourlyPrice {
