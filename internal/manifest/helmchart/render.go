@@ -43,13 +43,17 @@ type Problem struct {
 	Message string
 }
 
-// Render renders a chart directory's files as helm template does (the steps of Helm's
-// action.Install in client-only dry-run mode): the chart loaded and checked installable, the
-// dependencies in charts/ (a declared one missing there is a problem: nothing is fetched),
-// the chart's kubeVersion checked, values coalesced with the chart's and validated against
-// values.schema.json, the dependencies' conditions, tags and import-values applied, the
-// templates rendered with the default capabilities, NOTES.txt left out, the manifests sorted
-// and split as Helm does, hooks included.
+// Render renders a chart directory's files as helm template does: the steps of Helm's
+// action.Install in client-only dry-run mode.
+//   - The chart is loaded and checked installable.
+//   - Its dependencies come from charts/; a declared one missing there is a problem, since
+//     nothing is fetched.
+//   - The chart's kubeVersion is checked.
+//   - Values are coalesced with the chart's and validated against values.schema.json.
+//   - The dependencies' conditions, tags and import-values are applied.
+//   - The templates are rendered with the default capabilities, NOTES.txt left out.
+//   - The manifests are sorted and split as Helm does, hooks included.
+//
 // A panic inside Helm on a malformed chart is a problem of the chart, not a crash.
 func Render(dir string, files Files, opts Options) (out []Rendered, probs []Problem) {
 	defer func() {
