@@ -28,8 +28,8 @@ type Options struct {
 }
 
 // Rendered is the output of one template file, exactly as
-// `helm template --show-only <template>` prints it (each of its documents after a --- line and
-// a # Source comment), so that the lines of findings about it are lines of that output.
+// `helm template --show-only <template>` prints it: each of its documents after a --- line and
+// a # Source comment. So the lines of findings about it are lines of that output.
 type Rendered struct {
 	Source string // the template as Helm names it: mychart/templates/pool.yaml
 	File   string // the template file (absolute)
