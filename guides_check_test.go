@@ -3,11 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -21,8 +23,9 @@ import (
 
 // The guides' terraform output blocks, checked against the output of the command they show.
 // internal/cli/review's TestGuideOutputs lists every block; these tests check the blocks of the
-// eks, findings, multi-zone and migrate-from-manifests guides. A block may leave text out only
-// where it says "[...]": every other line is the CLI's, in order, up to line wrapping.
+// eks, findings, multi-zone, migrate-from-manifests and prices guides. A text block may leave
+// text out only where it says "[...]": every other line is the CLI's, in order, up to line
+// wrapping.
 
 // guideFence is the n-th fenced block of lang in templates/guides/<guide>.md.tmpl, from 0.
 func guideFence(t *testing.T, guide, lang string, n int) string {
@@ -267,4 +270,71 @@ func TestGuideMigratePlan(t *testing.T) {
 		t.Fatalf("terraform plan exited %d:\n%s", code, out)
 	}
 	checkGuideBlock(t, "migrate-from-manifests", 0, out)
+}
+
+// The prices guide's excerpt of `review --format json`, from the EKS getting-started pool in
+// us-east-1: each price source it lists, the pool's cheapest fact, and the KRP117 finding,
+// whose message it shortens with "…", are the report's.
+func TestGuidePricesProvenance(t *testing.T) {
+	r := runBinary(t, "review", "--region", "us-east-1", "--format", "json", "examples/eks/getting-started")
+	type source struct{ ID, Region, Currency, Source string }
+	type fact struct{ Name, Value, PriceSource string }
+	type report struct {
+		PriceSources []source `json:"priceSources"`
+		Pools        []struct {
+			Name  string `json:"name"`
+			Facts []fact `json:"facts"`
+		} `json:"pools"`
+		Findings []struct {
+			Code         string   `json:"code"`
+			Message      string   `json:"message"`
+			PriceSources []string `json:"priceSources"`
+		} `json:"findings"`
+	}
+	var got, want report
+	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
+		t.Fatalf("review --format json: %v\n%s\n%s", err, r.stdout, r.stderr)
+	}
+	block := guideFenceWith(t, "prices", "json", `"priceSources"`)
+	if err := json.Unmarshal([]byte("{"+block+"}"), &want); err != nil {
+		t.Fatalf("templates/guides/prices.md.tmpl: the priceSources block is not a JSON excerpt: %v", err)
+	}
+	for _, s := range want.PriceSources {
+		if !slices.Contains(got.PriceSources, s) {
+			t.Errorf("the guide's price source %+v is not in the report's %+v", s, got.PriceSources)
+		}
+	}
+	for _, wp := range want.Pools {
+		for _, wf := range wp.Facts {
+			found := false
+			for _, gp := range got.Pools {
+				found = found || gp.Name == wp.Name && slices.Contains(gp.Facts, wf)
+			}
+			if !found {
+				t.Errorf("the guide's fact %+v of pool %s is not in the report: %+v", wf, wp.Name, got.Pools)
+			}
+		}
+	}
+	for _, wf := range want.Findings {
+		found := false
+		for _, gf := range got.Findings {
+			if gf.Code != wf.Code || !slices.Equal(gf.PriceSources, wf.PriceSources) {
+				continue
+			}
+			at, ok := 0, true
+			for _, part := range strings.Split(wf.Message, "…") {
+				part = strings.TrimSpace(part)
+				i := strings.Index(gf.Message[at:], part)
+				if i < 0 {
+					ok = false
+					break
+				}
+				at += i + len(part)
+			}
+			found = found || ok
+		}
+		if !found {
+			t.Errorf("the guide's %s finding %q (sources %v) is not in the report: %+v", wf.Code, wf.Message, wf.PriceSources, got.Findings)
+		}
+	}
 }
