@@ -12,12 +12,12 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clients/kube"
 )
 
-// A fleet is one provider configuration managing many clusters: resources name their cluster
-// in the `cluster` attribute (an AKS resource ID or an EKS cluster ARN), and each cluster gets
-// its own Clients, built on first use and shared by every resource of that cluster, so that
-// its API server sees one rate limiter and the provider connects to it once, however many
-// resources Terraform runs at once (-parallelism). Clusters connect independently: one that
-// cannot be reached fails only its own resources.
+// A fleet is one provider configuration managing many clusters. Resources name their cluster
+// in the `cluster` attribute (an AKS resource ID or an EKS cluster ARN). Each cluster gets its
+// own Clients, built on first use and shared by every resource of that cluster. So its API
+// server sees one rate limiter, and the provider connects to it once, however many resources
+// Terraform runs at once (-parallelism). Clusters connect independently: one that cannot be
+// reached fails only its own resources.
 type fleet struct {
 	mu       sync.Mutex
 	clusters map[string]*Clients

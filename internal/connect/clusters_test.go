@@ -18,9 +18,9 @@ func fleetID(name string) string {
 }
 
 // Under `terraform apply -parallelism=50` every resource of a cluster asks for its client at
-// once: the cluster is connected exactly once, each cluster gets its own client (and so its own
-// rate limiter), one spelling of the ID in another case is the same cluster, and a cluster
-// that cannot be reached fails only its own resources, named in the error, and is retried by
+// once. The cluster is connected exactly once. Each cluster gets its own client, and so its
+// own rate limiter. One spelling of the ID in another case is the same cluster. A cluster
+// that cannot be reached fails only its own resources, named in the error. It is retried by
 // the next caller rather than cached.
 func TestForClusterPoolsConnectionsPerCluster(t *testing.T) {
 	var mu sync.Mutex

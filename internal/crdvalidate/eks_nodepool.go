@@ -16,9 +16,9 @@ var eksPools = &validatorSet{crds: func() []*apiextensionsv1.CustomResourceDefin
 }}
 
 // NodePoolFor returns the NodePool validator of the cluster a NodePool runs in, chosen by its
-// nodeClassRef.group: an EKS pool (karpenter.k8s.aws) is validated by the AWS provider's
-// NodePool CRD, whose CEL rules guard karpenter.k8s.aws labels (an AKS cluster's guard
-// karpenter.azure.com and kubernetes.azure.com); any other by AKS's (For).
+// nodeClassRef.group. An EKS pool (karpenter.k8s.aws) is validated by the AWS provider's
+// NodePool CRD, whose CEL rules guard karpenter.k8s.aws labels. Any other is validated by
+// AKS's (For), whose rules guard karpenter.azure.com and kubernetes.azure.com.
 func NodePoolFor(gvk schema.GroupVersionKind, nodeClassGroup string) (*Validator, error) {
 	if !strings.EqualFold(nodeClassGroup, "karpenter.k8s.aws") {
 		return For(gvk)

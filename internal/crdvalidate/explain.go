@@ -11,10 +11,10 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// Explain words a rejection for the person who wrote the value. Where the failing rule is a
+// Explain words a rejection for the person who wrote the value. The failing rule may be a
 // pattern this package recognises (a duration, a quantity, a label key or value) or an RFC 1123
-// name, the message says what a valid value looks like instead of quoting the regular
-// expression, and suggests the nearest valid value when one is evident (Nearest). The verdict
+// name. Then the message says what a valid value looks like instead of quoting the regular
+// expression. It suggests the nearest valid value when one is evident (Nearest). The verdict
 // (type, field, value) stays the API server's; any other rejection is worded as the API server
 // words it.
 func Explain(e *field.Error) string {

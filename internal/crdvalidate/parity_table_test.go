@@ -567,9 +567,9 @@ func schemaConstraints(kind string) []string {
 }
 
 // generatedCases breaks, one at a time, every constraint of the spec schema that a value of
-// the given valid objects reaches: an enum value outside the enum, a string that fails the
-// pattern, a number just outside its range, one item or property too many, a missing
-// required field, a duplicate in a map- or set-typed list.
+// the given valid objects reaches. It writes an enum value outside the enum, a string that
+// fails the pattern, a number just outside its range, and one item or property too many. It
+// drops a required field, and duplicates an item of a map- or set-typed list.
 func generatedCases(kind string, bases ...obj) []parityCase {
 	seen := map[string]bool{}
 	var out []parityCase

@@ -23,12 +23,12 @@ import (
 )
 
 // The parity test: every object of the table is judged offline by this package and by the
-// real kube-apiserver of the local test cluster (dry run, so nothing is stored and the table
-// runs fast), and the two verdicts must be identical: same accept/reject and, for a
-// rejection, the same causes (type, field path and message) as the API server reports them
-// in Status.details.causes. Each case also states what it expects, so that a case cannot
-// quietly stop testing what its name says, and the coverage checks at the end make sure
-// that every CEL rule and every schema constraint of both CRDs is exercised by some case.
+// real kube-apiserver of the local test cluster. The API server runs a dry run, so nothing is
+// stored and the table runs fast. The two verdicts must be identical: the same accept or
+// reject and, for a rejection, the same causes (type, field path and message) as the API
+// server reports them in Status.details.causes. Each case also states what it expects, so
+// that a case cannot quietly stop testing what its name says. The coverage checks at the end
+// make sure that some case exercises every CEL rule and every schema constraint of both CRDs.
 
 // cause is one reason of a rejection, as the API server reports it.
 type cause struct{ Type, Field, Message string }

@@ -1,6 +1,6 @@
-// Package crdvalidate judges Karpenter objects offline exactly as the API server would: it
-// builds, from the CRDs that AKS ships, the same structural schema, defaulter, OpenAPI schema
-// validator and CEL validator that kube-apiserver's custom resource handler builds, and runs
+// Package crdvalidate judges Karpenter objects offline exactly as the API server would. From
+// the CRDs that AKS ships, it builds the same structural schema, defaulter, OpenAPI schema
+// validator and CEL validator that kube-apiserver's custom resource handler builds. It runs
 // the same create-time validation. Plan-time checks and the review command use it, so an
 // object that passes here is an object the API server accepts.
 package crdvalidate
@@ -241,13 +241,14 @@ func (v *Validator) validateScale(u *unstructured.Unstructured) field.ErrorList 
 }
 
 // numericFormats checks that integers of format int32 (and numbers of format float) fit
-// their type, as the OpenAPI validation of Kubernetes 1.36 and later does: its kube-openapi
-// keeps the numeric formats that older releases stripped and its number validator enforces
+// their type, as the OpenAPI validation of Kubernetes 1.36 and later does. Its kube-openapi
+// keeps the numeric formats that older releases stripped, and its number validator enforces
 // their range. The apiextensions-apiserver and kube-openapi this module builds with predate
-// that, so the check is made here, with the API server's error: a field.Invalid without a
-// field path whose message names the path (kubeOpenAPIResultToFieldErrors' fallback for
-// errors that are not openapi Validation errors). An older API server accepts such a value,
-// but Karpenter, whose Go field is an int32, cannot read it back.
+// that, so the check is made here, with the API server's error. That error is a
+// field.Invalid without a field path, whose message names the path. It is
+// kubeOpenAPIResultToFieldErrors' fallback for errors that are not openapi Validation errors.
+// An older API server accepts such a value, but Karpenter, whose Go field is an int32,
+// cannot read it back.
 //
 // With corr (an update), values equal to the old ones are skipped: validation ratcheting.
 func numericFormats(s *structuralschema.Structural, v any, at string, corr *common.CorrelatedObject) field.ErrorList {
@@ -348,8 +349,8 @@ func (v *Validator) Validate(ctx context.Context, obj map[string]any) field.Erro
 // ValidateUpdate runs the API server's update-time validation of replacing old (the object as
 // stored, e.g. as read from the cluster) by obj: as Validate, plus the transition rules
 // (oldSelf) and validation ratcheting. As for a patch or server-side apply, obj's
-// resourceVersion and uid come from old where obj leaves them unset; creationTimestamp and
-// generation always come from old (the API server ignores them in an update), and so does
+// resourceVersion and uid come from old where obj leaves them unset. creationTimestamp and
+// generation always come from old, since the API server ignores them in an update. So does
 // status when the version has the status subresource.
 func (v *Validator) ValidateUpdate(ctx context.Context, obj, old map[string]any) field.ErrorList {
 	u, o := v.prepare(obj), v.prepare(old)

@@ -1,10 +1,10 @@
 package findings
 
-// Disruption and lifecycle checks of one NodePool (internal/analysis/disruption*.go): what its
-// budgets, expiry and annotations let Karpenter do to its nodes, and which of its fields the
-// target Karpenter does not run; and updates whose effect on running nodes only the prior state
-// shows (KRP409, KRP410). Kept in their own list so that other groups can grow without
-// touching it.
+// Disruption and lifecycle checks of one NodePool (internal/analysis/disruption*.go). They say
+// what its budgets, expiry and annotations let Karpenter do to its nodes, and which of its
+// fields the target Karpenter does not run. KRP409 and KRP410 are updates whose effect on
+// running nodes only the prior state shows. Kept in their own list so that other groups can
+// grow without touching it.
 const (
 	DisruptionBlocked         Code = "KRP401"
 	BudgetScheduleIneffective Code = "KRP402"

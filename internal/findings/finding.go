@@ -5,9 +5,9 @@ import (
 	"slices"
 )
 
-// Finding is one problem found, the one value every check raises (the solver, the review, the
-// workload reader, the simulation, the provider's resources): a code of the registry, the
-// object and Kubernetes field path it concerns, what was found and what to change. Its
+// Finding is one problem found, the one value every check raises: the solver, the review, the
+// workload reader, the simulation, the provider's resources. It holds a code of the registry,
+// the object and Kubernetes field path it concerns, what was found and what to change. Its
 // severity is not set where it is raised: it is the registry's (Severity), or one of the
 // alternatives the registry documents for the code (As). Where a finding is shown — a
 // Terraform diagnostic, a review report — strict mode and suppression apply the same way.
@@ -59,10 +59,10 @@ func (f Finding) Severity() Severity {
 	return MustLookup(f.Code).Severity
 }
 
-// As returns f with severity s, which must be the registry's or one of the alternatives it
-// documents for the code (Rule.Alternatives, explained in the code's help or note): a raise site
-// cannot invent a severity the docs do not state. An undocumented one is a programming error,
-// which the registry tests catch.
+// As returns f with severity s. It must be the registry's, or one of the alternatives the
+// registry documents for the code (Rule.Alternatives, explained in the code's help or note).
+// So a raise site cannot invent a severity the docs do not state. An undocumented one is a
+// programming error, which the registry tests catch.
 func (f Finding) As(s Severity) Finding {
 	r := MustLookup(f.Code)
 	if s != r.Severity && !slices.Contains(r.Alternatives, s) {

@@ -106,10 +106,10 @@ func codeConstants(t *testing.T) map[string]Code {
 }
 
 // Every finding's severity is read from the registry: no raise site sets one. The walk covers
-// every non-test Go file of the repository: no composite literal sets a Severity next to a
-// Code (the shape of a second finding type), no struct outside the renderers declares a
-// severity field next to a code, and As is only called with a severity constant, which As
-// checks against the registry's documented alternatives.
+// every non-test Go file of the repository. No composite literal sets a Severity next to a
+// Code (the shape of a second finding type). No struct outside the renderers declares a
+// severity field next to a code. As is only called with a severity constant, which As checks
+// against the registry's documented alternatives.
 func TestRaiseSitesTakeSeverityFromRegistry(t *testing.T) {
 	fset, files := sourceFiles(t)
 	for rel, f := range files {

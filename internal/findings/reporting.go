@@ -1,7 +1,7 @@
 package findings
 
-// Reporting says which parts of the project report a code: the docs (internal/findings/docgen)
-// render it, and a test requires every rule to name at least one reporter, so "who reports it"
+// Reporting says which parts of the project report a code. The docs (internal/findings/docgen)
+// render it, and a test requires every rule to name at least one reporter. So "who reports it"
 // lives next to the code's severity and text instead of in a table of its own.
 type Reporting struct {
 	// Plan: terraform plan reports it, on karpenter_nodepool unless Resource names another resource.

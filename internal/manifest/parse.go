@@ -32,9 +32,9 @@ type Document struct {
 type Options struct {
 	// PassOver, when set, names the documents a reader has no use for, by their top-level
 	// apiVersion and kind (each "" when absent). It is asked only when both are written as
-	// plain strings at most once; such documents are checked for syntax but neither decoded
-	// nor returned (a GitOps repository is mostly other kinds, and decoded documents cost a
-	// hundred times their bytes).
+	// plain strings at most once. Such documents are checked for syntax but neither decoded
+	// nor returned. A GitOps repository is mostly other kinds, and decoded documents cost a
+	// hundred times their bytes.
 	PassOver func(apiVersion, kind string) bool
 }
 

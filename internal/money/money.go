@@ -27,9 +27,9 @@ func Code(cur string) string {
 var minorUnits = map[string]int{"JPY": 0, "KRW": 0}
 
 // Decimals is the precision money figures in cur are kept at: four places below the currency's
-// minor unit (USD, CNY: a millionth), the precision of the hourly list prices the tables give
-// (Azure's retail prices API and AWS's price list), so that an hourly price is never rounded
-// off while a sum's floating-point noise is.
+// minor unit (USD, CNY: a millionth). That is the precision of the hourly list prices the
+// tables give (Azure's retail prices API and AWS's price list). So an hourly price is never
+// rounded off, while a sum's floating-point noise is.
 func Decimals(cur string) int {
 	if d, ok := minorUnits[Code(cur)]; ok {
 		return d + 4

@@ -9,7 +9,7 @@
 //	karpenter_nodepool                    reads the node class its template references
 //
 // A stage's handle (Board.NAP, Board.NodeClasses, Board.NodePools) has only the reads and the
-// writes of its stage, so a resource cannot read what it publishes itself or what a later
+// writes of its stage. So a resource cannot read what it publishes itself, or what a later
 // stage does. Terraform alone decides whether the stage before is planned first (it is when
 // the later resource references the earlier one), so every read says what it found: not
 // planned (yet), planned, or planned with settings known only after apply.

@@ -96,9 +96,10 @@ func assumedLabel(r Ref, why string) string {
 	return "defaults assumed (" + r.Kind + " " + r.Name + " " + why + ")"
 }
 
-// Observe is what a pool referencing ref keeps after a refresh or write: the settings of the
-// node class planned before it in this walk (the newest; during a refresh that is Terraform's
-// plan walk), or else the live object, which live reads (found false: it does not exist).
+// Observe is what a pool referencing ref keeps after a refresh or write. It keeps the settings
+// of the node class planned before it in this walk, the newest (during a refresh that is
+// Terraform's plan walk). Or else it keeps the live object, which live reads (found false: it
+// does not exist).
 func (s NodePoolStage) Observe(ref Ref, live func() (settings NodeClassSettings, found bool, err error)) Observed {
 	o := Observed{Name: ref.Name, Kind: ref.Kind}
 	if !ref.IsNodeClass() {
@@ -154,11 +155,11 @@ type NodeClassView struct {
 	Label string
 }
 
-// ForAnalysis is the node class a value the plan computes (the pool's analysis) may use: the
-// pool's observation, when it describes the class referenced now with all its settings, and
-// not for a create, which has no private state in Terraform's apply walk. It takes no Board,
-// since what a walk planned differs between Terraform's two walks. ViewUnknown means that
-// the value is known after apply.
+// ForAnalysis is the node class a value the plan computes (the pool's analysis) may use. It is
+// the pool's observation, when that describes the class referenced now with all its settings.
+// It is none for a create, which has no private state in Terraform's apply walk. It takes no
+// Board, since what a walk planned differs between Terraform's two walks. ViewUnknown means
+// that the value is known after apply.
 func ForAnalysis(ref Ref, remembered []byte, creating bool) NodeClassView {
 	o, ok := DecodeObserved(remembered, ref.Cloud)
 	if !ok || creating || o.Name != ref.Name || o.Kind != ref.Kind || o.Pending {

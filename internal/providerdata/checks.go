@@ -31,10 +31,10 @@ type Checks struct {
 	Suppress []findings.Code
 }
 
-// Shown is how a plan shows f: as strict mode reports it, or not at all (ok false) when it is a
-// note (listed only in a NodePool's analysis) or its code is suppressed, by the provider or by
-// the object itself (objectSuppress: a NodePool's checks.suppress). Every resource reports its
-// findings through it, so suppression and strict mode apply to every code alike.
+// Shown is how a plan shows f: as strict mode reports it, or not at all (ok false). A note is
+// not shown: it is listed only in a NodePool's analysis. Nor is a code the provider or the
+// object itself suppresses (objectSuppress: a NodePool's checks.suppress). Every resource
+// reports its findings through it, so suppression and strict mode apply to every code alike.
 func (c Checks) Shown(f findings.Finding, objectSuppress []findings.Code) (findings.Finding, bool) {
 	if f.Severity() == findings.Note || slices.Contains(c.Suppress, f.Code) || slices.Contains(objectSuppress, f.Code) {
 		return f, false

@@ -60,15 +60,15 @@ func (b *boards) of(key string) *planstate.Board {
 	return bd
 }
 
-// ForCluster is the provider data a resource with cluster attribute t sees: the clients of
-// that cluster (pooled per cluster, connected on first use), its plan-time board (so that a
-// pool is checked only against the node classes of its own cluster), and its region. A
-// resource without the attribute, or naming the cluster the provider's kubernetes block names,
-// gets the provider's own. Resources whose cluster ID is known only after apply (clusters
-// created in the same run) share one board, as which cluster each is cannot be told yet: a
-// node class of one of them may vouch for a pool of another, where a board of each would have
-// every pool warn of a missing node class until the IDs are known. Their clients refuse to
-// connect.
+// ForCluster is the provider data a resource with cluster attribute t sees. It holds the
+// clients of that cluster (pooled per cluster, connected on first use) and its region. It
+// holds its plan-time board, so that a pool is checked only against the node classes of its
+// own cluster. A resource without the attribute, or naming the cluster the provider's
+// kubernetes block names, gets the provider's own. Resources whose cluster ID is known only
+// after apply (clusters created in the same run) share one board, since which cluster each
+// is cannot be told yet. A node class of one of them may then vouch for a pool of another.
+// A board of each would have every pool warn of a missing node class until the IDs are
+// known. Their clients refuse to connect.
 func (d *Data) ForCluster(t Target) *Data {
 	own := d.root()
 	out := own
@@ -114,8 +114,9 @@ func (d *Data) ForCluster(t Target) *Data {
 }
 
 // BoardsOfCluster are the boards where a resource acting on the AKS cluster id (the NAP
-// resource's cluster_id) publishes: that cluster's, and the provider's own when the provider
-// reaches its cluster otherwise than by aks_cluster_id, since that may be the same cluster.
+// resource's cluster_id) publishes. One is that cluster's. The other is the provider's own,
+// when the provider reaches its cluster otherwise than by aks_cluster_id: that may be the
+// same cluster.
 func (d *Data) BoardsOfCluster(id string) []*planstate.Board {
 	own := d.root()
 	key := connect.ClusterKey(id)
@@ -130,9 +131,10 @@ func (d *Data) BoardsOfCluster(id string) []*planstate.Board {
 }
 
 // KubeOf are the Kubernetes clients of the AKS cluster id names (the NAP resource's
-// cluster_id): the provider's own when its kubernetes block names that cluster, or names a
-// connection of its own (a kubeconfig, a host: then it is taken to reach that cluster, as
-// before fleets), else the pooled clients of that cluster, reached through the Azure API.
+// cluster_id). They are the provider's own when its kubernetes block names that cluster. They
+// are the provider's own too when the block names a connection of its own (a kubeconfig, a
+// host), which is then taken to reach that cluster. Otherwise they are the pooled clients of
+// that cluster, reached through the Azure API.
 func (d *Data) KubeOf(id string) *connect.Clients {
 	own := d.root()
 	if id == "" || connect.ClusterKey(id) == own.OwnCluster || (own.OwnCluster == "" && own.OwnConnection) {

@@ -90,9 +90,10 @@ func TestKubeOf(t *testing.T) {
 }
 
 // EKS clusters named by ARN get their own boards and clients beside the AKS ones. An AKS
-// cluster's admin credentials are other clients of the same cluster (one board), and unset
-// means the provider's choice: with the provider on admin credentials, a resource naming its
-// own cluster with use_admin_credentials = false gets the Entra ID clients, the provider's board.
+// cluster's admin credentials are other clients of the same cluster, on one board. Unset
+// means the provider's choice. With the provider on admin credentials, a resource naming its
+// own cluster with use_admin_credentials = false gets the Entra ID clients and the
+// provider's board.
 func TestForClusterEKSAndAdmin(t *testing.T) {
 	const arnA, arnB = "arn:aws:eks:eu-west-1:123456789012:cluster/eks-a", "arn:aws:eks:us-east-1:123456789012:cluster/eks-b"
 	d := New("westeurope", connect.New(nil))

@@ -9,10 +9,10 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// A seeded complement of TestGroupPodsShortcutMatchesShapeKeys over more fields: GroupPods'
-// shortcut for a pod like the previous one (sameShape) must never join pods that
-// workloadOf tells apart: on seeded runs of replicas, each followed now and then by a pod that
-// differs in one field workloadOf reads, two pods share a workload exactly when their shape
+// A seeded complement of TestGroupPodsShortcutMatchesShapeKeys over more fields. GroupPods'
+// shortcut for a pod like the previous one (sameShape) must never join pods that workloadOf
+// tells apart. The runs are seeded runs of replicas, each followed now and then by a pod that
+// differs in one field workloadOf reads. Two pods share a workload exactly when their shape
 // keys are equal, and the counts add up.
 func TestGroupPodsShortcutKeepsShapesApart(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))

@@ -26,10 +26,10 @@ type SimulationInput struct {
 	PoolDaemonOverhead map[string]corev1.ResourceList
 	// Seed orders otherwise equal choices; a given input and seed always give the same result.
 	Seed uint64
-	// ConfigurationBound asks for the configuration LP bound (see Simulation.LowerBound):
-	// within a few per cent of the optimum where the default bound may be 10 % below it, but
-	// it takes tens of milliseconds to seconds, and beyond maxPatternGroups pod groups the
-	// default bound is reported.
+	// ConfigurationBound asks for the configuration LP bound (see Simulation.LowerBound).
+	// It is within a few per cent of the optimum, where the default bound may be 10 % below.
+	// It takes tens of milliseconds to seconds. Beyond maxPatternGroups pod groups the default
+	// bound is reported.
 	ConfigurationBound bool
 	// Feasible is a packing of the same pods known to be feasible (Karpenter's decision,
 	// simulation.Predict): the optimum never reports more than it (see Simulation.FromKarpenter).
@@ -45,9 +45,9 @@ type SimPool struct {
 
 // Cloud is the cloud of clouds that serves the pool: the owner of its nodeClassRef.group, as
 // the analysis resolves it.
-// Currency is the ISO 4217 code the pools' prices in the region are in, their clouds' price
-// tables' (money.USD without pools); the codes joined with "+" when two clouds price in
-// different currencies, which no single figure can then be added up in.
+// Currency is the ISO 4217 code of the pools' prices in the region: that of their clouds'
+// price tables (money.USD without pools). When two clouds price in different currencies, it
+// is the codes joined with "+", since no single figure can then add them up.
 func Currency(pools []SimPool, clouds *cloud.Registry, region string) string {
 	seen := map[string]bool{}
 	var out []string
@@ -75,9 +75,9 @@ func (p SimPool) Cloud(clouds *cloud.Registry) cloud.Cloud {
 	return clouds.Serving(group)
 }
 
-// ResolvedNodeClass is the node class the pool's instance types are derived for: its own when
-// it belongs to the serving cloud, else that cloud's default (a pool of one cloud never gets
-// another cloud's instance types because its node class was unknown or mistyped).
+// ResolvedNodeClass is the node class the pool's instance types are derived for. It is the
+// pool's own when it belongs to the serving cloud, else that cloud's default. So a pool of
+// one cloud never gets another cloud's instance types from an unknown or mistyped node class.
 func (p SimPool) ResolvedNodeClass(clouds *cloud.Registry) cloud.NodeClass {
 	c := p.Cloud(clouds)
 	if p.NodeClass == nil || p.NodeClass.Cloud() != c.Name() {
@@ -107,9 +107,9 @@ type Simulation struct {
 	Currency string `json:"currency,omitempty"`
 	// LowerBound is a proven lower bound on the hourly cost of any set of nodes from these
 	// NodePools that holds the scheduled pods within the limits. By default it is the optimum
-	// of a linear programming relaxation over the admissible node types (fractional nodes,
-	// resources pooled across nodes); with ConfigurationBound it is the configuration LP's
-	// (fractional counts of whole node patterns: pods that fit on a node together).
+	// of a linear programming relaxation over the admissible node types: fractional nodes,
+	// resources pooled across nodes. With ConfigurationBound it is the configuration LP's:
+	// fractional counts of whole node patterns, pods that fit on a node together.
 	LowerBound float64 `json:"lower_bound"`
 	// BoundGroups are the pod groups of the bound: pods that can use the same node offerings.
 	BoundGroups    []BoundGroup    `json:"bound_groups"`
@@ -118,10 +118,10 @@ type Simulation struct {
 	Unschedulable  []Unschedulable `json:"unschedulable,omitempty"`
 	PriceEstimated bool            `json:"price_estimated"`
 	// TieBreaks (MethodKarpenter) is how many ties the prediction met that Karpenter breaks at
-	// random (it takes the first of equal alternatives in Go map order): equally loaded zones of
-	// a topology spread, the domain a pod affinity starts, the order of a pool's daemon overhead
-	// groups. The Nodes are the outcome of the emulation's tie-breaks (first by name, groups by
-	// key); CostRange is over the other outcomes tried.
+	// random. Karpenter takes the first of equal alternatives in Go map order. Such ties are
+	// equally loaded zones of a topology spread, the domain a pod affinity starts, and the
+	// order of a pool's daemon overhead groups. The Nodes are the outcome of the emulation's
+	// tie-breaks (first by name, groups by key); CostRange is over the other outcomes tried.
 	TieBreaks int `json:"tie_breaks,omitempty"`
 	// CostRange (MethodKarpenter, set when TieBreaks > 0) is the range of Karpenter's outcomes
 	// over the tie-breaks tried.
@@ -133,10 +133,11 @@ type Simulation struct {
 }
 
 // CostRange is the range of hourly cost, node count and pending pods over the distinct
-// outcomes of Karpenter's random tie-breaks that a prediction tried: every distinct outcome
-// when Exhaustive (karpenter.Enumerate's walk ended within its budget), else the walk's and a
-// seeded sample's (at most TieRuns sampled runs, and the Samples drawn for Expected), so a bound of what Karpenter can do only
-// when Exhaustive.
+// outcomes of Karpenter's random tie-breaks that a prediction tried. When Exhaustive
+// (karpenter.Enumerate's walk ended within its budget), it covers every distinct outcome.
+// Otherwise it covers the walk's outcomes and a seeded sample's: at most TieRuns sampled
+// runs, and the Samples drawn for Expected. So it bounds what Karpenter can do only when
+// Exhaustive.
 type CostRange struct {
 	Min        float64 `json:"min"`
 	Max        float64 `json:"max"`
@@ -160,9 +161,9 @@ type SimNode struct {
 	Pool string `json:"pool"`
 	SKU  string `json:"sku"`
 	Zone string `json:"zone"`
-	// ZoneAssumed is set when the catalog has no zone listing of the size in the region and
-	// Zone is one of the zones the cloud assumed it is offered in (AKS: every zone of the
-	// region): a gap of the catalog, not the cloud's word that the size is offered there.
+	// ZoneAssumed is set when the catalog has no zone listing of the size in the region. Zone
+	// is then one of the zones the cloud assumed it is offered in (AKS: every zone of the
+	// region). It is a gap of the catalog, not the cloud's word that the size is offered there.
 	ZoneAssumed    bool    `json:"zone_assumed,omitempty"`
 	CapacityType   string  `json:"capacity_type"`
 	HourlyPrice    float64 `json:"hourly_price"`

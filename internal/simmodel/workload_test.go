@@ -37,9 +37,9 @@ func TestWorkloadsFromPodsCountsInitContainersAndOverhead(t *testing.T) {
 }
 
 // GroupPods' shortcut for a pod like the previous one gives what grouping every pod by its
-// shape key gives: the same workloads, counts and indices, on replicas in a row, interleaved,
-// and differing in one field each (requests in another unit, a label, a spread, an
-// anti-affinity term, a toleration, an init container).
+// shape key gives: the same workloads, counts and indices. The pods are replicas in a row,
+// interleaved, and differing in one field each: requests in another unit, a label, a spread,
+// an anti-affinity term, a toleration, an init container.
 func TestGroupPodsShortcutMatchesShapeKeys(t *testing.T) {
 	base := pods("web", 3, "250m", "256Mi")
 	base.ZoneSpread = 1

@@ -8,9 +8,9 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/tfcrd"
 )
 
-// The framework's attribute path of a field is the tree's, step for step: diagnostics on
+// The framework's attribute path of a field is the tree's, step for step. So diagnostics on
 // the provider's resources and the review's locations name the same attribute, printed the
-// same way (map keys quoted as Go quotes them, list indices in brackets).
+// same way: map keys quoted as Go quotes them, list indices in brackets.
 func TestAttributePathMatchesTree(t *testing.T) {
 	root := kinds.NodePool.Tree()
 	for _, field := range []string{

@@ -112,9 +112,10 @@ func TestMalformedMatchesAPIServer(t *testing.T) {
 	}
 }
 
-// The RuntimeClass admission plugin is the oracle for overhead and scheduling: with the same
-// RuntimeClass in the API server and in the input, a pod's requests, node selector and
-// tolerations after admission are the reader's, and what it rejects the reader calls malformed.
+// The RuntimeClass admission plugin is the oracle for overhead and scheduling. The same
+// RuntimeClass is in the API server and in the input. A pod's requests, node selector and
+// tolerations after admission are the reader's, and what admission rejects the reader calls
+// malformed.
 func TestRuntimeClassMatchesAPIServer(t *testing.T) {
 	c := testenv.Get(t)
 	ctx := context.Background()

@@ -112,8 +112,8 @@ type Status struct {
 //     disruptionsAllowed 0;
 //   - no disruption is allowed while no pod is expected.
 //
-// The pods are the input's: each workload at its replica count (a DaemonSet's are taken to be
-// at least one once it runs anywhere). internal/workload's TestBudgetStatusMatchesDisruptionController
+// The pods are the input's: each workload at its replica count. A DaemonSet's are taken to be
+// at least one once it runs anywhere. internal/workload's TestBudgetStatusMatchesDisruptionController
 // holds this against the controller itself.
 func (s *Set) BudgetStatus(b Budget) Status {
 	var (
@@ -213,10 +213,10 @@ func (s *Set) NeverEvicted(w Workload) (never bool, why string, known bool) {
 }
 
 // EvictedByDrain is whether Karpenter's drain of a node evicts the pod sooner or later, so
-// that its budget decides how long the drain takes: the drain waits for it
-// (podutils.IsWaitingEviction; a pod that tolerates the karpenter.sh/disrupted:NoSchedule
-// taint is not waited for and goes with the node) and it is not annotated
-// karpenter.sh/do-not-disrupt "true", which the drain never evicts (podutils.IsEvictable); a
+// that its budget decides how long the drain takes. Two things must hold. The drain waits for
+// it (podutils.IsWaitingEviction): a pod that tolerates the karpenter.sh/disrupted:NoSchedule
+// taint is not waited for and goes with the node. And it is not annotated
+// karpenter.sh/do-not-disrupt "true", which the drain never evicts (podutils.IsEvictable). A
 // duration annotation ends, and an invalid value counts as none, as upstream reads it.
 func EvictedByDrain(p *corev1.Pod) bool {
 	running := p.DeepCopy()

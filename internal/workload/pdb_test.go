@@ -77,11 +77,12 @@ func TestBudgets(t *testing.T) {
 	}
 }
 
-// The disruption controller's rules that the corpus of TestBudgetStatusMatchesDisruptionController
-// found the earlier arithmetic (every selected pod counted against every limit) to miss: pods
-// without a controller count as healthy but not as expected; pods whose controller has no scale
-// subresource fail the sync under a scaled limit; an integer minAvailable counts DaemonSet pods,
-// which depend on the nodes; a budget with neither limit expects no pod.
+// The disruption controller's rules that counting every selected pod against every limit
+// misses (found by the corpus of TestBudgetStatusMatchesDisruptionController):
+//   - pods without a controller count as healthy but not as expected;
+//   - pods whose controller has no scale subresource fail the sync under a scaled limit;
+//   - an integer minAvailable counts DaemonSet pods, which depend on the nodes;
+//   - a budget with neither limit expects no pod.
 func TestBudgetStatusControllerRules(t *testing.T) {
 	const deploy = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec: {replicas: %d, selector: {matchLabels: {app: web}}, template: {metadata: {labels: {app: web}}, spec: {containers: [{name: c, image: x}]}}}"
 	const pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: %s, labels: {app: web}}\nspec: {containers: [{name: c, image: x}]}"

@@ -53,10 +53,10 @@ type parityCase struct {
 	budgets   []*policyv1.PodDisruptionBudget
 }
 
-// parityCorpus draws the cases: one to three workloads of the kinds the disruption
-// controller treats differently (a scale from spec.replicas, no controller, a controller
-// without a scale), replicas 0-20, and one budget (sometimes two) with every kind of limit
-// and selector, including limits of 0, 100% and more than the replicas.
+// parityCorpus draws the cases. Each has one to three workloads of the kinds the disruption
+// controller treats differently: a scale from spec.replicas, no controller, a controller
+// without a scale. Replicas run from 0 to 20. Each has one budget (sometimes two) with every
+// kind of limit and selector, including limits of 0, 100% and more than the replicas.
 func parityCorpus(n int) []parityCase {
 	r := rand.New(rand.NewSource(paritySeed))
 	kinds := []string{"Deployment", "Deployment", "Deployment", "StatefulSet", "StatefulSet", "ReplicaSet", "ReplicationController", "Pod", "Pod", "Job", "DaemonSet"}
@@ -332,14 +332,14 @@ func createRunningPod(ctx context.Context, cs kubernetes.Interface, p *corev1.Po
 	return err
 }
 
-// The disruption controller is the oracle of the project's budget arithmetic: a seeded corpus
-// of workloads and budgets goes to the real kube-apiserver with kube-controller-manager running
-// its disruption controller, and each budget's status as the controller writes it
+// The disruption controller is the oracle of the project's budget arithmetic. A seeded corpus
+// of workloads and budgets goes to the real kube-apiserver, with kube-controller-manager
+// running its disruption controller. Each budget's status as the controller writes it
 // (expectedPods, currentHealthy, desiredHealthy, disruptionsAllowed) must be the one
 // BudgetStatus computes from the same objects read as input. Then Karpenter reads the same
-// budgets (pkg/utils/pdb.NewLimits, CanEvictPods, what its disruption candidates are checked
-// with) and the API server's eviction subresource is asked (dry run) to evict a pod of each
-// workload: both must agree with the project's verdict that the pods can never be evicted
+// budgets (pkg/utils/pdb.NewLimits, CanEvictPods: what its disruption candidates are checked
+// with). The API server's eviction subresource is also asked (dry run) to evict a pod of each
+// workload. Both must agree with the project's verdict that the pods can never be evicted
 // (KRP411's condition, NeverEvicted).
 func TestBudgetStatusMatchesDisruptionController(t *testing.T) {
 	c := testenv.Get(t)

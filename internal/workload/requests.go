@@ -53,10 +53,10 @@ func defaultPorts(p *corev1.Pod) {
 	}
 }
 
-// Requests is what one pod requests as Karpenter counts it (resources.Ceiling, which is
-// k8s.io/component-helpers' PodRequests as the scheduler uses it): pod-level resources when
-// set, else the larger of the containers' sum (with sidecars) and each init container, plus
-// the pod overhead.
+// Requests is what one pod requests as Karpenter counts it: resources.Ceiling, which is
+// k8s.io/component-helpers' PodRequests as the scheduler uses it. That is the pod-level
+// resources when set. Otherwise it is the larger of the containers' sum (with sidecars) and
+// each init container, plus the pod overhead.
 func Requests(p *corev1.Pod) corev1.ResourceList {
 	return resources.Ceiling(p).Requests
 }

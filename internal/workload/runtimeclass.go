@@ -29,10 +29,10 @@ func runtimeClasses(docs []Document, s *Set) map[string]*nodev1.RuntimeClass {
 }
 
 // admitRuntimeClass does what the API server's RuntimeClass admission plugin does to a new
-// pod (plugin/pkg/admission/runtimeclass): the RuntimeClass's overhead becomes the pod's
-// (a pod that sets a different one, or one without a RuntimeClass that defines it, is
-// rejected), and its scheduling node selector and tolerations join the pod's (a conflicting
-// selector is rejected). Tolerations are appended: the plugin also drops redundant ones,
+// pod (plugin/pkg/admission/runtimeclass). The RuntimeClass's overhead becomes the pod's. A
+// pod that sets a different one, or one without a RuntimeClass that defines it, is rejected.
+// The RuntimeClass's scheduling node selector and tolerations join the pod's; a conflicting
+// selector is rejected. Tolerations are appended: the plugin also drops redundant ones,
 // which changes nothing a scheduler decides. A RuntimeClass that is not in the input is
 // assumed to exist in the cluster; the pod is taken as written and the assumption reported.
 func (s *Set) admitRuntimeClass(d Document, kind string, pod *corev1.Pod, classes map[string]*nodev1.RuntimeClass) bool {

@@ -28,8 +28,8 @@ type Options struct {
 }
 
 // Rendered is the output of one template file, exactly as
-// `helm template --show-only <template>` prints it (each of its documents after a --- line and
-// a # Source comment), so that the lines of findings about it are lines of that output.
+// `helm template --show-only <template>` prints it: each of its documents after a --- line and
+// a # Source comment. So the lines of findings about it are lines of that output.
 type Rendered struct {
 	Source string // the template as Helm names it: mychart/templates/pool.yaml
 	File   string // the template file (absolute)
@@ -43,13 +43,17 @@ type Problem struct {
 	Message string
 }
 
-// Render renders a chart directory's files as helm template does (the steps of Helm's
-// action.Install in client-only dry-run mode): the chart loaded and checked installable, the
-// dependencies in charts/ (a declared one missing there is a problem: nothing is fetched),
-// the chart's kubeVersion checked, values coalesced with the chart's and validated against
-// values.schema.json, the dependencies' conditions, tags and import-values applied, the
-// templates rendered with the default capabilities, NOTES.txt left out, the manifests sorted
-// and split as Helm does, hooks included.
+// Render renders a chart directory's files as helm template does: the steps of Helm's
+// action.Install in client-only dry-run mode.
+//   - The chart is loaded and checked installable.
+//   - Its dependencies come from charts/; a declared one missing there is a problem, since
+//     nothing is fetched.
+//   - The chart's kubeVersion is checked.
+//   - Values are coalesced with the chart's and validated against values.schema.json.
+//   - The dependencies' conditions, tags and import-values are applied.
+//   - The templates are rendered with the default capabilities, NOTES.txt left out.
+//   - The manifests are sorted and split as Helm does, hooks included.
+//
 // A panic inside Helm on a malformed chart is a problem of the chart, not a crash.
 func Render(dir string, files Files, opts Options) (out []Rendered, probs []Problem) {
 	defer func() {

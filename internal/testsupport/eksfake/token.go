@@ -1,8 +1,9 @@
-// Package eksfake stands in for AWS in the tests of EKS connections with real parts: an EKS
-// DescribeCluster endpoint that answers with local API servers' endpoints and CAs, and a
-// TokenReview webhook that the local API servers ask, as EKS asks aws-iam-authenticator,
-// which accepts a token only when it is a presigned STS GetCallerIdentity URL for that
-// cluster signed with the test's credentials, checked with the AWS SDK's own signer.
+// Package eksfake stands in for AWS in the tests of EKS connections with real parts. It
+// serves an EKS DescribeCluster endpoint that answers with local API servers' endpoints and
+// CAs. It also serves a TokenReview webhook that the local API servers ask, as EKS asks
+// aws-iam-authenticator. The webhook accepts a token only when it is a presigned STS
+// GetCallerIdentity URL for that cluster, signed with the test's credentials. The signature
+// is checked with the AWS SDK's own signer.
 package eksfake
 
 import (
@@ -27,11 +28,12 @@ import (
 // emptyPayloadHash is the SHA-256 of no body, which a presigned GET signs.
 const emptyPayloadHash = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 
-// VerifyToken checks, as aws-iam-authenticator's server does before it forwards the URL to
-// STS, that token is an EKS token for cluster: the k8s-aws-v1. prefix, a presigned
-// GetCallerIdentity URL of the STS host stsHost, signed no more than 15 minutes ago, with the
-// cluster ID header among its signed headers and an X-Amz-Expires of at most 900 seconds; and, as STS would, that the signature is the one
-// creds make for that URL with the header set to cluster. It returns the access key ID.
+// VerifyToken checks that token is an EKS token for cluster, as aws-iam-authenticator's
+// server does before it forwards the URL to STS. The token has the k8s-aws-v1. prefix. It is
+// a presigned GetCallerIdentity URL of the STS host stsHost, signed no more than 15 minutes
+// ago. The cluster ID header is among its signed headers, and X-Amz-Expires is at most 900
+// seconds. As STS would, it also checks that the signature is the one creds make for that URL
+// with the header set to cluster. It returns the access key ID.
 func VerifyToken(token, cluster, stsHost string, creds sdkaws.Credentials, now time.Time) (string, error) {
 	enc, ok := strings.CutPrefix(token, awsclient.TokenPrefix)
 	if !ok {

@@ -58,7 +58,7 @@ type Options struct {
 	DisruptionController bool
 	// TokenWebhook, when set, authenticates bearer tokens the other authenticators do not
 	// know by asking this webhook (--authentication-token-webhook-config-file), as EKS asks
-	// aws-iam-authenticator: the tests of EKS connections serve one that checks the token
+	// aws-iam-authenticator. The tests of EKS connections serve one that checks the token
 	// is a presigned STS GetCallerIdentity URL for the cluster.
 	TokenWebhook *Webhook
 }
