@@ -8,7 +8,8 @@ import (
 
 	"k8s.io/client-go/dynamic"
 
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/assemble"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/source"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clients/kube"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clusterstate"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation"
@@ -87,16 +88,16 @@ func driftOf(ctx context.Context, snap *clusterstate.Snapshot, in simulation.Inp
 }
 
 // driftFindings are simulation.DriftFindings on the input's NodePools, where they were read.
-func driftFindings(c *review.Cluster, d *ClusterDrift) []review.Finding {
-	var out []review.Finding
+func driftFindings(c *assemble.Cluster, d *ClusterDrift) []source.Finding {
+	var out []source.Finding
 	for _, f := range simulation.DriftFindings(d.Pools) {
-		loc := review.Location{Field: f.Path}
+		loc := source.Location{Field: f.Path}
 		for _, p := range c.NodePools {
 			if "NodePool/"+p.Name == f.Object {
 				loc.File, loc.Line, loc.Address = p.Source.File, p.Source.Line, p.Source.Address
 			}
 		}
-		out = append(out, review.Finding{Finding: f, Location: loc, Cluster: c.Name})
+		out = append(out, source.Finding{Finding: f, Location: loc, Cluster: c.Name})
 	}
 	return out
 }
