@@ -147,7 +147,7 @@ func Settle(s *analysis.Analyzer, in SettleInput) (*Settled, error) {
 	if err != nil {
 		return nil, err
 	}
-	cl := &disruption.Cluster{Input: pr.pin, Nodes: in.Start, Pending: pr.pin.Pods, PDBs: in.PDBs}
+	cl := &disruption.Cluster{Input: pr.pin, Nodes: in.Start, Pending: boundOnStart(in.Start, pr.pin.Pods), PDBs: in.PDBs}
 	cl.Input.Pods, cl.Input.ExistingNodes = nil, nil
 	cl.CloudDrift = classDrift(in, false)
 	before, err := settleRun(s, pr, cl, in, start)
@@ -175,6 +175,32 @@ func Settle(s *analysis.Analyzer, in SettleInput) (*Settled, error) {
 	}
 	out.After = res.view
 	return out, nil
+}
+
+// boundOnStart binds Before's pods that the start state's nodes hold (by namespace and name,
+// as the prepared copies) to those nodes, and returns the others, pending.
+func boundOnStart(start []*disruption.Node, pods []*corev1.Pod) []*corev1.Pod {
+	type key struct{ ns, name string }
+	byKey := map[key]*corev1.Pod{}
+	for _, p := range pods {
+		byKey[key{p.Namespace, p.Name}] = p
+	}
+	bound := map[*corev1.Pod]bool{}
+	for _, n := range start {
+		for i, p := range n.Pods {
+			if q, ok := byKey[key{p.Namespace, p.Name}]; ok && !bound[q] {
+				n.Pods[i] = q
+				bound[q] = true
+			}
+		}
+	}
+	pending := make([]*corev1.Pod, 0, len(pods)-len(bound))
+	for _, p := range pods {
+		if !bound[p] {
+			pending = append(pending, p)
+		}
+	}
+	return pending
 }
 
 type settledRun struct {

@@ -4,9 +4,17 @@ import (
 	"context"
 	"fmt"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
+	"sigs.k8s.io/karpenter/pkg/scheduling"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation/karpenter"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation/karpenter/disruption"
 )
 
 // settleInput is the test pool, with labels on its template, and pods, as Simulate prepares
@@ -69,5 +77,39 @@ func TestSettleBeforeAndAfterDriftsEveryNode(t *testing.T) {
 	}
 	if len(a.Blocked) != 0 {
 		t.Errorf("after: blocked %+v, want none left drifted", a.Blocked)
+	}
+}
+
+// A start state with a 16-cpu node running one small pod, under a budget of 0 for
+// Underutilized: the node stays, and blocked[] says it is the budget.
+func TestSettleBlockedByABudget(t *testing.T) {
+	small := pod("small", "500m", "1Gi")
+	before := settleInput(t, nil, []*corev1.Pod{small})
+	np := before.Pools[0].Pool.NodePool
+	np.Spec.Disruption.Budgets = []karpv1.Budget{{Nodes: "0", Reasons: []karpv1.DisruptionReason{karpv1.DisruptionReasonUnderutilized}}}
+	var start *disruption.Node
+	for _, it := range aks.List(catalog.Default(), "westeurope", aks.NodeClass{}, aks.Cluster{}).InstanceTypes {
+		if it.Name != "Standard_D16s_v5" {
+			continue
+		}
+		for _, o := range it.Offerings {
+			if o.CapacityType() == karpv1.CapacityTypeOnDemand && start == nil {
+				ex := karpenter.LaunchedNode(&karpenter.NodeClaim{NodePool: np.Name, Requirements: scheduling.NewRequirements(),
+					Launch: &karpenter.Launch{InstanceType: it.InstanceType, Offering: o}}, np, "big")
+				ex.Pods = []*corev1.Pod{small}
+				start = disruption.NewNode(*ex, np, SettleEpoch.Add(-time.Hour), SettleEpoch.Add(-time.Hour))
+			}
+		}
+	}
+	st, err := Settle(testSolver, SettleInput{Before: before, Start: []*disruption.Node{start}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := st.Before
+	if len(b.Disruptions) != 0 || len(b.Nodes) != 1 || b.Pending != 0 {
+		t.Fatalf("%d disruptions, %d nodes, %d pending: want the big node kept with its pod", len(b.Disruptions), len(b.Nodes), b.Pending)
+	}
+	if len(b.Blocked) != 1 || b.Blocked[0].Node.Name != "big" || b.Blocked[0].Reason != disruption.BlockedBudget {
+		t.Fatalf("blocked %+v, want big blocked by the budget", b.Blocked)
 	}
 }
