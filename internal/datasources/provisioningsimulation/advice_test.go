@@ -40,7 +40,7 @@ data "karpenter_provisioning_simulation" "s" {
 			{Config: cfg("both"), Check: resource.ComposeAggregateTestCheckFunc(
 				resource.TestCheckResourceAttr(addr, "method", "karpenter"),
 				resource.TestCheckResourceAttr(addr, "hourly_cost", "152.791"),
-				resource.TestCheckResourceAttr(addr, "optimal.hourly_cost", "35.9148"),
+				resource.TestCheckResourceAttr(addr, "optimal.hourly_cost", "35.8474"),
 				resource.TestCheckResourceAttr(addr, "advice.pool", "general"),
 				resource.TestCheckResourceAttr(addr, "advice.key", "karpenter.azure.com/sku-cpu"),
 				resource.TestCheckResourceAttr(addr, "advice.operator", "Lt"),

@@ -76,7 +76,7 @@ func (d *dataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 			"under `optimal`, and `design_cost`, what this NodePool design costs per hour over the optimum, and, when Karpenter's cost exceeds the " +
 			"optimum by more than 10 %, `advice`: the cheapest NodePool edit verified by re-running Karpenter's decision (KRP118). `method` says which " +
 			"the top-level figures are; `currency` what they are in. The guide \"What will Karpenter launch?\" walks through a wide pool (Karpenter USD 152.79/h with 332 pods " +
-			"pending in its first round, optimum USD 35.91/h, USD 44.06/h with the advised `sku-cpu` cap and none pending). Where the embedded catalog " +
+			"pending in its first round, optimum USD 35.85/h, USD 44.06/h with the advised `sku-cpu` cap and none pending). Where the embedded catalog " +
 			"lists no zones of a size, it is assumed offered in every zone of the region: such a node's `zone_assumed` is true and a warning names the sizes.",
 		Attributes: map[string]schema.Attribute{
 			"region": schema.StringAttribute{Optional: true, MarkdownDescription: "Region the nodes are priced in (Azure, or AWS for EKS pools); defaults to the provider's `region`. One of them is required."},
