@@ -8,6 +8,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
+	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 	"sigs.k8s.io/karpenter/pkg/scheduling"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
@@ -185,5 +186,33 @@ func TestCandidateClassesMatchOfferings(t *testing.T) {
 		if want := slices.Compact(names); !reflect.DeepEqual(a.skuNames(), want) {
 			t.Errorf("%s: skuNames %d names, sorted reference %d", tc.region, len(a.skuNames()), len(want))
 		}
+	}
+}
+
+// An offering's zone counts as a value the region offers only on a type whose zones are known:
+// two types share one offering class, one with known zones and one without, and a third
+// class occurs only on the type without.
+func TestIndexedZoneValuesOnlyFromKnownZones(t *testing.T) {
+	offering := func(zone string) *cloudprovider.Offering {
+		return &cloudprovider.Offering{Available: true, Price: 1, Requirements: scheduling.NewRequirements(
+			scheduling.NewRequirement(corev1.LabelTopologyZone, corev1.NodeSelectorOpIn, zone),
+			scheduling.NewRequirement(karpv1.CapacityTypeLabelKey, corev1.NodeSelectorOpIn, karpv1.CapacityTypeOnDemand))}
+	}
+	typ := func(name string, known bool, zones ...string) *cloud.InstanceType {
+		var offs cloudprovider.Offerings
+		for _, z := range zones {
+			offs = append(offs, offering(z))
+		}
+		return &cloud.InstanceType{ZonesKnown: known, InstanceType: &cloudprovider.InstanceType{Name: name, Offerings: offs,
+			Requirements: scheduling.NewRequirements(scheduling.NewRequirement(corev1.LabelInstanceTypeStable, corev1.NodeSelectorOpIn, name))}}
+	}
+	its := []*cloud.InstanceType{typ("a", true, "r-1"), typ("b", false, "r-1", "r-2")}
+	rt := &regionTypes{region: "r", result: listing{its}, values: map[string]map[string]bool{}}
+	rt.addIndexedValues(rt.index())
+	if got := rt.values[corev1.LabelTopologyZone]; !maps.Equal(got, map[string]bool{"r-1": true}) {
+		t.Errorf("zone values %v, want only r-1 (r-2 is offered only by a type whose zones are not known)", got)
+	}
+	if got := rt.values[corev1.LabelInstanceTypeStable]; !maps.Equal(got, map[string]bool{"a": true, "b": true}) {
+		t.Errorf("instance-type values %v", got)
 	}
 }
