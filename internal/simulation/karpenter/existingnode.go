@@ -27,6 +27,10 @@ type ExistingNode struct {
 	// available resources, its host ports and the topology.
 	Pods          []*corev1.Pod
 	DaemonSetPods []*corev1.Pod
+	// UnderConsolidateAfter is a node whose pool's consolidateAfter has not passed since its
+	// last pod event: a consolidation simulation places no moving pod (Input.Moving) on it
+	// (upstream's IsConsolidationSimulation, ExistingNode.isUnderConsolidateAfter).
+	UnderConsolidateAfter bool
 }
 
 // NodePool is the pool the node belongs to ("" for a node Karpenter does not manage).
@@ -47,6 +51,8 @@ type existingNode struct {
 	ports        *scheduling.HostPortUsage
 	topology     *topology
 	pods         []*corev1.Pod
+	// underConsolidateAfter is ExistingNode.UnderConsolidateAfter.
+	underConsolidateAfter bool
 }
 
 // newExistingNode is NewExistingNode: the node's available resources less the requests of the
@@ -74,12 +80,13 @@ func newExistingNode(n *ExistingNode, daemons []*corev1.Pod, topo *topology) *ex
 	bound := n.bound()
 	available := resources.Subtract(n.Allocatable, resources.RequestsForPods(bound...))
 	e := &existingNode{
-		name:         n.Name,
-		taints:       n.Taints,
-		requirements: scheduling.NewLabelRequirements(n.Labels),
-		remaining:    resources.Subtract(available, daemonResources),
-		ports:        scheduling.NewHostPortUsage(),
-		topology:     topo,
+		underConsolidateAfter: n.UnderConsolidateAfter,
+		name:                  n.Name,
+		taints:                n.Taints,
+		requirements:          scheduling.NewLabelRequirements(n.Labels),
+		remaining:             resources.Subtract(available, daemonResources),
+		ports:                 scheduling.NewHostPortUsage(),
+		topology:              topo,
 	}
 	for _, p := range bound {
 		e.ports.Add(p, scheduling.GetHostPorts(p))
@@ -158,6 +165,9 @@ func chargeExisting(limits map[string]corev1.ResourceList, nodes []ExistingNode)
 // addToExisting is addToExistingNode: the first node in order that takes the pod.
 func (s *scheduler) addToExisting(p *corev1.Pod, pd *podData) bool {
 	for _, n := range s.existing {
+		if n.underConsolidateAfter && s.moving[p.UID] {
+			continue
+		}
 		s.ties.try(-1 - n.index)
 		if reqs, err := n.canAdd(p, pd); err == nil {
 			n.add(p, pd, reqs)

@@ -2,6 +2,7 @@ package karpenter
 
 import (
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/sets"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
@@ -31,6 +32,9 @@ type Input struct {
 	// ExistingNodes are the nodes already in the cluster: pods are tried on them before any
 	// NodeClaim, their pods count in the topology, and their capacity in their pool's limits.
 	ExistingNodes []ExistingNode
+	// Moving are the pods a consolidation simulation moves off its candidates (by UID): they
+	// are not placed on a node UnderConsolidateAfter. Nil outside such a simulation.
+	Moving map[types.UID]bool
 	// MinValuesBestEffort is Karpenter's --min-values-policy=BestEffort (the default, Strict,
 	// drops a NodeClaim whose options cannot meet minValues).
 	MinValuesBestEffort bool

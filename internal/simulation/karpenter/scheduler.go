@@ -29,8 +29,10 @@ type podData struct {
 
 // scheduler is one Solve of Karpenter's scheduler.
 type scheduler struct {
-	templates      []*template
-	existing       []*existingNode
+	templates []*template
+	existing  []*existingNode
+	// moving is Input.Moving.
+	moving         map[types.UID]bool
 	newNodeClaims  []*nodeClaim
 	remaining      map[string]corev1.ResourceList
 	podData        map[types.UID]*podData
@@ -89,10 +91,11 @@ type round struct {
 	zoneClass      map[string]int
 	zoneClassOnce  sync.Once
 	fixedTies      func(index, n int) (int, bool)
+	moving         map[types.UID]bool
 }
 
 func prepare(in Input) (*round, error) {
-	r := &round{limits: map[string]corev1.ResourceList{}, relaxMinValues: in.MinValuesBestEffort, pods: in.Pods, launchers: in.Launchers, daemons: in.DaemonSetPods, nodes: in.ExistingNodes, fixedTies: in.FixedTies}
+	r := &round{limits: map[string]corev1.ResourceList{}, relaxMinValues: in.MinValuesBestEffort, pods: in.Pods, launchers: in.Launchers, daemons: in.DaemonSetPods, nodes: in.ExistingNodes, fixedTies: in.FixedTies, moving: in.Moving}
 	for _, np := range in.NodePools {
 		if np == nil {
 			return nil, errors.New("nil NodePool")
@@ -142,6 +145,7 @@ func prepare(in Input) (*round, error) {
 // runUntil is run, stopped early (nil, false) when the tie-breaker gives up on the round.
 func (r *round) runUntil(tb TieBreaker) (*Result, bool) {
 	s := &scheduler{
+		moving:         r.moving,
 		templates:      r.templates,
 		remaining:      make(map[string]corev1.ResourceList, len(r.limits)),
 		podData:        make(map[types.UID]*podData, len(r.pods)),

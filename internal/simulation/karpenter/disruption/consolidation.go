@@ -68,7 +68,7 @@ func sortCandidates(cands []*Candidate) []*Candidate {
 // new NodeClaim whose cheaper options (replacement cheaper than the candidates, the
 // spot-to-spot rules) the cloud can launch; else why not.
 func (c *consolidation) computeConsolidation(s *snapshot, cands ...*Candidate) (Command, *BlockedError, error) {
-	res, moving, err := simulateScheduling(s, cands...)
+	res, moving, err := simulateScheduling(s, true, cands...)
 	if err != nil {
 		if errors.Is(err, errCandidateDeleting) {
 			return Command{}, nil, nil

@@ -37,7 +37,7 @@ func (d *drift) computeCommands(s *snapshot, budgets map[string]int, cands []*Ca
 			why[c.Name] = blocked(BlockedBudget, "NodePool %q allows no %s disruption now", c.NodePool.Name, d.reason())
 			continue
 		}
-		res, moving, err := simulateScheduling(s, c)
+		res, moving, err := simulateScheduling(s, false, c)
 		if err != nil {
 			if errors.Is(err, errCandidateDeleting) {
 				continue

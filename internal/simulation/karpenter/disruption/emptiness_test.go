@@ -46,3 +46,22 @@ func TestConsolidateAfterDelaysEmptiness(t *testing.T) {
 		t.Errorf("deleted at +%s, want +30m15s", res.Events[0].At.Sub(t0))
 	}
 }
+
+// A consolidation simulation places no candidate pod on a node still under consolidateAfter
+// (IsConsolidationSimulation): the busy node's pod does not move to the node that emptied a
+// moment ago; the busy node is replaced instead.
+func TestConsolidationSkipsNodesUnderConsolidateAfter(t *testing.T) {
+	np := pool(30 * time.Minute)
+	cl := cluster(np)
+	empty := node(t, np, "empty", "Standard_D2s_v5")
+	empty.NodeClaim.Status.LastPodEventTime.Time = t0
+	cl.Nodes = []*disruption.Node{node(t, np, "busy", "Standard_D2s_v5", pod("a", "1500m", "4Gi")), empty}
+	res := run(t, cl, disruption.Options{})
+	t.Log(describe(res))
+	if len(res.Events) == 0 {
+		t.Fatalf("nothing disrupted")
+	}
+	if first := res.Events[0]; first.Removed[0].Name != "busy" || len(first.Replacements) != 1 {
+		t.Fatalf("first disruption removes %s with %d replacements, want busy replaced (not moved onto the empty node)", first.Removed[0].Name, len(first.Replacements))
+	}
+}

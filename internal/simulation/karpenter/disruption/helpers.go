@@ -10,6 +10,7 @@ import (
 	clocktesting "k8s.io/utils/clock/testing"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
+	"sigs.k8s.io/karpenter/pkg/utils/disruption"
 	podutils "sigs.k8s.io/karpenter/pkg/utils/pod"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation/karpenter"
@@ -71,8 +72,9 @@ var errCandidateDeleting = errors.New("candidate is deleting")
 // neither candidates nor deleting, for the pending pods, the candidates' currently
 // reschedulable pods and the deleting nodes' pods. A pod of a candidate bound to a node not
 // yet initialized counts as not scheduled. moving are the pods that must schedule
-// (AllNonPendingPodsScheduled), by UID.
-func simulateScheduling(s *snapshot, candidates ...*Candidate) (*karpenter.Result, map[types.UID]bool, error) {
+// (AllNonPendingPodsScheduled), by UID. A consolidation simulation (IsConsolidationSimulation)
+// places no candidate pod on a node still under its pool's consolidateAfter.
+func simulateScheduling(s *snapshot, consolidation bool, candidates ...*Candidate) (*karpenter.Result, map[types.UID]bool, error) {
 	names := map[string]bool{}
 	for _, c := range candidates {
 		if c.MarkedForDeletion {
@@ -86,11 +88,13 @@ func simulateScheduling(s *snapshot, candidates ...*Candidate) (*karpenter.Resul
 	moving := map[types.UID]bool{}
 	deletingPods := map[types.UID]bool{}
 	uninitialized := map[string]bool{}
+	candidatePods := map[types.UID]bool{}
 	for _, c := range candidates {
 		for _, p := range c.reschedulablePods {
 			if s.pdbs.isCurrentlyReschedulable(p, s.clock) {
 				pods = append(pods, p)
 				moving[p.UID] = true
+				candidatePods[p.UID] = true
 			}
 		}
 	}
@@ -106,13 +110,18 @@ func simulateScheduling(s *snapshot, candidates ...*Candidate) (*karpenter.Resul
 				}
 			}
 		default:
-			in.ExistingNodes = append(in.ExistingNodes, n.ExistingNode)
+			ex := n.ExistingNode
+			ex.UnderConsolidateAfter = consolidation && disruption.IsUnderConsolidateAfter(s.pools[n.NodePool()], n.NodeClaim, s.clock)
+			in.ExistingNodes = append(in.ExistingNodes, ex)
 			if !n.Initialized() {
 				uninitialized[n.Name] = true
 			}
 		}
 	}
 	in.Pods = pods
+	if consolidation {
+		in.Moving = candidatePods
+	}
 	res, err := karpenter.Solve(in)
 	if err != nil {
 		return nil, nil, err

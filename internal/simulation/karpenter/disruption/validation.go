@@ -45,7 +45,7 @@ func validateConsolidation(s *snapshot, m method, cmd Command) (Command, bool) {
 		}
 		budgets[c.NodePool.Name]--
 	}
-	res, moving, err := simulateScheduling(later, valid...)
+	res, moving, err := simulateScheduling(later, true, valid...)
 	if err != nil || !allNonPendingPodsScheduled(res, moving) {
 		return Command{}, false
 	}
