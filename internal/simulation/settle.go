@@ -130,6 +130,7 @@ func settleAssumptions(opts disruption.Options) []string {
 	}
 	return []string{
 		fmt.Sprintf("a NodeClaim is taken to initialize %s after its creation", l),
+		"drains are taken as instant: a node leaves once its pods are evicted, and its budget slot frees with it",
 		"evicted pods are bound again at once where Karpenter's scheduler would place them (the kube-scheduler's scoring is not emulated)",
 		"prices are list prices; savings are Karpenter's own estimate (the cheapest offering of the replacement's first option)",
 	}

@@ -244,7 +244,12 @@ func runKarpenter(s *analysis.Analyzer, in Input, pools []simmodel.SimPool, res 
 		res.Assumptions = append(res.Assumptions, fmt.Sprintf("the steady state is not computed above %d pods (this input has %d): the first round and the provisioning rounds are shown", SettleMaxPods, len(pin.Pods)))
 		return nil
 	}
-	res.Settled, err = Settle(s, SettleInput{Before: pin, PDBs: in.PDBs})
+	sin := SettleInput{Before: pin, PDBs: in.PDBs}
+	if sin.Start, sin.StartTime = in.Start.settleStart(); sin.Start != nil {
+		// The disruption emulation holds the running nodes itself.
+		sin.Before.ExistingNodes = nil
+	}
+	res.Settled, err = Settle(s, sin)
 	return err
 }
 

@@ -32,6 +32,9 @@ type StartState struct {
 	Deleting []StartNode
 	// Assumptions say what the snapshot did not tell and the catalog could not either.
 	Assumptions []string
+	// At is when the steady state's simulated clock starts (zero: the latest NodeClaim
+	// creation, or SettleEpoch when later).
+	At time.Time
 }
 
 // StartNode is one node of the start state.

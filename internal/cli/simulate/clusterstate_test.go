@@ -23,11 +23,32 @@ func TestSimulateClusterStateDrift(t *testing.T) {
 		}
 		var rep struct {
 			Clusters []struct {
-				Drift *jsonDrift `json:"drift"`
+				Drift       *jsonDrift `json:"drift"`
+				SteadyState *struct {
+					Disruptions []struct {
+						Reason  string `json:"reason"`
+						Removed []struct {
+							InstanceType string `json:"instanceType"`
+						} `json:"removed"`
+					} `json:"disruptions"`
+				} `json:"steadyState"`
 			} `json:"clusters"`
 		}
 		if err := json.Unmarshal([]byte(out), &rep); err != nil {
 			t.Fatal(err)
+		}
+		// The steady state starts from the snapshot's nodes: the changed requirement drifts
+		// each of them, and the disruption emulation replaces them.
+		var drifted int
+		for _, ev := range rep.Clusters[0].SteadyState.Disruptions {
+			for _, r := range ev.Removed {
+				if ev.Reason == "Drifted" && r.InstanceType == "Standard_D4s_v5" {
+					drifted++
+				}
+			}
+		}
+		if drifted != tc.drifted {
+			t.Errorf("%s: %d Drifted Standard_D4s_v5 nodes in steadyState.disruptions, want %d", tc.tree, drifted, tc.drifted)
 		}
 		d := rep.Clusters[0].Drift
 		if d == nil || d.Checked != 3 || len(d.Nodes) != tc.drifted {
