@@ -75,7 +75,7 @@ var rules = map[string][][]string{
 	"internal/cli/review/checks":   {terraformSDK, resourcePackages, reviewStagesAfter("checks")},
 	"internal/cli/review/fleet":    {terraformSDK, resourcePackages, reviewStagesAfter("fleet")},
 	"internal/cli/review/report":   {terraformSDK, resourcePackages, reviewStagesAfter("report")},
-	"internal/bicepgen":     aboveTheDomain,
+	"internal/bicepgen":            aboveTheDomain,
 	// The Terraform-facing packages build on the domain, never on a command.
 	"internal/provider":                           {cliPackages},
 	"internal/datasources/instancetypes":          {cliPackages},
