@@ -64,9 +64,11 @@ func checkReservation(p *Pool, o Options, a *Analysis) {
 		sizes, c.Largest.Name, amount(c.Name, c.Most), c.Name, written(c.Limit), c.Claims, plural(c.Claims), words.InstanceType, ClaimsPerRound,
 		afterFullClaims(within, limits, cs, c, sizes))
 	var fixes []string
+	var suggested *findings.Cap
 	if capKey, v, claims, ok := capSizes(within, limits, o.LargestPod, capKeys(c.Name, words)); ok {
 		fixes = append(fixes, fmt.Sprintf("require %s Lt %d (%s with %s ≤ %d: %d NodeClaims per round), if the pool's pods fit on them",
 			capKey, v+1, sizes, capKey, v, claims))
+		suggested = &findings.Cap{Key: capKey, Below: int(v + 1)}
 	}
 	var raise []string
 	for _, b := range cs {
@@ -76,7 +78,7 @@ func checkReservation(p *Pool, o Options, a *Analysis) {
 		}
 	}
 	fixes = append(fixes, "raise the limits to "+strings.Join(raise, ", ")+fmt.Sprintf(" (%d of the largest %s they then admit)", ClaimsPerRound, words.InstanceType))
-	a.add(findings.Finding{Code: findings.LimitsReservation, Path: "spec.limits", Message: msg, Fix: strings.Join(fixes, "; or ")})
+	a.add(findings.Finding{Code: findings.LimitsReservation, Path: "spec.limits", Message: msg, Fix: strings.Join(fixes, "; or "), SuggestedCap: suggested})
 }
 
 // typesWithin returns the distinct admissible sizes whose capacity is within the limits.

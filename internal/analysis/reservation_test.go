@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -143,6 +144,10 @@ func TestReservationFixesClearIt(t *testing.T) {
 		if m == nil {
 			t.Errorf("%s: no cap in %q", name, f.Fix)
 			continue
+		}
+		// The structured cap is the one the fix's text asks for.
+		if c := f.SuggestedCap; c == nil || c.Key != m[1] || strconv.Itoa(c.Below) != m[2] {
+			t.Errorf("%s: SuggestedCap %+v, the fix says %s Lt %s", name, c, m[1], m[2])
 		}
 		capped := p.DeepCopy()
 		capped.Spec.Template.Spec.Requirements = append(capped.Spec.Template.Spec.Requirements, req(m[1], corev1.NodeSelectorOpLt, m[2]))

@@ -24,10 +24,19 @@ type Finding struct {
 	Fix string
 	// Related are other places involved, e.g. the pools a pool competes with.
 	Related []Ref
+	// SuggestedCap is the cap the fix asks to add as a requirement, when it asks for one. It
+	// lets another check's fix on the same pool take it into account without parsing text.
+	SuggestedCap *Cap
 
 	// severity is set by As or Strict, when overridden; otherwise the registry's applies.
 	severity   Severity
 	overridden bool
+}
+
+// Cap is a requirement "Key Lt Below" on a pool's instance types.
+type Cap struct {
+	Key   string
+	Below int
 }
 
 // Ref is a place a finding involves besides its own: an object and a field path of it.

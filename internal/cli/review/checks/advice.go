@@ -2,7 +2,6 @@ package checks
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
@@ -26,9 +25,6 @@ func AdviceFinding(c *assemble.Cluster, a *simulation.Advice) source.Finding {
 	return source.Finding{Finding: findings.New(findings.KarpenterDesignCost, "", a.Message(), fix).On(analysis.PoolObject(a.Edit.Pool)), Cluster: c.Name}
 }
 
-// reservationCap reads the cap KRP119's fix asks for ("require <key> Lt N (...").
-var reservationCap = regexp.MustCompile(`require (\S+) Lt (\d+) `)
-
 // ReconcileAdvice makes KRP119 and KRP118 on the same pool agree when both ask for a cap on its
 // vCPU: KRP119's is the largest cap that lets the limits hold three NodeClaims per round,
 // KRP118's the cheapest for these workloads, so each says which one to take. fs and advice are
@@ -47,11 +43,10 @@ func ReconcileAdvice(fs []source.Finding, advice *source.Finding, a *simulation.
 		if f.Code != findings.LimitsReservation || f.Object != advice.Object || f.Cluster != advice.Cluster {
 			continue
 		}
-		m := reservationCap.FindStringSubmatch(f.Fix)
-		if m == nil || m[1] != req.Key {
+		if f.SuggestedCap == nil || f.SuggestedCap.Key != req.Key {
 			continue
 		}
-		asked, _ := strconv.Atoi(m[2])
+		asked := f.SuggestedCap.Below
 		if advised <= asked {
 			f.Fix += fmt.Sprintf("; with the workloads reviewed, KRP118 advises the tighter %s Lt %d, which keeps at least as many NodeClaims per round and costs less: take that one", req.Key, advised)
 			advice.Message += fmt.Sprintf("; it also satisfies KRP119 on the pool, whose %s Lt %d is the largest cap that lets the limits hold three NodeClaims per round", req.Key, asked)
