@@ -147,3 +147,21 @@ func copyFile(t *testing.T, from, to string) {
 		t.Fatal(err)
 	}
 }
+
+// Text and markdown show the change's steady state and its disruptions next to before's.
+func TestScenarioTextAndMarkdownShowTheChange(t *testing.T) {
+	for format, want := range map[string][]string{
+		"text":     {") after the change: 1 node, USD 0.5940/h", "totals: Empty 1, Underutilized 2; 4 pods evicted"},
+		"markdown": {"simulated clock) after the change | 1 | USD | 0.5940 |", "**Disruptions after the change** ((unnamed); simulated clock): Empty 1, Underutilized 2; 4 pods evicted", "- +1m15s Underutilized (single)"},
+	} {
+		code, out, errOut := run(t, "", "--format", format, scaleDownExample)
+		if code != ExitClean {
+			t.Fatalf("%s: exit %d: %s", format, code, errOut)
+		}
+		for _, w := range want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%s: want %q in\n%s", format, w, out)
+			}
+		}
+	}
+}
