@@ -138,6 +138,9 @@ func Simulate(ctx context.Context, s *analysis.Analyzer, in Input, mode string) 
 	if err := run(ctx, s, mode, in, pools, after, res); err != nil {
 		return nil, err
 	}
+	if after != nil && mode == Optimal {
+		res.Skipped = append(res.Skipped, "the change (After): only the karpenter mode runs it to Karpenter's steady state")
+	}
 	res.Assumptions = append(res.Assumptions, ZoneAssumptions(res.Karpenter)...)
 	res.Assumptions = append(res.Assumptions, ZoneAssumptions(res.Optimal)...)
 	return res, nil

@@ -66,3 +66,17 @@ func TestSimulateAfterRunsTheChange(t *testing.T) {
 		t.Errorf("want the change's assumptions marked after:, got %q", res.Assumptions)
 	}
 }
+
+// The optimal mode has no steady state to run the change to, and says so.
+func TestSimulateAfterInOptimalModeIsSaid(t *testing.T) {
+	before := Input{Region: "westeurope", NodePools: []map[string]any{pool(t, "")}, Pods: webPods(3), SteadyState: true}
+	after := before
+	before.After = &after
+	res, err := Simulate(context.Background(), testSolver, before, Optimal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Settled != nil || !strings.Contains(strings.Join(res.Skipped, "\n"), "only the karpenter mode runs it") {
+		t.Errorf("want no steady state and the change skipped, got settled %v, skipped %q", res.Settled != nil, res.Skipped)
+	}
+}
