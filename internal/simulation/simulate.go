@@ -55,6 +55,11 @@ type Input struct {
 	// Start is the running cluster the simulation starts from (nil: an empty cluster). Karpenter
 	// tries its nodes before any NodeClaim, and its pending pods join the queue after Pods.
 	Start *StartState
+	// After, when set, is the whole input after a change (its Region, NodePools, NodeClasses,
+	// Pods, DaemonSets, Workloads, DaemonOverhead and PDBs; its other fields are ignored). Its
+	// objects replace this input's at the steady state and Karpenter runs to the steady state
+	// again (Result.Settled.After). Only the karpenter mode's steady state uses it.
+	After *Input
 }
 
 // Result is the outcome in the modes asked for; a mode not asked for is nil.
@@ -117,6 +122,33 @@ func Simulate(ctx context.Context, s *analysis.Analyzer, in Input, mode string) 
 		in.Pods = append(slices.Clip(in.Pods), in.Start.Pending...)
 		res.Assumptions = append(res.Assumptions, in.Start.Assumptions...)
 	}
+	pools, err := simPools(ctx, s, in, res)
+	if err != nil {
+		return nil, err
+	}
+	res.simPools = pools
+	if err := checkSize(s, in, pools); err != nil {
+		return nil, err
+	}
+	res.Assumptions = append(res.Assumptions, cloudAssumptions(s, in.Region, pools)...)
+	after, err := afterInput(ctx, s, in, res)
+	if err != nil {
+		return nil, err
+	}
+	if err := run(ctx, s, mode, in, pools, after, res); err != nil {
+		return nil, err
+	}
+	if after != nil && mode == Optimal {
+		res.Skipped = append(res.Skipped, "the change (After): only the karpenter mode runs it to Karpenter's steady state")
+	}
+	res.Assumptions = append(res.Assumptions, ZoneAssumptions(res.Karpenter)...)
+	res.Assumptions = append(res.Assumptions, ZoneAssumptions(res.Optimal)...)
+	return res, nil
+}
+
+// simPools are the input's NodePools as the cluster holds them, with their node classes;
+// res gets the objects left out (Skipped), the defaults assumed and the pools' names.
+func simPools(ctx context.Context, s *analysis.Analyzer, in Input, res *Result) ([]simmodel.SimPool, error) {
 	classes := map[nodeClassKey]cloud.NodeClass{}
 	for _, body := range in.NodeClasses {
 		obj := deepCopy(body)
@@ -157,17 +189,7 @@ func Simulate(ctx context.Context, s *analysis.Analyzer, in Input, mode string) 
 		pools = append(pools, simmodel.SimPool{Pool: p, NodeClass: nc})
 		res.Pools = append(res.Pools, p.Name)
 	}
-	res.simPools = pools
-	if err := checkSize(s, in, pools); err != nil {
-		return nil, err
-	}
-	res.Assumptions = append(res.Assumptions, cloudAssumptions(s, in.Region, pools)...)
-	if err := run(ctx, s, mode, in, pools, res); err != nil {
-		return nil, err
-	}
-	res.Assumptions = append(res.Assumptions, ZoneAssumptions(res.Karpenter)...)
-	res.Assumptions = append(res.Assumptions, ZoneAssumptions(res.Optimal)...)
-	return res, nil
+	return pools, nil
 }
 
 // defaultedPool reads a NodePool body as its cluster would hold it: validated by the CRD of
@@ -191,9 +213,9 @@ func defaultedPool(ctx context.Context, body map[string]any) (p *analysis.Pool, 
 
 // run dispatches on the mode: karpenter is Karpenter's decision as the emulation makes it
 // (runKarpenter), optimal the optimum's packing (optimal.Simulate).
-func run(_ context.Context, s *analysis.Analyzer, mode string, in Input, pools []simmodel.SimPool, res *Result) error {
+func run(_ context.Context, s *analysis.Analyzer, mode string, in Input, pools []simmodel.SimPool, after *PredictionInput, res *Result) error {
 	if mode == Karpenter || mode == Both {
-		if err := runKarpenter(s, in, pools, res); err != nil {
+		if err := runKarpenter(s, in, pools, after, res); err != nil {
 			return err
 		}
 	}
@@ -226,8 +248,9 @@ func run(_ context.Context, s *analysis.Analyzer, mode string, in Input, pools [
 	return nil
 }
 
-// runKarpenter is Karpenter's own decision (Predict).
-func runKarpenter(s *analysis.Analyzer, in Input, pools []simmodel.SimPool, res *Result) error {
+// runKarpenter is Karpenter's own decision (Predict); with after, its steady state runs on
+// to the change's.
+func runKarpenter(s *analysis.Analyzer, in Input, pools []simmodel.SimPool, after *PredictionInput, res *Result) error {
 	pin := predictionInput(in, pools)
 	sim, err := Predict(s, pin)
 	if err != nil {
@@ -245,6 +268,11 @@ func runKarpenter(s *analysis.Analyzer, in Input, pools []simmodel.SimPool, res 
 		return nil
 	}
 	sin := SettleInput{Before: pin, PDBs: in.PDBs}
+	if after != nil && len(after.Pods) > SettleMaxPods {
+		res.Assumptions = append(res.Assumptions, fmt.Sprintf("the steady state after the change is not computed above %d pods (the change has %d)", SettleMaxPods, len(after.Pods)))
+	} else if after != nil {
+		sin.After, sin.AfterPDBs = after, nonNilPDBs(in.After.PDBs)
+	}
 	if sin.Start, sin.StartTime = in.Start.settleStart(); sin.Start != nil {
 		// The disruption emulation holds the running nodes itself.
 		sin.Before.ExistingNodes = nil

@@ -36,6 +36,8 @@ var guideOutputs = []guideOutput{
 	{guide: "findings", n: 0, lang: "text", notChecked: "checked by the root package's TestGuide* (guides_check_test.go)"},
 	{guide: "migrate-from-manifests", n: 0, lang: "text", notChecked: "checked by the root package's TestGuide* (guides_check_test.go)"},
 	{guide: "multi-zone", n: 0, lang: "text", notChecked: "checked by the root package's TestGuide* (guides_check_test.go)"},
+	{guide: "what-will-this-change-do", n: 0, lang: "text", notChecked: "checked by internal/cli/simulate TestGuideScenarioOutputs"},
+	{guide: "what-will-this-change-do", n: 1, lang: "text", notChecked: "checked by internal/cli/simulate TestGuideScenarioOutputs"},
 	{guide: "prices", n: 0, lang: "json", notChecked: "checked by the root package's TestGuidePricesProvenance (guides_check_test.go)"},
 	{guide: "prices", n: 1, lang: "json", notChecked: "an input file (checks.catalog_path), not output"},
 }

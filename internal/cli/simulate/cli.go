@@ -36,6 +36,11 @@ file no cluster's paths match runs in every cluster, on top of the cluster's own
 --workloads counts it), and files no cluster maps are simulated as a cluster of their own only
 when they hold NodePools.
 
+A directory holding before/ (and optionally after/) is a scenario: before/ is provisioned from an
+empty cluster and run to Karpenter's steady state (emulated), then after/'s objects replace
+before/'s and Karpenter runs to the steady state again (JSON "steadyStateAfter"); clusters are
+matched by name, scenario.yaml's region applies to both, and after/ without before/ is an error.
+
 Modes: karpenter (default: what Karpenter's scheduler would launch, as the emulation of its
 v1.14 scheduler and the Azure provider's launch choice decides), optimal (the cheapest packing the
 solver finds; a lower bound no packing can beat is reported with it), both. The optimum keeps

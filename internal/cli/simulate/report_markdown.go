@@ -53,6 +53,7 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 			}
 			b.WriteString("\n</details>\n")
 		}
+		writeMarkdownDisruptions(&b, c)
 		if a := c.Advice; a != nil {
 			fmt.Fprintf(&b, "\n**Advice** (%s): %s: Karpenter's cost %s instead of %s, saving %s (%.1f %%): `%s`\n", md(label(c.Name)), md(a.Edit.Describe()), money.Hourly(cur, a.HourlyCost), money.Hourly(cur, a.KarpenterCost), money.Hourly(cur, a.Saving), a.SavingPercent, md(a.Edit.YAML()))
 		}
@@ -101,6 +102,9 @@ func modes(r *simulation.Result) []modeSim {
 	}
 	if st := r.Settled; st != nil && st.Before != nil {
 		out = append(out, modeSim{"karpenter " + simulation.SteadyLabel(st.Before), &simmodel.Simulation{Nodes: st.Before.Nodes, HourlyCost: st.Before.HourlyCost}})
+	}
+	if st := r.Settled; st != nil && st.After != nil {
+		out = append(out, modeSim{"karpenter " + simulation.SteadyLabel(st.After) + " after the change", &simmodel.Simulation{Nodes: st.After.Nodes, HourlyCost: st.After.HourlyCost}})
 	}
 	if r.Optimal != nil {
 		out = append(out, modeSim{simulation.Optimal, r.Optimal})

@@ -13,7 +13,6 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/source"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clusterstate"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
-	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/workload"
 )
@@ -93,6 +92,16 @@ func Simulate(ctx context.Context, o Options) (*Report, error) {
 			rep.Findings = append(rep.Findings, source.Finding{Finding: p.Finding, Location: source.Location{File: p.File, Line: p.Line}})
 		}
 	}
+	sp, err := scenarioOf(o.Paths)
+	if err != nil {
+		return nil, err
+	}
+	if o.Region == "" {
+		o.Region = sp.Region
+	}
+	// The change's tree, when a scenario has after/: its clusters by name.
+	var after *review.Loaded
+	afterOf := map[string]visited{}
 	simulateCluster := func(c *assemble.Cluster, docs []workload.Document) {
 		if failure != nil {
 			return
@@ -115,19 +124,13 @@ func Simulate(ctx context.Context, o Options) (*Report, error) {
 			failure = fmt.Errorf("cluster %s has no region: pass --region or set region in .karpenter-review.yaml", label(c.Name))
 			return
 		}
-		in := simulation.Input{Region: c.Region, Pods: set.Pods, DaemonSets: set.DaemonSets, SteadyState: true, PDBs: simulation.PodDisruptionBudgets(set), MaxPods: o.MaxPods, MaxNodes: o.MaxNodes}
-		var skipped []string
-		for _, p := range c.NodePools {
-			known, unknown := crdtree.StripUnknown(p.Body)
-			if len(unknown) > 0 {
-				skipped = append(skipped, fmt.Sprintf("%s: values known only after apply", p.Label()))
-				continue
+		in, skipped := clusterInput(c, set, o)
+		if a, ok := afterOf[c.Name]; ok && after != nil {
+			ain, askipped := clusterInput(a.c, workload.Read(a.docs, workload.Options{HPAMaxReplicas: o.HPAMaxReplicas, MaxPods: o.MaxPods}), o)
+			in.After = &ain
+			for _, x := range askipped {
+				skipped = append(skipped, "after: "+x)
 			}
-			in.NodePools = append(in.NodePools, known)
-		}
-		for _, nc := range c.NodeClasses {
-			known, _ := crdtree.StripUnknown(nc.Body)
-			in.NodeClasses = append(in.NodeClasses, known)
 		}
 		if state != nil {
 			in.Start = simulation.Start(newAnalyzer(), state, in)
@@ -172,13 +175,25 @@ func Simulate(ctx context.Context, o Options) (*Report, error) {
 		cr.Result = res
 		rep.Clusters = append(rep.Clusters, cr)
 	}
-	ropts := review.Options{Paths: o.Paths, Stdin: o.Stdin, ConfigPath: o.ConfigPath, Region: o.Region, Suppress: o.Suppress, Strict: o.Strict, Helm: o.Helm,
+	ropts := review.Options{Paths: sp.Before, Stdin: o.Stdin, ConfigPath: o.ConfigPath, Region: o.Region, Suppress: o.Suppress, Strict: o.Strict, Helm: o.Helm,
 		Checks: []checks.Check{checks.CheckSchema, checks.CheckNodeClassRefs}, Facts: []checks.FactFunc{}}
 	loaded, err := review.Load(ropts, true)
 	if err != nil {
 		return nil, err
 	}
 	rv := loaded.Review(ctx, ropts)
+	var afterFindings []source.Finding
+	if sp.After != nil {
+		aopts := ropts
+		aopts.Paths = sp.After
+		if after, err = review.Load(aopts, true); err != nil {
+			return nil, fmt.Errorf("after: %w", err)
+		}
+		afterFindings = after.Review(ctx, aopts).Findings
+		if afterOf, err = afterClusters(loaded, after); err != nil {
+			return nil, err
+		}
+	}
 	for _, c := range loaded.Clusters {
 		visits = append(visits, visited{c.Cluster, c.Documents})
 	}
@@ -206,6 +221,7 @@ func Simulate(ctx context.Context, o Options) (*Report, error) {
 		return nil, err
 	}
 	rep.Findings = append(rv.Findings, rep.Findings...)
+	rep.Findings = append(rep.Findings, afterOnly(afterFindings, rv.Findings)...)
 	sort.SliceStable(rep.Findings, func(i, j int) bool {
 		a, b := rep.Findings[i], rep.Findings[j]
 		if a.File != b.File {
