@@ -272,6 +272,7 @@ func runKarpenter(s *analysis.Analyzer, in Input, pools []simmodel.SimPool, afte
 		res.Assumptions = append(res.Assumptions, fmt.Sprintf("the steady state after the change is not computed above %d pods (the change has %d)", SettleMaxPods, len(after.Pods)))
 	} else if after != nil {
 		sin.After, sin.AfterPDBs = after, nonNilPDBs(in.After.PDBs)
+		sin.NodeClassHash = nodeClassHasher(s, pin.Pools, after.Pools, in.NodeClasses, in.After.NodeClasses)
 	}
 	if sin.Start, sin.StartTime = in.Start.settleStart(); sin.Start != nil {
 		// The disruption emulation holds the running nodes itself.
