@@ -1,5 +1,3 @@
-// Command terraform-provider-karpenter is the karpenter Terraform provider, and the review and
-// simulate commands for pipelines.
 package main
 
 import (

@@ -1,7 +1,3 @@
-// Package examples_test proves every example: each directory with Terraform files is
-// formatted, validated and planned offline with the provider built from this checkout (no
-// cluster, no Azure account); the quickstart is also applied to the local API server by
-// `make demo`.
 package examples_test
 
 import (

@@ -1,6 +1,3 @@
-// Command gen regenerates the Bicep user-defined types of the karpenter-nodepool and
-// karpenter-aksnodeclass modules from the provider's schema (internal/bicepgen). It runs from
-// the bicep/ directory through `go generate ./bicep/...` (doc.go).
 package main
 
 import (

@@ -1,13 +1,3 @@
-// Command gen builds the embedded SKU catalog (catalog.bin.gz) from inputs in
-// the Azure APIs' own formats. Run it through go generate in internal/cloud/aks/catalog.
-//
-//	go run ./gen -ref ../../../../reference/catalog -o catalog.bin.gz
-//	go run ./gen -ref DIR -in skus-page1.json -in prices-eastus.json -o fresh.json -format json
-//
-// -ref reads the reference snapshot directory; each -in adds one saved API
-// response (Resource SKUs list page, Retail Prices items page, Locations list) or
-// a known_skus.yaml, recognised by content. -format json writes an override file
-// in "replace" mode instead of the binary artefact.
 package main
 
 import (

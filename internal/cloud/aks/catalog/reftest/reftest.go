@@ -1,6 +1,3 @@
-// Package reftest locates the repository's reference data (reference/ at the repository
-// root) for tests. The data is part of the repository, so a missing file fails the test:
-// a parity test must never turn into a silent no-op.
 package reftest
 
 import (

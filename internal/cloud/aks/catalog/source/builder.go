@@ -1,7 +1,3 @@
-// Package source reads catalog inputs in the Azure APIs' own formats — Resource
-// SKUs (Microsoft.Compute/skus) list responses, Retail Prices API item pages,
-// Locations API lists — and the project's reference snapshot of them, and
-// assembles a catalog.Data. The generator and tests use it; nothing at runtime does.
 package source
 
 import (

@@ -1,8 +1,3 @@
-// Command gen builds the embedded EC2 catalog (catalog.json.gz) from the
-// reference directory. Run it through go generate in internal/cloud/eks/catalog
-// (make generate-eks-catalog):
-//
-//	go run ./gen -ref ../../../../reference/aws -o catalog.json.gz
 package main
 
 import (
