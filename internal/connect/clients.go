@@ -1,7 +1,3 @@
-// Package connect holds the provider's connections to the Kubernetes API server, to Azure
-// and to AWS, created on first use. Nothing here connects anywhere until a resource asks, so
-// `terraform plan` of new resources needs no cluster and no cloud credentials. Plan-time state
-// shared between resources is elsewhere (internal/planstate).
 package connect
 
 import (

@@ -1,6 +1,3 @@
-// Package functions holds the provider-defined functions. nodepool_from_yaml and
-// aksnodeclass_from_yaml turn a Kubernetes manifest into the attribute shape of the matching
-// resource, so that one reviewed YAML file can feed Terraform, Bicep and GitOps alike.
 package functions
 
 import (

@@ -1,23 +1,3 @@
-// Package planstate is what the provider's resources learn from each other while Terraform
-// plans, typed and ordered by construction.
-//
-// Within one walk the resources form three stages, each reading only the stages before it:
-//
-//	karpenter_aks_node_auto_provisioning  publishes the Network Contributor scopes it grants
-//	karpenter_aksnodeclass                reads the grants, publishes its planned settings
-//	karpenter_ec2nodeclass                publishes its planned settings (keyed by kind and name)
-//	karpenter_nodepool                    reads the node class its template references
-//
-// A stage's handle (Board.NAP, Board.NodeClasses, Board.NodePools) has only the reads and the
-// writes of its stage. So a resource cannot read what it publishes itself, or what a later
-// stage does. Terraform alone decides whether the stage before is planned first (it is when
-// the later resource references the earlier one), so every read says what it found: not
-// planned (yet), planned, or planned with settings known only after apply.
-//
-// What a walk publishes is for diagnostics only: Terraform's apply walk plans again only the
-// resources that change, in another order, so a value a plan computes must not depend on it.
-// Such values come from what the resource observed at its last refresh or write (Observed),
-// which both walks see alike; ForAnalysis takes no Board, so it cannot read the walk.
 package planstate
 
 import "sync"

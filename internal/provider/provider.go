@@ -1,5 +1,3 @@
-// Package provider is the karpenter Terraform provider: its configuration, and the list of
-// resources, data sources and functions it serves.
 package provider
 
 import (

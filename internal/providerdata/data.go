@@ -1,7 +1,3 @@
-// Package providerdata is what the provider's Configure hands to its resources and data
-// sources: the settings, the connections (connect.Clients) and the plan-time state the
-// resources share (planstate.Board). The connections are created on first use, so that
-// `terraform plan` of new resources needs no cluster and no Azure credentials.
 package providerdata
 
 import (

@@ -1,6 +1,3 @@
-// Package tfcrd maps the tree of a CRD (internal/kinds/crdtree) onto a Terraform resource
-// schema and converts values between Terraform and Kubernetes objects: the framework half of
-// the generic CRD resource. The tree itself, its paths and its JSON form are framework-free.
 package tfcrd
 
 import (

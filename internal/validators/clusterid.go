@@ -1,4 +1,3 @@
-// Package validators holds attribute validators that several parts of the provider share.
 package validators
 
 import (

@@ -1,6 +1,3 @@
-// Package instancetypes defines the karpenter_instance_types data source: the VM sizes that
-// Karpenter on AKS could launch for a set of requirements and node class settings in a region,
-// with capacity, allocatable and prices, worked out offline from the embedded catalog.
 package instancetypes
 
 import (

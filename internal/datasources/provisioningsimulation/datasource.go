@@ -1,10 +1,3 @@
-// Package provisioningsimulation defines the karpenter_provisioning_simulation data source: pending pods
-// (shapes and counts, or manifests), NodePools and their node classes in; out, by `mode`, the
-// NodeClaims Karpenter would launch (the default), the cheapest packing with its certified lower
-// bound, or both with the gap between them. Offline, from the embedded catalogs.
-//
-// The data source maps Terraform values to a simulation.Input and the result back; the
-// simulation itself is simulation.Simulate and Advise, as for the simulate command.
 package provisioningsimulation
 
 import (

@@ -1,6 +1,3 @@
-// Package aksnodeclass defines the karpenter_aksnodeclass resource: a typed
-// karpenter.azure.com/v1beta1 AKSNodeClass, validated at plan time and written with
-// server-side apply.
 package aksnodeclass
 
 import (

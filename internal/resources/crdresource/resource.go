@@ -1,7 +1,3 @@
-// Package crdresource implements a Terraform resource for one Karpenter custom resource kind,
-// driven by the kind's CRD: the schema, plan-time validation and defaulting, and reads all
-// derive from the CRD that AKS ships, and writes go through server-side apply. The
-// karpenter_nodepool and karpenter_aksnodeclass packages configure it for their kinds.
 package crdresource
 
 import (

@@ -1,7 +1,3 @@
-// Package ec2nodeclass defines the karpenter_ec2nodeclass resource: a typed
-// karpenter.k8s.aws/v1 EC2NodeClass (Karpenter on EKS), validated at plan time against the
-// CRD embedded in the pinned github.com/aws/karpenter-provider-aws module and written with
-// server-side apply, exactly as karpenter_aksnodeclass is for AKS.
 package ec2nodeclass
 
 import (

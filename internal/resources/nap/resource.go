@@ -1,9 +1,3 @@
-// Package nap is the karpenter_aks_node_auto_provisioning resource: it makes an existing AKS
-// cluster ready for Karpenter-managed nodes. It sets the cluster's node provisioning mode
-// (AKS Node Auto Provisioning) after checking the cluster's prerequisites, grants the
-// cluster identity Network Contributor on the custom VNets or subnets the nodes use, and
-// waits until the Karpenter CRDs are Established (optionally installing them, for
-// self-hosted Karpenter), so that NodePools in the same apply can be created right after.
 package nap
 
 import (

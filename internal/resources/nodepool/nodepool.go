@@ -1,5 +1,3 @@
-// Package nodepool defines the karpenter_nodepool resource: a typed karpenter.sh/v1 NodePool
-// as AKS ships it, validated at plan time and written with server-side apply.
 package nodepool
 
 import (
