@@ -1,5 +1,3 @@
-// Package acctest holds what the acceptance tests of all resources share: provider factories
-// and the provider block that points at the local test cluster.
 package acctest
 
 import (

@@ -1,9 +1,3 @@
-// Package eksfake stands in for AWS in the tests of EKS connections with real parts. It
-// serves an EKS DescribeCluster endpoint that answers with local API servers' endpoints and
-// CAs. It also serves a TokenReview webhook that the local API servers ask, as EKS asks
-// aws-iam-authenticator. The webhook accepts a token only when it is a presigned STS
-// GetCallerIdentity URL for that cluster, signed with the test's credentials. The signature
-// is checked with the AWS SDK's own signer.
 package eksfake
 
 import (

@@ -1,6 +1,3 @@
-// Package fakecloud is a test-only second cloud behind the seam (internal/cloud), so that
-// tests of the analysis and the simulation can show a pool of another cloud is served by that
-// cloud's instance types, labels, regions and launch choice only. No production code imports it.
 package fakecloud
 
 import (

@@ -1,11 +1,3 @@
-// Package testenv starts the real kube-apiserver and etcd that tests run against, with the
-// Karpenter CRDs as AKS ships them installed and established, so that the API server's own
-// OpenAPI and CEL validation judge every object the provider writes.
-//
-// The binaries come from scripts/testbins.sh (built from the Go module proxy); their directory
-// is passed in KUBEBUILDER_ASSETS, which `make test` sets. Without it a local run skips the
-// Kubernetes tests with a message, but under CI=true a missing binary is a failure, so the
-// suite can never pass green without running them.
 package testenv
 
 import (

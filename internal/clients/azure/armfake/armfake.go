@@ -1,16 +1,3 @@
-// Package armfake is a small, stateful Azure for tests: one AKS managed cluster and the role
-// assignments of a tenant, served by the Azure SDK's own fake servers
-// (armcontainerservice/v6/fake and armauthorization/v2/fake) behind one transport that the
-// provider receives through azure.Options.
-//
-// Two things the SDK fakes cannot express are added around them, and only those:
-//   - properties.nodeProvisioningProfile, which armcontainerservice/v6's model predates: the
-//     transport reads it from the raw PUT body before the fake decodes that body into the v6
-//     model, and writes it (and any Extra property) into GET responses after the fake encoded
-//     them;
-//   - retriable failures: the SDK's ErrorResponder marks every error it returns non-retriable,
-//     so a throttled (429 with Retry-After) or failing (5xx) attempt is answered by Faults as
-//     an HTTP response, which the SDK's retry policy then handles as it would Azure's.
 package armfake
 
 import (

@@ -1,6 +1,3 @@
-// Command localcluster runs the test suite's local control plane (kube-apiserver + etcd with
-// the AKS Karpenter CRDs) outside of tests, for `make demo` and for trying the provider by
-// hand. It writes an admin kubeconfig and runs until interrupted.
 package main
 
 import (
