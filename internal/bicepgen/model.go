@@ -1,18 +1,3 @@
-// Package bicepgen generates the Bicep user-defined types of the karpenter-nodepool and
-// karpenter-aksnodeclass modules. It reads the tree of the NodePool and AKSNodeClass CRDs
-// that the provider's karpenter_nodepool and karpenter_aksnodeclass resources are built on
-// (internal/kinds). So a Bicep team and a Terraform team write the same fields, with the same
-// allowed values, bounds and documented defaults.
-//
-// The Bicep types keep the Kubernetes shape (camelCase names, metadata/spec nesting) rather
-// than the provider's flattened snake_case attributes. A Bicep parameter of these types then
-// takes a manifest straight from loadYamlContent(). That lets one reviewed YAML file feed
-// Terraform (provider::karpenter::nodepool_from_yaml), Bicep and GitOps unchanged. The tree's
-// flattening is undone through each node's Kubernetes path, and every property documents the
-// Terraform attribute it corresponds to.
-//
-// The generated text lives between markers in each module's main.bicep (Update), and a test
-// regenerates it and fails on any difference, so the types cannot drift from the provider.
 package bicepgen
 
 import (

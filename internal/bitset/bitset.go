@@ -1,7 +1,3 @@
-// Package bitset is a fixed-size set of small integers, one bit each. It holds the
-// instance-type sets of the requirement index (internal/analysis) and the pod-group sets of
-// the optimum's bounds (internal/simulation/optimal). There a region's few thousand types, or
-// a few hundred groups, are intersected many times per plan.
 package bitset
 
 import "math/bits"

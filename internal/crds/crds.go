@@ -1,5 +1,3 @@
-// Package crds exposes the Karpenter CRDs exactly as AKS ships them, taken from the pinned
-// github.com/Azure/karpenter-provider-azure module rather than copied into this repository.
 package crds
 
 import (

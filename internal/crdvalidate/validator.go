@@ -1,8 +1,3 @@
-// Package crdvalidate judges Karpenter objects offline exactly as the API server would. From
-// the CRDs that AKS ships, it builds the same structural schema, defaulter, OpenAPI schema
-// validator and CEL validator that kube-apiserver's custom resource handler builds. It runs
-// the same create-time validation. Plan-time checks and the review command use it, so an
-// object that passes here is an object the API server accepts.
 package crdvalidate
 
 import (

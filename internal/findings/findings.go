@@ -1,16 +1,3 @@
-// Package findings is the one registry of the problems this project reports about NodePools
-// and AKSNodeClasses: a stable code, a default severity, a title and the help text for each.
-// The review command and the provider's plan-time checks both report through it. So a code
-// means the same thing in a pull request annotation, a CI log and a terraform plan, and
-// suppressing it works the same everywhere.
-//
-// Codes are never reused or renumbered. They are grouped by what raises them:
-//   - KRP0xx: input and API-server checks;
-//   - KRP1xx: provisioning checks of one NodePool against the SKU catalog (internal/analysis);
-//   - KRP2xx: checks across the objects of one cluster;
-//   - KRP3xx: workloads read from manifests (internal/workload), and from KRP320 differences
-//     between the clusters of a fleet group (codes_fleet.go);
-//   - KRP4xx: disruption and lifecycle checks of one NodePool (codes_disruption.go).
 package findings
 
 import (

@@ -1,13 +1,3 @@
-// Package kinds is the one place that knows the Kubernetes kinds of Karpenter and its cloud
-// providers this project reads and writes. For each it holds the group/version/kind and
-// resource, the scope, the role, and the layout that shapes the tree of its CRD (crdtree). It
-// also holds that tree, built once from the CRD the build pins (internal/crds).
-//
-// It is framework-free, so that the review, the Bicep generator and the simulation reach a
-// kind without reaching the Terraform resources. The resources (internal/resources/crdresource
-// and the packages configuring it) refer to an entry of this package for everything that is
-// not Terraform. A cloud provider's node class is one more entry: declare it in a file of its
-// own and list it in All.
 package kinds
 
 import (

@@ -1,7 +1,3 @@
-// Package money formats prices and costs with the currency of the price table they came
-// from, in one form everywhere ("USD 0.1234/h", "CNY 12.34"): the ISO 4217 code before the
-// number, since "$" and "¥" each name several currencies. Amounts in different currencies
-// are never added: Totals keeps one sum per currency.
 package money
 
 import (

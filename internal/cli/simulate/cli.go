@@ -1,8 +1,3 @@
-// Package simulate is the simulate command: it reads NodePools, AKSNodeClasses and
-// workloads as the review command reads its inputs (files, directories, Kustomize overlays,
-// Helm output on standard input, Terraform plans for the pools), simulates each cluster with
-// internal/simulation and reports the nodes and what they cost, for a person (text), a
-// pull request (markdown) or a program (json).
 package simulate
 
 import (

@@ -1,6 +1,3 @@
-// Package aws reaches EKS clusters as `aws eks get-token` does: the endpoint and CA from the
-// EKS DescribeCluster API, and a bearer token that is a presigned STS GetCallerIdentity URL
-// for the cluster, signed by the AWS SDK with credentials from its default chain.
 package aws
 
 import (

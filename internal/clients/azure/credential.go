@@ -1,6 +1,3 @@
-// Package azure builds Azure SDK clients for the provider: credentials from azidentity and the
-// ARM clients for AKS. It has no Terraform imports. Tests inject the Azure SDK's own fake
-// servers through Options.ClientOptions (a fake transport) and a fake credential.
 package azure
 
 import (

@@ -1,6 +1,3 @@
-// Package kube reads and writes Karpenter objects through the Kubernetes API with client-go:
-// server-side apply under the provider's own field manager, reads, and deletion that waits
-// until the object is really gone. It has no Terraform imports.
 package kube
 
 import (

@@ -1,12 +1,3 @@
-// Package aks derives Karpenter instance types from catalog SKUs the way
-// the Azure Karpenter provider (github.com/Azure/karpenter-provider-azure v1.14.2,
-// pkg/providers/instancetype) builds them: labels and requirements, capacity,
-// kube-reserved, eviction threshold, allocatable, offerings per zone and capacity
-// type, and the same SKU filtering. Upstream's helpers are used where they import
-// without live clients (skewer for capability parsing, pkg/utils for GPUs and
-// versions, pkg/utils/zones, the v1beta1 label constants, Karpenter's scheduling
-// and cloudprovider types); the provider package itself needs Azure clients, so
-// its construction logic is re-expressed here and held to its golden output.
 package aks
 
 import (

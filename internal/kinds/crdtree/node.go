@@ -1,11 +1,3 @@
-// Package crdtree is the structural tree of a Kubernetes CRD as this project maps it: one node
-// per field, named in snake_case, with the Kubernetes path each node stands for. A few wrapper
-// objects (spec, template.metadata, template.spec) are flattened away, so that users write
-// what they mean. The tree is derived from the CRD at start-up, so every field of the pinned
-// CRD is covered and its own description documents it.
-//
-// The tree is framework-free: the review, the Bicep generator and the simulation read it, and
-// internal/tfcrd maps it onto Terraform schemas and values for the provider's resources.
 package crdtree
 
 import (

@@ -1,9 +1,3 @@
-// Package kustomize builds a kustomization as `kustomize build` does (sigs.k8s.io/kustomize/api
-// krusty: resources, components, generators, patches of both kinds, replacements, name and
-// namespace transformers), on a read-only view of the disk the caller bounds, with no
-// plugins and nothing fetched. Each built resource says which file it came from and which
-// kustomizations transformed it (kustomize's origin and transformer annotations), so that a
-// reader can point at the file that set a value.
 package kustomize
 
 import (

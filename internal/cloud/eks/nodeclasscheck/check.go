@@ -1,18 +1,3 @@
-// Package nodeclasscheck holds the checks of an EC2NodeClass (karpenter.k8s.aws/v1) that need
-// no AWS account: what its selector terms make Karpenter's AWS provider select, and whether a
-// production-looking class follows the EKS best practice of a pinned AMI. The provider's plan
-// (karpenter_ec2nodeclass) and the review command call the same function on the unstructured
-// object, so a finding means the same in both.
-//
-// It checks only what the CRD's own OpenAPI and CEL rules let through: whatever the API server
-// rejects is reported by the validation (KRP001 in the review, the plan's validation error in
-// Terraform), never twice. The rules of what a term selects are those of
-// aws/karpenter-provider-aws v1.14.1's providers (subnet, securitygroup and amifamily
-// getFilterSets/DescribeImageQueries): a term's id wins over its other fields, an AMI term's
-// ssmParameter over its name, owner and tags, and a term's tags are ANDed as EC2 filters.
-//
-// The package imports neither the AWS provider (whose init extends Karpenter's global label
-// sets) nor internal/cloud/eks: it reads plain maps.
 package nodeclasscheck
 
 import (
