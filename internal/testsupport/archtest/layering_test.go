@@ -45,6 +45,16 @@ var resourcePackages = []string{
 	module + "/internal/functions",
 }
 
+// resourceUsers are the Terraform-facing packages that the provider serves: the provider itself,
+// the resources (and their engine, crdresource), the data sources and the functions. The
+// helpers (providerdata, planstate, connect, tfcrd, validators) sit below them.
+var resourceUsers = []string{
+	module + "/internal/provider",
+	module + "/internal/resources",
+	module + "/internal/datasources",
+	module + "/internal/functions",
+}
+
 // cliPackages are the commands (review, simulate): nothing else builds on them.
 var cliPackages = []string{module + "/internal/cli"}
 
@@ -56,6 +66,10 @@ var simulationPackages = []string{module + "/internal/simulation", module + "/in
 // aboveTheDomain is what no domain package may reach: the Terraform libraries, the
 // Terraform-facing packages and the commands.
 var aboveTheDomain = [][]string{terraformSDK, resourcePackages, cliPackages}
+
+// belowTheAnalysis is what a cloud, its catalog and the catalog tools may not reach: what is
+// above the domain, the analysis and the simulation, all of which build on them.
+var belowTheAnalysis = append(aboveTheDomain, []string{module + "/internal/analysis"}, simulationPackages)
 
 // rules are DESIGN.md's layers, per package of this module (relative path): which import paths
 // it may not reach, directly or through any chain of imports; an entry forbids the path itself
@@ -77,7 +91,20 @@ var rules = map[string][][]string{
 	"internal/cli/review/report":   {terraformSDK, resourcePackages, reviewStagesAfter("report")},
 	"internal/bicepgen":            aboveTheDomain,
 	// The Terraform-facing packages build on the domain, never on a command.
-	"internal/provider":                           {cliPackages},
+	"internal/provider": {cliPackages},
+	// The resource engine serves the resources, the data sources and the functions: it reaches
+	// none of them, nor the provider.
+	"internal/resources/crdresource": {cliPackages, resourceUsers},
+	// The settings hand the connections and the plan-time board to the engine and the resources:
+	// they reach neither, nor the schema mapping or the validators.
+	"internal/providerdata": {cliPackages, resourceUsers, {module + "/internal/tfcrd", module + "/internal/validators"}},
+	// The helpers below them reach no other Terraform-facing package. The schema mapping also
+	// connects nowhere.
+	"internal/connect":    {cliPackages, resourcePackages},
+	"internal/validators": {cliPackages, resourcePackages},
+	"internal/tfcrd":      {cliPackages, resourcePackages, {module + "/internal/clients"}},
+	// The plan-time board holds typed values and no Terraform library: the resources convert.
+	"internal/planstate":                          {terraformSDK, cliPackages, resourcePackages},
 	"internal/datasources/instancetypes":          {cliPackages},
 	"internal/datasources/provisioningsimulation": {cliPackages},
 	"internal/functions":                          {cliPackages},
@@ -117,14 +144,33 @@ var rules = map[string][][]string{
 	// The analysis imports no simulation (the simulations read its instance-type cache).
 	"internal/analysis": append(aboveTheDomain, simulationPackages),
 	// A cloud knows its catalog and Karpenter's types, not the analysis or the simulation.
-	"internal/cloud":             append(aboveTheDomain, []string{module + "/internal/analysis"}, simulationPackages),
-	"internal/cloud/aks":         append(aboveTheDomain, []string{module + "/internal/analysis"}, simulationPackages),
-	"internal/cloud/aks/catalog": append(aboveTheDomain, []string{module + "/internal/analysis"}, simulationPackages),
+	"internal/cloud":             belowTheAnalysis,
+	"internal/cloud/aks":         belowTheAnalysis,
+	"internal/cloud/aks/catalog": belowTheAnalysis,
 	"internal/cloud/eks":         append(aboveTheDomain, []string{module + "/internal/analysis", module + "/internal/cloud/aks"}, simulationPackages),
-	"internal/cloud/eks/catalog": append(aboveTheDomain, []string{module + "/internal/analysis"}, simulationPackages),
+	"internal/cloud/eks/catalog": belowTheAnalysis,
 	// The EC2NodeClass checks read plain objects: not the AWS provider (its init changes
 	// Karpenter's globals), not the EKS derivation.
 	"internal/cloud/eks/nodeclasscheck": append(aboveTheDomain, []string{module + "/internal/analysis", module + "/internal/cloud/aks", module + "/internal/cloud/eks", "github.com/aws/karpenter-provider-aws"}, simulationPackages),
+	// Tools and generators work on the domain, outside the binary; nothing above it.
+	"bicep":                          aboveTheDomain,
+	"bicep/gen":                      aboveTheDomain,
+	"examples":                       aboveTheDomain,
+	"internal/findings/docgen":       aboveTheDomain,
+	"internal/clients/azure/armfake": aboveTheDomain,
+	// The catalog tools read and write the catalogs' data, not what is derived from it.
+	"internal/catalogupdate":             belowTheAnalysis,
+	"internal/cloud/aks/catalog/gen":     belowTheAnalysis,
+	"internal/cloud/aks/catalog/source":  belowTheAnalysis,
+	"internal/cloud/aks/catalog/reftest": belowTheAnalysis,
+	"internal/cloud/eks/catalog/gen":     belowTheAnalysis,
+	// The real parts tests run on (API server, AWS endpoints) know no provider.
+	"internal/testsupport/testenv":              aboveTheDomain,
+	"internal/testsupport/testenv/localcluster": aboveTheDomain,
+	"internal/testsupport/eksfake":              aboveTheDomain,
+	"internal/testsupport/archtest":             aboveTheDomain,
+	// The acceptance-test support starts the provider, and reaches no command through it.
+	"internal/testsupport/acctest": {cliPackages},
 	// The test-only second cloud is a cloud like the others: written against the seam alone.
 	"internal/testsupport/fakecloud": append(aboveTheDomain, []string{module + "/internal/analysis", module + "/internal/cloud/aks", module + "/internal/cloud/eks"}, simulationPackages),
 }
@@ -151,6 +197,12 @@ var directRules = map[string][]string{
 	},
 }
 
+// unruled are the packages of this module that need no rule, each with the reason.
+var unruled = map[string]string{
+	"":                             "main.go is the top: it serves the provider and runs the commands (providerImporters)",
+	"internal/simulation/benchcmp": "test-only: it has no non-test imports to judge",
+}
+
 // providerImporters are the only packages that may import internal/provider: main.go serves
 // it, and the acceptance-test support starts it. Every other package sits below it.
 var providerImporters = []string{module, module + "/internal/testsupport/acctest"}
@@ -175,6 +227,29 @@ func TestLayering(t *testing.T) {
 			if chain := shortestChain(graph, module+"/"+root, forbidden); chain != nil {
 				t.Errorf("%s may not import %s, but reaches it:\n\t%s", root, describe(forbidden), strings.Join(chain, "\n\t→ "))
 			}
+		}
+	}
+}
+
+// TestEveryPackageHasARule fails naming each package of this module that has no rule, so a new
+// package states its place in the layers when it is added.
+func TestEveryPackageHasARule(t *testing.T) {
+	for p := range listGraph(t, module+"/...") {
+		if p != module && !strings.HasPrefix(p, module+"/") {
+			continue
+		}
+		rel := strings.TrimPrefix(strings.TrimPrefix(p, module), "/")
+		if _, ok := rules[rel]; ok {
+			continue
+		}
+		if _, ok := unruled[rel]; ok {
+			continue
+		}
+		t.Errorf("%s has no rule: add its layer to rules (DESIGN.md's layers), or to unruled with the reason", strings.TrimPrefix(p, module+"/"))
+	}
+	for rel := range unruled {
+		if _, ok := rules[rel]; ok {
+			t.Errorf("%q is both in rules and in unruled", rel)
 		}
 	}
 }
