@@ -16,28 +16,27 @@ import (
 
 // compatCache memoises, per distinct requirement set, which instance types are compatible
 // with it and which of their allocatable groups have a compatible offering. Karpenter
-// recomputes both for every option of every NodeClaim each time it tries a pod; they depend
-// on nothing but the requirements and the instance type, and NodeClaims of a pool mostly
-// share their requirements, so the emulation computes each pair once. The hostname
-// requirement is left out: no instance type or offering has that label, so it never changes
-// either answer.
+// recomputes both for every option of every NodeClaim each time it tries a pod. They depend
+// on nothing but the requirements and the instance type. NodeClaims of a pool mostly share
+// their requirements. So the emulation computes each pair once. The hostname requirement is
+// left out: no instance type or offering has that label, so it never changes either answer.
 //
-// Both answers are conjunctions over label keys (cloud.IntersectsSingles and
-// cloud.CompatibleWellKnownSingles ask, key by key, whether the two requirements of a key
-// intersect, and of an offering's key that the set lacks whether it is well known or
-// excluding), so a set's answers are kept as the AND of per-requirement bitsets over the
-// round's instance types and offerings (compatIndex): a requirement met again in another set
-// (the pool's, a zone, a pod's node selector) costs one lookup, not a pass over every
-// instance type.
+// Both answers are conjunctions over label keys. cloud.IntersectsSingles asks, key by key,
+// whether the two requirements of a key intersect. cloud.CompatibleWellKnownSingles also
+// asks, of an offering's key the set lacks, whether it is well known or excluding. So a
+// set's answers are kept as the AND of per-requirement bitsets over the round's instance
+// types and offerings (compatIndex). A requirement met again in another set costs one
+// lookup, not a pass over every instance type. Such a set is the pool's, a zone's, or a
+// pod's node selector.
 type compatCache struct {
 	ix       *compatIndex
 	byReqs   map[string]*reqMemo
 	lastReqs scheduling.Requirements
 	lastMemo *reqMemo
-	// reqIDs identifies requirements by pointer (requirement sets share their unchanged
-	// requirements), checked against the operator and length they had; ids by their key,
-	// operator and values. bitsIT and bitsOff are, per id, the instance types and offering
-	// slots the requirement admits.
+	// reqIDs identifies requirements by pointer, since requirement sets share their
+	// unchanged requirements. Each entry is checked against the operator and length it had.
+	// ids identifies them by key, operator and values. bitsIT and bitsOff hold, per id, the
+	// instance types and offering slots the requirement admits.
 	reqIDs  map[*scheduling.Requirement]reqRef
 	ids     map[string]int32
 	reqOf   []*scheduling.Requirement
@@ -59,8 +58,8 @@ type reqRef struct {
 // reqMemo is one requirement set's answers.
 type reqMemo struct {
 	it, off bitset
-	// entries are, per instance type of the index, its answers once asked for: the index's
-	// shared ones when every group has a compatible offering, else the memo's own.
+	// entries hold, per instance type of the index, its answers once asked for. They are the
+	// index's shared answers when every group has a compatible offering, else the memo's own.
 	entries []*itCompat
 	// other holds instance types outside the index (not in any pool's list), computed directly.
 	other map[*cloudprovider.InstanceType]*itCompat
@@ -68,8 +67,8 @@ type reqMemo struct {
 
 type itCompat struct {
 	compatible bool
-	// allocatables of the groups with a compatible offering (fits() upstream looks no further
-	// than a group's first compatible offering).
+	// allocatables of the groups with a compatible offering. fits() upstream looks no
+	// further than a group's first compatible offering.
 	allocatables []corev1.ResourceList
 	vecs         []allocVec
 	exact        bool
@@ -196,9 +195,9 @@ func (c *compatCache) computeOffBits(r *scheduling.Requirement) bitset {
 	})
 }
 
-// absorbs reports whether adding podReqs to reqs (Requirements.Add) gives a set equal to reqs:
-// every key of podReqs is in reqs, and its intersection with reqs' requirement has the same
-// values, bounds and minValues as reqs' own.
+// absorbs reports whether adding podReqs to reqs (Requirements.Add) gives a set equal to reqs.
+// Every key of podReqs must be in reqs. Its intersection with reqs' requirement must have
+// the same values, bounds and minValues as reqs' own.
 func (c *compatCache) absorbs(reqs, podReqs scheduling.Requirements) bool {
 	for k, q := range podReqs {
 		r, ok := reqs[k]

@@ -27,21 +27,25 @@
 //	enumerate.go,           replayed and enumerated
 //	symmetry.go
 //
-// It answers, for the pinned versions (sigs.k8s.io/karpenter v1.14.x scheduler,
-// karpenter-provider-azure v1.14.2 launch), which NodeClaims Karpenter creates for a batch of
-// pending pods, which pods it binds to each, and which size, capacity type and zone the cloud
-// provider launches for each.
+// It answers for the pinned versions: the sigs.k8s.io/karpenter v1.14.x scheduler and the
+// karpenter-provider-azure v1.14.2 launch. For a batch of pending pods it says which
+// NodeClaims Karpenter creates and which pods it binds to each. For each NodeClaim it says
+// which size, capacity type and zone the cloud provider launches.
 //
-// It follows the scheduler's own rules, step by step: the queue order (cpu, then memory,
-// descending, then creation time and UID), in-flight NodeClaims tried before new ones in
-// the order Karpenter sorts them (fewest pods first, with the same sort), NodePools by weight
-// then name, the per-NodeClaim narrowing of instance-type options as pods are added, daemon
-// overhead per group of instance types a DaemonSet can run on, limits charged with the largest
-// option, minValues, topology spread, pod (anti-)affinity and the relaxation of preferences.
-// Requirements algebra, resource arithmetic, offerings and the Azure provider's allocation
-// strategy are imported from upstream (sigs.k8s.io/karpenter/pkg/scheduling,
-// pkg/cloudprovider, pkg/utils/resources, karpenter-provider-azure's allocationstrategy),
-// never copied; the scheduler's controller package is not imported, so that it never reaches
-// the provider binary. internal/simulation/benchcmp runs Karpenter's scheduler next to it on the
-// same inputs and reports where the two differ.
+// It follows the scheduler's own rules, step by step:
+//
+//   - the queue order: cpu, then memory, descending, then creation time and UID;
+//   - in-flight NodeClaims before new ones, fewest pods first, with Karpenter's sort;
+//   - NodePools by weight, then name;
+//   - the narrowing of each NodeClaim's instance-type options as pods are added;
+//   - daemon overhead per group of instance types a DaemonSet can run on;
+//   - limits charged with the largest option, and minValues;
+//   - topology spread, pod (anti-)affinity and the relaxation of preferences.
+//
+// The requirements algebra, resource arithmetic, offerings and the Azure provider's
+// allocation strategy are imported from upstream, never copied. They are
+// sigs.k8s.io/karpenter/pkg/scheduling, pkg/cloudprovider, pkg/utils/resources and
+// karpenter-provider-azure's allocationstrategy. The scheduler's controller package is not
+// imported, so it never reaches the provider binary. internal/simulation/benchcmp runs
+// Karpenter's scheduler next to it on the same inputs and reports where the two differ.
 package karpenter

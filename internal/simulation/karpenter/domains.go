@@ -7,12 +7,13 @@ import (
 	"sigs.k8s.io/karpenter/pkg/scheduling"
 )
 
-// domainIndex is each topology key's domains: from every NodePool's requirements intersected
-// with each of its instance types', and the values its own In requirements name, with the
-// taint sets of the pools offering them. Pods spread or (anti-)affine over a few keys only
-// (zone, hostname), so a key's domains are collected when a topology group first asks for
-// them, not for every label key of the catalog; for one key the pools are visited in order
-// and the domains inserted as collecting all keys at once would insert them.
+// domainIndex is each topology key's domains, with the taint sets of the pools offering them.
+// They come from every NodePool's requirements intersected with each of its instance
+// types', and from the values its own In requirements name. Pods spread or (anti-)affine
+// over a few keys only, such as zone and hostname. So a key's domains are collected when a
+// topology group first asks for them, not for every label key of the catalog. For one key
+// the pools are visited in order. The domains are inserted as collecting all keys at once
+// would insert them.
 type domainIndex struct {
 	pools []*karpv1.NodePool
 	its   map[string][]*cloudprovider.InstanceType
@@ -47,9 +48,9 @@ func (d *domainIndex) get(key string) domainGroup {
 		taints := np.Spec.Template.Spec.Taints
 		list := d.its[np.Name]
 		breq, has := d.bases[i][key]
-		// Per instance type this is the pool's requirements added to the instance type's
-		// (upstream builds that set for each one): shared keys intersect, the others keep
-		// their own values, which for the pool's keys are the same for every instance type.
+		// Per instance type this is the pool's requirements added to the instance type's, as
+		// upstream builds that set for each one. Shared keys intersect. The others keep their
+		// own values, and for the pool's keys those are the same for every instance type.
 		if has && len(list) > 0 {
 			for _, v := range breq.Values() {
 				add(v, taints)
@@ -84,7 +85,7 @@ func (d *domainIndex) get(key string) domainGroup {
 					continue
 				}
 				// An instance type's label In one value v meets the pool's requirement in v
-				// exactly when the requirement has v (cloud.Singles): no set is built for it.
+				// exactly when the requirement has v (cloud.Singles). So no set is built for it.
 				if r.Operator() == corev1.NodeSelectorOpIn && r.Len() == 1 {
 					if v := r.Values()[0]; breq.Has(v) {
 						add(v, taints)

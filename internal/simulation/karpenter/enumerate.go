@@ -1,28 +1,28 @@
 package karpenter
 
-// Enumerate walks every combination of the round's tie-breaks that can give a distinct round,
-// depth-first, as Reach does but with no outcome to follow: a try that fails leaves the round
-// as it was, so once a try has failed under one choice of its ties, every other choice that
-// fails it too repeats a round already walked and is stopped at its next binding (see
-// replayTies). What is left to walk are the choices that bind a pod somewhere else, in
-// another zone, or not at all: far fewer than the product of every tie's alternatives, which
-// Outcomes' odometer walks (a pod tried on ten in-flight NodeClaims before it fits one meets
-// a tie at each, and all but the last fail alike).
+// Enumerate walks every combination of the round's tie-breaks that can give a distinct round.
+// It walks depth-first, as Reach does, but with no outcome to follow. A try that fails leaves
+// the round as it was. So once a try has failed under one choice of its ties, every other
+// choice that also fails it repeats a round already walked. That round is stopped at its
+// next binding (see replayTies). What is left are the choices that bind a pod somewhere else,
+// in another zone, or not at all. They are far fewer than the product of every tie's
+// alternatives, which Outcomes' odometer walks. A pod tried on ten in-flight NodeClaims
+// before it fits one meets a tie at each, and all but the last fail alike.
 //
-// budget bounds the walk by pod placements (a round stopped early costs the placements it
-// made): Exhaustive is set when the walk ended within it, and Results are then every outcome
-// the rules can give, distinct by key, the first (Solve's) first. Otherwise the set holds the
-// outcomes walked so far, a corner of the space next to the first round's choices, not a
-// sample of it (Predict then adds a random sample).
+// budget bounds the walk by pod placements; a round stopped early costs the placements it
+// made. Exhaustive is set when the walk ended within the budget. Results are then every
+// outcome the rules can give, distinct by key, Solve's first. Otherwise the set holds the
+// outcomes walked so far. They are a corner of the space next to the first round's choices,
+// not a sample of it, so Predict then adds a random sample.
 func Enumerate(in Input, first *Result, budget int, key func(*Result) string) (OutcomeSet, error) {
 	return enumerate(in, first, budget, key, false)
 }
 
-// EnumerateModuloZones is Enumerate for a key that does not tell zones apart (it ignores the
-// zones NodeClaims are pinned to and launched in): at a tie among zones the round cannot tell
-// apart (symmetry.go), one of them is walked, since the others give the same outcomes up to
-// zone names. Results are then every distinct key the rules can give when Exhaustive, as
-// Enumerate's, in fewer rounds.
+// EnumerateModuloZones is Enumerate for a key that does not tell zones apart: it ignores the
+// zones NodeClaims are pinned to and launched in. At a tie among zones the round cannot tell
+// apart (symmetry.go), one of them is walked. The others give the same outcomes up to zone
+// names. When Exhaustive, Results then hold every distinct key the rules can give, as
+// Enumerate's do, in fewer rounds.
 func EnumerateModuloZones(in Input, first *Result, budget int, key func(*Result) string) (OutcomeSet, error) {
 	return enumerate(in, first, budget, key, true)
 }

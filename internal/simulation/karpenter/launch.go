@@ -15,20 +15,19 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
 )
 
-// launch turns the scheduler's NodeClaims into what is launched: the provisioner orders each
-// NodeClaim's options by price and keeps MaxInstanceTypes of them (dropping the NodeClaim
-// when that breaks minValues, under the Strict policy), adds the instance-type and
-// capacity-type requirements of those options, and the pool's cloud provider resolves the
-// pool's instance types against the NodeClaim and launches the best-ranked offering of its
-// allocation strategy (on Azure: lowest price, then spot before on-demand, then zonal before
-// regional).
+// launch turns the scheduler's NodeClaims into what is launched. The provisioner orders each
+// NodeClaim's options by price and keeps MaxInstanceTypes of them. Under the Strict policy it
+// drops the NodeClaim when that breaks minValues. It adds the instance-type and
+// capacity-type requirements of the options kept. Then the pool's cloud provider resolves
+// the pool's instance types against the NodeClaim. It launches the best-ranked offering of
+// its allocation strategy. On Azure that is the lowest price, then spot before on-demand,
+// then zonal before regional.
 func launch(r result, launchers map[string]cloud.Launcher, relaxMinValues bool, cache *compatCache) *Result {
 	out := &Result{PodErrors: r.podErrors}
 	// NodeClaims with the same requirements and requests launch the same way.
 	launches := map[string]*Launch{}
-	// An option's price depends on the requirements only; NodeClaims share them. So does
-	// whether the provider's resolve filter admits it, but for its instance-type list (see
-	// resolvable).
+	// An option's price depends on the requirements only, and NodeClaims share them. So does
+	// the provider's resolve filter, apart from the instance-type list (see resolvable).
 	prices := map[string]map[*cloudprovider.InstanceType]optionOffers{}
 	resolvable := map[string]map[*cloudprovider.InstanceType]bool{}
 	var keyBuf []byte
@@ -74,10 +73,10 @@ func launch(r result, launchers map[string]cloud.Launcher, relaxMinValues bool, 
 		delete(final, karpv1.NodeRegisteredLabelKey)
 		delete(final, karpv1.NodeInitializedLabelKey)
 		nc := &NodeClaim{NodePool: n.template.nodePool.Name, Pods: n.pods, Requirements: final, InstanceTypeOptions: opts, Requests: n.requests, seq: n.seq}
-		// The provider filters the pool's instance types; only the NodeClaim's options can pass
-		// its instance-type requirement, so those are the ones to look at.
-		// final is reqs (rk) with the options' names and capacity types, which the options
-		// (in order) determine: the key names the options by their index.
+		// The provider filters the pool's instance types. Only the NodeClaim's options can
+		// pass its instance-type requirement, so those are the ones to look at.
+		// final is reqs (rk) with the options' names and capacity types. The options, in
+		// order, determine them, so the key names the options by their index.
 		keyBuf = append(keyBuf[:0], rk...)
 		keyBuf = append(keyBuf, 2)
 		keyBuf = cache.appendOptionIDs(keyBuf, opts)
@@ -105,18 +104,19 @@ func launch(r result, launchers map[string]cloud.Launcher, relaxMinValues bool, 
 	return out
 }
 
-// optionOffers is what the launch needs of an option's available offerings compatible with a
-// NodeClaim's requirements: the lowest price (math.MaxFloat64 when none) and the capacity
-// types in offering order (Offerings.Available().Compatible(reqs) upstream).
+// optionOffers is what the launch needs of an option's offerings: those available and
+// compatible with a NodeClaim's requirements (Offerings.Available().Compatible(reqs)
+// upstream). It holds their lowest price, math.MaxFloat64 when none, and their capacity
+// types in offering order.
 type optionOffers struct {
 	price         float64
 	capacityTypes []string
 }
 
 // orderByPrice is InstanceTypes.OrderByPrice: by the cheapest available compatible offering.
-// Upstream sorts with sort.Slice; with equal prices its order depends on the input order,
-// which a map iteration made random, so equal-priced options are ordered by name here. offers
-// memoises the options' offerings for these requirements.
+// Upstream sorts with sort.Slice. With equal prices its order depends on the input order,
+// which a map iteration made random. So equal-priced options are ordered by name here.
+// offers memoises the options' offerings for these requirements.
 func orderByPrice(its []*cloudprovider.InstanceType, reqs scheduling.Requirements, offers map[*cloudprovider.InstanceType]optionOffers, cache *compatCache) []*cloudprovider.InstanceType {
 	out := make([]*cloudprovider.InstanceType, len(its))
 	copy(out, its)
@@ -127,7 +127,7 @@ func orderByPrice(its []*cloudprovider.InstanceType, reqs scheduling.Requirement
 		}
 		o := optionOffers{price: math.MaxFloat64}
 		// An instance type whose available offerings form one allocatable group has them as
-		// its slots, in order: the memo's offering bits answer CompatibleWellKnown for them.
+		// its slots, in order. So the memo's offering bits answer CompatibleWellKnown for them.
 		if i, ok := cache.ix.idx[it]; ok && len(cache.ix.groups[i]) == 1 {
 			if memo == nil {
 				memo = cache.forReqs(reqs)
@@ -157,8 +157,8 @@ func orderByPrice(its []*cloudprovider.InstanceType, reqs scheduling.Requirement
 		}
 		offers[it] = o
 	}
-	// Price then name is a total order (names are unique), so any sort gives the same result;
-	// the prices are looked up once, not in every comparison.
+	// Price then name is a total order, since names are unique. So any sort gives the same
+	// result. The prices are looked up once, not in every comparison.
 	priced := make([]pricedOption, len(out))
 	for i, it := range out {
 		priced[i] = pricedOption{it, offers[it].price}
@@ -183,10 +183,10 @@ type pricedOption struct {
 	price float64
 }
 
-// allocate is the cloud provider's launch choice for a NodeClaim (cloud.Launcher: on Azure,
-// resolveInstanceTypes and its default allocation strategy's ranking). resolvable memoises the
-// provider's resolve filter for requirements equal to reqs but for the instance-type list (see
-// cloud.Launcher).
+// allocate is the cloud provider's launch choice for a NodeClaim (cloud.Launcher). On Azure it
+// is resolveInstanceTypes and the default allocation strategy's ranking. resolvable memoises
+// the provider's resolve filter for requirements equal to reqs but for the instance-type list
+// (see cloud.Launcher).
 func allocate(c cloud.Launcher, its []*cloudprovider.InstanceType, reqs scheduling.Requirements, requests corev1.ResourceList, resolvable map[*cloudprovider.InstanceType]bool) *Launch {
 	if c == nil {
 		return nil

@@ -25,20 +25,20 @@ type nodeClaim struct {
 	daemonGroups        []daemonGroup
 	topology            *topology
 	cache               *compatCache
-	// rooms and allocs are, when floorOK, each option's room after its daemon overhead and its
-	// allocatable, in option order: a pod that leaves the requirements as they are keeps the
-	// options whose room holds the new requests, which is all the filter would decide then.
+	// rooms and allocs hold, when floorOK, each option's room after its daemon overhead and
+	// its allocatable, in option order. A pod that leaves the requirements as they are keeps
+	// the options whose room holds the new requests. That is all the filter would decide.
 	rooms, allocs []vec
-	// minValues is whether the requirements carry minValues (the filter then checks them).
+	// minValues is whether the requirements carry minValues, which the filter then checks.
 	minValues bool
-	// ownOptions is whether instanceTypeOptions is this NodeClaim's own copy (narrow made it),
-	// which narrowing may then compact in place; otherwise it may be shared with the template
-	// or a filter's input.
+	// ownOptions is whether instanceTypeOptions is this NodeClaim's own copy, made by narrow.
+	// Narrowing may compact its own copy in place. Otherwise the slice may be shared with the
+	// template or a filter's input.
 	ownOptions bool
-	// largest is the component-wise largest allocatable among the options (valid when
-	// largestOK): a pod whose requests with the NodeClaim's exceed it fits no option, so it is
-	// turned away without the filter (Karpenter reaches the same "no instance type" verdict
-	// the long way).
+	// largest is the component-wise largest allocatable among the options, valid when
+	// largestOK. A pod whose requests with the NodeClaim's exceed it fits no option. So it is
+	// turned away without the filter. Karpenter reaches the same "no instance type" verdict
+	// the long way.
 	largest   vec
 	largestOK bool
 	floor     vec
@@ -49,10 +49,10 @@ type nodeClaim struct {
 	requestsOK bool
 	// seq is the NodeClaim's rank in creation order.
 	seq int
-	// portsUsed is whether a DaemonSet pod or a bound pod uses a host port: until then an
-	// entry without ports, all a port-less pod would add to the usages, changes nothing any
-	// check sees, so none is added. ownPorts is whether daemonGroups (and their usages) are
-	// this NodeClaim's copies.
+	// portsUsed is whether a DaemonSet pod or a bound pod uses a host port. Until one does,
+	// no usage entry is added. A port-less pod would add an entry without ports, which no
+	// check sees. ownPorts is whether daemonGroups and their usages are this NodeClaim's
+	// copies.
 	portsUsed, ownPorts bool
 }
 
@@ -65,7 +65,7 @@ func newNodeClaim(t *template, topo *topology, cache *compatCache, its []*cloudp
 }
 
 // candidate is what adding a pod would make of the NodeClaim. When narrowed, the options are
-// the NodeClaim's own whose room holds narrowTo (narrow counted them; add keeps them).
+// the NodeClaim's own whose room holds narrowTo. narrow counted them, and add keeps them.
 type candidate struct {
 	requirements scheduling.Requirements
 	options      []*cloudprovider.InstanceType
@@ -102,16 +102,16 @@ func (n *nodeClaim) canAdd(p *corev1.Pod, pd *podData, relaxMinValues bool) (can
 		if sameMap(topo, n.requirements) || pinnedAlike(n.requirements, topo) {
 			return n.addPlain(p, pd, relaxMinValues)
 		}
-		// The pod adds no requirement: upstream's copy of the NodeClaim's set is what the
-		// topology was just asked with, and it asks once (a second call would meet its ties
-		// again).
+		// The pod adds no requirement. So upstream's copy of the NodeClaim's set is what the
+		// topology was just asked with. Upstream asks once, and a second call would meet its
+		// ties again.
 		reqs := scheduling.NewRequirements(n.requirements.Values()...)
 		return n.withTopology(p, pd, reqs, topo, relaxMinValues)
 	}
 	if len(pd.requirements) > 0 && len(n.pods) > 0 && n.cache.absorbs(n.requirements, pd.requirements) {
-		// The pod's requirements leave the NodeClaim's as they are (each of its keys is the
-		// NodeClaim's already, narrowed to itself): upstream's copy with them added is equal
-		// to the NodeClaim's set, so the topology is asked with that set, once.
+		// The pod's requirements leave the NodeClaim's as they are. Each of its keys is the
+		// NodeClaim's already, and narrows to itself. So upstream's copy with them added
+		// equals the NodeClaim's set, and the topology is asked with that set, once.
 		topo, err := n.topology.addRequirements(p, n.template.taints, pd.strictRequirements, n.requirements)
 		if err != nil {
 			return candidate{}, err
@@ -143,9 +143,9 @@ func (n *nodeClaim) withTopology(p *corev1.Pod, pd *podData, reqs, topo scheduli
 	}
 	reqs.Add(topo.Values()...)
 	if n.floorOK && n.requestsOK && pd.requestsOK && !pd.hostPorts && !reqs.HasMinValues() && n.boundsMemo != nil && n.cache.forReqs(reqs) == n.boundsMemo {
-		// The new set admits exactly what the NodeClaim's does (the same memo): every option
-		// stays compatible and keeps its offerings, so the filter decides by room alone, as
-		// for a plain pod.
+		// The new set admits exactly what the NodeClaim's does: the memo is the same. Every
+		// option stays compatible and keeps its offerings. So the filter decides by room
+		// alone, as for a plain pod.
 		t := n.requestsV
 		for i := range t {
 			t[i] += pd.requestsV[i]
@@ -169,10 +169,10 @@ func (n *nodeClaim) withTopology(p *corev1.Pod, pd *podData, reqs, topo scheduli
 	return candidate{requirements: reqs, options: remaining}, nil
 }
 
-// addPlain is canAdd for a pod that leaves the NodeClaim's requirements as they are: the
-// requirements stay (upstream rebuilds an equal set), only the instance types that still fit
-// change; when the requests still fit the tightest option with its daemon overhead, none
-// drops out.
+// addPlain is canAdd for a pod that leaves the NodeClaim's requirements as they are. The
+// requirements stay, where upstream rebuilds an equal set. Only the instance types that
+// still fit change. When the requests fit the tightest option with its daemon overhead,
+// none drops out.
 func (n *nodeClaim) addPlain(p *corev1.Pod, pd *podData, relaxMinValues bool) (candidate, error) {
 	if n.floorOK && n.requestsOK && pd.requestsOK && !pd.hostPorts {
 		t := n.requestsV
@@ -196,11 +196,11 @@ func (n *nodeClaim) addPlain(p *corev1.Pod, pd *podData, relaxMinValues bool) (c
 	return candidate{requirements: n.requirements, options: remaining}, nil
 }
 
-// narrow is the filter's verdict on the options when the requirements are the NodeClaim's
-// own (every option is compatible and has an offering), the pod uses no host port, no
-// minValues applies and every option has one allocatable group with whole milli-units
-// (floorOK): the options whose room holds the requests t are kept (add keeps them, see
-// keepRooms). ok is false when no option is left: the filter then says why.
+// narrow is the filter's verdict on the options in the plain case. The requirements are the
+// NodeClaim's own, so every option is compatible and has an offering. The pod uses no host
+// port, and no minValues applies. Every option has one allocatable group in whole
+// milli-units (floorOK). Then the options whose room holds the requests t are kept; add
+// keeps them (keepRooms). ok is false when no option is left, so the filter says why.
 func (n *nodeClaim) narrow(t vec) (candidate, bool) {
 	kept := 0
 	for _, r := range n.rooms {
@@ -217,9 +217,9 @@ func (n *nodeClaim) narrow(t vec) (candidate, bool) {
 	return candidate{requirements: n.requirements, narrowed: true, narrowTo: t}, true
 }
 
-// keepRooms keeps the options whose room holds t, with their rooms and allocatables, in
-// order, in place (the options are copied once if they are not the NodeClaim's own), and
-// recomputes largest and floor from them.
+// keepRooms keeps the options whose room holds t, with their rooms and allocatables. It
+// keeps them in order and in place. Options that are not the NodeClaim's own are copied
+// once first. It recomputes largest and floor from the options kept.
 func (n *nodeClaim) keepRooms(t vec) {
 	opts := n.instanceTypeOptions
 	if !n.ownOptions {
@@ -245,8 +245,8 @@ func (n *nodeClaim) keepRooms(t vec) {
 	n.instanceTypeOptions, n.rooms, n.allocs = opts[:k], n.rooms[:k], n.allocs[:k]
 }
 
-// pinnedAlike reports whether adding topo to reqs changes nothing: every key topo has is in
-// reqs as the same requirement, or both are In the same single value without minValues.
+// pinnedAlike reports whether adding topo to reqs changes nothing. Each key of topo must be in
+// reqs as the same requirement, or both must be In the same single value without minValues.
 func pinnedAlike(reqs, topo scheduling.Requirements) bool {
 	for k, t := range topo {
 		r, ok := reqs[k]
@@ -271,8 +271,8 @@ func (n *nodeClaim) add(p *corev1.Pod, pd *podData, c candidate) {
 	if !c.narrowed && !sameOptions(old, c.options) {
 		n.instanceTypeOptions, n.ownOptions = c.options, false
 	}
-	// The NodeClaim's requests are its own map (newNodeClaim's, added to in place): the same
-	// sums as upstream's Merge into a new one.
+	// The NodeClaim's requests are its own map, made by newNodeClaim and added to in place.
+	// The sums equal upstream's Merge into a new map.
 	n.requests = resources.MergeInto(n.requests, pd.requests)
 	n.requirements = c.requirements
 	if !first && n.requestsOK && pd.requestsOK {
@@ -315,10 +315,10 @@ func sameOptions(a, b []*cloudprovider.InstanceType) bool {
 	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
-// bounds recomputes largest and floor from the options: largest, component-wise, the largest
-// allocatable; floor, component-wise, the smallest room an option leaves after its daemon
-// overhead (valid when every option has one allocatable group and all are whole milli-units),
-// with each option's room and allocatable (rooms, allocs).
+// bounds recomputes largest, floor, rooms and allocs from the options. largest is the
+// component-wise largest allocatable. floor is the component-wise smallest room an option
+// leaves after its daemon overhead. floor is valid when every option has one allocatable
+// group, all in whole milli-units. rooms and allocs are each option's room and allocatable.
 func (n *nodeClaim) bounds(prev []*cloudprovider.InstanceType) {
 	memo := n.cache.forReqs(n.requirements)
 	if memo == n.boundsMemo && n.floorOK && len(n.rooms) == len(prev) && sameOptions(prev, n.instanceTypeOptions) {
@@ -326,9 +326,9 @@ func (n *nodeClaim) bounds(prev []*cloudprovider.InstanceType) {
 		return // the same options with the same answers: nothing changes
 	}
 	if memo == n.boundsMemo && n.floorOK && len(n.rooms) == len(prev) {
-		// The same answers for every option, whose rooms are known: the options are prev or a
-		// subset of it in order (the filter keeps its input's order), so their rooms are
-		// picked from prev's instead of computed.
+		// Every option gives the same answers, and their rooms are known. The options are
+		// prev or an ordered subset of it, since the filter keeps its input's order. So
+		// their rooms are picked from prev's instead of computed.
 		n.minValues = n.requirements.HasMinValues()
 		if n.pickRooms(prev) {
 			return
@@ -370,9 +370,9 @@ func (n *nodeClaim) bounds(prev []*cloudprovider.InstanceType) {
 	}
 }
 
-// pickRooms keeps, of prev's rooms and allocatables (one per option of prev, in order), those
-// of the options now held, which are prev or a subset of it in order, and recomputes largest
-// and floor from them; false when the options are not such a subset.
+// pickRooms keeps the rooms and allocatables of the options now held. n.rooms holds prev's,
+// one per option of prev, in order. The options must be prev or an ordered subset of it. It
+// then recomputes largest and floor, and returns false when they are not such a subset.
 func (n *nodeClaim) pickRooms(prev []*cloudprovider.InstanceType) bool {
 	n.largest = vec{}
 	n.floor = vec{math.MaxInt64, math.MaxInt64, math.MaxInt64}
@@ -397,9 +397,9 @@ func (n *nodeClaim) pickRooms(prev []*cloudprovider.InstanceType) bool {
 	return true
 }
 
-// finalize is FinalizeScheduling: the hostname placeholder goes, and the smallest daemon
-// overhead among the groups that still have an option is added to the requests, folded in
-// the run's order of the groups (upstream's map order; see daemonFoldOrder).
+// finalize is FinalizeScheduling. The hostname placeholder goes. The smallest daemon overhead
+// among the groups that still have an option is added to the requests. The minimum is folded
+// in the run's order of the groups, upstream's map order (daemonFoldOrder).
 func (n *nodeClaim) finalize(foldOrder []int) {
 	delete(n.requirements, corev1.LabelHostname)
 	left := map[*cloudprovider.InstanceType]bool{}
@@ -460,9 +460,9 @@ func (e *filterError) Error() string {
 	return fmt.Sprintf("no instance type %s, requirements=%s, resources=%s", strings.Join(missing, " or "), e.requirements, resources.String(e.requests))
 }
 
-// filterInstanceTypes is filterInstanceTypesByRequirements: the options compatible with the
-// requirements that fit the requests plus their group's daemon overhead with a compatible
-// offering, then minValues.
+// filterInstanceTypes is filterInstanceTypesByRequirements. It keeps the options that are
+// compatible with the requirements and fit the requests plus their group's daemon overhead
+// with a compatible offering. Then it applies minValues.
 func filterInstanceTypes(cache *compatCache, its []*cloudprovider.InstanceType, reqs scheduling.Requirements, p *corev1.Pod, hasPorts bool, podRequests corev1.ResourceList, groups []daemonGroup, groupOf map[*cloudprovider.InstanceType]int, total corev1.ResourceList, relaxMinValues bool) (cloudprovider.InstanceTypes, map[string]int, error) {
 	ferr := &filterError{requirements: reqs, requests: podRequests}
 	memo := cache.forReqs(reqs)
@@ -470,10 +470,10 @@ func filterInstanceTypes(cache *compatCache, its []*cloudprovider.InstanceType, 
 	if hasPorts {
 		ports = scheduling.GetHostPorts(p)
 	}
-	// Upstream walks the groups and, in each, its instance types that are options; the options
-	// are walked here, each looked up in its group (groupOf; nil: all in groups[0]), with the
-	// group's requests and host-port verdict computed once. Only the set of options matters
-	// downstream, not their order.
+	// Upstream walks the groups, and in each the instance types that are options. Here the
+	// options are walked, each looked up in its group (groupOf; nil: all in groups[0]). Each
+	// group's requests and host-port verdict are computed once. Only the set of options
+	// matters downstream, not their order.
 	type groupState struct {
 		seen, conflict bool
 		req            corev1.ResourceList
@@ -535,15 +535,15 @@ func filterInstanceTypes(cache *compatCache, its []*cloudprovider.InstanceType, 
 		return nil, unsatisfiable, ferr
 	}
 	if len(remaining) == len(its) {
-		// The same options (in group order upstream; only the set matters downstream):
-		// keeping the slice lets the NodeClaim see that nothing changed.
+		// The same options, in group order upstream, but only the set matters downstream.
+		// Keeping the slice lets the NodeClaim see that nothing changed.
 		return its, unsatisfiable, nil
 	}
 	return remaining, unsatisfiable, nil
 }
 
-// fits is fits() upstream: whether an allocatable group with a compatible offering holds the
-// requests, and whether any group has a compatible offering.
+// fits is fits() upstream. It says whether an allocatable group with a compatible offering
+// holds the requests, and whether any group has a compatible offering.
 func (c *itCompat) fits(requests corev1.ResourceList, rv vec, rvOK bool) (bool, bool) {
 	if rvOK && c.exact {
 		for _, a := range c.vecs {

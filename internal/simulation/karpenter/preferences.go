@@ -7,10 +7,12 @@ import (
 )
 
 // preferences relaxes a pod that failed to schedule, one soft constraint at a time, in
-// Karpenter's order: the first of several required node-affinity terms (they are ORed), the
-// heaviest preferred pod-affinity, pod-anti-affinity and node-affinity terms, a ScheduleAnyway
-// topology spread, then (when some NodePool has a PreferNoSchedule taint) a toleration of
-// PreferNoSchedule taints.
+// Karpenter's order:
+//
+//   - the first of several required node-affinity terms, which are ORed;
+//   - the heaviest preferred pod-affinity, pod-anti-affinity and node-affinity terms;
+//   - a ScheduleAnyway topology spread;
+//   - when some NodePool has a PreferNoSchedule taint, a toleration of PreferNoSchedule taints.
 type preferences struct {
 	toleratePreferNoSchedule bool
 }

@@ -9,25 +9,28 @@ import (
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 )
 
-// Outcomes samples Karpenter's random tie-breaks; Reach answers the exact question a
-// fidelity check asks of one outcome Karpenter produced: can the emulation's rules, with some
-// choice at each of the ties it meets, produce that outcome? It searches the tie-breaks
-// depth-first, guided by the outcome (at a tie for a pod on the NodeClaim the outcome binds it
-// to, the domains that NodeClaim ends in come first) and pruned by it: a round stops at the
-// first binding the outcome does not have (a pod on another NodeClaim than the outcome's, or
-// on one whose pool, zones or instance-type options can no longer become the outcome's). A
-// pod once bound stays bound, so no later choice can repair such a binding, and only the
-// choices made before it need revisiting: the search is exhaustive within its budget, not a
-// sample. The target is followed pod by pod (each pod on the same NodeClaim, in the same
-// order), which is stricter than match may be: a round found is the target; Exhaustive says no
-// round binds the pods as the target does.
+// Outcomes samples Karpenter's random tie-breaks. Reach answers the exact question a fidelity
+// check asks of one outcome Karpenter produced. Can the emulation's rules produce it, with
+// some choice at each tie they meet?
+//
+// Reach searches the tie-breaks depth-first, guided by the outcome. At a tie for a pod on the
+// NodeClaim the outcome binds it to, that NodeClaim's final domains come first. The outcome
+// also prunes the search. A round stops at the first binding the outcome does not have: a pod
+// on another NodeClaim, or on one whose pool, zones or options can no longer become the
+// outcome's. A bound pod stays bound, so no later choice repairs such a binding. Only the
+// choices made before it need revisiting. So the search is exhaustive within its budget, not
+// a sample.
+//
+// The target is followed pod by pod: each pod on the same NodeClaim, in the same order. That
+// is stricter than match may be. A round found is the target. Exhaustive says that no round
+// binds the pods as the target does.
 
-// Target is one outcome to reproduce, by creation order (Karpenter's NodeClaims are numbered
-// as they are created, hostname-placeholder-NNNN; the emulation creates its own in the same
-// order when it makes the same choices).
+// Target is one outcome to reproduce, by creation order. Karpenter numbers its NodeClaims as
+// it creates them (hostname-placeholder-NNNN). The emulation creates its own in the same
+// order when it makes the same choices.
 type Target struct {
-	// Claim is, per pod UID, the rank in creation order of the NodeClaim the pod is bound to
-	// (0 = the first created); a pod not in it stays pending.
+	// Claim is, per pod UID, the creation rank of the pod's NodeClaim (0 = the first
+	// created). A pod not in it stays pending.
 	Claim map[types.UID]int
 	// Claims are the NodeClaims in creation order.
 	Claims []TargetClaim
@@ -36,9 +39,9 @@ type Target struct {
 // TargetClaim is what one NodeClaim of the target became.
 type TargetClaim struct {
 	NodePool string
-	// Zones are the zones its final requirements allow (the values of an In requirement on the
-	// zone key); empty: it has no such requirement, it was never pinned to zones (requirements
-	// only narrow), so a NodeClaim pinned to some cannot become it.
+	// Zones are the zones its final requirements allow: the values of an In requirement on
+	// the zone key. Empty means it was never pinned to zones. Requirements only narrow, so a
+	// NodeClaim pinned to zones cannot become it.
 	Zones []string
 	// InstanceType is the size launched for it ("" when none or unknown).
 	InstanceType string
@@ -57,11 +60,11 @@ type Reached struct {
 	Exhaustive bool
 }
 
-// Reach searches the emulation's tie-breaks for a round whose outcome is the target, in at
-// most limit rounds and, when deadline is not zero, until then; match decides whether a
-// finished round is the target (the bindings checked on the way are necessary, not
-// sufficient: sizes, pending pods and the rest are match's). first is the round's Solve
-// result (its prepared round is reused).
+// Reach searches the emulation's tie-breaks for a round whose outcome is the target. It runs
+// at most limit rounds, and stops at deadline when that is not zero. match decides whether a
+// finished round is the target. The bindings checked on the way are necessary, not
+// sufficient: sizes, pending pods and the rest are match's to judge. first is the round's
+// Solve result, whose prepared round is reused.
 func Reach(in Input, first *Result, target Target, limit int, deadline time.Time, match func(*Result) bool) (Reached, error) {
 	rd := first.round
 	if rd == nil {
@@ -71,8 +74,8 @@ func Reach(in Input, first *Result, target Target, limit int, deadline time.Time
 		}
 	}
 	var script []int
-	// failed holds, by the index of its first tie, the tries (with the ties before them as
-	// they are now) already seen to fail: see replayTies.
+	// failed holds the tries already seen to fail, by the index of their first tie. A try is
+	// the same try only while the ties before it stay as they are (see replayTies).
 	failed := map[int][]int{}
 	for runs := 1; runs <= limit; runs++ {
 		if runs > 1 && !deadline.IsZero() && time.Now().After(deadline) {
@@ -84,8 +87,8 @@ func Reach(in Input, first *Result, target Target, limit int, deadline time.Time
 			return Reached{Result: res, Runs: runs}, nil
 		}
 		rt.judge(-1)
-		// Every tie met so far came before the round went astray: advance the last one
-		// with an alternative left that can change the round, keep the ones before it.
+		// Every tie met so far came before the round went astray. Advance the last one that
+		// has an alternative left able to change the round. Keep the ones before it.
 		i := len(rt.ranks) - 1
 		for i >= 0 && (rt.ranks[i]+1 >= rt.arities[i] || rt.dead[i]) {
 			i--
@@ -103,42 +106,43 @@ func Reach(in Input, first *Result, target Target, limit int, deadline time.Time
 	return Reached{Runs: limit}, nil
 }
 
-// replayTies is the TieBreaker of one round of Reach (and, without a target, of Enumerate): it
-// follows script (the rank, in its order of preference, of the alternative to take at each
-// tie), then takes its first preference; it records every tie's rank and arity, and stops the
+// replayTies is the TieBreaker of one round of Reach, and without a target of Enumerate. At
+// each tie it takes the alternative script ranks, in its order of preference. Past the
+// script it takes its first preference. It records every tie's rank and arity. It stops the
 // round at the first binding the target does not have.
 //
-// Two kinds of ties are not revisited, as their other alternatives cannot give a round not
-// searched already. A failed try leaves nothing behind (the same NodeClaims, counts and
-// queue), so every choice at its ties that fails it too gives the same round from there on.
+// Two kinds of ties are not revisited: their other alternatives give no round not searched
+// already. A failed try leaves nothing behind: the same NodeClaims, counts and queue. So
+// every choice at its ties that also fails it gives the same round from there on.
 //
-//   - A tie met while the pod is tried on a NodeClaim the target does not bind it to, in a
-//     try that fails, is dead: its other alternatives either make that try succeed, binding
-//     the pod where the target does not (the round stops there), or fail it too.
-//   - A try on the NodeClaim the target binds the pod to may fail under some choices and
-//     succeed under others; once it has failed, the search goes on from that failure (the
-//     rest of the round's ties, depth-first). When the search comes back to that try's own
-//     ties and another choice fails it again, the round from there on is one already
-//     searched: it is stopped (at the next binding) and cut at the end of that try.
+//   - A tie in a failed try of the pod on a NodeClaim the target does not bind it to is dead.
+//     Its other alternatives either fail the try too, or make it succeed. Success binds the
+//     pod where the target does not, and the round stops there.
+//   - A try on the pod's target NodeClaim may fail under some choices and succeed under
+//     others. Once it has failed, the search goes on from that failure, depth-first. Later
+//     the search comes back to that try's own ties. If another choice fails it again, the
+//     round from there on was searched already. It is stopped at the next binding and cut at
+//     the end of that try.
 //
-// Without them the search enumerates every combination of equivalent choices at the failed
-// tries before it gets to a choice that matters: u36-zones-eastus meets ~300 ties a round,
-// nearly all in failed tries (24 StatefulSet pods whose ScheduleAnyway zone spread fails
-// in every zone before it is relaxed), and never got past them in 2,000 rounds.
+// Without these cuts the search walks every combination of equivalent choices at the failed
+// tries before it reaches a choice that matters. u36-zones-eastus meets about 300 ties a
+// round, nearly all in failed tries. Its 24 StatefulSet pods have a ScheduleAnyway zone
+// spread that fails in every zone before it is relaxed. Uncut, 2,000 rounds do not get past
+// them.
 type replayTies struct {
 	target         *Target
 	script         []int
 	ranks, arities []int
-	// tries and aimed are each tie's try number and whether that try was of the pod on the
-	// NodeClaim the target binds it to (or of no pod: the daemon groups' order); dead marks
-	// the ties that cannot change the round (see above), judged up to judged.
+	// tries is each tie's try number. aimed says whether that try was of the pod on its
+	// target NodeClaim, or of no pod (the daemon groups' order). dead marks the ties that
+	// cannot change the round (see above). Ties are judged up to judged.
 	tries  []int
 	aimed  []bool
 	dead   []bool
 	judged int
-	// failed is Reach's record of failed tries by their first tie, with the choices at their
-	// ties that failed them; repeat says this round failed one of them with other choices
-	// (its ties end with that try's).
+	// failed is Reach's record of failed tries by their first tie, with the choices that
+	// failed them. repeat says this round failed one of them with other choices. Its ties
+	// then end with that try's.
 	failed map[int][]int
 	repeat bool
 	bound  int
@@ -164,11 +168,11 @@ func (r *replayTies) next(n, try int, aimed bool) int {
 	return k
 }
 
-// judge looks at the ties not judged yet that were met in tries other than bound (the try
-// that bound a pod; -1: none, the round is over): those tries failed. Ties of a failed try
-// on a NodeClaim the target does not bind the pod to are dead; a failed try on the one it
-// binds it to is recorded in failed, and when it is there already with other choices the
-// round repeats one searched before: repeat is set and the ties after that try are cut.
+// judge looks at the ties not judged yet. Those met in tries other than bound failed. bound
+// is the try that bound a pod, or -1 when the round is over. Ties of a failed try off the
+// pod's target NodeClaim are dead. A failed try on the target NodeClaim is recorded in
+// failed. If it is there already with other choices, the round repeats one searched before.
+// Then repeat is set and the ties after that try are cut.
 func (r *replayTies) judge(bound int) {
 	for i := r.judged; i < len(r.ranks); {
 		j := i + 1
@@ -197,8 +201,8 @@ func (r *replayTies) judge(bound int) {
 // Choose implements TieBreaker (ties without domains: the order of daemon groups).
 func (r *replayTies) Choose(n int) int { return r.next(n, 0, true) }
 
-// chooseDomain orders the domains: when the pod is tried on the NodeClaim the target binds it
-// to, the domains that NodeClaim ends in come first (in name order), then the others.
+// chooseDomain orders the domains. When the pod is tried on its target NodeClaim, the
+// domains that NodeClaim ends in come first, in name order. The others follow.
 func (r *replayTies) chooseDomain(p *corev1.Pod, claim, try int, key string, domains []string) int {
 	if r.target == nil { // Enumerate: no outcome to follow, every try may matter
 		return r.next(len(domains), try, true)
@@ -226,9 +230,9 @@ func (r *replayTies) chooseDomain(p *corev1.Pod, claim, try int, key string, dom
 	return order[r.next(len(domains), try, aimed)]
 }
 
-// placed checks a binding against the target: the NodeClaim must be the pod's in the target,
-// from the same pool, still able to end in the target's zones and to launch its size
-// (requirements and options only narrow as pods are added).
+// placed checks a binding against the target. The NodeClaim must be the pod's in the target,
+// from the same pool. It must still be able to end in the target's zones and launch its
+// size, since requirements and options only narrow as pods are added.
 func (r *replayTies) placed(p *corev1.Pod, n *nodeClaim, try int) bool {
 	if r.judge(try); r.repeat {
 		return false

@@ -6,11 +6,11 @@ import (
 	"sigs.k8s.io/karpenter/pkg/scheduling"
 )
 
-// LaunchedNode is the node a launched NodeClaim becomes once it registers and initializes (a
-// state node with its Node): the single values of the NodeClaim's, its instance type's and its
-// offering's requirements as labels, the pool's labels and taints, and the instance type's
-// capacity and allocatable, with the NodeClaim's pods bound. name is also its hostname. Nil
-// when nothing launched.
+// LaunchedNode is the node a launched NodeClaim becomes once it registers and initializes: a
+// state node with its Node. Its labels are the single values of the requirements of the
+// NodeClaim, its instance type and its offering, and the pool's labels. It has the pool's
+// taints, and the instance type's capacity and allocatable. The NodeClaim's pods are bound
+// to it. name is also its hostname. It is nil when nothing launched.
 func LaunchedNode(nc *NodeClaim, np *karpv1.NodePool, name string) *ExistingNode {
 	if nc.Launch == nil {
 		return nil

@@ -9,22 +9,23 @@ import (
 	"sigs.k8s.io/karpenter/pkg/scheduling"
 )
 
-// Zones a round cannot tell apart give outcomes that differ by zone names only. In a region
-// whose sizes are offered alike in every zone (the catalog assumes so for every size without a
-// zone listing), a zone spread's first pods meet a tie among zones at count 0 again and again,
-// and walking each choice multiplies the outcomes to walk by permutations of zones. When the
-// outcomes are compared without their zones (a prediction's cost range), one choice per class
-// of interchangeable zones is enough: EnumerateModuloZones walks only those.
+// Zones a round cannot tell apart give outcomes that differ by zone names only. Some regions
+// offer their sizes alike in every zone; the catalog assumes so for every size without a
+// zone listing. There a zone spread's first pods meet a tie among zones at count 0 again and
+// again. Walking each choice multiplies the outcomes by permutations of zones. A prediction's
+// cost range compares outcomes without their zones. Then one choice per class of
+// interchangeable zones is enough, and EnumerateModuloZones walks only those.
 //
 // Two zones are interchangeable at a tie when swapping their names leaves the round as it is:
-//   - statically (zoneClasses): the pools' instance types have the same offerings in both
-//     (capacity type, price, availability and every other label of the offering), and no
-//     requirement a pool, a pod (any node selector or node-affinity term, required or preferred,
-//     as relaxation may leave any of them) or a DaemonSet pod has on the zone key tells them
-//     apart;
-//   - at the tie (interchangeable): every topology group over zones counts both alike (or
-//     neither), and no in-flight NodeClaim's zone requirement tells them apart.
-// The scheduler is then the same up to the swap on both sides of the choice, so each outcome
+//   - Statically (zoneClasses). The pools' instance types have the same offerings in both:
+//     capacity type, price, availability and every other label of the offering. No
+//     requirement on the zone key tells them apart: not a pool's, not a DaemonSet pod's, and
+//     not a pod's. For a pod that is any node selector or node-affinity term, required or
+//     preferred, since relaxation may leave any of them.
+//   - At the tie (interchangeable). Every topology group over zones counts both alike, or
+//     neither. No in-flight NodeClaim's zone requirement tells them apart.
+//
+// The scheduler is then the same up to the swap on both sides of the choice. So each outcome
 // of one choice is, names of zones aside, an outcome of the other.
 
 // zoneClasses are the round's zones by static class (nil: the offerings' zones are not single

@@ -6,41 +6,41 @@ import (
 	corev1 "k8s.io/api/core/v1"
 )
 
-// Where Karpenter's scheduler takes "the first" of equally ranked alternatives while ranging
-// over a Go map, its choice is random (Go randomises map iteration order on purpose). The
-// emulation meets the same ties at the same steps; it resolves each with a TieBreaker and
-// counts it, so that a prediction can say how many random choices Karpenter makes and what
-// its other outcomes would be. The ties it knows:
+// Karpenter's scheduler sometimes takes "the first" of equally ranked alternatives while
+// ranging over a Go map. That choice is random, since Go randomises map iteration order on
+// purpose. The emulation meets the same ties at the same steps. It resolves each with a
+// TieBreaker and counts it. So a prediction can say how many random choices Karpenter makes,
+// and what its other outcomes would be. The ties it knows:
 //
-//   - a topology spread over zones (or any non-hostname key) with several domains at the
-//     lowest count (TopologyGroup.nextDomainTopologySpread ranges over t.domains, or over
-//     nodeDomains.Values(), an unsorted list of a set);
-//   - a pod affinity that starts a domain (nextDomainAffinity takes the first domain of a map
-//     range);
-//   - the order of a NodePool's daemon overhead groups (buildDaemonOverheadGroups returns
-//     lo.Values of a map), which decides the NodeClaim's daemon overhead in
-//     addDaemonRequests when one group has no DaemonSet pod: resources.MinResources with an
-//     empty list is empty, so the fold yields the overhead or nothing depending on the order.
+//   - A topology spread over zones, or any non-hostname key, with several domains at the
+//     lowest count. TopologyGroup.nextDomainTopologySpread ranges over t.domains, or over
+//     nodeDomains.Values(), an unsorted list of a set.
+//   - A pod affinity that starts a domain. nextDomainAffinity takes the first domain of a map
+//     range.
+//   - The order of a NodePool's daemon overhead groups. buildDaemonOverheadGroups returns
+//     lo.Values of a map. The order decides the NodeClaim's daemon overhead in
+//     addDaemonRequests when one group has no DaemonSet pod. resources.MinResources with an
+//     empty list is empty, so the fold yields the overhead or nothing, by the order.
 //
-// Ties that change names only are not counted: equally ranked offerings at launch (the Azure
-// provider shuffles them; Launch.Zones lists them) and equal-priced options (the order only
-// matters past MaxInstanceTypes options).
+// Ties that change names only are not counted. Equally ranked offerings at launch are one
+// kind: the Azure provider shuffles them, and Launch.Zones lists them. Equal-priced options
+// are the other: their order only matters past MaxInstanceTypes options.
 
-// TieBreaker resolves one tie among n > 1 equally ranked alternatives, given in the
-// emulation's order (domains by name, daemon groups by key): it returns the index taken.
+// TieBreaker resolves one tie among n > 1 equally ranked alternatives. They come in the
+// emulation's order: domains by name, daemon groups by key. It returns the index taken.
 // Index 0 is the emulation's own choice.
 type TieBreaker interface {
 	Choose(n int) int
 }
 
-// FirstTie takes the first alternative every time: the emulation's default (first domain by
-// name, daemon groups in key order).
+// FirstTie takes the first alternative every time. It is the emulation's default: the first
+// domain by name, daemon groups in key order.
 type FirstTie struct{}
 
 // Choose implements TieBreaker.
 func (FirstTie) Choose(int) int { return 0 }
 
-// RandomTies takes a uniformly random alternative, from a seeded source: one sample of
+// RandomTies takes a uniformly random alternative from a seeded source. It is one sample of
 // Karpenter's random choices.
 type RandomTies struct{ rng *rand.Rand }
 
@@ -67,30 +67,30 @@ func (s *scriptedTies) Choose(n int) int {
 	return c
 }
 
-// ties is the scheduler's view of its TieBreaker: it records every tie it resolves, its
+// ties is the scheduler's view of its TieBreaker. It records every tie it resolves, with its
 // arity and the choice taken.
 type ties struct {
 	breaker TieBreaker
-	// fixed is Input.FixedTies; met counts every tie met, those it answered included.
+	// fixed is Input.FixedTies. met counts every tie met, those fixed answered included.
 	fixed   func(index, n int) (int, bool)
 	met     int
 	arities []int
 	choices []int
-	// pod and claim say where the scheduler stands when a tie comes up: the pod being added
-	// and the creation rank of the NodeClaim it is tried on (the rank a new one would get).
-	// A breaker that follows a known outcome (replayTies) reads them.
+	// pod and claim say where the scheduler stands when a tie comes up. pod is the pod being
+	// added. claim is the creation rank of the NodeClaim it is tried on, or the rank a new one
+	// would get. A breaker that follows a known outcome (replayTies) reads them.
 	pod   *corev1.Pod
 	claim int
-	// tries counts the scheduler's tries of a pod on a NodeClaim (in-flight or new): the ties
-	// of one try share its number, so a breaker can tell the ties of a try that failed.
+	// tries counts the scheduler's tries of a pod on a NodeClaim, in-flight or new. The ties of
+	// one try share its number. So a breaker can tell the ties of a try that failed.
 	tries int
-	// reduce, when set, is the indices of the zones of a tie that are the first of their class
-	// of interchangeable zones (symmetry.go): a domainBreaker then chooses among those only.
+	// reduce, when set, gives the indices of a tie's zones that are the first of their class
+	// of interchangeable zones (symmetry.go). A domainBreaker then chooses among those only.
 	reduce func(domains []string) []int
 }
 
 // try tells the ties that the scheduler is about to try the pod on the NodeClaim of creation
-// rank claim (the rank a new one would get).
+// rank claim. For a new NodeClaim, claim is the rank it would get.
 func (t *ties) try(claim int) {
 	t.claim = claim
 	t.tries++
@@ -168,8 +168,8 @@ func (t *ties) record(n, c int) int {
 	return c
 }
 
-// placed tells a breaker that follows a known outcome where a pod was bound; false stops the
-// round (the outcome cannot be reached any more).
+// placed tells a breaker that follows a known outcome where a pod was bound. false stops the
+// round, since the outcome can no longer be reached.
 func (t *ties) placed(p *corev1.Pod, n *nodeClaim) bool {
 	if w, ok := t.breaker.(placementWatcher); ok {
 		return w.placed(p, n, t.tries)
@@ -182,8 +182,8 @@ type domainBreaker interface {
 	chooseDomain(p *corev1.Pod, claim, try int, key string, domains []string) int
 }
 
-// placementWatcher is a TieBreaker that watches every binding of a pod to a NodeClaim (try is
-// the number of the try that bound it).
+// placementWatcher is a TieBreaker that watches every binding of a pod to a NodeClaim. try is
+// the number of the try that bound it.
 type placementWatcher interface {
 	placed(p *corev1.Pod, n *nodeClaim, try int) bool
 }
@@ -198,11 +198,11 @@ type OutcomeSet struct {
 	Exhaustive bool
 }
 
-// Outcomes re-runs the round with other tie-breaks than the emulation's and returns the
-// distinct outcomes, first (Solve's result with the default tie-breaks) first, in at most
-// limit runs: every combination of choices when the first run's ties allow no more than limit
-// runs, else limit-1 seeded random samples of Karpenter's choices. key identifies an outcome
-// (what two outcomes must share to count as the same).
+// Outcomes re-runs the round with other tie-breaks than the emulation's. It returns the
+// distinct outcomes in at most limit runs. first, Solve's result with the default
+// tie-breaks, comes first. If the first run's ties allow at most limit runs, it runs every
+// combination of choices. Otherwise it runs limit-1 seeded random samples of Karpenter's
+// choices. key identifies an outcome: two outcomes with the same key count as one.
 func Outcomes(in Input, first *Result, limit int, key func(*Result) string) (OutcomeSet, error) {
 	set := OutcomeSet{Results: []*Result{first}, Runs: 1}
 	if len(first.tieArities) == 0 {
@@ -233,9 +233,9 @@ func Outcomes(in Input, first *Result, limit int, key func(*Result) string) (Out
 		}
 	}
 	if combos <= limit {
-		// Odometer over the choices: advance the last tie that has an alternative left, and
-		// take the first of every tie after it (their arities are only known once run: other
-		// choices can lead to other ties, so the walk may still exceed the limit).
+		// An odometer over the choices. Advance the last tie that has an alternative left,
+		// and take the first of every tie after it. Those ties' arities are known only once
+		// run. Other choices can lead to other ties, so the walk may still exceed the limit.
 		last := first
 		for {
 			i := len(last.tieChoices) - 1
@@ -264,12 +264,13 @@ func Outcomes(in Input, first *Result, limit int, key func(*Result) string) (Out
 	return set, nil
 }
 
-// Sample runs the round n times with seeded random tie-breaks (RandomTies, seeds 1 to n) and
-// returns every run's result, repeats included: n draws of Karpenter's random choices, each
-// tie's alternatives equally likely. Karpenter takes the first of equal alternatives in a Go
-// map range, and Go starts every range at a random position; the alternatives come from sets
-// filled in an order that is itself not fixed, so none is favoured (the emulation does not
-// model a map's slot layout). first is the round's Solve result (its prepared round is reused).
+// Sample runs the round n times with seeded random tie-breaks (RandomTies, seeds 1 to n). It
+// returns every run's result, repeats included. These are n draws of Karpenter's random
+// choices, each tie's alternatives equally likely. Karpenter takes the first of equal
+// alternatives in a Go map range, and Go starts every range at a random position. The
+// alternatives come from sets filled in an order that is itself not fixed. So none is
+// favoured, and the emulation does not model a map's slot layout. first is the round's Solve
+// result, whose prepared round is reused.
 func Sample(in Input, first *Result, n int) ([]*Result, error) {
 	rd := first.round
 	if rd == nil {
