@@ -9,12 +9,13 @@ import (
 	"sigs.k8s.io/karpenter/pkg/scheduling"
 )
 
-// column is one label key of the index's instance types (or of their offering slots), grouped
-// by the requirement each has for it: the members lacking the key, and per distinct
-// requirement (equal operator, values and bounds) one representative and its members. A
-// requirement's bits for the key are then decided once per distinct requirement instead of
-// once per member (a region's 8,000 offering slots carry at most four zones and two capacity
-// types), with the same predicate on an equal requirement, so the same answer.
+// column is one label key of the index's instance types, or of their offering slots. Its
+// members are grouped by the requirement each has for the key. It holds the members lacking
+// the key, and per distinct requirement one representative and its members. Distinct means
+// another operator, other values or other bounds. A requirement's bits for the key are then
+// decided once per distinct requirement, not once per member. The predicate is the same on
+// an equal requirement, so the answer is the same. A region's 8,000 offering slots carry at
+// most four zones and two capacity types.
 type column struct {
 	absent []int32
 	groups []columnGroup
@@ -47,7 +48,7 @@ type columnBuilder struct {
 }
 
 // add puts member i, whose requirement of the key is r, in its group. A requirement In one
-// value is matched against the first groups' single values with Has (a lookup): making its
+// value is matched against the first groups' single values with Has, a lookup. Making its
 // content key would iterate its set, which costs more.
 func (cb *columnBuilder) add(i int, r *scheduling.Requirement) {
 	const scanned = 8
@@ -111,10 +112,10 @@ func (c *column) bits(n int, keep func(*scheduling.Requirement) bool) bitset {
 	return b
 }
 
-// requirementContent identifies a requirement's content (operator, values, bounds and
-// minValues), as reqID's key does plus minValues. Most requirements of instance types and
-// offerings are In one value (an In set has no bounds), which is said without building the
-// full key.
+// requirementContent identifies a requirement's content: operator, values, bounds and
+// minValues. It is reqID's key plus minValues. Most requirements of instance types and
+// offerings are In one value, and an In set has no bounds. That case is said without
+// building the full key.
 func requirementContent(r *scheduling.Requirement) string {
 	if r.MinValues == nil && r.Len() == 1 && r.Operator() == corev1.NodeSelectorOpIn {
 		return "\x01" + r.Any()
@@ -129,8 +130,8 @@ func requirementContent(r *scheduling.Requirement) string {
 }
 
 // itColumn and offColumn are the index's columns of a key over its instance types and over
-// its offering slots, shared by every round over the index: the offering keys' columns are
-// built with the index (in its one pass over the offerings), the others on first use.
+// its offering slots. Every round over the index shares them. The offering keys' columns are
+// built with the index, in its one pass over the offerings. The others are built on first use.
 func (ix *compatIndex) itColumn(key string) *column {
 	return ix.column(&ix.itCols, key, func() *column {
 		return newColumn(len(ix.its), func(i int) *scheduling.Requirement { return ix.its[i].Requirements[key] })
@@ -157,8 +158,9 @@ func (ix *compatIndex) column(m *map[string]*column, key string, build func() *c
 	return c
 }
 
-// absentBits are the offering slots a set without the key admits: those without it, and
-// those whose requirement of it is well known or excludes values (definedOrAllowed).
+// absentBits are the offering slots a set without the key admits. They are the slots without
+// the key, and those whose requirement of it is well known or excludes values
+// (definedOrAllowed).
 func (ix *compatIndex) absentBits(key string) bitset {
 	ix.mu.Lock()
 	b, ok := ix.absentOff[key]

@@ -11,33 +11,34 @@ import (
 )
 
 // compatIndex numbers a round's instance types and the offerings of their allocatable groups
-// (slots), for the compatibility memo's bitsets. It depends on the instance-type lists only,
-// which never change (see valueUnion), so the index of a list is kept per process.
+// (slots), for the compatibility memo's bitsets. It depends on the instance-type lists only.
+// Those never change (see valueUnion), so the index of a list is kept per process.
 type compatIndex struct {
 	its []*cloudprovider.InstanceType
 	idx map[*cloudprovider.InstanceType]int32
 	// groups are, per instance type, its allocatable groups' slot ranges, in group order.
 	groups [][]slotRange
 	slots  []offerSlot
-	// full is, per instance type, every group's allocatable (what compatOf answers when each
-	// group has a compatible offering), not compatible and compatible: shared by the memos.
+	// full holds, per instance type, compatOf's answer for when each group has a compatible
+	// offering: every group's allocatable. [0] is the not-compatible answer, [1] the
+	// compatible one. The memos share them.
 	full [][2]itCompat
 	// itKeys are the label keys some instance type has, offKeys those some offering has.
 	itKeys  map[string]bool
 	offKeys []string
-	// itBits and offBits are, per requirement (compatCache.reqID's key), the instance types
-	// and offering slots it admits: they depend on the list and the requirement only, so
-	// rounds over the same list share them (under mu).
+	// itBits and offBits hold, per requirement (compatCache.reqID's key), the instance types
+	// and offering slots it admits. They depend on the list and the requirement only. So
+	// rounds over the same list share them, under mu.
 	mu              sync.Mutex
 	itBits, offBits map[string]bitset
-	// itCols and offCols are the columns of a key (see column); absentOff, per offering key,
-	// the slots a set without the key admits. Shared like the bitsets, under mu.
+	// itCols and offCols are the columns of a key (see column). absentOff holds, per offering
+	// key, the slots a set without the key admits. They are shared like the bitsets, under mu.
 	itCols, offCols map[string]*column
 	absentOff       map[string]bitset
 }
 
-// shared is the bitset of key in *m, computed and kept when missing (at most a few thousand
-// requirements a list: the map is cleared past that).
+// shared is the bitset of key in *m, computed and kept when missing. A list keeps at most a
+// few thousand requirements: the map is cleared past that.
 func (ix *compatIndex) shared(m *map[string]bitset, key string, compute func() bitset) bitset {
 	ix.mu.Lock()
 	b, ok := (*m)[key]
@@ -66,8 +67,8 @@ var (
 	compatIndexCache = map[valueUnionKey]*compatIndex{}
 )
 
-// indexFor is the index of the pools' instance types: the per-process index of their list when
-// they share one, else one built for the round.
+// indexFor is the index of the pools' instance types. When they share one list it is that
+// list's per-process index. Otherwise it is built for the round.
 func indexFor(lists [][]*cloudprovider.InstanceType) *compatIndex {
 	var distinct [][]*cloudprovider.InstanceType
 	for _, l := range lists {
@@ -152,8 +153,8 @@ func newCompatIndex(lists [][]*cloudprovider.InstanceType) *compatIndex {
 	return ix
 }
 
-// appendOptionIDs appends the instance types' indices (an instance type outside the index
-// by name), in order.
+// appendOptionIDs appends the instance types' indices, in order. An instance type outside
+// the index is appended by name.
 func (c *compatCache) appendOptionIDs(b []byte, its []*cloudprovider.InstanceType) []byte {
 	for _, it := range its {
 		if i, ok := c.ix.idx[it]; ok {

@@ -12,10 +12,10 @@ import (
 	"sigs.k8s.io/karpenter/pkg/utils/resources"
 )
 
-// ExistingNode is a node already in the cluster when the round starts (a state node
-// upstream): a launched NodeClaim of an earlier round, or a node a cluster snapshot lists.
-// Its labels carry what the scheduler matches on (zone, instance type, capacity type, the
-// karpenter.sh/nodepool label of a managed node); the hostname is its name.
+// ExistingNode is a node already in the cluster when the round starts, a state node upstream.
+// It is a launched NodeClaim of an earlier round, or a node a cluster snapshot lists. Its
+// labels carry what the scheduler matches on: zone, instance type, capacity type, and the
+// karpenter.sh/nodepool label of a managed node. The hostname is its name.
 type ExistingNode struct {
 	Name        string
 	Labels      map[string]string
@@ -23,13 +23,13 @@ type ExistingNode struct {
 	Allocatable corev1.ResourceList
 	// Capacity is charged against its NodePool's limits.
 	Capacity corev1.ResourceList
-	// Pods are bound to it; DaemonSetPods are its bound DaemonSet pods. Both count in its
+	// Pods are bound to it, and DaemonSetPods are its bound DaemonSet pods. Both count in its
 	// available resources, its host ports and the topology.
 	Pods          []*corev1.Pod
 	DaemonSetPods []*corev1.Pod
 	// UnderConsolidateAfter is a node whose pool's consolidateAfter has not passed since its
-	// last pod event: a consolidation simulation places no moving pod (Input.Moving) on it
-	// (upstream's IsConsolidationSimulation, ExistingNode.isUnderConsolidateAfter).
+	// last pod event. A consolidation simulation places no moving pod (Input.Moving) on it.
+	// Upstream this is IsConsolidationSimulation and ExistingNode.isUnderConsolidateAfter.
 	UnderConsolidateAfter bool
 }
 
@@ -55,9 +55,9 @@ type existingNode struct {
 	underConsolidateAfter bool
 }
 
-// newExistingNode is NewExistingNode: the node's available resources less the requests of the
-// compatible DaemonSet pods not yet bound to it, its labels plus its hostname as
-// requirements, and its hostname registered with the topology.
+// newExistingNode is NewExistingNode. The node's available resources lose the requests of the
+// compatible DaemonSet pods not yet bound to it. Its labels and its hostname become its
+// requirements. Its hostname is registered with the topology.
 func newExistingNode(n *ExistingNode, daemons []*corev1.Pod, topo *topology) *existingNode {
 	var compatible []*corev1.Pod
 	for _, d := range daemons {
@@ -137,8 +137,8 @@ func (n *existingNode) add(p *corev1.Pod, pd *podData, reqs scheduling.Requireme
 	n.ports.Add(p, scheduling.GetHostPorts(p))
 }
 
-// existingNodes is calculateExistingNodeClaims: the nodes in name order (every node counts as
-// initialized, so sortExistingNodes orders by name alone).
+// existingNodes is calculateExistingNodeClaims: the nodes in name order. Every node counts as
+// initialized, so sortExistingNodes orders by name alone.
 func existingNodes(in []ExistingNode, daemons []*corev1.Pod, topo *topology) []*existingNode {
 	out := make([]*existingNode, len(in))
 	for i := range in {
@@ -151,8 +151,8 @@ func existingNodes(in []ExistingNode, daemons []*corev1.Pod, topo *topology) []*
 	return out
 }
 
-// chargeExisting is updateRemainingResources for every node: each pool's limits less the
-// capacity of its nodes, one node each (StateNode.Capacity).
+// chargeExisting is updateRemainingResources for every node. Each pool's limits lose the
+// capacity of its nodes (StateNode.Capacity), one node at a time.
 func chargeExisting(limits map[string]corev1.ResourceList, nodes []ExistingNode) {
 	one := corev1.ResourceList{resources.Node: resource.MustParse("1")}
 	for _, n := range nodes {

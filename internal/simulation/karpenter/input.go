@@ -11,42 +11,42 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
 )
 
-// Input is one provisioning round: the pending pods, the NodePools that may launch nodes for
-// them (any order: they are ordered by weight as the provisioner orders them), each pool's
-// instance types as the cloud provider lists them and its launch choice, and one pod per
-// DaemonSet.
+// Input is one provisioning round. It holds the pending pods and the NodePools that may launch
+// nodes for them. The pools may come in any order: they are ordered by weight, as the
+// provisioner orders them. Each pool has its instance types as the cloud provider lists
+// them, and its launch choice. There is one pod per DaemonSet.
 type Input struct {
 	NodePools     []*karpv1.NodePool
 	InstanceTypes map[string][]*cloudprovider.InstanceType
-	// Launchers holds, per NodePool, its cloud's launch choice (the cloud its nodeClassRef
-	// names); a pool without one launches nothing, as no provider would answer its Create.
+	// Launchers holds, per NodePool, the launch choice of the cloud its nodeClassRef names. A
+	// pool without one launches nothing, as no provider would answer its Create.
 	Launchers map[string]cloud.Launcher
 	// WellKnownLabels holds, per NodePool, the label keys its cloud's Karpenter knows
-	// (cloud.Labels.WellKnownLabels): the keys a pod may select on without the pool defining
-	// them (scheduling.AllowUndefinedWellKnownLabels in Karpenter's own binary). This binary
-	// links two providers, whose inits both extend karpv1.WellKnownLabels; a pool without an
-	// entry uses that process-wide set.
+	// (cloud.Labels.WellKnownLabels). A pod may select on these keys without the pool defining
+	// them, as scheduling.AllowUndefinedWellKnownLabels allows in Karpenter's own binary. This
+	// binary links two providers, and both their inits extend karpv1.WellKnownLabels. A pool
+	// without an entry uses that process-wide set.
 	WellKnownLabels map[string]sets.Set[string]
 	Pods            []*corev1.Pod
 	DaemonSetPods   []*corev1.Pod
-	// ExistingNodes are the nodes already in the cluster: pods are tried on them before any
-	// NodeClaim, their pods count in the topology, and their capacity in their pool's limits.
+	// ExistingNodes are the nodes already in the cluster. Pods are tried on them before any
+	// NodeClaim. Their pods count in the topology, and their capacity in their pool's limits.
 	ExistingNodes []ExistingNode
-	// Moving are the pods a consolidation simulation moves off its candidates (by UID): they
-	// are not placed on a node UnderConsolidateAfter. Nil outside such a simulation.
+	// Moving are the pods, by UID, that a consolidation simulation moves off its candidates.
+	// They are not placed on a node UnderConsolidateAfter. Nil outside such a simulation.
 	Moving map[types.UID]bool
-	// MinValuesBestEffort is Karpenter's --min-values-policy=BestEffort (the default, Strict,
-	// drops a NodeClaim whose options cannot meet minValues).
+	// MinValuesBestEffort is Karpenter's --min-values-policy=BestEffort. The default, Strict,
+	// drops a NodeClaim whose options cannot meet minValues.
 	MinValuesBestEffort bool
-	// TieBreaks resolves the ties Karpenter breaks at random (see TieBreaker); nil takes the
+	// TieBreaks resolves the ties Karpenter breaks at random (see TieBreaker). Nil takes the
 	// first alternative (FirstTie).
 	TieBreaks TieBreaker
-	// FixedTies, when set, answers ties by a fixed rule before any TieBreaker sees them: given
-	// the tie's index among the round's ties (those it answers included) and its arity, it
-	// returns the alternative taken and true, or false to leave the tie to the breaker. A tie it
-	// answers is not counted, so Outcomes, Enumerate and Reach cannot vary it. Karpenter has no
-	// such rule: it exists so that a test can break a tie rule on purpose and see the fidelity
-	// gate fail (benchcmp).
+	// FixedTies, when set, answers ties by a fixed rule before any TieBreaker sees them. It is
+	// given the tie's index among the round's ties, those it answers included, and its arity.
+	// It returns the alternative taken and true, or false to leave the tie to the breaker. A
+	// tie it answers is not counted, so Outcomes, Enumerate and Reach cannot vary it.
+	// Karpenter has no such rule. It exists so a test can break a tie rule on purpose and see
+	// the fidelity gate fail (benchcmp).
 	FixedTies func(index, n int) (int, bool)
 }
 
@@ -55,17 +55,18 @@ type NodeClaim struct {
 	NodePool string
 	// Pods are bound to it in the order the scheduler added them.
 	Pods []*corev1.Pod
-	// Requirements are the NodeClaim's final requirements (hostname placeholder removed,
-	// instance types and capacity types of the launched options added).
+	// Requirements are the NodeClaim's final requirements. The hostname placeholder is
+	// removed, and the instance types and capacity types of the launched options are added.
 	Requirements scheduling.Requirements
-	// InstanceTypeOptions are the options sent to the cloud provider: ordered by price,
+	// InstanceTypeOptions are the options sent to the cloud provider, ordered by price and
 	// truncated to MaxInstanceTypes.
 	InstanceTypeOptions cloudprovider.InstanceTypes
 	// Requests are the pods' requests plus the smallest daemon overhead among the options.
 	Requests corev1.ResourceList
-	// Launch is what the Azure provider launches for it; nil when no option is left at launch.
+	// Launch is what the Azure provider launches for it. It is nil when no option is left at
+	// launch.
 	Launch *Launch
-	// seq is its rank in creation order (NodeClaims come in the scheduler's last order).
+	// seq is its rank in creation order. NodeClaims come in the scheduler's last order.
 	seq int
 }
 
@@ -73,7 +74,7 @@ type NodeClaim struct {
 type Launch struct {
 	InstanceType *cloudprovider.InstanceType
 	Offering     *cloudprovider.Offering
-	// Zones are the zones of the equally ranked best offerings: the provider shuffles them
+	// Zones are the zones of the equally ranked best offerings. The provider shuffles them
 	// before ranking, so it picks one of them at random. Offering is the first by name.
 	Zones []string
 }
@@ -88,7 +89,8 @@ type Result struct {
 	PodErrors map[*corev1.Pod]error
 	// Ties is how many ties the round met that Karpenter breaks at random (see TieBreaker).
 	Ties int
-	// tieArities and tieChoices are, per tie in the order met, its alternatives and the one taken.
+	// tieArities and tieChoices hold, per tie in the order met, its number of alternatives and
+	// the one taken.
 	tieArities, tieChoices []int
 	// round is what the result was solved from, for Outcomes to run again.
 	round *round

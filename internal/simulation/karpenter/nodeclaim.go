@@ -92,8 +92,8 @@ func (n *nodeClaim) canAdd(p *corev1.Pod, pd *podData, relaxMinValues bool) (can
 		return n.addPlain(p, pd, relaxMinValues)
 	}
 	if len(pd.requirements) == 0 && !pd.plain && len(n.pods) > 0 {
-		// Only topology can narrow the requirements. When every domain it picks is the one
-		// the NodeClaim is already pinned to, the requirements stay as they are and the pod
+		// Only topology can narrow the requirements. Every domain it picks may be the one the
+		// NodeClaim is already pinned to. Then the requirements stay as they are, and the pod
 		// is added like a plain one.
 		topo, err := n.topology.addRequirements(p, n.template.taints, pd.strictRequirements, n.requirements)
 		if err != nil {

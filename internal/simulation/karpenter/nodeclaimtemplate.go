@@ -28,16 +28,17 @@ type template struct {
 	// limitsFor and withinFor memoise withinLimits.
 	limitsFor corev1.ResourceList
 	withinFor []*cloudprovider.InstanceType
-	// allow is the CompatibilityOption of the pool's cloud (its well-known labels), wellKnown
-	// the same set for the allocation-free checks (cloud.Compatible).
+	// allow is the CompatibilityOption of the pool's cloud: its well-known labels. wellKnown is
+	// the same set, for the allocation-free checks (cloud.Compatible).
 	allow     func(*scheduling.CompatibilityOptions)
 	wellKnown sets.Set[string]
 }
 
 // newTemplate builds a NodePool's template and pre-filters its instance types by the pool's
-// requirements; nil when none is left (Karpenter then skips the pool). The round's memo keeps
-// the answers: the pool's NodeClaims start with the same requirements (but for the hostname).
-// wellKnown are the label keys of the pool's cloud (nil: the process-wide set).
+// requirements. It returns nil when none is left, and Karpenter then skips the pool. The
+// round's memo keeps the answers, since the pool's NodeClaims start with the same
+// requirements, but for the hostname. wellKnown are the label keys of the pool's cloud (nil:
+// the process-wide set).
 func newTemplate(cache *compatCache, np *karpv1.NodePool, its []*cloudprovider.InstanceType, relaxMinValues bool, wellKnown sets.Set[string]) *template {
 	nc := np.Spec.Template.ToNodeClaim()
 	labels := map[string]string{}
@@ -66,7 +67,7 @@ func newTemplate(cache *compatCache, np *karpv1.NodePool, its []*cloudprovider.I
 	return t
 }
 
-// overheadVecs is, per instance type of the template, its daemon overhead as a vector; ok is
+// overheadVecs is, per instance type of the template, its daemon overhead as a vector. ok is
 // false when an overhead is not one.
 func (t *template) overheadVecs() (map[*cloudprovider.InstanceType]vec, bool) {
 	if t.overhead == nil {
@@ -94,8 +95,8 @@ type daemonGroup struct {
 }
 
 // daemonOverheadGroups groups the template's instance types by the DaemonSet pods that would
-// run on them (buildDaemonOverheadGroups upstream). Upstream returns the groups in map order;
-// the order only changes the order of options, which the launch re-sorts by price.
+// run on them (buildDaemonOverheadGroups upstream). Upstream returns the groups in map order.
+// That order only changes the order of options, which the launch re-sorts by price.
 func daemonOverheadGroups(t *template, daemons []*corev1.Pod) []daemonGroup {
 	groups := map[string]*daemonGroup{}
 	var keys []string
@@ -137,9 +138,10 @@ func daemonOverheadGroups(t *template, daemons []*corev1.Pod) []daemonGroup {
 }
 
 // daemonFoldOrder is the order of the template's daemon groups in upstream's fold of their
-// overheads. Upstream's groups come in map order (random); the order decides the result only
-// when a group has no DaemonSet pod (its empty overhead empties the fold), and then it is a
-// random permutation, drawn from the tie-breaker (key order when it takes the first each time).
+// overheads. Upstream's groups come in map order, which is random. The order decides the
+// result only when a group has no DaemonSet pod, since its empty overhead empties the fold.
+// Then the order is a random permutation drawn from the tie-breaker. It is key order when
+// the tie-breaker takes the first each time.
 func daemonFoldOrder(groups []daemonGroup, t *ties) []int {
 	order := make([]int, len(groups))
 	for i := range order {
@@ -170,10 +172,10 @@ func podSetKey(pods []*corev1.Pod) string {
 	return strings.Join(keys, ",")
 }
 
-// daemonCompatible is isDaemonPodCompatible: the pod tolerates PreferNoSchedule, must tolerate
-// the pool's taints, and its strict requirements must be compatible with the template and
-// intersect the instance type's; a failing first required node-affinity term is dropped and
-// the next one tried. Like upstream it mutates the DaemonSet pod it is given.
+// daemonCompatible is isDaemonPodCompatible. The pod tolerates PreferNoSchedule, and must
+// tolerate the pool's taints. Its strict requirements must be compatible with the template
+// and intersect the instance type's. A failing first required node-affinity term is dropped
+// and the next one tried. Like upstream it mutates the DaemonSet pod it is given.
 func daemonCompatible(t *template, it *cloudprovider.InstanceType, p *corev1.Pod) bool {
 	(&preferences{}).toleratePreferNoScheduleTaints(p)
 	if err := scheduling.Taints(t.taints).ToleratesPod(p); err != nil {

@@ -8,18 +8,18 @@ import (
 	"sigs.k8s.io/karpenter/pkg/utils/resources"
 )
 
-// queue is the scheduler's pod queue: largest pods first; it stops when a pod comes round
-// again with the queue as long as when it was last pushed (no progress).
+// queue is the scheduler's pod queue, largest pods first. It stops when a pod comes round
+// again with the queue as long as when it was last pushed: no progress was made.
 type queue struct {
 	pods    []*corev1.Pod
 	lastLen map[types.UID]int
 }
 
 func newQueue(pods []*corev1.Pod, data map[types.UID]*podData) *queue {
-	// sort.Slice with Karpenter's comparator on the batch in its given order: the result,
-	// ties included, is the one Karpenter's queue starts with. The pods are sorted with their
-	// requests beside them (the same comparisons give the same permutation); cpu and memory
-	// compare as integers when both are whole milli-units.
+	// sort.Slice with Karpenter's comparator on the batch in its given order gives, ties
+	// included, the order Karpenter's queue starts with. The pods are sorted with their
+	// requests beside them, since the same comparisons give the same permutation. cpu and
+	// memory compare as integers when both are whole milli-units.
 	type entry struct {
 		pod *corev1.Pod
 		pd  *podData

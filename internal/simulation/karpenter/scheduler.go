@@ -18,12 +18,12 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
 )
 
-// podData is what the scheduler caches per pod (scheduling.PodData upstream): its shape's
-// requests and requirements, and whether it is plain at the time it was last updated.
+// podData is what the scheduler caches per pod (scheduling.PodData upstream). It holds the
+// pod's shape's requests and requirements, and whether the pod was plain when last updated.
 type podData struct {
 	*podShape
-	// plain pods have no node requirements and no topology constraint that counts them:
-	// adding one changes a NodeClaim's requests only, so its requirements are not rebuilt.
+	// plain pods have no node requirements and no topology constraint that counts them.
+	// Adding one changes a NodeClaim's requests only, so its requirements are not rebuilt.
 	plain bool
 }
 
@@ -42,18 +42,19 @@ type scheduler struct {
 	nextHost       int
 	cache          *compatCache
 	shapes         *shapeTable
-	// pdBuf holds the podData of the round's pods (one allocation).
+	// pdBuf holds the podData of the round's pods, in one allocation.
 	pdBuf []podData
 	ties  *ties
 	// foldOrder is, per template, the order of its daemon groups in this run (daemonFoldOrder).
 	foldOrder map[*template][]int
 	byPods    byPodCount
-	// stopped is set when the tie-breaker (following a known outcome) gave up on the round.
+	// stopped is set when a tie-breaker following a known outcome gave up on the round.
 	stopped bool
 }
 
-// Solve runs one provisioning round: Karpenter's scheduler over the pending pods, then the
-// provisioner's truncation of each NodeClaim's options and the Azure provider's launch choice.
+// Solve runs one provisioning round. Karpenter's scheduler runs over the pending pods. Then
+// the provisioner truncates each NodeClaim's options, and the cloud provider makes its
+// launch choice.
 func Solve(in Input) (*Result, error) {
 	r, err := prepare(in)
 	if err != nil {
@@ -68,9 +69,10 @@ func (r *round) run(tb TieBreaker) *Result {
 	return out
 }
 
-// round is a provisioning round as far as it does not depend on Karpenter's random
-// tie-breaks: NodePools in order, their templates and daemon groups, the topology domains and
-// the instance-type compatibility memo. Outcomes runs it again with other tie-breaks.
+// round is the part of a provisioning round that does not depend on Karpenter's random
+// tie-breaks. It holds the NodePools in order, their templates and daemon groups, the
+// topology domains and the instance-type compatibility memo. Outcomes runs it again with
+// other tie-breaks.
 type round struct {
 	pools          []*karpv1.NodePool
 	pods           []*corev1.Pod
@@ -82,9 +84,10 @@ type round struct {
 	cache          *compatCache
 	launchers      map[string]cloud.Launcher
 	shapes         *shapeTable
-	// daemons are the DaemonSet pods as given; zoneClass their zones' classes (symmetry.go).
+	// daemons are the DaemonSet pods as given. zoneClass holds their zones' classes
+	// (symmetry.go).
 	daemons []*corev1.Pod
-	// relaxedDaemons are the copies daemonOverheadGroups relaxed: upstream's NewScheduler
+	// relaxedDaemons are the copies daemonOverheadGroups relaxed. Upstream's NewScheduler
 	// builds the existing nodes with them.
 	relaxedDaemons []*corev1.Pod
 	nodes          []ExistingNode
@@ -142,7 +145,8 @@ func prepare(in Input) (*round, error) {
 	return r, nil
 }
 
-// runUntil is run, stopped early (nil, false) when the tie-breaker gives up on the round.
+// runUntil is run, stopped early when the tie-breaker gives up on the round. It then returns
+// nil and false.
 func (r *round) runUntil(tb TieBreaker) (*Result, bool) {
 	s := &scheduler{
 		moving:         r.moving,
@@ -221,10 +225,11 @@ func (s *scheduler) updatePodData(p *corev1.Pod) {
 	pd.plain = len(sh.requirements) == 0 && s.topology.free(p)
 }
 
-// podRequests is resources.RequestsForPods(p) for one pod: resources.Ceiling's requests
-// (component-helpers' PodRequests with the status resources) plus one pod. Ceiling also works
-// out the limits, which the scheduler never reads, and RequestsForPods copies the requests
-// into a new list with Merge (the same quantities): PodRequests' list is already a new one.
+// podRequests is resources.RequestsForPods(p) for one pod: resources.Ceiling's requests plus
+// one pod. Ceiling's requests are component-helpers' PodRequests with the status resources.
+// Ceiling also works out the limits, which the scheduler never reads. RequestsForPods copies
+// the requests into a new list with Merge, with the same quantities. PodRequests' list is
+// already a new one, so no copy is needed here.
 func podRequests(p *corev1.Pod) corev1.ResourceList {
 	reqs := resourcehelper.PodRequests(p, resourcehelper.PodResourcesOptions{UseStatusResources: true})
 	reqs[corev1.ResourcePods] = *resource.NewQuantity(1, resource.DecimalExponent)
@@ -236,9 +241,9 @@ type result struct {
 	podErrors  map[*corev1.Pod]error
 }
 
-// solve is Scheduler.Solve: pods are tried in queue order, each relaxed all the way on its
-// first try; a pod that fails is re-queued with its preferences and retried while the queue
-// makes progress.
+// solve is Scheduler.Solve. Pods are tried in queue order, each relaxed all the way on its
+// first try. A pod that fails is re-queued with its preferences. It is retried while the
+// queue makes progress.
 func (s *scheduler) solve(pods []*corev1.Pod) result {
 	podErrors := map[*corev1.Pod]error{}
 	s.pdBuf = make([]podData, len(pods))
@@ -271,8 +276,8 @@ func (s *scheduler) solve(pods []*corev1.Pod) result {
 }
 
 // trySchedule adds the pod, relaxing its preferences one at a time until it fits. Upstream
-// relaxes a copy of the pod; the copy is made here only when there is something to relax
-// (the pod as given is bound when it fits on the first try, the same pod by value).
+// relaxes a copy of the pod. Here the copy is made only when there is something to relax.
+// A pod that fits on the first try is bound as given, which is the same pod by value.
 func (s *scheduler) trySchedule(p *corev1.Pod) error {
 	copied := false
 	for {
@@ -297,9 +302,9 @@ func (s *scheduler) add(p *corev1.Pod) error {
 	if s.addToExisting(p, pd) {
 		return nil
 	}
-	// The scheduler sorts its in-flight NodeClaims before every pod it does not bind to an
-	// existing node, fewest pods first, with sort.Slice on the slice as it stands: the same
-	// sort on the same order gives the same ties.
+	// The scheduler sorts its in-flight NodeClaims, fewest pods first, before every pod it
+	// does not bind to an existing node. It uses sort.Slice on the slice as it stands. The
+	// same sort on the same order gives the same ties.
 	s.byPods.claims = s.newNodeClaims
 	sort.Sort(&s.byPods)
 	for _, n := range s.newNodeClaims {
@@ -346,9 +351,10 @@ func (s *scheduler) add(p *corev1.Pod) error {
 }
 
 // byPodCount orders NodeClaims by their number of pods. sort.Sort and sort.Slice run the same
-// algorithm (both are generated from one template), so sorting with it gives the permutation
-// upstream's sort.Slice gives, ties included, without sort.Slice's reflection.
-// (A pointer to the scheduler's own one: a slice converted to sort.Interface is allocated.)
+// algorithm, both generated from one template. So sorting with it gives the permutation
+// upstream's sort.Slice gives, ties included, without sort.Slice's reflection. It is used as
+// a pointer to the scheduler's own one, since a slice converted to sort.Interface is
+// allocated.
 type byPodCount struct{ claims []*nodeClaim }
 
 func (s *byPodCount) Len() int           { return len(s.claims) }
@@ -356,9 +362,9 @@ func (s *byPodCount) Less(a, b int) bool { return len(s.claims[a].pods) < len(s.
 func (s *byPodCount) Swap(a, b int)      { s.claims[a], s.claims[b] = s.claims[b], s.claims[a] }
 
 // subtractMax charges a new NodeClaim against its NodePool's limits with the largest capacity
-// among its options, as Karpenter does (it cannot know which one will launch). Upstream takes
-// resources.MaxResources over every capacity list; only the limited resources are looked at
-// here, the others are not subtracted from anything.
+// among its options. Karpenter does so because it cannot know which one will launch.
+// Upstream takes resources.MaxResources over every capacity list. Here only the limited
+// resources are looked at, since the others are not subtracted from anything.
 func subtractMax(remaining corev1.ResourceList, its []*cloudprovider.InstanceType) corev1.ResourceList {
 	if len(its) == 0 {
 		return remaining
@@ -379,9 +385,9 @@ func subtractMax(remaining corev1.ResourceList, its []*cloudprovider.InstanceTyp
 	return out
 }
 
-// withinLimits is filterByRemainingResources of the template's options, memoised for the
-// remaining limits it was last asked with (the same map until a NodeClaim of the pool is
-// created: subtractMax makes a new one).
+// withinLimits is filterByRemainingResources of the template's options. It is memoised for
+// the remaining limits it was last asked with. That map stays the same until a NodeClaim of
+// the pool is created, since subtractMax makes a new one.
 func (t *template) withinLimits(remaining corev1.ResourceList) []*cloudprovider.InstanceType {
 	if t.limitsFor == nil || reflect.ValueOf(t.limitsFor).UnsafePointer() != reflect.ValueOf(remaining).UnsafePointer() {
 		t.limitsFor, t.withinFor = remaining, filterByRemainingResources(t.instanceTypeOptions, remaining)

@@ -10,13 +10,14 @@ import (
 	"sigs.k8s.io/karpenter/pkg/scheduling"
 )
 
-// podShape is what the scheduler derives from a pod's namespace, labels, spec and status:
-// its requests, node requirements and host ports, and (per run, in topology.shapeGroups) the
-// topology groups its constraints make. Pods of one workload differ in name, UID and creation
-// time only, so they share one shape, and those are computed once per shape instead of once
-// per pod (Karpenter computes them per pod).
+// podShape is what the scheduler derives from a pod's namespace, labels, spec and status. It
+// holds the pod's requests, node requirements and host ports. Per run, topology.shapeGroups
+// holds the topology groups its constraints make. Pods of one workload differ in name, UID
+// and creation time only, so they share one shape. So these are computed once per shape,
+// where Karpenter computes them per pod.
 type podShape struct {
-	// id indexes the shape in its table (dense: per-shape state is kept in slices).
+	// id indexes the shape in its table. Ids are dense, since per-shape state is kept in
+	// slices.
 	id                 int
 	requests           corev1.ResourceList
 	requirements       scheduling.Requirements
@@ -26,18 +27,18 @@ type podShape struct {
 	hostPorts          bool
 }
 
-// shapeTable interns pod shapes by the bytes of what the scheduler may read of a pod: its
-// namespace, its labels and its spec (protobuf, deterministic: map keys are sorted) without
-// the hostname and subdomain a StatefulSet gives each pod, and its status when it has
-// container statuses (resized requests). Two pods with equal bytes get equal answers from
-// every function the emulation calls on a pod; pods that differ anywhere else get their own
-// shape, which costs time, never a wrong answer. A shape's requests and requirements are
-// shared by its pods and never modified.
+// shapeTable interns pod shapes by the bytes of what the scheduler may read of a pod. Those
+// are its namespace, its labels and its spec, as deterministic protobuf with sorted map keys.
+// The spec leaves out the hostname and subdomain a StatefulSet gives each pod. The status
+// is included when it has container statuses, which carry resized requests. Two pods with
+// equal bytes get equal answers from every function the emulation calls on a pod. Pods that
+// differ anywhere else get their own shape, which costs time, never a wrong answer. A
+// shape's requests and requirements are shared by its pods and never modified.
 type shapeTable struct {
 	byKey  map[string]*podShape
 	shapes []*podShape
-	// known holds the shapes of the round's pods (computed once); relaxed copies are looked
-	// up by their bytes.
+	// known holds the shapes of the round's pods, computed once. Relaxed copies are looked up
+	// by their bytes.
 	known      map[*corev1.Pod]*podShape
 	buf        []byte
 	containers []corev1.Container
@@ -99,8 +100,8 @@ func (t *shapeTable) key(p *corev1.Pod) []byte {
 		}
 	}
 	b = append(b, 0)
-	// Containers are marshalled without their resources, which are appended in canonical form
-	// (what a Quantity marshals as, without the strings its marshalling allocates).
+	// Containers are marshalled without their resources, which are appended in canonical
+	// form. That is what a Quantity marshals as, without the strings its marshalling allocates.
 	spec := &t.spec // a scratch copy: a local one would escape to the heap per pod
 	*spec = p.Spec
 	spec.Hostname, spec.Subdomain = "", ""
@@ -128,17 +129,17 @@ func (t *shapeTable) key(p *corev1.Pod) []byte {
 }
 
 // appendResources appends a resource list, names sorted, each quantity as its format and
-// value: a quantity's string is its canonical form (a parsed quantity keeps its own string
-// only when that is canonical), which depends on nothing else. A value that is a whole
-// number of milli-units is appended as that number, any other in canonical form.
+// value. A quantity's string is its canonical form, which depends on nothing else. A parsed
+// quantity keeps its own string only when that is canonical. A value that is a whole number
+// of milli-units is appended as that number, any other in canonical form.
 func (t *shapeTable) appendResources(b []byte, l corev1.ResourceList) []byte {
 	if len(l) == 0 {
 		return append(b, 4)
 	}
 	var small [8]corev1.ResourceName
 	names := small[:0]
-	// The usual names are looked up (in sorted order) rather than ranged over: starting a
-	// map iteration costs more than a few lookups.
+	// The usual names are looked up in sorted order rather than ranged over. Starting a map
+	// iteration costs more than a few lookups.
 	for _, n := range commonResources {
 		if _, ok := l[n]; ok {
 			names = append(names, n)

@@ -16,10 +16,12 @@ import (
 )
 
 // topology tracks the scheduling round's topology spread constraints and pod (anti-)affinity
-// terms as Karpenter's Topology does: one group per distinct constraint, owned by the pods
-// that carry it, counting the pods it selects per domain. Groups start with every domain a
-// NodePool can offer at zero, plus the existing nodes' domains with the bound pods counted. Where Karpenter iterates a map and takes the first of equal domains (a
-// random pick), the emulation asks its tie-breaker, which by default takes the first by name.
+// terms, as Karpenter's Topology does. There is one group per distinct constraint, owned by
+// the pods that carry it. A group counts the pods it selects per domain. Groups start with
+// every domain a NodePool can offer at zero. They add the existing nodes' domains, with the
+// bound pods counted. Karpenter iterates a map and takes the first of equal domains, a
+// random pick. There the emulation asks its tie-breaker, which by default takes the first by
+// name.
 type topology struct {
 	ties         *ties
 	domainGroups *domainIndex
@@ -27,15 +29,16 @@ type topology struct {
 	byKey        map[string]*topologyGroup
 	inverse      []*topologyGroup
 	inverseByKey map[string]*topologyGroup
-	// selecting caches, per pod, the groups and inverse groups whose selector matches it (a
-	// pod's labels and namespace never change; an entry is stale once groups are added); its
-	// shape keeps the same (shapeTopology.sel).
+	// selecting caches, per pod, the groups and inverse groups whose selector matches it. A
+	// pod's labels and namespace never change, but an entry is stale once groups are added.
+	// The pod's shape keeps the same cache (shapeTopology.sel).
 	selecting map[types.UID]*selection
 	// owned lists, per pod, the groups it owns, in the order of groups.
 	owned map[types.UID][]*topologyGroup
-	// shapes are the round's pod shapes; byShape holds, per shape id, the groups its
-	// constraints resolve to and its labels' selection: pods of one shape own the same groups
-	// (a group's id depends on nothing but the pod's shape), so each shape builds them once.
+	// shapes are the round's pod shapes. byShape holds, per shape id, the groups its
+	// constraints resolve to and its labels' selection. A group's id depends on nothing but
+	// the pod's shape. So pods of one shape own the same groups, and each shape builds them
+	// once.
 	shapes  *shapeTable
 	byShape []shapeTopology
 	// nodes are the nodes already in the cluster, whose pods each new group counts.
@@ -44,8 +47,8 @@ type topology struct {
 
 type shapeTopology struct {
 	resolved bool
-	// owned are the groups its spread and affinity terms resolve to (once each, in the order
-	// of groups); inverse the groups of its required anti-affinity terms.
+	// owned are the groups its spread and affinity terms resolve to, once each, in the order
+	// of groups. inverse are the groups of its required anti-affinity terms.
 	owned, inverse []*topologyGroup
 	sel            *selection
 }
@@ -114,7 +117,7 @@ var (
 	valueUnionCache = map[valueUnionKey]map[string][]string{}
 )
 
-// valueUnionKey is a list's backing array and length; holding it in the cache keeps the
+// valueUnionKey is a list's backing array and length. Holding it in the cache keeps the
 // array alive, so the address cannot be reused by another list.
 type valueUnionKey struct {
 	array **cloudprovider.InstanceType
@@ -122,8 +125,8 @@ type valueUnionKey struct {
 }
 
 // valueUnion is, per label key, every value an instance type of the list has. Lists come from
-// the solver's per-region cache and are never modified, so the union is kept per list (a
-// caller that modifies a list in place between calls would need to pass a new one).
+// the solver's per-region cache and are never modified, so the union is kept per list. A
+// caller that modified a list in place between calls would have to pass a new one.
 func valueUnion(its []*cloudprovider.InstanceType) map[string][]string {
 	if len(its) == 0 {
 		return nil
@@ -181,8 +184,8 @@ func (t *topology) update(p *corev1.Pod) {
 	}
 }
 
-// resolve finds (or registers) the groups of the pod's constraints, for its shape: the first
-// group of an id is kept, later pods with the same constraint own that one.
+// resolve finds or registers the groups of the pod's constraints, for its shape. The first
+// group of an id is kept, and later pods with the same constraint own that one.
 func (t *topology) resolve(p *corev1.Pod, st *shapeTopology) {
 	st.resolved = true
 	if hasPodAntiAffinity(p) {
@@ -206,8 +209,8 @@ func (t *topology) resolve(p *corev1.Pod, st *shapeTopology) {
 }
 
 // updateInverseAffinities makes the inverse groups of the bound pods' required anti-affinity
-// terms, each counting its pod in the domain of the pod's node (upstream's
-// updateInverseAffinities over the cluster's pods, before the pending pods' groups).
+// terms. Each counts its pod in the domain of the pod's node. Upstream's
+// updateInverseAffinities does so over the cluster's pods, before the pending pods' groups.
 func (t *topology) updateInverseAffinities() {
 	for i := range t.nodes {
 		n := &t.nodes[i]
@@ -225,7 +228,7 @@ func (t *topology) updateInverseAffinities() {
 	}
 }
 
-// updateInverseAntiAffinity finds (or registers) the inverse groups of the pod's required
+// updateInverseAntiAffinity finds or registers the inverse groups of the pod's required
 // anti-affinity terms, in the order of its terms.
 func (t *topology) updateInverseAntiAffinity(p *corev1.Pod) []*topologyGroup {
 	var out []*topologyGroup
@@ -243,8 +246,8 @@ func (t *topology) updateInverseAntiAffinity(p *corev1.Pod) []*topologyGroup {
 	return out
 }
 
-// countDomains gives a new group the domains of the existing nodes its filter admits and
-// counts the bound pods it selects on those nodes (Topology.countDomains).
+// countDomains gives a new group the domains of the existing nodes its filter admits. It
+// counts the bound pods the group selects on those nodes (Topology.countDomains).
 func (t *topology) countDomains(g *topologyGroup) {
 	for i := range t.nodes {
 		n := &t.nodes[i]
@@ -278,8 +281,8 @@ func hasPodAntiAffinity(p *corev1.Pod) bool {
 }
 
 // namespaces is the term's namespace set. A namespaceSelector would select among the
-// cluster's namespaces, which a plan does not see: only the listed namespaces count (what
-// Karpenter's scheduler sees on a cluster without matching Namespace objects).
+// cluster's namespaces, which a plan does not see. So only the listed namespaces count.
+// That is what Karpenter's scheduler sees on a cluster without matching Namespace objects.
 func namespaces(p *corev1.Pod, term corev1.PodAffinityTerm) sets.Set[string] {
 	if len(term.Namespaces) == 0 && term.NamespaceSelector == nil {
 		return sets.New(p.Namespace)
@@ -349,9 +352,9 @@ func (e topologyError) Error() string {
 // addRequirements narrows the node's requirements to the domains each constraint that
 // matches the pod allows (Topology.AddRequirements).
 //
-// The node's requirements are copied only when a domain changes them: when every domain is the
-// single value the node is already pinned to, nodeReqs itself is returned (an equal set; the
-// caller must not modify it).
+// The node's requirements are copied only when a domain changes them. When every domain is
+// the single value the node is already pinned to, nodeReqs itself is returned. It is an equal
+// set, and the caller must not modify it.
 func (t *topology) addRequirements(p *corev1.Pod, taints []corev1.Taint, podReqs, nodeReqs scheduling.Requirements) (scheduling.Requirements, error) {
 	// The groups the pod owns, then the inverse groups that select it and count this node.
 	var out scheduling.Requirements
@@ -374,8 +377,8 @@ func (t *topology) addRequirements(p *corev1.Pod, taints []corev1.Taint, podReqs
 	return out, nil
 }
 
-// narrow adds the domains group g allows the pod to out, a copy of nodeReqs made when a domain
-// first changes them (nil until then).
+// narrow adds the domains group g allows the pod to out. out is a copy of nodeReqs, made when
+// a domain first changes them, and nil until then.
 func (t *topology) narrow(g *topologyGroup, p *corev1.Pod, podReqs, nodeReqs, out scheduling.Requirements) (scheduling.Requirements, error) {
 	podDomains, ok := podReqs[g.key]
 	if !ok {
@@ -400,15 +403,15 @@ func (t *topology) narrow(g *topologyGroup, p *corev1.Pod, podReqs, nodeReqs, ou
 }
 
 // pinnedTo reports whether the node's requirement and the domains are both In the same single
-// value without minValues: their intersection is then equal to the node's requirement.
+// value without minValues. Their intersection then equals the node's requirement.
 func pinnedTo(node, domains *scheduling.Requirement) bool {
 	return node != nil && node.MinValues == nil && domains.MinValues == nil &&
 		node.Operator() == corev1.NodeSelectorOpIn && domains.Operator() == corev1.NodeSelectorOpIn &&
 		node.Len() == 1 && domains.Len() == 1 && node.Has(domains.Values()[0])
 }
 
-// free reports whether no constraint applies to the pod: it owns no group and no pod's
-// anti-affinity selects it (counts() of those groups has no node filter).
+// free reports whether no constraint applies to the pod. It owns no group, and no pod's
+// anti-affinity selects it; counts() of those groups has no node filter.
 func (t *topology) free(p *corev1.Pod) bool {
 	if len(t.owned[p.UID]) > 0 {
 		return false

@@ -6,7 +6,7 @@ import (
 )
 
 // domainGroup lists, per domain of a topology key, the taint sets of the NodePools offering
-// it (one empty set when a taint-free pool offers it).
+// it. A taint-free pool offering it adds one empty set.
 type domainGroup map[string][][]corev1.Taint
 
 func (g domainGroup) insert(domain string, taints ...corev1.Taint) {

@@ -42,12 +42,13 @@ type topologyGroup struct {
 	owners     map[types.UID]bool
 	domains    map[string]int32
 	empty      sets.Set[string]
-	// needs are label values the selector requires (its Equals and single-value In terms): a
-	// pod without one of them is not selected, which mayMatch tells without the selector.
+	// needs are the label values the selector requires: its Equals and single-value In terms.
+	// A pod without one of them is not selected, and mayMatch tells so without the selector.
 	needs []labelValue
 	// exists is Exists on key (existsRequirement).
 	exists *scheduling.Requirement
-	// creator and domainGroup are the pod and domains a group was made with, until materialize.
+	// creator and domainGroup are the pod and domains a group was made with. They are kept
+	// until materialize.
 	creator     *corev1.Pod
 	domainGroup domainGroup
 }
@@ -76,15 +77,15 @@ func newTopologyGroup(typ topologyType, key string, p *corev1.Pod, ns sets.Set[s
 	if minDomains != nil {
 		md = fmt.Sprint(*minDomains)
 	}
-	// Karpenter hashes key, type, namespaces, maxSkew, the node filter and the selector; the
-	// selector's string form is canonical (sorted requirements).
+	// Karpenter hashes key, type, namespaces, maxSkew, the node filter and the selector. The
+	// selector's string form is canonical, with sorted requirements.
 	g.id = strings.Join([]string{key, typ.String(), strings.Join(sets.List(ns), ","), fmt.Sprint(maxSkew), md, filter.id, selector.String()}, "\x00")
 	return g
 }
 
 // materialize gives a new group its owners, its domains at zero and the label values its
-// selector needs. Every pod with a constraint makes a group to learn its id; only the first of
-// an id is kept (update), so only that one is filled.
+// selector needs. Every pod with a constraint makes a group to learn its id. Only the first
+// group of an id is kept (update), so only that one is filled.
 func (g *topologyGroup) materialize() {
 	g.owners, g.domains, g.empty = map[types.UID]bool{}, map[string]int32{}, sets.New[string]()
 	if reqs, ok := g.selector.Requirements(); ok {
@@ -102,8 +103,8 @@ func (g *topologyGroup) materialize() {
 	g.creator, g.domainGroup = nil, nil
 }
 
-// mayMatch is false when the pod lacks a label value the selector requires (then selects is
-// false too); true otherwise.
+// mayMatch is false when the pod lacks a label value the selector requires, and true
+// otherwise. When it is false, selects is false too.
 func (g *topologyGroup) mayMatch(p *corev1.Pod) bool {
 	for _, n := range g.needs {
 		if v, ok := p.Labels[n.key]; !ok || v != n.value {
@@ -149,8 +150,8 @@ func (g *topologyGroup) next(p *corev1.Pod, podDomains, nodeDomains *scheduling.
 }
 
 // nextSpread is nextDomainTopologySpread: the domain with the lowest count within the skew.
-// Upstream takes the first such domain in map (or unsorted set) order: among several at the
-// lowest count, a random one; here the tie-breaker picks among them in name order.
+// Upstream takes the first such domain in map or unsorted set order. Among several at the
+// lowest count that is a random one. Here the tie-breaker picks among them in name order.
 func (g *topologyGroup) nextSpread(p *corev1.Pod, podDomains, nodeDomains *scheduling.Requirement, tb *ties) *scheduling.Requirement {
 	minCount := g.domainMinCount(podDomains)
 	self := g.selects(p)
@@ -249,9 +250,9 @@ func (g *topologyGroup) nextAffinity(p *corev1.Pod, podDomains, nodeDomains *sch
 	if options.Len() != 0 {
 		return options
 	}
-	// No pod the term selects is placed yet: a pod that selects itself may start a domain, one
-	// of the node's and one of its own, each the first of a map range upstream (random; the
-	// tie-breaker picks in name order here).
+	// No pod the term selects is placed yet. A pod that selects itself may start a domain:
+	// one of the node's and one of its own. Upstream each is the first of a map range, so
+	// random. Here the tie-breaker picks in name order.
 	if g.selects(p) && (len(g.domains) == len(g.empty) || !g.anyCompatible(podDomains)) {
 		both := podDomains.Intersection(nodeDomains)
 		var inBoth, inPod []string
@@ -307,8 +308,8 @@ func (g *topologyGroup) nextAntiAffinity(podDomains, nodeDomains *scheduling.Req
 	return options
 }
 
-// existsRequirement is Exists on the group's key (what a set without the key allows), made
-// once: the domain picks only read it.
+// existsRequirement is Exists on the group's key, which is what a set without the key
+// allows. It is made once, since the domain picks only read it.
 func (g *topologyGroup) existsRequirement() *scheduling.Requirement {
 	if g.exists == nil {
 		g.exists = scheduling.NewRequirement(g.key, corev1.NodeSelectorOpExists)

@@ -5,10 +5,10 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 )
 
-// vec is a resource list of cpu, memory and pods in milli-units: Karpenter compares
-// resource.Quantity maps for every option of every NodeClaim it tries, which is most of its
-// time; the emulation compares three integers when a list holds nothing else and every
-// quantity is a whole number of milli-units, and falls back to the maps otherwise.
+// vec is a resource list of cpu, memory and pods in milli-units. Karpenter compares
+// resource.Quantity maps for every option of every NodeClaim it tries, and that is most of its
+// time. The emulation compares three integers when a list holds nothing else and every
+// quantity is a whole number of milli-units. Otherwise it falls back to the maps.
 type vec [3]int64
 
 var vecNames = [3]corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceMemory, corev1.ResourcePods}
@@ -32,9 +32,9 @@ func toVec(l corev1.ResourceList) (v vec, ok bool) {
 	return v, n == len(l)
 }
 
-// allocVec is an allocatable list as a vector: missing resources are zero, other resources
-// do not matter (requests that name them take the slow path), and negative quantities make
-// nothing fit (resources.Fits).
+// allocVec is an allocatable list as a vector. Missing resources are zero. Other resources do
+// not matter, since requests that name them take the slow path. Negative quantities make
+// nothing fit, as in resources.Fits.
 type allocVec struct {
 	v        vec
 	negative bool
