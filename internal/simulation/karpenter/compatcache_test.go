@@ -16,10 +16,11 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
 )
 
-// The memo's answers come from per-requirement bitsets ANDed together; they must equal the
-// direct computation (cloud.IntersectsSingles on the instance type, CompatibleWellKnownSingles
-// on each group's offerings: otherCompat) for every instance type, on requirement sets drawn
-// from the catalog's own labels with every operator, zones and capacity types included.
+// The memo's answers come from per-requirement bitsets ANDed together. They must equal the
+// direct computation (otherCompat) for every instance type. That is cloud.IntersectsSingles
+// on the instance type, and CompatibleWellKnownSingles on each group's offerings. The
+// requirement sets are drawn from the catalog's own labels, with every operator, zones and
+// capacity types.
 func TestCompatMemoMatchesDirectComputation(t *testing.T) {
 	for _, region := range []string{"westeurope", "eastus"} {
 		res := aks.List(catalog.Default(), region, aks.NodeClass{}, aks.Cluster{})
@@ -40,8 +41,9 @@ func TestCompatMemoMatchesDirectComputation(t *testing.T) {
 					Requirements: scheduling.NewRequirements(scheduling.NewRequirement(corev1.LabelTopologyZone, corev1.NodeSelectorOpIn, region+"-"+zs[j]),
 						scheduling.NewRequirement(karpv1.CapacityTypeLabelKey, corev1.NodeSelectorOpIn, ct))})
 			}
-			// A label that is not well known, on an offering (undefined in a set without
-			// it) and excluding on another offering and on the size (both-excluding pairs).
+			// A label that is not well known is put on an offering, where a set without it
+			// leaves it undefined. It is also excluding on another offering and on the size,
+			// which makes both-excluding pairs.
 			switch i {
 			case 0:
 				it.Offerings[0].Requirements.Add(scheduling.NewRequirement("example.com/rack", corev1.NodeSelectorOpIn, "r1"))

@@ -31,9 +31,9 @@ func eagerDomainGroups(pools []*karpv1.NodePool, its map[string][]*cloudprovider
 			r.Add(scheduling.NewLabelRequirements(np.Spec.Template.Labels).Values()...)
 			return r
 		}
-		// Per instance type this is the pool's requirements added to the instance type's
-		// (upstream builds that set for each one): shared keys intersect, the others keep
-		// their own values, which for the pool's keys are the same for every instance type.
+		// Per instance type this is the pool's requirements added to the instance type's, as
+		// upstream builds that set for each one. Shared keys intersect. The others keep their
+		// own values, and for the pool's keys those are the same for every instance type.
 		b := base()
 		if len(its[np.Name]) > 0 {
 			for key, req := range b {
@@ -59,7 +59,7 @@ func eagerDomainGroups(pools []*karpv1.NodePool, its map[string][]*cloudprovider
 					continue
 				}
 				// An instance type's label In one value v meets the pool's requirement in v
-				// exactly when the requirement has v (cloud.Singles): no set is built for it.
+				// exactly when the requirement has v (cloud.Singles). So no set is built for it.
 				if v, ok := cloud.SinglesFor(it).Requirements[key]; ok {
 					if breq.Has(v) {
 						add(key, v, taints)
@@ -85,9 +85,9 @@ func eagerDomainGroups(pools []*karpv1.NodePool, its map[string][]*cloudprovider
 	return out
 }
 
-// domainIndex.get computes one key's domains on first use; it must give what the eager form
-// gives for that key, for pools with and without taints, with In, NotIn and Gt requirements
-// and labels, for every key an instance type or pool has.
+// domainIndex.get computes one key's domains on first use. It must give what the eager form
+// gives for that key, for every key an instance type or pool has. The pools come with and
+// without taints, with In, NotIn and Gt requirements and labels.
 func TestDomainIndexMatchesEagerDomainGroups(t *testing.T) {
 	its := westeurope()
 	tainted := pool("tainted")

@@ -12,9 +12,9 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
 )
 
-// lastOption launches the last of a NodeClaim's options (the dearest, as they come ordered
-// by price), unlike any real allocation strategy: a launch that follows it came from the
-// pool's launcher and not from a built-in choice.
+// lastOption launches the last of a NodeClaim's options. They come ordered by price, so that
+// is the dearest, unlike any real allocation strategy. A launch that follows it came from
+// the pool's launcher, not from a built-in choice.
 type lastOption struct{ calls int }
 
 func (l *lastOption) Launch(options []*cloudprovider.InstanceType, reqs scheduling.Requirements, _ corev1.ResourceList, _ map[*cloudprovider.InstanceType]bool) (*cloudprovider.InstanceType, []*cloudprovider.Offering) {

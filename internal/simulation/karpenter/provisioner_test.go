@@ -81,8 +81,8 @@ func TestHostnameAntiAffinityOpensANodeClaimPerPod(t *testing.T) {
 	}
 }
 
-// The queue takes the largest pods first, and a NodeClaim's options narrow to the sizes that
-// hold all its pods: the launch is the cheapest of those.
+// The queue takes the largest pods first. A NodeClaim's options narrow to the sizes that hold
+// all its pods, and the launch is the cheapest of those.
 func TestOptionsNarrowAndTheCheapestLaunches(t *testing.T) {
 	res := solve(t, []*corev1.Pod{pod("small", 0, "500m"), pod("big", 0, "3")})
 	if len(res.NodeClaims) != 1 {

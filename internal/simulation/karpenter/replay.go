@@ -15,9 +15,9 @@ import (
 //
 // Reach searches the tie-breaks depth-first, guided by the outcome. At a tie for a pod on the
 // NodeClaim the outcome binds it to, that NodeClaim's final domains come first. The outcome
-// also prunes the search. A round stops at the first binding the outcome does not have: a pod
-// on another NodeClaim, or on one whose pool, zones or options can no longer become the
-// outcome's. A bound pod stays bound, so no later choice repairs such a binding. Only the
+// also prunes the search. A round stops at the first binding the outcome does not have. That
+// is a pod on another NodeClaim, or on one whose pool, zones or options can no longer become
+// the outcome's. A bound pod stays bound, so no later choice repairs such a binding. Only the
 // choices made before it need revisiting. So the search is exhaustive within its budget, not
 // a sample.
 //

@@ -62,9 +62,9 @@ func spreadPods(n int) []*corev1.Pod {
 	return pods
 }
 
-// Every outcome the exhaustive walk of the ties finds is one Reach finds again from the
-// outcome alone, guided by it: the first round it tries is the outcome in most cases, and it
-// never needs more rounds than the walk.
+// Reach finds every outcome of the exhaustive walk of the ties again, from the outcome alone,
+// guided by it. In most cases the first round it tries is the outcome. It never needs more
+// rounds than the walk.
 func TestReachFindsEveryOutcomeOfTheTies(t *testing.T) {
 	in := Input{NodePools: []*karpv1.NodePool{pool("general")}, InstanceTypes: map[string][]*cloudprovider.InstanceType{"general": regionTypes("eastus")}, Pods: spreadPods(5)}
 	first, err := Solve(in)
@@ -89,9 +89,9 @@ func TestReachFindsEveryOutcomeOfTheTies(t *testing.T) {
 	}
 }
 
-// An outcome the rules cannot give (a pod on a pool that does not exist) is not found, and
-// Reach says it searched every tie-break that could lead to it, stopping each round at its
-// first binding instead of running it out.
+// An outcome the rules cannot give, a pod on a pool that does not exist, is not found. Reach
+// says it searched every tie-break that could lead to it. It stops each round at its first
+// binding instead of running it out.
 func TestReachRulesOutAnImpossibleOutcome(t *testing.T) {
 	in := Input{NodePools: []*karpv1.NodePool{pool("general")}, InstanceTypes: map[string][]*cloudprovider.InstanceType{"general": regionTypes("eastus")}, Pods: spreadPods(5)}
 	first, err := Solve(in)
@@ -114,12 +114,12 @@ type lastTie struct{}
 
 func (lastTie) Choose(n int) int { return n - 1 }
 
-// u36Pods is the shape of u36-zones-eastus (testdata/unseen) that the search could not get
-// through: StatefulSet pods (6 cpu, 32 GiB) with a required hostname anti-affinity and a
-// ScheduleAnyway zone spread on an arm64 pool in eastus, where the spread fits in the
-// regional placement only: Karpenter either picks it (the NodeClaim is pinned there) or picks
-// a zone, fails, relaxes the spread and leaves the NodeClaim unpinned. Then pods with a
-// DoNotSchedule zone spread, which go where the pinned NodeClaims are.
+// u36Pods is the shape of u36-zones-eastus (testdata/unseen) that an uncut search cannot get
+// through. First come StatefulSet pods (6 cpu, 32 GiB) on an arm64 pool in eastus. They have
+// a required hostname anti-affinity and a ScheduleAnyway zone spread. The spread fits in the
+// regional placement only. Karpenter either picks it, and the NodeClaim is pinned there. Or
+// it picks a zone, fails, relaxes the spread and leaves the NodeClaim unpinned. Then come
+// pods with a DoNotSchedule zone spread, which go where the pinned NodeClaims are.
 func u36Pods(n int) []*corev1.Pod {
 	var pods []*corev1.Pod
 	self := &metav1.LabelSelector{MatchLabels: map[string]string{"app": "ingest"}}
@@ -141,11 +141,11 @@ func u36Pods(n int) []*corev1.Pod {
 }
 
 // An outcome whose NodeClaims were never pinned to a zone is reached through the failed tries
-// before it, not by enumerating their equivalent choices: each pod's spread try fails in
-// every zone but one, and a failed try leaves the round as it was, so the search explores
-// one failing choice per try instead of every combination of them (3^12 here), and it does
-// not take a NodeClaim pinned to the regional placement for the unpinned one it follows.
-// Before both, this took past the budget (u36-zones-eastus: 39 of 40).
+// before it. It is not reached by enumerating their equivalent choices. Each pod's spread
+// try fails in every zone but one, and a failed try leaves the round as it was. So the
+// search explores one failing choice per try, not every combination of them (3^12 here).
+// Nor does it take a NodeClaim pinned to the regional placement for the unpinned one it
+// follows. Without both, the search runs past the budget (u36-zones-eastus: 39 of 40).
 func TestReachGetsThroughFailedTries(t *testing.T) {
 	in := Input{NodePools: []*karpv1.NodePool{pool("arm")}, InstanceTypes: map[string][]*cloudprovider.InstanceType{"arm": listedZoneTypes("eastus")}, Pods: u36Pods(12)}
 	first, err := Solve(in)

@@ -7,9 +7,9 @@ import (
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 )
 
-// Sample draws n rounds with seeded random tie-breaks: the same n outcomes on every call (a
-// prediction's expected cost must not change between two plans), and not all the same where
-// the ties change the outcome.
+// Sample draws n rounds with seeded random tie-breaks. It gives the same n outcomes on every
+// call, since a prediction's expected cost must not change between two plans. Where the ties
+// change the outcome, the n outcomes are not all the same.
 func TestSampleIsSeededAndVaries(t *testing.T) {
 	in := Input{NodePools: []*karpv1.NodePool{pool("arm")}, InstanceTypes: map[string][]*cloudprovider.InstanceType{"arm": listedZoneTypes("eastus")}, Pods: u36Pods(12)}
 	first, err := Solve(in)
@@ -39,8 +39,8 @@ func TestSampleIsSeededAndVaries(t *testing.T) {
 	}
 }
 
-// FixedTies answers every tie before the breaker: the round is the one a breaker taking the
-// same choices gives, and none of its ties is counted, so Outcomes has nothing to vary.
+// FixedTies answers every tie before the breaker. The round is the one a breaker taking the
+// same choices gives. None of its ties is counted, so Outcomes has nothing to vary.
 func TestFixedTiesAreRulesNotTies(t *testing.T) {
 	in := Input{NodePools: []*karpv1.NodePool{pool("arm")}, InstanceTypes: map[string][]*cloudprovider.InstanceType{"arm": listedZoneTypes("eastus")}, Pods: u36Pods(12)}
 	in.TieBreaks = lastTie{}

@@ -8,8 +8,8 @@ import (
 )
 
 // The scheduler sorts its NodeClaims with sort.Sort (byPodCount) where upstream uses
-// sort.Slice: the two must give the same permutation, ties included, or the emulation would
-// try NodeClaims in another order than Karpenter.
+// sort.Slice. The two must give the same permutation, ties included. Otherwise the emulation
+// would try NodeClaims in another order than Karpenter.
 func TestByPodCountSortsAsSortSlice(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for round := range 2000 {

@@ -43,9 +43,9 @@ func keysOf(s OutcomeSet) []string {
 	return out
 }
 
-// The walk modulo zones finds exactly the zone-blind outcomes of the full walk, in fewer
-// rounds where zones are alike, and keeps apart zones a pod's node selector, a DaemonSet's
-// affinity or a pool's requirement tells apart.
+// The walk modulo zones finds exactly the zone-blind outcomes of the full walk. Where zones
+// are alike it takes fewer rounds. It keeps apart zones that a pod's node selector, a
+// DaemonSet's affinity or a pool's requirement tells apart.
 func TestEnumerateModuloZonesFindsTheSameOutcomes(t *testing.T) {
 	zoneSelector := func(p *corev1.Pod, zone string) *corev1.Pod {
 		p.Spec.NodeSelector = map[string]string{corev1.LabelTopologyZone: zone}

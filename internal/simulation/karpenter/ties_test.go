@@ -25,9 +25,9 @@ func regionTypes(region string) []*cloudprovider.InstanceType {
 	return out
 }
 
-// listedZoneTypes is regionTypes with the zones Azure lists only: a size the catalog has no
-// Resource SKUs zone listing of keeps its regional offering ("0") and loses the zones the
-// catalog assumes for it, so a region mixes zonal and regional-only sizes as Azure's full
+// listedZoneTypes is regionTypes with the zones Azure lists only. A size without a Resource
+// SKUs zone listing in the catalog keeps its regional offering ("0"). It loses the zones the
+// catalog assumes for it. So a region mixes zonal and regional-only sizes, as Azure's full
 // zone data would.
 func listedZoneTypes(region string) []*cloudprovider.InstanceType {
 	res := aks.List(catalog.Default(), region, aks.NodeClass{}, aks.Cluster{})
@@ -128,10 +128,11 @@ func twoZonePool() *karpv1.NodePool {
 	return np
 }
 
-// Enumerate finds exactly the outcomes of every combination of choices (Outcomes' odometer
-// with a budget large enough to walk them all), distinct by each NodeClaim's zone and pods, and says it
-// has them all, in fewer rounds: a pod tried on NodeClaims it does not fit meets a tie at
-// each, and the combinations of those failed tries' choices all give the same round.
+// Enumerate finds exactly the outcomes of every combination of choices, distinct by each
+// NodeClaim's zone and pods. Those are what Outcomes' odometer finds with a budget large
+// enough to walk them all. Enumerate says it has them all, and takes fewer rounds. A pod
+// tried on NodeClaims it does not fit meets a tie at each. The combinations of those failed
+// tries' choices all give the same round.
 func TestEnumerateFindsEveryOutcomeOfTwoTiedZones(t *testing.T) {
 	var pods []*corev1.Pod
 	for i := range 5 {
@@ -171,10 +172,10 @@ func TestEnumerateFindsEveryOutcomeOfTwoTiedZones(t *testing.T) {
 	t.Logf("%d ties, %d outcomes: odometer %d runs, Enumerate %d", first.Ties, len(got.Results), all.Runs, got.Runs)
 }
 
-// A zone-spread pod without node requirements tried on a NodeClaim whose zone is still open
-// asks the topology for its domains once, as Karpenter's CanAdd does: the tie among eastus'
-// zone domains (its three zones and the regional "0") is met once, not once more when its
-// narrowed requirements are added.
+// A zone-spread pod without node requirements is tried on a NodeClaim whose zone is still
+// open. It asks the topology for its domains once, as Karpenter's CanAdd does. So the tie
+// among eastus' zone domains is met once, not again when its narrowed requirements are
+// added. The domains are its three zones and the regional "0".
 func TestTopologyTieOnAnOpenNodeClaimIsCountedOnce(t *testing.T) {
 	plain := pod("plain", 0, "2")
 	spread := pod("spread", 0, "1")
