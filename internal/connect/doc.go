@@ -1,6 +1,6 @@
 // Package connect holds the provider's connections to the Kubernetes API server, to Azure and
 // to AWS, each created on first use. It is a Terraform-facing helper: it builds on the domain
-// clients (internal/clients) and only internal/providerdata and the resources use it. Nothing
+// clients (internal/clients); the provider, providerdata and the resources use it. Nothing
 // connects until a resource asks, so `terraform plan` of new resources needs no cluster and no
 // cloud credentials. Plan-time state shared between resources is internal/planstate.
 package connect
