@@ -27,7 +27,7 @@ spec:
 	writeFiles(t, root, map[string]string{
 		"change/before/pool.yaml":     loaderPool,
 		"change/before/web.yaml":      web("6"),
-		"change/before/scenario.yaml": "region: eastus\n",
+		"change/scenario.yaml":        "region: eastus\n",
 		"change/after/pool.yaml":      labelled,
 		"change/after/web.yaml":       web("2"),
 		"settle/before/pool.yaml":     loaderPool,
@@ -41,6 +41,9 @@ spec:
 		t.Fatalf("cases %v, want change and settle", len(cases))
 	}
 	ch := cases[0]
+	if !strings.HasSuffix(ch.sc.name, "-eastus") {
+		t.Errorf("change: scenario %s, want the root scenario.yaml's region eastus", ch.sc.name)
+	}
 	if len(ch.sc.pods) != 6 || len(ch.afterPods) != 2 || len(ch.afterPools) != 1 || ch.afterPools[0].Spec.Template.Labels["team"] != "platform" {
 		t.Errorf("change: %d pods before, %d after, %d pools after", len(ch.sc.pods), len(ch.afterPods), len(ch.afterPools))
 	}
@@ -54,5 +57,9 @@ spec:
 		"bad/after/pool.yaml": strings.Replace(loaderPool, "name: general", "name: other", 1), "bad/after/web.yaml": web("1")})
 	if _, err := loadDisruptionDirs(root); err == nil || !strings.Contains(err.Error(), "bad/after") || !strings.Contains(err.Error(), "NodePool other") {
 		t.Errorf("an after/ pool before/ lacks: got %v, want an error naming bad/after and NodePool other", err)
+	}
+	writeFiles(t, root, map[string]string{"hpa/scenario.yaml": "hpaMaxReplicas: true\n", "hpa/before/pool.yaml": loaderPool})
+	if _, err := loadDisruptionDirs(root); err == nil || !strings.Contains(err.Error(), "hpa/scenario.yaml") {
+		t.Errorf("hpaMaxReplicas in a case's scenario.yaml: got %v, want an error naming hpa/scenario.yaml, as simulate refuses it", err)
 	}
 }

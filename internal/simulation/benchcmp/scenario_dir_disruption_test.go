@@ -63,7 +63,13 @@ func loadDisruptionDir(root, dir string) (disruptionCase, error) {
 	if name == "." {
 		name = filepath.Base(dir)
 	}
-	before, err := loadScenarioDir(dir, filepath.Join(dir, "before"))
+	// The case's scenario.yaml is at its root, where simulate reads it, for both sides.
+	cfgPath := filepath.Join(dir, "scenario.yaml")
+	cfg, err := readScenarioConfig(cfgPath, false)
+	if err != nil {
+		return disruptionCase{}, err
+	}
+	before, err := loadScenarioFiles(dir, filepath.Join(dir, "before"), cfg, cfgPath)
 	if err != nil {
 		return disruptionCase{}, err
 	}
@@ -75,7 +81,7 @@ func loadDisruptionDir(root, dir string) (disruptionCase, error) {
 	if _, err := os.Stat(afterDir); errors.Is(err, os.ErrNotExist) {
 		return c, nil
 	}
-	after, err := loadScenarioDir(dir, afterDir)
+	after, err := loadScenarioFiles(dir, afterDir, cfg, cfgPath)
 	if err != nil {
 		return disruptionCase{}, err
 	}

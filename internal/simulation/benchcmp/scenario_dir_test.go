@@ -110,20 +110,51 @@ type scenarioConfig struct {
 }
 
 func loadScenarioDir(root, dir string) (scenario, error) {
+	cfgPath := filepath.Join(dir, "scenario.yaml")
+	cfg, err := readScenarioConfig(cfgPath, true)
+	if err != nil {
+		return scenario{}, err
+	}
+	return loadScenarioFiles(root, dir, cfg, cfgPath)
+}
+
+// readScenarioConfig reads scenario.yaml at path, or the defaults when there is none. A case
+// directory of the disruption comparator takes only region, as simulate's scenario.yaml does.
+func readScenarioConfig(path string, hpaAllowed bool) (scenarioConfig, error) {
+	cfg := scenarioConfig{Region: "westeurope"}
+	data, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		return cfg, nil
+	} else if err != nil {
+		return cfg, err
+	}
+	want := "want region: <Azure region>, hpaMaxReplicas: true|false"
+	if !hpaAllowed {
+		want = "want region: <Azure or AWS region>, as simulate reads it"
+		var only struct {
+			Region string `json:"region"`
+		}
+		if err := yaml.UnmarshalStrict(data, &only); err != nil {
+			return cfg, fmt.Errorf("%s: %w (%s)", path, err, want)
+		}
+		if only.Region != "" {
+			cfg.Region = only.Region
+		}
+		return cfg, nil
+	}
+	if err := yaml.UnmarshalStrict(data, &cfg); err != nil {
+		return cfg, fmt.Errorf("%s: %w (%s)", path, err, want)
+	}
+	return cfg, nil
+}
+
+// loadScenarioFiles reads the manifests of dir with the configuration cfg (read from cfgPath).
+func loadScenarioFiles(root, dir string, cfg scenarioConfig, cfgPath string) (scenario, error) {
 	name, _ := filepath.Rel(root, dir)
 	if name == "." {
 		name = filepath.Base(dir)
 	}
 	sc := scenario{name: name, its: map[string][]*cloudprovider.InstanceType{}}
-	cfg := scenarioConfig{Region: "westeurope"}
-	cfgPath := filepath.Join(dir, "scenario.yaml")
-	if data, err := os.ReadFile(cfgPath); err == nil {
-		if err := yaml.UnmarshalStrict(data, &cfg); err != nil {
-			return sc, fmt.Errorf("%s: %w (want region: <Azure region>, hpaMaxReplicas: true|false)", cfgPath, err)
-		}
-	} else if !os.IsNotExist(err) {
-		return sc, err
-	}
 	var (
 		pools, classes []*source.Object
 		docs           []workload.Document
