@@ -25,13 +25,13 @@ spec:
 	labelled := strings.Replace(loaderPool, "  template:\n", "  template:\n    metadata: {labels: {team: platform}}\n", 1)
 	root := t.TempDir()
 	writeFiles(t, root, map[string]string{
-		"change/before/pool.yaml":     loaderPool,
-		"change/before/web.yaml":      web("6"),
-		"change/scenario.yaml":        "region: eastus\n",
-		"change/after/pool.yaml":      labelled,
-		"change/after/web.yaml":       web("2"),
-		"settle/before/pool.yaml":     loaderPool,
-		"settle/before/web.yaml":      web("3"),
+		"change/before/pool.yaml": loaderPool,
+		"change/before/web.yaml":  web("6"),
+		"change/scenario.yaml":    "region: eastus\n",
+		"change/after/pool.yaml":  labelled,
+		"change/after/web.yaml":   web("2"),
+		"settle/before/pool.yaml": loaderPool,
+		"settle/before/web.yaml":  web("3"),
 	})
 	cases, err := loadDisruptionDirs(root)
 	if err != nil {
