@@ -56,7 +56,7 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 		}
 		simreport.WriteMarkdownDisruptions(&b, label(c.Name), c.Result.Settled, cur)
 		if a := c.Advice; a != nil {
-			fmt.Fprintf(&b, "\n**Advice** (%s): %s: Karpenter's cost %s instead of %s, saving %s (%.1f %%): `%s`\n", md(label(c.Name)), md(a.Edit.Describe()), money.Hourly(cur, a.HourlyCost), money.Hourly(cur, a.KarpenterCost), money.Hourly(cur, a.Saving), a.SavingPercent, md(a.Edit.YAML()))
+			fmt.Fprintf(&b, "\n**Advice** (%s): %s: Karpenter's cost %s %s instead of %s, saving %s (%.1f %%; list prices): `%s`\n", md(label(c.Name)), md(a.Edit.Describe()), a.StateText(), money.Hourly(cur, a.HourlyCost), money.Hourly(cur, a.KarpenterCost), money.Hourly(cur, a.Saving), a.SavingPercent, md(a.Edit.YAML()))
 		}
 		if d := c.Drift; d != nil {
 			fmt.Fprintf(&b, "\n**Drift** (%s): %d of %d NodeClaims of the changed pools drift (%s); their replacement is not simulated\n", md(label(c.Name)), len(d.Result.Drifted), d.Result.Checked, md(reasons(d.Result)))

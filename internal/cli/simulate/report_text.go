@@ -54,7 +54,7 @@ func WriteText(w io.Writer, r *Report) error {
 			fmt.Fprintf(&b, "\n  lower bound: %s (no packing of these pods on these pools costs less)\n", money.Hourly(cur, lb))
 		}
 		if a := c.Advice; a != nil {
-			fmt.Fprintf(&b, "\n  advice: %s: Karpenter's cost %s instead of %s, saving %s (%.1f %%)\n", a.Edit.Describe(), money.Hourly(cur, a.HourlyCost), money.Hourly(cur, a.KarpenterCost), money.Hourly(cur, a.Saving), a.SavingPercent)
+			fmt.Fprintf(&b, "\n  advice: %s: Karpenter's cost %s %s instead of %s, saving %s (%.1f %%; list prices)\n", a.Edit.Describe(), a.StateText(), money.Hourly(cur, a.HourlyCost), money.Hourly(cur, a.KarpenterCost), money.Hourly(cur, a.Saving), a.SavingPercent)
 			verb := ""
 			if a.Edit.Remove {
 				verb = "remove "
