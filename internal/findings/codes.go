@@ -313,7 +313,10 @@ var rules = []Rule{
 			"found by more than 10 %, a bounded set of edits is tried per pool (cap `karpenter.azure.com/sku-cpu`, on EKS " +
 			"`karpenter.k8s.aws/instance-cpu`, with `Lt` 9, 17, 33 or 65; allow spot on an on-demand-only pool; drop a " +
 			"`sku-family` restriction, on EKS an `instance-family` or `instance-category` one), at most 16, each by " +
-			"re-running Karpenter's decision with the edit. The note gives the cheapest edit that leaves no workload with more " +
+			"re-running Karpenter's decision with the edit. Where Karpenter's steady state was computed (`simulate`, " +
+			"`review --workloads --steady-state`, the data source's `steady_state = true`), that state is judged, with and " +
+			"without each edit: provisioning rounds, then emptiness, drift and consolidation, emulated on a simulated clock; " +
+			"elsewhere Karpenter's first round is. The message says which. The note gives the cheapest edit that leaves no workload with more " +
 			"pending pods than before, as the requirement to add in YAML and in HCL, with Karpenter's cost after it and the " +
 			"saving. Costs are list prices for the pods read; an edit that allows spot assumes the pods tolerate eviction. " +
 			"The optimum is a packing, not what Karpenter would do: the advised cost is Karpenter's.",

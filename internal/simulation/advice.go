@@ -2,12 +2,14 @@ package simulation
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
@@ -99,6 +101,9 @@ type Advice struct {
 	SavingPercent     float64 `json:"savingPercent"`
 	// Currency is the ISO 4217 code of every cost here (the prediction's).
 	Currency string `json:"currency,omitempty"`
+	// State is the state of Karpenter's the advice judged, with and without each edit:
+	// AdviceFirstRound or AdviceSteadyState. Every Karpenter cost here is of that state.
+	State string `json:"state"`
 	// Spot is the edit that allows spot, when it is cheaper still than Edit: it is not the
 	// advice because it assumes the pods tolerate eviction, which the plan cannot see.
 	Spot *Trial `json:"spot,omitempty"`
@@ -106,12 +111,33 @@ type Advice struct {
 	Trials []Trial `json:"trials"`
 }
 
-// Message is the finding's text.
+// The states an advice judges.
+const (
+	// AdviceFirstRound is Karpenter's first provisioning round on an empty cluster (Predict).
+	AdviceFirstRound = "first round"
+	// AdviceSteadyState is Karpenter's steady state, emulated on a simulated clock (Settle).
+	AdviceSteadyState = "steady state"
+)
+
+// StateText names the state judged, for a sentence: "at its steady state (emulated)" or "in
+// its first round".
+func (a *Advice) StateText() string {
+	if a.State == AdviceSteadyState {
+		return "at its steady state (emulated)"
+	}
+	return "in its first round"
+}
+
+// Message is the finding's text. It names the state it judged.
 func (a *Advice) Message() string {
 	m := func(v float64) string { return money.Format(a.Currency, v, 2) + "/h" }
-	msg := fmt.Sprintf("Karpenter would launch nodes for %s where the cheapest packing found costs %s (lower bound %s); "+
-		"edit: %s; Karpenter's cost with it is %s, saving %s (%.0f %%), with no pod left pending that was not before. YAML: `%s`; HCL: `%s`",
-		m(a.KarpenterCost), m(a.OptimalHourlyCost), m(a.LowerBound), a.Edit.Describe(), m(a.HourlyCost), m(a.Saving), a.SavingPercent, a.Edit.YAML(), a.Edit.HCL())
+	state := "Karpenter's first round launches nodes for %s"
+	if a.State == AdviceSteadyState {
+		state = "Karpenter's steady state (emulated: provisioning, emptiness, drift and consolidation) costs %s"
+	}
+	msg := fmt.Sprintf(state+" where the cheapest packing found costs %s (lower bound %s); "+
+		"edit: %s; Karpenter's %s with it costs %s, saving %s (%.0f %%), with no pod left pending that was not before; list prices. YAML: `%s`; HCL: `%s`",
+		m(a.KarpenterCost), m(a.OptimalHourlyCost), m(a.LowerBound), a.Edit.Describe(), a.State, m(a.HourlyCost), m(a.Saving), a.SavingPercent, a.Edit.YAML(), a.Edit.HCL())
 	if a.Edit.AssumesInterruptible {
 		msg += "; this assumes the pool's pods tolerate spot eviction (30 seconds' notice)"
 	}
@@ -127,37 +153,111 @@ func (a *Advice) Message() string {
 // leaves no workload with more pending pods than before. An edit that allows spot is the advice
 // only when no other edit saves anything (else it is given beside it, as Spot); nil when the result has no Karpenter
 // or optimal mode, is within the threshold, or no edit saves anything.
+//
+// Where the result has Karpenter's steady state (Result.Settled, from an empty cluster), the
+// advice judges that state, with and without each edit: what the pools cost once Karpenter has
+// provisioned and consolidated, not its first round. Advice.State says which.
 func Advise(s *analysis.Analyzer, in Input, res *Result) (*Advice, error) {
 	if res == nil || len(res.simPools) == 0 {
 		return nil, nil
 	}
-	return AdvisePrediction(s, predictionInput(in, res.simPools), res.Karpenter, res.Optimal)
+	pin := predictionInput(in, res.simPools)
+	if st := res.Settled; st != nil && st.Before != nil && in.Start == nil {
+		return adviseSteady(s, pin, in.PDBs, st.Before, res.Optimal)
+	}
+	return AdvisePrediction(s, pin, res.Karpenter, res.Optimal)
 }
 
 // AdvisePrediction is Advise for a prediction's input (pin, whose Pools are edited one at a
-// time) and its two results: Karpenter's (Predict of pin) and the optimum.
+// time) and its two results: Karpenter's first round (Predict of pin) and the optimum.
 func AdvisePrediction(s *analysis.Analyzer, pin PredictionInput, karpenter, optimal *simmodel.Simulation) (*Advice, error) {
 	if karpenter == nil || optimal == nil || len(pin.Pools) == 0 {
 		return nil, nil
 	}
-	before, opt := karpenter.HourlyCost, optimal.HourlyCost
+	return advise(s, pin, AdviceFirstRound, judged{karpenter.HourlyCost, pendingCounts(karpenter), karpenter.Currency}, optimal, func(edited PredictionInput) (judged, error) {
+		edited.NoTieRange = true // a trial compares decisions; the range is the prediction's
+		sim, err := Predict(s, edited)
+		if err != nil {
+			return judged{}, err
+		}
+		return judged{sim.HourlyCost, pendingCounts(sim), sim.Currency}, nil
+	})
+}
+
+// adviseSteady is Advise on Karpenter's steady state: each edit's pools are run to their own
+// steady state from an empty cluster, with the same PodDisruptionBudgets.
+func adviseSteady(s *analysis.Analyzer, pin PredictionInput, pdbs []*policyv1.PodDisruptionBudget, steady *SteadyState, optimal *simmodel.Simulation) (*Advice, error) {
+	if optimal == nil || len(pin.Pools) == 0 {
+		return nil, nil
+	}
+	total := podsPerWorkload(pin)
+	return advise(s, pin, AdviceSteadyState, steadyJudged(steady, total), optimal, func(edited PredictionInput) (judged, error) {
+		st, err := Settle(s, SettleInput{Before: edited, PDBs: pdbs})
+		if err != nil {
+			return judged{}, err
+		}
+		return steadyJudged(st.Before, total), nil
+	})
+}
+
+// judged is one state's cost and pending pods by workload.
+type judged struct {
+	cost     float64
+	pending  map[string]int
+	currency string
+}
+
+// steadyJudged is a steady state's cost, and its pending pods by workload: the workload's pods
+// less those its nodes hold.
+func steadyJudged(v *SteadyState, total map[string]int) judged {
+	pending := maps.Clone(total)
+	for _, n := range v.Nodes {
+		for _, pc := range n.Pods {
+			pending[pc.Workload] -= pc.Count
+		}
+	}
+	for w, n := range pending {
+		if n <= 0 {
+			delete(pending, w)
+		}
+	}
+	return judged{v.HourlyCost, pending, v.Currency}
+}
+
+// podsPerWorkload counts the input's pods by the workload the nodes' pod counts name them by
+// (prepare's grouping).
+func podsPerWorkload(pin PredictionInput) map[string]int {
+	ws, _ := simmodel.GroupPods(pin.Pods)
+	if pin.WorkloadOf != nil {
+		ws, _ = namedGroups(pin.Pods, pin.WorkloadOf)
+	}
+	out := map[string]int{}
+	for _, w := range ws {
+		out[w.Name] += w.Count
+	}
+	return out
+}
+
+// advise tries the candidates' edits with trial (Karpenter's state in the judged kind) and
+// returns the cheapest that leaves no workload with more pending pods than now.
+func advise(s *analysis.Analyzer, pin PredictionInput, state string, now judged, optimal *simmodel.Simulation, trial func(PredictionInput) (judged, error)) (*Advice, error) {
+	before, opt := now.cost, optimal.HourlyCost
 	if before <= AdviceThreshold*opt {
 		return nil, nil
 	}
-	pending := pendingCounts(karpenter)
+	pending := now.pending
 	var best, spot *Trial
 	var trials []Trial
 	for _, c := range candidates(s.Clouds(), pin.Pools) {
 		edited := pin
 		edited.Pools = slices.Clone(pin.Pools)
 		edited.Pools[c.index] = simmodel.SimPool{Pool: analysis.NewPool(c.nodePool), NodeClass: pin.Pools[c.index].NodeClass}
-		edited.NoTieRange = true // a trial compares decisions; the range is the prediction's
-		sim, err := Predict(s, edited)
+		got, err := trial(edited)
 		if err != nil {
 			return nil, err
 		}
-		t := Trial{Edit: c.edit, HourlyCost: Round(sim.HourlyCost), Kept: true}
-		for w, n := range pendingCounts(sim) {
+		t := Trial{Edit: c.edit, HourlyCost: Round(got.cost), Kept: true}
+		for w, n := range got.pending {
 			t.Unschedulable += n
 			if n > pending[w] {
 				t.Kept = false
@@ -185,7 +285,7 @@ func AdvisePrediction(s *analysis.Analyzer, pin PredictionInput, karpenter, opti
 	if spot != nil && (spot.HourlyCost >= best.HourlyCost || spot.Unschedulable > best.Unschedulable) {
 		spot = nil
 	}
-	a := &Advice{Edit: best.Edit, HourlyCost: best.HourlyCost, Currency: money.Code(karpenter.Currency), Spot: spot, Trials: trials}
+	a := &Advice{Edit: best.Edit, HourlyCost: best.HourlyCost, Currency: money.Code(now.currency), State: state, Spot: spot, Trials: trials}
 	a.KarpenterCost, a.OptimalHourlyCost, a.LowerBound = Round(before), Round(opt), Round(optimal.LowerBound)
 	a.Saving = Round(before - a.HourlyCost)
 	a.SavingPercent = math.Round(1000*a.Saving/before) / 10

@@ -60,6 +60,7 @@ type cliOptions struct {
 	workloads []string
 	baseline  string
 	hpaMax    bool
+	steady    bool
 	// maxPods and maxNodes: with --workloads, the caps of a cluster's simulation.
 	maxPods, maxNodes int
 }
@@ -82,7 +83,7 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	var rep *report.Report
 	var err error
 	if len(o.workloads) > 0 || o.baseline != "" {
-		rep, err = ReviewWithCosts(ctx, opts, CostOptions{Workloads: o.workloads, Baseline: o.baseline, HPAMaxReplicas: o.hpaMax, MaxPods: o.maxPods, MaxNodes: o.maxNodes})
+		rep, err = ReviewWithCosts(ctx, opts, CostOptions{Workloads: o.workloads, Baseline: o.baseline, HPAMaxReplicas: o.hpaMax, MaxPods: o.maxPods, MaxNodes: o.maxNodes, SteadyState: o.steady})
 	} else {
 		rep, err = Review(ctx, opts)
 	}
@@ -133,6 +134,9 @@ func newFlags() *cliOptions {
 		return nil
 	})
 	fs.BoolVar(&o.hpaMax, "hpa-max", false, "with --workloads: count workloads an HPA scales at its maxReplicas (the cost at peak)")
+	fs.BoolVar(&o.steady, "steady-state", false, "with --workloads: also run Karpenter on a simulated clock to its steady state (provisioning rounds, then emptiness, drift and consolidation, "+
+		"emulated; at most 24h) and report its nodes, cost and disruptions as simulate does; KRP118 is then judged on the steady state, not the first round. "+
+		"It costs time: a consolidation pass re-runs Karpenter's scheduler per candidate node, and the advice re-runs it per edit tried")
 	fs.IntVar(&o.maxPods, "max-pods", simulation.MaxPods, "with --workloads: cost a cluster of at most this many pods (Kubernetes' documented limit); past it, KRP306")
 	fs.IntVar(&o.maxNodes, "max-nodes", simulation.MaxNodes, "with --workloads: cost a cluster whose pods need at most this many nodes (Kubernetes' and AKS's limit); past it, KRP306")
 	fs.StringVar(&o.baseline, "baseline", "", "a second checkout (e.g. of the target branch): its costs for the same relative paths are compared, per pool")
@@ -144,6 +148,9 @@ func newFlags() *cliOptions {
 		}
 		if o.limits.MaxFileBytes <= 0 || o.limits.MaxTotalBytes <= 0 {
 			return errors.New("--max-file-bytes and --max-total-bytes must be positive")
+		}
+		if o.steady && len(o.workloads) == 0 && o.baseline == "" {
+			return errors.New("--steady-state runs the costs of --workloads on to Karpenter's steady state: give --workloads")
 		}
 		return clitool.StdinOnce(o.Paths, o.workloads)
 	})

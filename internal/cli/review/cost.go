@@ -13,6 +13,7 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/checks"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/report"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/source"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/simreport"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/money"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation"
@@ -31,6 +32,10 @@ type CostOptions struct {
 	// MaxPods and MaxNodes cap a cluster's workloads (0: simulation.MaxPods, MaxNodes): past
 	// them it gets no cost and KRP306 says why.
 	MaxPods, MaxNodes int
+	// SteadyState runs each cluster on to Karpenter's steady state on a simulated clock
+	// (simulation.Settle): its nodes, cost and disruptions are reported, and KRP118 is judged
+	// on it. The baseline is costed on its first round only.
+	SteadyState bool
 }
 
 // visited are the loaded clusters, and their documents by cluster, kept for the costs.
@@ -109,7 +114,9 @@ func ReviewWithCosts(ctx context.Context, opts Options, co CostOptions) (*report
 				cc.Notes = append(cc.Notes, "the baseline has no cluster of this name")
 			} else {
 				b := base.clusters[i]
-				bc := clusterCost(ctx, opts.analyzer(), b, workload.Read(docsFor(b.Name, base.docs, baseWl), workload.Options{HPAMaxReplicas: co.HPAMaxReplicas, MaxPods: co.MaxPods}), co, false)
+				bco := co
+				bco.SteadyState = false
+				bc := clusterCost(ctx, opts.analyzer(), b, workload.Read(docsFor(b.Name, base.docs, baseWl), workload.Options{HPAMaxReplicas: co.HPAMaxReplicas, MaxPods: co.MaxPods}), bco, false)
 				compare(&cc, bc)
 			}
 		}
@@ -191,7 +198,10 @@ func clusterCost(ctx context.Context, an *analysis.Analyzer, c *assemble.Cluster
 		cc.Notes = append(cc.Notes, "no cost: the cluster has no region (--region or region in .karpenter-review.yaml)")
 		return cc
 	}
-	in := simulation.Input{Region: c.Region, Pods: set.Pods, DaemonSets: set.DaemonSets, MaxPods: co.MaxPods, MaxNodes: co.MaxNodes}
+	in := simulation.Input{Region: c.Region, Pods: set.Pods, DaemonSets: set.DaemonSets, MaxPods: co.MaxPods, MaxNodes: co.MaxNodes, SteadyState: co.SteadyState}
+	if co.SteadyState {
+		in.PDBs = simulation.PodDisruptionBudgets(set)
+	}
 	for _, p := range c.NodePools {
 		known, unknown := crdtree.StripUnknown(p.Body)
 		if len(unknown) > 0 {
@@ -240,6 +250,10 @@ func clusterCost(ctx context.Context, an *analysis.Analyzer, c *assemble.Cluster
 		for _, u := range p.Unschedulable {
 			cc.Provisioned.Unschedulable += u.Count
 		}
+	}
+	if st := res.Settled; st != nil {
+		cc.Settled = st
+		cc.SteadyState, _ = simreport.Settled(c.Name, st)
 	}
 	cc.Notes = append(cc.Notes, res.Skipped...)
 	cc.Notes = append(cc.Notes, set.Assumptions...)

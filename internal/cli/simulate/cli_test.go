@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/simreport"
 )
 
 // run runs the command as main does and returns its exit code, standard output and error.
@@ -373,8 +375,8 @@ func TestSimulateSuppressAndStrict(t *testing.T) {
 // One node is "1 node", in text and markdown.
 func TestNodeCountIsSingularForOne(t *testing.T) {
 	for n, want := range map[int]string{0: "0 nodes", 1: "1 node", 2: "2 nodes"} {
-		if got := nodeCount(n); got != want {
-			t.Errorf("nodeCount(%d) = %q, want %q", n, got, want)
+		if got := simreport.NodeCount(n); got != want {
+			t.Errorf("simreport.NodeCount(%d) = %q, want %q", n, got, want)
 		}
 	}
 	_, text, _ := run(t, "", "--region", "westeurope", "--mode", "optimal", "testdata/shop")

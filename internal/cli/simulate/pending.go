@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/simreport"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 )
 
@@ -37,9 +38,9 @@ func pendingGroups(us []simmodel.Unschedulable) []pendingGroup {
 // Subject is "1 pod of Deployment/a", "3 pods of Deployment/a" or "40 pods of 3 workloads".
 func (g pendingGroup) Subject() string {
 	if len(g.Workloads) == 1 {
-		return fmt.Sprintf("%s of %s", pluralWord(g.Pods, "pod", "pods"), g.Workloads[0].Workload)
+		return fmt.Sprintf("%s of %s", simreport.PluralWord(g.Pods, "pod", "pods"), g.Workloads[0].Workload)
 	}
-	return fmt.Sprintf("%s of %d workloads", pluralWord(g.Pods, "pod", "pods"), len(g.Workloads))
+	return fmt.Sprintf("%s of %d workloads", simreport.PluralWord(g.Pods, "pod", "pods"), len(g.Workloads))
 }
 
 // List is the workloads with their pending pods ("Deployment/a 1, Deployment/b 38"), empty for

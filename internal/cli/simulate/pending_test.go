@@ -3,6 +3,7 @@ package simulate
 import (
 	"testing"
 
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/simreport"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 )
 
@@ -36,7 +37,7 @@ func TestRegionalNodesAreLabelled(t *testing.T) {
 		{Pool: "p", SKU: "Standard_D2s_v5", Zone: "0", CapacityType: "on-demand"},
 		{Pool: "p", SKU: "Standard_D2s_v5", Zone: "eastus-1", CapacityType: "on-demand"},
 	}}
-	rows := tables(sim, []string{"p"})[0].Rows
+	rows := simreport.Tables(sim, []string{"p"})[0].Rows
 	if len(rows) != 2 || rows[0].Zone != "0 (regional)" || rows[1].Zone != "eastus-1" {
 		t.Errorf("rows %+v", rows)
 	}

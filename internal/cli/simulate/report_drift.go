@@ -7,6 +7,7 @@ import (
 
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/simreport"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation"
 )
 
@@ -33,7 +34,7 @@ func driftLines(d *ClusterDrift) []string {
 
 // poolDriftText says how many of a pool's nodes drift, why, and at what pace.
 func poolDriftText(p simulation.PoolDrift) string {
-	pace := fmt.Sprintf("budgets allow %d at a time now, %d at most within 31 days: %s", p.NowAtOnce, p.AtOnce, pluralWord(p.Rounds, "replacement round", "replacement rounds"))
+	pace := fmt.Sprintf("budgets allow %d at a time now, %d at most within 31 days: %s", p.NowAtOnce, p.AtOnce, simreport.PluralWord(p.Rounds, "replacement round", "replacement rounds"))
 	switch {
 	case p.AtOnce == 0:
 		pace = "budgets allow none to be replaced within 31 days: the drifted nodes stay"

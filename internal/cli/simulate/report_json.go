@@ -8,6 +8,7 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/assemble"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/source"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/simreport"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/money"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation"
@@ -57,8 +58,8 @@ type jsonCluster struct {
 	Provisioned *jsonProvisioned `json:"provisioned,omitempty"`
 	// SteadyState (karpenter mode) is Karpenter run on a simulated clock to its steady
 	// state, with the disruptions on the way; SteadyStateAfter the same after a change.
-	SteadyState      *jsonSteady `json:"steadyState,omitempty"`
-	SteadyStateAfter *jsonSteady `json:"steadyStateAfter,omitempty"`
+	SteadyState      *simreport.Steady `json:"steadyState,omitempty"`
+	SteadyStateAfter *simreport.Steady `json:"steadyStateAfter,omitempty"`
 }
 
 // jsonProvisioned is simulation.Provisioning for programs.
@@ -85,27 +86,14 @@ func toJSONProvisioned(cluster string, p *simulation.Provisioning) *jsonProvisio
 	if p == nil {
 		return nil
 	}
-	out := &jsonProvisioned{Label: simulation.ProvisionedLabel(p), Rounds: []jsonRound{}, Nodes: jsonNodes(cluster, p.Nodes),
+	out := &jsonProvisioned{Label: simulation.ProvisionedLabel(p), Rounds: []jsonRound{}, Nodes: simreport.Nodes(cluster, p.Nodes),
 		HourlyCost: simulation.Round(p.HourlyCost), Unschedulable: []jsonUnschedulable{}, HitBound: p.HitBound}
 	for _, r := range p.Rounds {
-		out.Rounds = append(out.Rounds, jsonRound{Round: r.Round, Nodes: jsonNodes(cluster, r.Nodes), HourlyCost: simulation.Round(r.HourlyCost),
+		out.Rounds = append(out.Rounds, jsonRound{Round: r.Round, Nodes: simreport.Nodes(cluster, r.Nodes), HourlyCost: simulation.Round(r.HourlyCost),
 			Placed: r.Placed, OnExistingNodes: r.OnExistingNodes, Pending: r.Pending})
 	}
 	for _, u := range p.Unschedulable {
 		out.Unschedulable = append(out.Unschedulable, jsonUnschedulable{Cluster: cluster, Workload: u.Workload, Count: u.Count, Reason: u.Reason})
-	}
-	return out
-}
-
-func jsonNodes(cluster string, nodes []simmodel.SimNode) []jsonNode {
-	out := []jsonNode{}
-	for _, n := range nodes {
-		jn := jsonNode{Cluster: cluster, Pool: n.Pool, InstanceType: n.SKU, CapacityType: n.CapacityType, Zone: n.Zone, ZoneAssumed: n.ZoneAssumed, Workloads: map[string]int{}, HourlyPrice: n.HourlyPrice, Currency: money.Code(n.Currency)}
-		for _, p := range n.Pods {
-			jn.Pods += p.Count
-			jn.Workloads[p.Workload] += p.Count
-		}
-		out = append(out, jn)
 	}
 	return out
 }
@@ -146,19 +134,8 @@ type jsonCostRange struct {
 	Samples  int     `json:"samples"`
 }
 
-type jsonNode struct {
-	Cluster      string `json:"cluster"`
-	Pool         string `json:"pool"`
-	InstanceType string `json:"instanceType"`
-	CapacityType string `json:"capacityType"`
-	Zone         string `json:"zone"`
-	// ZoneAssumed: the catalog does not list the size in Zone (simmodel.SimNode.ZoneAssumed).
-	ZoneAssumed bool           `json:"zoneAssumed,omitempty"`
-	Pods        int            `json:"pods"`
-	Workloads   map[string]int `json:"workloads"`
-	HourlyPrice float64        `json:"hourlyPrice"`
-	Currency    string         `json:"currency"`
-}
+// jsonNode is a node for programs.
+type jsonNode = simreport.Node
 
 type jsonUnschedulable struct {
 	Cluster  string `json:"cluster"`
@@ -179,7 +156,7 @@ func toJSONSim(cluster string, sim *simmodel.Simulation, pools []string) *jsonSi
 			MinPending: r.MinPending, MaxPending: r.MaxPending, Outcomes: r.Outcomes, Runs: r.Runs, Exhaustive: r.Exhaustive,
 			Expected: simulation.Round(r.Expected), Samples: r.Samples}
 	}
-	out.Nodes = jsonNodes(cluster, sim.Nodes)
+	out.Nodes = simreport.Nodes(cluster, sim.Nodes)
 	for _, u := range sim.Unschedulable {
 		out.Unschedulable = append(out.Unschedulable, jsonUnschedulable{Cluster: cluster, Workload: u.Workload, Count: u.Count, Reason: u.Reason})
 	}
@@ -247,7 +224,7 @@ func WriteJSON(w io.Writer, r *Report, toolVersion string) error {
 			Optimal: toJSONSim(c.Name, res.Optimal, res.Pools), LowerBound: res.LowerBound(), Pools: nonNil(res.Pools),
 			Workloads: c.Workloads, Assumptions: nonNil(res.Assumptions), Skipped: nonNil(res.Skipped), Advice: c.Advice, Currency: res.Currency(),
 			Provisioned: toJSONProvisioned(c.Name, res.Provisioned), Drift: toJSONDrift(c.Drift)}
-		jc.SteadyState, jc.SteadyStateAfter = jsonSettled(c.Name, res.Settled)
+		jc.SteadyState, jc.SteadyStateAfter = simreport.Settled(c.Name, res.Settled)
 		if jc.Workloads == nil {
 			jc.Workloads = []WorkloadSummary{}
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/simreport"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/money"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation"
@@ -33,14 +34,14 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 	for _, c := range r.Clusters {
 		cur := c.Result.Currency()
 		for _, m := range modes(c.Result) {
-			fmt.Fprintf(&b, "\n<details><summary>%s, %s: %s, %s</summary>\n\n", md(label(c.Name)), m.name, nodeCount(len(m.sim.Nodes)), money.Hourly(cur, m.sim.HourlyCost))
+			fmt.Fprintf(&b, "\n<details><summary>%s, %s: %s, %s</summary>\n\n", md(label(c.Name)), m.name, simreport.NodeCount(len(m.sim.Nodes)), money.Hourly(cur, m.sim.HourlyCost))
 			for _, t := range []string{tieText(m.sim), fromKarpenterText(m.sim)} {
 				if t != "" {
 					fmt.Fprintf(&b, "%s.\n\n", md(t))
 				}
 			}
 			fmt.Fprintf(&b, "| NodePool | Instance type | Capacity | Zone | Nodes | Pods | %s/hour |\n|---|---|---|---|---:|---:|---:|\n", cur)
-			for _, t := range tables(m.sim, c.Result.Pools) {
+			for _, t := range simreport.Tables(m.sim, c.Result.Pools) {
 				for _, row := range t.Rows {
 					fmt.Fprintf(&b, "| %s | %s | %s | %s | %d | %d | %.4f |\n", md(t.Pool), md(row.InstanceType), row.CapacityType, md(row.Zone), row.Nodes, row.Pods, simulation.Round(row.HourlyCost))
 				}
@@ -53,9 +54,9 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 			}
 			b.WriteString("\n</details>\n")
 		}
-		writeMarkdownDisruptions(&b, c)
+		simreport.WriteMarkdownDisruptions(&b, label(c.Name), c.Result.Settled, cur)
 		if a := c.Advice; a != nil {
-			fmt.Fprintf(&b, "\n**Advice** (%s): %s: Karpenter's cost %s instead of %s, saving %s (%.1f %%): `%s`\n", md(label(c.Name)), md(a.Edit.Describe()), money.Hourly(cur, a.HourlyCost), money.Hourly(cur, a.KarpenterCost), money.Hourly(cur, a.Saving), a.SavingPercent, md(a.Edit.YAML()))
+			fmt.Fprintf(&b, "\n**Advice** (%s): %s: Karpenter's cost %s %s instead of %s, saving %s (%.1f %%; list prices): `%s`\n", md(label(c.Name)), md(a.Edit.Describe()), a.StateText(), money.Hourly(cur, a.HourlyCost), money.Hourly(cur, a.KarpenterCost), money.Hourly(cur, a.Saving), a.SavingPercent, md(a.Edit.YAML()))
 		}
 		if d := c.Drift; d != nil {
 			fmt.Fprintf(&b, "\n**Drift** (%s): %d of %d NodeClaims of the changed pools drift (%s); their replacement is not simulated\n", md(label(c.Name)), len(d.Result.Drifted), d.Result.Checked, md(reasons(d.Result)))
@@ -112,8 +113,5 @@ func modes(r *simulation.Result) []modeSim {
 	return out
 }
 
-// md makes text safe in a table cell: pipes and newlines would break the table, and HTML or
-// backticks from the input would render.
-func md(s string) string {
-	return strings.NewReplacer("|", `\|`, "\n", " ", "\r", " ", "<", "&lt;", ">", "&gt;", "`", "'").Replace(s)
-}
+// md makes text safe in a table cell (simreport.MD).
+var md = simreport.MD

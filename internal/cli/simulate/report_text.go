@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"io"
 	"sort"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/simreport"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/money"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simmodel"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation"
@@ -36,25 +36,25 @@ func WriteText(w io.Writer, r *Report) error {
 			if m.sim == nil {
 				continue
 			}
-			fmt.Fprintf(&b, "\n  %s: %s, %s (%s)%s\n", modeTitle(m.name), nodeCount(len(m.sim.Nodes)), money.Hourly(cur, m.sim.HourlyCost),
+			fmt.Fprintf(&b, "\n  %s: %s, %s (%s)%s\n", modeTitle(m.name), simreport.NodeCount(len(m.sim.Nodes)), money.Hourly(cur, m.sim.HourlyCost),
 				money.Monthly(cur, m.sim.HourlyCost*analysis.HoursPerMonth), estimated(m.sim.PriceEstimated))
 			for _, t := range []string{tieText(m.sim), fromKarpenterText(m.sim)} {
 				if t != "" {
 					fmt.Fprintf(&b, "  %s\n", t)
 				}
 			}
-			writeTables(&b, m.sim, c.Result.Pools, cur, "")
+			simreport.WriteTables(&b, m.sim, c.Result.Pools, cur, "")
 			writePending(&b, "unschedulable", m.sim.Unschedulable)
 			if m.name == simulation.Karpenter {
 				writeProvisioned(&b, c.Result.Provisioned, c.Result.Pools, cur)
-				writeSettled(&b, c.Result.Settled, c.Result.Pools, cur)
+				simreport.WriteSettled(&b, c.Result.Settled, c.Result.Pools, cur)
 			}
 		}
 		if lb := c.Result.LowerBound(); lb > 0 {
 			fmt.Fprintf(&b, "\n  lower bound: %s (no packing of these pods on these pools costs less)\n", money.Hourly(cur, lb))
 		}
 		if a := c.Advice; a != nil {
-			fmt.Fprintf(&b, "\n  advice: %s: Karpenter's cost %s instead of %s, saving %s (%.1f %%)\n", a.Edit.Describe(), money.Hourly(cur, a.HourlyCost), money.Hourly(cur, a.KarpenterCost), money.Hourly(cur, a.Saving), a.SavingPercent)
+			fmt.Fprintf(&b, "\n  advice: %s: Karpenter's cost %s %s instead of %s, saving %s (%.1f %%; list prices)\n", a.Edit.Describe(), a.StateText(), money.Hourly(cur, a.HourlyCost), money.Hourly(cur, a.KarpenterCost), money.Hourly(cur, a.Saving), a.SavingPercent)
 			verb := ""
 			if a.Edit.Remove {
 				verb = "remove "
@@ -89,23 +89,6 @@ func WriteText(w io.Writer, r *Report) error {
 	return err
 }
 
-// writeTables is one table of nodes per pool; suffix follows the pool's name.
-func writeTables(b *strings.Builder, sim *simmodel.Simulation, pools []string, cur, suffix string) {
-	for _, t := range tables(sim, pools) {
-		fmt.Fprintf(b, "\n  NodePool %s%s: %s\n", t.Pool, suffix, money.Hourly(cur, simulation.Round(t.Cost)))
-		if len(t.Rows) == 0 {
-			b.WriteString("    no nodes\n")
-			continue
-		}
-		tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
-		fmt.Fprintf(tw, "    INSTANCE TYPE\tCAPACITY\tZONE\tNODES\tPODS\t%[1]s/H EACH\t%[1]s/H\n", cur)
-		for _, row := range t.Rows {
-			fmt.Fprintf(tw, "    %s\t%s\t%s\t%d\t%d\t%.4f\t%.4f\n", row.InstanceType, row.CapacityType, row.Zone, row.Nodes, row.Pods, row.HourlyPrice, simulation.Round(row.HourlyCost))
-		}
-		_ = tw.Flush()
-	}
-}
-
 // writePending lists pending pods by workload and reason.
 func writePending(b *strings.Builder, title string, pending []simmodel.Unschedulable) {
 	for _, g := range pendingGroups(pending) {
@@ -128,13 +111,13 @@ func writeProvisioned(b *strings.Builder, p *simulation.Provisioning, pools []st
 	if !showRounds(p) {
 		return
 	}
-	fmt.Fprintf(b, "\n  Karpenter %s: %s, %s (%s)\n", simulation.ProvisionedLabel(p), nodeCount(len(p.Nodes)), money.Hourly(cur, p.HourlyCost),
+	fmt.Fprintf(b, "\n  Karpenter %s: %s, %s (%s)\n", simulation.ProvisionedLabel(p), simreport.NodeCount(len(p.Nodes)), money.Hourly(cur, p.HourlyCost),
 		money.Monthly(cur, p.HourlyCost*analysis.HoursPerMonth))
 	for _, r := range p.Rounds {
-		fmt.Fprintf(b, "    round %d: %s launched, %s, %d pods placed (%d on nodes of earlier rounds), %d pending\n", r.Round, nodeCount(len(r.Nodes)),
+		fmt.Fprintf(b, "    round %d: %s launched, %s, %d pods placed (%d on nodes of earlier rounds), %d pending\n", r.Round, simreport.NodeCount(len(r.Nodes)),
 			money.Hourly(cur, r.HourlyCost), r.Placed, r.OnExistingNodes, r.Pending)
 	}
-	writeTables(b, &simmodel.Simulation{Nodes: p.Nodes, HourlyCost: p.HourlyCost}, pools, cur, " after the last round")
+	simreport.WriteTables(b, &simmodel.Simulation{Nodes: p.Nodes, HourlyCost: p.HourlyCost}, pools, cur, " after the last round")
 	writePending(b, "pending after the last round", p.Unschedulable)
 }
 
@@ -142,8 +125,8 @@ func writeProvisioned(b *strings.Builder, p *simulation.Provisioning, pools []st
 // the wrong paths (a Terraform configuration's directory, say) must not look like a clean one.
 func closingLine(r *Report) string {
 	pools, workloads, pods := r.counts()
-	line := fmt.Sprintf("simulated %s: %s, %s (%s) from %s\n", pluralWord(len(r.Clusters), "cluster", "clusters"),
-		pluralWord(pools, "NodePool", "NodePools"), pluralWord(workloads, "workload", "workloads"), pluralWord(pods, "pod", "pods"), pluralWord(r.Files, "file", "files"))
+	line := fmt.Sprintf("simulated %s: %s, %s (%s) from %s\n", simreport.PluralWord(len(r.Clusters), "cluster", "clusters"),
+		simreport.PluralWord(pools, "NodePool", "NodePools"), simreport.PluralWord(workloads, "workload", "workloads"), simreport.PluralWord(pods, "pod", "pods"), simreport.PluralWord(r.Files, "file", "files"))
 	if pools == 0 {
 		line += noPoolsHint + "\n"
 	}
@@ -165,13 +148,6 @@ func (r *Report) counts() (pools, workloads, pods int) {
 // noPoolsHint is said when the inputs hold no NodePool.
 const noPoolsHint = "nothing to simulate: no NodePool in the inputs (read: YAML and JSON manifests, Kustomize overlays, Helm charts and " +
 	"`terraform show -json` plans; not Terraform .tf files)"
-
-func pluralWord(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
 
 func modeTitle(mode string) string {
 	if mode == simulation.Karpenter {
@@ -228,12 +204,4 @@ func requestsText(r map[string]string) string {
 		return "none"
 	}
 	return strings.Join(parts, ", ")
-}
-
-// nodeCount says "1 node" or "N nodes".
-func nodeCount(n int) string {
-	if n == 1 {
-		return "1 node"
-	}
-	return strconv.Itoa(n) + " nodes"
 }

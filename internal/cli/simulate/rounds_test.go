@@ -21,7 +21,7 @@ const (
 // limits, once the first NodeClaims are charged at their launched size; the guide shows that
 // state next to the first round, labelled as what it is, and JSON carries every round.
 func TestWidePoolRounds(t *testing.T) {
-	rep := simulateBoth(t, wideExample)
+	rep := simulateWideBoth(t)
 	p := rep.Clusters[0].Result.Provisioned
 	if p == nil {
 		t.Fatal("no provisioning rounds in karpenter mode")

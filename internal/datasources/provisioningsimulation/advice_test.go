@@ -42,6 +42,8 @@ data "karpenter_provisioning_simulation" "s" {
 				resource.TestCheckResourceAttr(addr, "hourly_cost", "152.791"),
 				resource.TestCheckResourceAttr(addr, "optimal.hourly_cost", "35.8474"),
 				resource.TestCheckResourceAttr(addr, "advice.pool", "general"),
+				// Without steady_state the advice judges the first round, and says so.
+				resource.TestCheckResourceAttr(addr, "advice.state", "first round"),
 				resource.TestCheckResourceAttr(addr, "advice.key", "karpenter.azure.com/sku-cpu"),
 				resource.TestCheckResourceAttr(addr, "advice.operator", "Lt"),
 				resource.TestCheckResourceAttr(addr, "advice.values.#", "1"),

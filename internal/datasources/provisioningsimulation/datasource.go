@@ -69,7 +69,9 @@ func (d *dataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 			"under `optimal`, and `design_cost`, what this NodePool design costs per hour over the optimum, and, when Karpenter's cost exceeds the " +
 			"optimum by more than 10 %, `advice`: the cheapest NodePool edit verified by re-running Karpenter's decision (KRP118). `method` says which " +
 			"the top-level figures are; `currency` what they are in. The guide \"What will Karpenter launch?\" walks through a wide pool (Karpenter USD 152.79/h with 332 pods " +
-			"pending in its first round, optimum USD 35.85/h, USD 44.06/h with the advised `sku-cpu` cap and none pending). Where the embedded catalog " +
+			"pending in its first round, optimum USD 35.85/h, USD 44.06/h with the advised `sku-cpu` cap and none pending). With `steady_state = true`, " +
+			"`karpenter_steady_state` is Karpenter's emulated steady state (there USD 155.79/h on 11 nodes, after one Underutilized replacement) and `advice` " +
+			"judges it (USD 42.06/h with the same cap). Where the embedded catalog " +
 			"lists no zones of a size, it is assumed offered in every zone of the region: such a node's `zone_assumed` is true and a warning names the sizes.",
 		Attributes: map[string]schema.Attribute{
 			"region": schema.StringAttribute{Optional: true, MarkdownDescription: "Region the nodes are priced in (Azure, or AWS for EKS pools); defaults to the provider's `region`. One of them is required."},
@@ -92,6 +94,7 @@ func (d *dataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 			"workloads_yaml":        workloadsYAMLAttribute,
 			"cluster_state_yaml":    clusterStateAttribute,
 			"pods_on_running_nodes": podsOnRunningNodesAttribute,
+			"steady_state":          steadyStateAttribute,
 			"max_pods": schema.Int64Attribute{Optional: true, Validators: []validator.Int64{int64validator.AtLeast(1)},
 				MarkdownDescription: "The most pods the simulation takes (`workloads` and `workloads_yaml` together; default 150,000, Kubernetes' documented limit per cluster). " +
 					"Past it the plan fails with KRP306 on the workload that crosses it, before any work: a replica count that large is usually a typo. Raise it when the count is meant."},
@@ -169,9 +172,11 @@ func (d *dataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 					"operator":              cstr("The requirement's operator."),
 					"values":                schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "The requirement's values."},
 					"assumes_interruptible": schema.BoolAttribute{Computed: true, MarkdownDescription: "True when the edit allows spot: the pods must tolerate eviction."},
-					"hourly_cost":           cnum("Karpenter's hourly cost with the edit (method `karpenter`)."),
-					"saving":                cnum("`hourly_cost` at the top level minus this `hourly_cost`, per hour in `currency`."),
-					"saving_percent":        cnum("The saving in per cent of Karpenter's cost without the edit."),
+					"state": cstr("The state of Karpenter's the advice judged, with and without each edit: `steady state` (with `steady_state = true`: " +
+						"each edit's pools run to their own steady state) or `first round` (Karpenter's first provisioning round)."),
+					"hourly_cost":    cnum("Karpenter's hourly cost with the edit, at list prices, in the state `state` names (method `karpenter`)."),
+					"saving":         cnum("`hourly_cost` at the top level minus this `hourly_cost`, per hour in `currency`."),
+					"saving_percent": cnum("The saving in per cent of Karpenter's cost without the edit."),
 				},
 			},
 			"tie_breaks": schema.Int64Attribute{Computed: true, MarkdownDescription: "Method `karpenter`: how many ties Karpenter breaks at random in this " +
@@ -201,10 +206,11 @@ func (d *dataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 					"exhaustive": schema.BoolAttribute{Computed: true, MarkdownDescription: "True when every distinct outcome was found (all `outcomes` of Karpenter's choices), false for a sample."},
 				},
 			},
-			"cpu_utilisation":    cnum("Requested ÷ allocatable CPU over all nodes."),
-			"memory_utilisation": cnum("Requested ÷ allocatable memory over all nodes."),
-			"scheduled_pods":     schema.Int64Attribute{Computed: true, MarkdownDescription: "Pods placed on nodes."},
-			"price_estimated":    schema.BoolAttribute{Computed: true, MarkdownDescription: "True when some node's price is not a list (or override) price of the region: see the nodes' `price_source`."},
+			"karpenter_steady_state": steadyStateResultAttribute(cstr, cnum),
+			"cpu_utilisation":        cnum("Requested ÷ allocatable CPU over all nodes."),
+			"memory_utilisation":     cnum("Requested ÷ allocatable memory over all nodes."),
+			"scheduled_pods":         schema.Int64Attribute{Computed: true, MarkdownDescription: "Pods placed on nodes."},
+			"price_estimated":        schema.BoolAttribute{Computed: true, MarkdownDescription: "True when some node's price is not a list (or override) price of the region: see the nodes' `price_source`."},
 			"nodes": schema.ListNestedAttribute{
 				Computed: true, MarkdownDescription: "The nodes, in launch order (for `karpenter`, one per NodeClaim).",
 				NestedObject: schema.NestedAttributeObject{Attributes: nodeAttributes(cstr, cnum)},
@@ -247,6 +253,7 @@ type model struct {
 	DaemonSetOverhead map[string]string `tfsdk:"daemonset_overhead"`
 	LowerBoundMethod  types.String      `tfsdk:"lower_bound_method"`
 	Mode              types.String      `tfsdk:"mode"`
+	SteadyState       types.Bool        `tfsdk:"steady_state"`
 
 	Method            types.String        `tfsdk:"method"`
 	DesignCost        types.Float64       `tfsdk:"design_cost"`
@@ -265,6 +272,7 @@ type model struct {
 	Unschedulable     []unschedulableItem `tfsdk:"unschedulable"`
 	TieBreaks         types.Int64         `tfsdk:"tie_breaks"`
 	HourlyCostRange   *costRangeModel     `tfsdk:"hourly_cost_range"`
+	KarpenterSteady   *steadyModel        `tfsdk:"karpenter_steady_state"`
 }
 
 type costRangeModel struct {
@@ -283,6 +291,7 @@ type costRangeModel struct {
 
 type adviceModel struct {
 	Pool                 types.String  `tfsdk:"pool"`
+	State                types.String  `tfsdk:"state"`
 	Edit                 types.String  `tfsdk:"edit"`
 	Remove               types.Bool    `tfsdk:"remove"`
 	Key                  types.String  `tfsdk:"key"`
@@ -368,6 +377,17 @@ func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 	if mode == "" {
 		mode = simulation.Karpenter
 	}
+	if m.SteadyState.ValueBool() {
+		if mode == simulation.Optimal {
+			resp.Diagnostics.AddAttributeError(path.Root("steady_state"), "Steady state needs Karpenter's mode",
+				"steady_state runs Karpenter to its steady state: set mode to \"karpenter\" or \"both\", or leave steady_state unset with mode = \"optimal\".")
+			return
+		}
+		in.SteadyState = true
+		if in.read != nil {
+			in.PDBs = simulation.PodDisruptionBudgets(in.read)
+		}
+	}
 	if in.state != nil {
 		in.Start = simulation.Start(s, in.state, in.Input)
 	}
@@ -403,6 +423,10 @@ func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 	m.DesignCost = types.Float64Null()
 	m.Optimal = nil
 	m.Advice = nil
+	m.KarpenterSteady = nil
+	if res.Settled != nil {
+		m.KarpenterSteady = steadyOf(res.Settled.Before)
+	}
 	fill(&m, primary)
 	m.PodsOnRunning = types.Int64Null()
 	if in.Start != nil && res.Provisioned != nil {
@@ -429,7 +453,7 @@ func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 			return
 		}
 		if a != nil {
-			m.Advice = &adviceModel{Pool: types.StringValue(a.Edit.Pool), Edit: types.StringValue(a.Edit.Describe()), Remove: types.BoolValue(a.Edit.Remove),
+			m.Advice = &adviceModel{Pool: types.StringValue(a.Edit.Pool), State: types.StringValue(a.State), Edit: types.StringValue(a.Edit.Describe()), Remove: types.BoolValue(a.Edit.Remove),
 				Key: types.StringValue(a.Edit.Requirement.Key), Operator: types.StringValue(string(a.Edit.Requirement.Operator)), Values: a.Edit.Requirement.Values,
 				AssumesInterruptible: types.BoolValue(a.Edit.AssumesInterruptible), HourlyCost: types.Float64Value(a.HourlyCost),
 				Saving: types.Float64Value(a.Saving), SavingPercent: types.Float64Value(a.SavingPercent)}

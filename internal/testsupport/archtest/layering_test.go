@@ -81,6 +81,8 @@ var rules = map[string][][]string{
 	"internal/cli/review":   {terraformSDK, resourcePackages, {module + "/internal/cli/simulate"}},
 	"internal/cli/simulate": {terraformSDK, resourcePackages},
 	"internal/cli/clitool":  {terraformSDK, resourcePackages, {module + "/internal/cli/review", module + "/internal/cli/simulate"}},
+	// The report parts both commands print sit below both.
+	"internal/cli/simreport": {terraformSDK, resourcePackages, {module + "/internal/cli/review", module + "/internal/cli/simulate"}},
 	// The review's stages (config -> source -> assemble -> checks -> report, fleet beside
 	// checks): a stage never reaches a later one, nor the commands.
 	"internal/cli/review/config":   {terraformSDK, resourcePackages, reviewStagesAfter("config")},

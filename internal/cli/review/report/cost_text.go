@@ -8,6 +8,7 @@ import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/clitool"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/assemble"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/simreport"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/money"
 )
 
@@ -34,6 +35,10 @@ func WriteCostsText(w io.Writer, costs []ClusterCost) error {
 		if p := c.Provisioned; p != nil && (len(p.Rounds) > 1 || p.Unschedulable > 0) {
 			fmt.Fprintf(&b, "  the cost above is Karpenter's first round; %s: %s, %s, %d pods pending\n", p.Label, clitool.Plural(p.Nodes, "node"), money.Hourly(cur, p.HourlyCost), p.Unschedulable)
 		}
+		pools := make([]string, 0, len(c.Pools))
+		for _, p := range c.Pools {
+			pools = append(pools, p.Pool)
+		}
 		for _, p := range c.Pools {
 			fmt.Fprintf(&b, "  %-24s %9s  %s", p.Pool, clitool.Plural(p.Nodes, "node"), money.Hourly(cur, p.HourlyCost))
 			if p.Delta != nil {
@@ -41,6 +46,8 @@ func WriteCostsText(w io.Writer, costs []ClusterCost) error {
 			}
 			b.WriteString("\n")
 		}
+		// The pools above are the first round's; the steady state follows with its own tables.
+		simreport.WriteSettled(&b, c.Settled, pools, cur)
 		for _, n := range c.Notes {
 			fmt.Fprintf(&b, "  note: %s\n", n)
 		}

@@ -2,6 +2,7 @@ package report
 
 import (
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/review/source"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cli/simreport"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation"
 )
 
@@ -40,6 +41,11 @@ type ClusterCost struct {
 	// Provisioned is Karpenter's provisioning rounds run until one places nothing more; the
 	// cost above is the first round's.
 	Provisioned *ProvisionedCost `json:"provisioned,omitempty"`
+	// SteadyState (--steady-state) is Karpenter run on a simulated clock to its steady state,
+	// with the disruptions on the way, as simulate's clusters[].steadyState; Settled is the
+	// same for the text report.
+	SteadyState *simreport.Steady   `json:"steadyState,omitempty"`
+	Settled     *simulation.Settled `json:"-"`
 	// Findings are the disruption checks of the workloads on the pools (KRP411–KRP414); they
 	// join the report's findings.
 	Findings []source.Finding `json:"-"`
