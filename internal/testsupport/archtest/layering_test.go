@@ -125,6 +125,8 @@ var rules = map[string][][]string{
 	// The EC2NodeClass checks read plain objects: not the AWS provider (its init changes
 	// Karpenter's globals), not the EKS derivation.
 	"internal/cloud/eks/nodeclasscheck": append(aboveTheDomain, []string{module + "/internal/analysis", module + "/internal/cloud/aks", module + "/internal/cloud/eks", "github.com/aws/karpenter-provider-aws"}, simulationPackages),
+	// The tests' optimum digest reads simulation results only.
+	"internal/testsupport/optimumdigest": append(aboveTheDomain, simulationPackages[:1]),
 	// The test-only second cloud is a cloud like the others: written against the seam alone.
 	"internal/testsupport/fakecloud": append(aboveTheDomain, []string{module + "/internal/analysis", module + "/internal/cloud/aks", module + "/internal/cloud/eks"}, simulationPackages),
 }
