@@ -298,10 +298,21 @@ func (md *model) listBoundColumns(groups []*boundGroup, pools []*simPool) []boun
 }
 
 func (md *model) pareto(cols []boundColumn) []boundColumn {
-	slices.SortStableFunc(cols, func(a, b boundColumn) int { return cmp.Compare(a.price, b.price) })
+	// By price, ties in list order: a stable sort of the columns, without moving them.
+	order := make([]int32, len(cols))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int {
+		if c := cmp.Compare(cols[a].price, cols[b].price); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
 	var keep []boundColumn
 	byMembers := map[string][]int{}
-	for _, c := range cols {
+	for _, i := range order {
+		c := cols[i]
 		pt := c.pool.types[c.t]
 		dominated := false
 		for _, k := range byMembers[c.key] {

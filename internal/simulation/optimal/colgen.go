@@ -373,6 +373,20 @@ func (cg *columnGeneration) knapsack(j int, pi []float64) *lp.Knapsack {
 	return lp.NewKnapsack(o.alloc, weight, value, count)
 }
 
+// valueCap bounds the value of any pattern of offering j at prices pi: every member's pods
+// that fit on an empty node, at its price. Relaxation is never above it, so an offering it
+// rules out is one the knapsack's bounds rule out too, for a fraction of the cost.
+func (cg *columnGeneration) valueCap(j int, pi []float64) float64 {
+	o := &cg.offers[j]
+	var v float64
+	for i, g := range o.members {
+		if pi[g] > 1e-12 {
+			v += pi[g] * float64(o.fit[i])
+		}
+	}
+	return v
+}
+
 // price looks for patterns worth more than their offering's target, cheapest means first:
 // filling the node greedily; then, unless a bound rules the offering out, rounding its LP
 // relaxation; and (thorough) by search and by dynamic programming over rounded-up weights.
@@ -380,6 +394,9 @@ func (cg *columnGeneration) price(pi, mu []float64, thorough bool, budget cgBudg
 	var out []cgPattern
 	for j := range cg.offers {
 		want := cg.target(j, mu) * (1 + cgTolerance)
+		if cg.valueCap(j, pi) <= want {
+			continue // no pattern can be worth more: the knapsack need not be built
+		}
 		ks := cg.knapsack(j, pi)
 		if ks == nil || ks.Relaxation(0, ks.Capacity()) <= want {
 			continue

@@ -41,7 +41,9 @@ var lpLocalBudget = cgBudget{iterations: 10, pivots: lpPackBudget.pivots, column
 // cheaper. Every trial keeps what the packer keeps (offerings per zone, hostname caps as
 // dimensions, the pool's limits, its daemon overhead), and pods stay in their pool and their
 // zone. Candidates: each node alone, each pair of the least efficient nodes, the nodes of each
-// zone, then seeded random sets; the packing's order is varied (pinned pods first, jitter).
+// zone, the 8, 16 and 32 least efficient nodes (lpRuins), then seeded random sets; the
+// packing's order is varied (pinned pods first, jitter). Every step has a fixed count of
+// trials, not a time limit, so the result does not depend on the machine.
 // It takes pk over and returns the packing searched.
 func (md *model) localSearch(pk *packing) *packing {
 	if variants(md) == 1 {
@@ -139,6 +141,7 @@ func (pk *packing) localSearchPool(p *simPool) {
 			break
 		}
 	}
+	pk.lpRuins(p, try)
 	for t := 0; t < localTrials; t++ {
 		nodes = pk.poolNodes(p)
 		if len(nodes) < 2 {
@@ -156,6 +159,36 @@ func (pk *packing) localSearchPool(p *simPool) {
 		size := 2 + rng.IntN(min(4, len(nodes)-1))
 		rng.Shuffle(len(nodes), func(i, j int) { nodes[i], nodes[j] = nodes[j], nodes[i] })
 		try(nodes[:size], lpMode)
+	}
+}
+
+// ruinSizes are the sizes of the large ruins (see lpRuins).
+var ruinSizes = []int{8, 16, 32}
+
+// maxRuinPasses caps lpRuins' passes over ruinSizes.
+const maxRuinPasses = 3
+
+// lpRuins re-packs the least efficient nodes of the pool in large sets (ruinSizes), from the
+// configuration LP first, then by the packer in both orders, pass after pass while one is
+// kept. A large set's pods are enough for the LP's mix of node types to pay; a few nodes'
+// pods are not, and ruins of a few nodes cannot undo an imbalance that spans dozens.
+func (pk *packing) lpRuins(p *simPool, try func([]*simNode, int) bool) {
+	for pass := 0; pass < maxRuinPasses; pass++ {
+		improved := false
+		for _, k := range ruinSizes {
+			for _, mode := range []int{lpMode, 0, 1} {
+				nodes := pk.byEfficiency(pk.poolNodes(p))
+				if len(nodes) < k && (k > ruinSizes[0] || len(nodes) < 3) {
+					continue
+				}
+				if try(nodes[:min(k, len(nodes))], mode) {
+					improved = true
+				}
+			}
+		}
+		if !improved {
+			return
+		}
 	}
 }
 

@@ -31,7 +31,8 @@ import (
 // cheaper kept. Small inputs are packed in several seeded variants and, when pods are pinned
 // to zones, in a second order that packs the pinned pods first (variant.pinnedFirst); each
 // order's cheapest packing is re-packed, and the cheaper outcome kept and searched locally
-// (localSearch: ruin and recreate of a few nodes at a time). The result is deterministic for
+// (localSearch: ruin and recreate of a few nodes at a time, and of the 8, 16 and 32 least
+// efficient ones from the configuration LP). The result is deterministic for
 // a given input and seed. When the input holds a feasible packing (Karpenter's), the result
 // never costs more than it for the same pods (notAbove).
 func Simulate(s *analysis.Analyzer, in simmodel.SimulationInput) (*simmodel.Simulation, error) {

@@ -173,6 +173,8 @@ var rules = map[string][][]string{
 	"internal/testsupport/archtest":             aboveTheDomain,
 	// The acceptance-test support starts the provider, and reaches no command through it.
 	"internal/testsupport/acctest": {cliPackages},
+	// The tests' optimum digest reads simulation results only.
+	"internal/testsupport/optimumdigest": append(aboveTheDomain, simulationPackages[:1]),
 	// The test-only second cloud is a cloud like the others: written against the seam alone.
 	"internal/testsupport/fakecloud": append(aboveTheDomain, []string{module + "/internal/analysis", module + "/internal/cloud/aks", module + "/internal/cloud/eks"}, simulationPackages),
 }
