@@ -97,13 +97,14 @@ func (tl disruptionTally) print() {
 func compareDisruption(t *testing.T, cases []disruptionCase, verbose bool) disruptionTally {
 	var tl disruptionTally
 	for _, c := range cases {
-		ours, err := emulatedDisruption(c)
-		if err != nil {
-			t.Fatalf("%s: emulation: %v", c.name, err)
-		}
+		// Karpenter's side runs first: the emulation takes its pods' UIDs and creation times.
 		up, err := upstreamDisruption(c)
 		if err != nil {
 			t.Fatalf("%s: Karpenter: %v", c.name, err)
+		}
+		ours, err := emulatedDisruption(c.withServerIdentities(up.identities))
+		if err != nil {
+			t.Fatalf("%s: emulation: %v", c.name, err)
 		}
 		tl.cases++
 		tl.ours += ours.elapsed

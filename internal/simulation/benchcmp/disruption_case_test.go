@@ -8,6 +8,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 )
 
@@ -52,6 +54,43 @@ type disruptionOutcome struct {
 	// ties says the emulation met a choice Karpenter makes at random.
 	ties    bool
 	elapsed time.Duration
+	// identities are the scenario pods' UIDs and creation times on the Karpenter side, by
+	// namespace/name: the emulation is given the same (withServerIdentities).
+	identities map[string]podIdentity
+}
+
+// podIdentity is what the API server gives a pod at creation and Karpenter's queue orders
+// equal pods by (scheduling/queue.go byCPUAndMemoryDescending: creation time, then UID).
+type podIdentity struct {
+	uid     types.UID
+	created metav1.Time
+}
+
+// withServerIdentities is the case with its pods carrying the UIDs and creation times the API
+// server gave them on the Karpenter side, so that both sides order equal pods alike. The
+// API server's UIDs are random and its creation times the wall clock: the emulation cannot
+// draw them itself.
+func (c disruptionCase) withServerIdentities(ids map[string]podIdentity) disruptionCase {
+	if len(ids) == 0 {
+		return c
+	}
+	stamp := func(pods []*corev1.Pod) []*corev1.Pod {
+		if pods == nil {
+			return nil
+		}
+		out := make([]*corev1.Pod, len(pods))
+		for i, p := range pods {
+			q := p.DeepCopy()
+			if id, ok := ids[p.Namespace+"/"+p.Name]; ok {
+				q.UID, q.CreationTimestamp = id.uid, id.created
+			}
+			out[i] = q
+		}
+		return out
+	}
+	c.sc.pods = stamp(c.sc.pods)
+	c.afterPods = stamp(c.afterPods)
+	return c
 }
 
 // reasons counts the disruptions per reason, as "Drifted=2 Empty=1".

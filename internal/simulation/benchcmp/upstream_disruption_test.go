@@ -161,6 +161,8 @@ type harness struct {
 	disruptions           []disruptionEvent
 	// generation counts the pods recreated, to name them.
 	generation int
+	// identities are the scenario pods' UIDs and creation times as the API server gave them.
+	identities map[string]podIdentity
 }
 
 // newHarness builds a scenario's controllers as the suite's BeforeEach does.
@@ -216,6 +218,7 @@ func upstreamDisruption(c disruptionCase) (out disruptionOutcome, err error) {
 		out.after = h.steadyNodes()
 		out.disruptions = h.disruptions
 		out.pending = h.pendingPods()
+		out.identities = h.identities
 	})
 	out.elapsed = time.Since(start)
 	return out, err
@@ -235,7 +238,10 @@ func (h *harness) applyBefore() {
 	for _, p := range h.c.pdbs {
 		ExpectApplied(h.ctx, h.env.Client, p.DeepCopy())
 	}
-	h.createPending(h.c.sc.pods)
+	h.identities = map[string]podIdentity{}
+	for _, p := range h.createPending(h.c.sc.pods) {
+		h.identities[p.Namespace+"/"+p.Name] = podIdentity{uid: p.UID, created: p.CreationTimestamp}
+	}
 }
 
 // applyPool applies a NodePool on the fake cloud's node class, ready, and runs the hash
@@ -275,8 +281,10 @@ func daemonSetOf(p *corev1.Pod) *appsv1.DaemonSet {
 }
 
 // createPending creates pods unbound, marked unschedulable as kube-scheduler marks the pods it
-// cannot place (the provisioner takes only those).
-func (h *harness) createPending(pods []*corev1.Pod) {
+// cannot place (the provisioner takes only those), and returns them as the API server stored
+// them.
+func (h *harness) createPending(pods []*corev1.Pod) []*corev1.Pod {
+	out := make([]*corev1.Pod, 0, len(pods))
 	for _, p := range pods {
 		q := p.DeepCopy()
 		q.UID, q.ResourceVersion, q.Spec.NodeName = "", "", ""
@@ -285,7 +293,9 @@ func (h *harness) createPending(pods []*corev1.Pod) {
 		}}}
 		q.Spec = withImage(q.Spec)
 		ExpectApplied(h.ctx, h.env.Client, q)
+		out = append(out, q)
 	}
+	return out
 }
 
 // withImage gives every container an image, and an extended resource (a GPU) a limit equal to
