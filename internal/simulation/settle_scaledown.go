@@ -21,11 +21,14 @@ import (
 // as; tied says the ranking met pods it cannot tell apart (the controller's pick among them
 // is random; name order was taken).
 func KeepReplicas(cl *disruption.Cluster, after []*corev1.Pod, groupOf func(*corev1.Pod) string, now time.Time) (standsFor map[*corev1.Pod]*corev1.Pod, tied bool) {
-	specs := map[string][]*corev1.PodSpec{}
+	// A replica's spec is its template's: the node it is bound to is not part of it.
+	specs := map[string][]corev1.PodSpec{}
 	keyOf := func(p *corev1.Pod) (string, int) {
 		g := p.Namespace + "/" + groupOf(p)
+		spec := p.Spec
+		spec.NodeName = ""
 		for i, s := range specs[g] {
-			if apiequality.Semantic.DeepEqual(*s, p.Spec) {
+			if apiequality.Semantic.DeepEqual(s, spec) {
 				return g, i
 			}
 		}
@@ -40,7 +43,9 @@ func KeepReplicas(cl *disruption.Cluster, after []*corev1.Pod, groupOf func(*cor
 	for _, p := range after {
 		g, i := keyOf(p)
 		if i < 0 {
-			specs[g] = append(specs[g], &p.Spec)
+			spec := p.Spec
+			spec.NodeName = ""
+			specs[g] = append(specs[g], spec)
 			i = len(specs[g]) - 1
 		}
 		rs := replicaSet{g, i}

@@ -22,7 +22,9 @@ type disruptionCase struct {
 	sc   scenario
 	pdbs []*policyv1.PodDisruptionBudget
 	// afterPools are the NodePools after the change (nil: unchanged); afterPods the pods
-	// after (nil: unchanged); classChanged says the node class's hash changed.
+	// after (nil: unchanged; a scale-down reads how many of each workload, and the
+	// ReplicaSet controller's ranking picks which go); classChanged says the node class's
+	// hash changed.
 	afterPools   []*karpv1.NodePool
 	afterPods    []*corev1.Pod
 	classChanged bool
@@ -66,13 +68,21 @@ type podIdentity struct {
 	created metav1.Time
 }
 
-// withServerIdentities is the case with its pods carrying the UIDs and creation times the API
-// server gave them on the Karpenter side, so that both sides order equal pods alike. The
-// API server's UIDs are random and its creation times the wall clock: the emulation cannot
-// draw them itself.
-func (c disruptionCase) withServerIdentities(ids map[string]podIdentity) disruptionCase {
+// withServerIdentities is the case with its pods carrying the UIDs the API server gave them
+// on the Karpenter side, and its creation times moved to the clocks' start (the first pod's
+// at disruptionStart, the others as many seconds later as on the API server), so that both
+// sides order equal pods alike. The API server's UIDs are random and its creation times the
+// wall clock: the emulation cannot draw them itself.
+func (c disruptionCase) withServerIdentities(up disruptionOutcome) disruptionCase {
+	ids := up.identities
 	if len(ids) == 0 {
 		return c
+	}
+	var first time.Time
+	for _, id := range ids {
+		if first.IsZero() || id.created.Before(&metav1.Time{Time: first}) {
+			first = id.created.Time
+		}
 	}
 	stamp := func(pods []*corev1.Pod) []*corev1.Pod {
 		if pods == nil {
@@ -82,7 +92,7 @@ func (c disruptionCase) withServerIdentities(ids map[string]podIdentity) disrupt
 		for i, p := range pods {
 			q := p.DeepCopy()
 			if id, ok := ids[p.Namespace+"/"+p.Name]; ok {
-				q.UID, q.CreationTimestamp = id.uid, id.created
+				q.UID, q.CreationTimestamp = id.uid, metav1.NewTime(disruptionStart.Add(id.created.Sub(first)))
 			}
 			out[i] = q
 		}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	emudisruption "github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation/karpenter/disruption"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation/replicaset"
 	"github.com/onsi/gomega"
 	"github.com/samber/lo"
 	appsv1 "k8s.io/api/apps/v1"
@@ -163,6 +164,11 @@ type harness struct {
 	generation int
 	// identities are the scenario pods' UIDs and creation times as the API server gave them.
 	identities map[string]podIdentity
+	// created is each pod's creation on the fake clock: the fake clock when its batch was
+	// created, plus the wall clock's seconds from the batch's first pod to it.
+	created map[string]time.Time
+	// scaleDownTied says the scale-down's ranking met replicas it cannot tell apart.
+	scaleDownTied bool
 }
 
 // newHarness builds a scenario's controllers as the suite's BeforeEach does.
@@ -189,6 +195,7 @@ func newHarness(env *test.Environment, c disruptionCase) *harness {
 		expiry:         expiration.NewController(env.Clock, env.Client, cp),
 		hash:           nphash.NewController(env.Client, cp),
 		launched:       launched,
+		created:        map[string]time.Time{},
 		seenNodes:      map[string]bool{}, seenClaims: map[string]bool{},
 	}
 	cp.clock = env.Clock
@@ -285,6 +292,7 @@ func daemonSetOf(p *corev1.Pod) *appsv1.DaemonSet {
 // them.
 func (h *harness) createPending(pods []*corev1.Pod) []*corev1.Pod {
 	out := make([]*corev1.Pod, 0, len(pods))
+	at := h.env.Clock.Now()
 	for _, p := range pods {
 		q := p.DeepCopy()
 		q.UID, q.ResourceVersion, q.Spec.NodeName = "", "", ""
@@ -294,6 +302,7 @@ func (h *harness) createPending(pods []*corev1.Pod) []*corev1.Pod {
 		q.Spec = withImage(q.Spec)
 		ExpectApplied(h.ctx, h.env.Client, q)
 		out = append(out, q)
+		h.created[q.Namespace+"/"+q.Name] = at.Add(q.CreationTimestamp.Sub(out[0].CreationTimestamp.Time))
 	}
 	return out
 }
@@ -338,16 +347,56 @@ func (h *harness) applyChange() {
 		h.cloud.bumpNodeClass()
 	}
 	if h.c.afterPods != nil {
-		keep := map[string]bool{}
-		for _, p := range h.c.afterPods {
-			keep[p.Namespace+"/"+p.Name] = true
+		h.scaleDown()
+	}
+}
+
+// scaleDown brings each workload to its replicas after, deleting the pods the ReplicaSet
+// controller would (replicaset.PodsToDelete) on the API server's pods, on the fake clock (the
+// controller shares the cluster's clock; the API server stamps the wall clock, which the fake
+// clock outruns).
+func (h *harness) scaleDown() {
+	want := map[string]int{}
+	for _, p := range h.c.afterPods {
+		want[p.Namespace+"/"+workloadOf(p)]++
+	}
+	replicas := map[string][]*corev1.Pod{}
+	var order []string
+	for _, p := range h.listPods() {
+		if pod.IsOwnedByDaemonSet(p) || !p.DeletionTimestamp.IsZero() {
+			continue
 		}
-		for _, p := range h.listPods() {
-			if !keep[p.Namespace+"/"+scenarioPodName(p)] && !pod.IsOwnedByDaemonSet(p) {
-				h.deletePod(p)
-			}
+		k := p.Namespace + "/" + workloadOf(p)
+		if replicas[k] == nil {
+			order = append(order, k)
+		}
+		replicas[k] = append(replicas[k], p)
+	}
+	sort.Strings(order)
+	now := h.env.Clock.Now()
+	for _, k := range order {
+		views := make([]*corev1.Pod, len(replicas[k]))
+		of := map[*corev1.Pod]*corev1.Pod{}
+		for i, p := range replicas[k] {
+			views[i] = h.replicaView(p)
+			of[views[i]] = p
+		}
+		gone, tied := replicaset.PodsToDelete(views, views, len(views)-want[k], now)
+		h.scaleDownTied = h.scaleDownTied || tied
+		for _, v := range gone {
+			h.deletePod(of[v])
 		}
 	}
+}
+
+// replicaView is a pod as the ReplicaSet controller ranks it on the fake clock: created when
+// the fake clock says, and named as the scenario pod it stands for (the name breaks ties
+// the controller breaks at random, as the emulation's name does).
+func (h *harness) replicaView(p *corev1.Pod) *corev1.Pod {
+	v := p.DeepCopy()
+	v.Name = scenarioPodName(p)
+	v.CreationTimestamp = metav1.NewTime(h.created[p.Namespace+"/"+p.Name])
+	return v
 }
 
 // settle runs the controllers until the clock passes horizon from now.
