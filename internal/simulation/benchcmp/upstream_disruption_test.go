@@ -167,8 +167,6 @@ type harness struct {
 	// created is each pod's creation on the fake clock: the fake clock when its batch was
 	// created, plus the wall clock's seconds from the batch's first pod to it.
 	created map[string]time.Time
-	// scaleDownTied says the scale-down's ranking met replicas it cannot tell apart.
-	scaleDownTied bool
 }
 
 // newHarness builds a scenario's controllers as the suite's BeforeEach does.
@@ -381,8 +379,8 @@ func (h *harness) scaleDown() {
 			views[i] = h.replicaView(p)
 			of[views[i]] = p
 		}
-		gone, tied := replicaset.PodsToDelete(views, views, len(views)-want[k], now)
-		h.scaleDownTied = h.scaleDownTied || tied
+		// A tie is the emulation's to report: both sides rank the same pods alike.
+		gone, _ := replicaset.PodsToDelete(views, views, len(views)-want[k], now)
 		for _, v := range gone {
 			h.deletePod(of[v])
 		}
