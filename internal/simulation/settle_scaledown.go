@@ -6,6 +6,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation/karpenter/disruption"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation/replicaset"
@@ -16,10 +17,10 @@ import (
 // (one ReplicaSet). A pod whose workload After has with the same spec is a replica that may
 // stay. When After has fewer such replicas, the ReplicaSet controller's ranking
 // (replicaset.PodsToDelete, at now) picks the pods that go; the others stay where they are,
-// as themselves. Pods of a workload or spec After lacks go. After's pods without a staying
-// pod to stand for are pending. StandsFor maps each staying pod to the After pod it counts
-// as; tied says the ranking met pods it cannot tell apart (the controller's pick among them
-// is random; name order was taken).
+// as themselves. A node that lost a pod has a pod event now. Pods of a workload or spec
+// After lacks go. After's pods without a staying pod to stand for are pending. StandsFor maps
+// each staying pod to the After pod it counts as; tied says the ranking met pods it cannot
+// tell apart (the controller's pick among them is random; name order was taken).
 func KeepReplicas(cl *disruption.Cluster, after []*corev1.Pod, groupOf func(*corev1.Pod) string, now time.Time) (standsFor map[*corev1.Pod]*corev1.Pod, tied bool) {
 	// A replica's spec is its template's: the node it is bound to is not part of it.
 	specs := map[string][]corev1.PodSpec{}
@@ -134,6 +135,9 @@ func KeepReplicas(cl *disruption.Cluster, after []*corev1.Pod, groupOf func(*cor
 				pods = append(pods, p)
 			}
 		}
+		if len(pods) != len(n.Pods) {
+			podEvent(n, now)
+		}
 		n.Pods = pods
 	}
 	var stillPending []*corev1.Pod
@@ -144,4 +148,22 @@ func KeepReplicas(cl *disruption.Cluster, after []*corev1.Pod, groupOf func(*cor
 	}
 	cl.Pending = append(stillPending, pending...)
 	return standsFor, tied
+}
+
+// podEventDedupe is the pod-event controller's dedupeTimeout
+// (pkg/controllers/nodeclaim/podevents/controller.go).
+const podEventDedupe = 10 * time.Second
+
+// podEvent is the pod-event controller on a pod of the node going terminating: the
+// NodeClaim's last pod event becomes now, unless it was set less than podEventDedupe ago. It
+// restarts the node's consolidateAfter.
+func podEvent(n *disruption.Node, now time.Time) {
+	if n.NodeClaim == nil {
+		return
+	}
+	last := n.NodeClaim.Status.LastPodEventTime.Time
+	if !last.IsZero() && now.Sub(last) < podEventDedupe {
+		return
+	}
+	n.NodeClaim.Status.LastPodEventTime = metav1.NewTime(now)
 }

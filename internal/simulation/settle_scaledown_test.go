@@ -4,11 +4,13 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation/karpenter"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation/karpenter/disruption"
@@ -104,5 +106,33 @@ func TestKeepReplicasHonoursDeletionCost(t *testing.T) {
 	}
 	if tied {
 		t.Error("tied = true; web-1 ranks first (co-located), then web-2, and web-0 costs more")
+	}
+}
+
+// TestKeepReplicasStampsPodEvents restarts consolidateAfter on a node that lost a replica, as
+// the pod-event controller does for a pod going terminating, except within its 10 s dedupe.
+func TestKeepReplicasStampsPodEvents(t *testing.T) {
+	web := func(name string) *corev1.Pod { return replicaOf("Deployment/web", name, "1") }
+	claimed := func(n *disruption.Node, last time.Time) *disruption.Node {
+		n.NodeClaim = &karpv1.NodeClaim{Status: karpv1.NodeClaimStatus{LastPodEventTime: metav1.NewTime(last)}}
+		return n
+	}
+	now := SettleEpoch.Add(time.Hour)
+	lost := claimed(nodeWith("lost", web("web-0"), web("web-1")), SettleEpoch)
+	recent := claimed(nodeWith("recent", web("web-2"), web("web-3")), now.Add(-5*time.Second))
+	kept := claimed(nodeWith("kept", web("web-4")), SettleEpoch)
+	cl := &disruption.Cluster{Nodes: []*disruption.Node{lost, recent, kept}}
+	// The four replicas sharing a node rank first; of them name order takes web-0 to web-2.
+	KeepReplicas(cl, []*corev1.Pod{web("web-0"), web("web-1")}, WorkloadOf, now)
+	if got, want := placement(cl), "lost: recent:web-3 kept:web-4 pending:"; got != want {
+		t.Fatalf("placement = %s, want %s", got, want)
+	}
+	for _, c := range []struct {
+		n    *disruption.Node
+		want time.Time
+	}{{lost, now}, {recent, now.Add(-5 * time.Second)}, {kept, SettleEpoch}} {
+		if got := c.n.NodeClaim.Status.LastPodEventTime.Time; !got.Equal(c.want) {
+			t.Errorf("%s: last pod event %s, want %s", c.n.Name, got, c.want)
+		}
 	}
 }
