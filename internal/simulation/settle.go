@@ -7,8 +7,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
-	apiequality "k8s.io/apimachinery/pkg/api/equality"
-	"k8s.io/apimachinery/pkg/types"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 
@@ -31,8 +29,9 @@ type SettleInput struct {
 	Before PredictionInput
 	// After, when set, replaces Before's objects at Before's steady state: its NodePools and
 	// node classes replace Before's (a changed pool drifts the nodes it made), and its pods
-	// replace Before's (a pod of the same namespace and name and the same spec stays bound,
-	// others leave, new ones are pending). Then Karpenter runs to the steady state again.
+	// replace Before's per workload (KeepReplicas: replicas of the same spec stay, a
+	// scale-down deletes those the ReplicaSet controller ranks first, others leave, new ones
+	// are pending). Then Karpenter runs to the steady state again.
 	After *PredictionInput
 	// PDBs are the PodDisruptionBudgets of Before; AfterPDBs those of After (nil: PDBs).
 	PDBs, AfterPDBs []*policyv1.PodDisruptionBudget
@@ -165,7 +164,7 @@ func Settle(s *analysis.Analyzer, in SettleInput) (*Settled, error) {
 	if err != nil {
 		return nil, fmt.Errorf("after: %w", err)
 	}
-	replaceObjects(cl, pa)
+	tied := replaceObjects(cl, pa, before.end)
 	if in.AfterPDBs != nil {
 		cl.PDBs = in.AfterPDBs
 	}
@@ -175,6 +174,9 @@ func Settle(s *analysis.Analyzer, in SettleInput) (*Settled, error) {
 		return nil, fmt.Errorf("after: %w", err)
 	}
 	out.After = res.view
+	if tied {
+		out.After.Assumptions = append(out.After.Assumptions, scaleDownTieAssumption)
+	}
 	return out, nil
 }
 
@@ -298,36 +300,23 @@ func karpenterRequests(p *corev1.Pod) corev1.ResourceList {
 	return out
 }
 
-// replaceObjects puts After's objects in place of Before's: its pools, instance types and
-// launchers; its pods for Before's (a bound pod with the same namespace, name and spec stays
-// bound, as After's object; others leave their nodes; After's other pods are pending).
-func replaceObjects(cl *disruption.Cluster, pa *prepared) {
+// replaceObjects puts After's objects in place of Before's at now: its pools, instance types
+// and launchers; its pods for Before's as the workload controllers would (KeepReplicas: a
+// scale-down deletes the pods the ReplicaSet controller ranks first). A staying pod counts as
+// the After pod it stands for in the report. Tied says the ranking took pods by name among
+// pods it cannot tell apart.
+func replaceObjects(cl *disruption.Cluster, pa *prepared, now time.Time) (tied bool) {
 	cl.Input.NodePools, cl.Input.InstanceTypes, cl.Input.Launchers, cl.Input.WellKnownLabels = pa.pin.NodePools, pa.pin.InstanceTypes, pa.pin.Launchers, pa.pin.WellKnownLabels
 	cl.Input.DaemonSetPods = pa.pin.DaemonSetPods
-	type key struct{ ns, name string }
-	next := map[key]*corev1.Pod{}
-	for _, p := range pa.pin.Pods {
-		next[key{p.Namespace, p.Name}] = p
+	standsFor, tied := KeepReplicas(cl, pa.pin.Pods, WorkloadOf, now)
+	for p, q := range standsFor {
+		pa.of[p] = pa.of[q]
 	}
-	kept := map[types.UID]bool{}
-	for _, n := range cl.Nodes {
-		var pods []*corev1.Pod
-		for _, p := range n.Pods {
-			q, ok := next[key{p.Namespace, p.Name}]
-			if ok && !kept[q.UID] && apiequality.Semantic.DeepEqual(p.Spec, q.Spec) {
-				pods = append(pods, q)
-				kept[q.UID] = true
-			}
-		}
-		n.Pods = pods
-	}
-	cl.Pending = nil
-	for _, p := range pa.pin.Pods {
-		if !kept[p.UID] {
-			cl.Pending = append(cl.Pending, p)
-		}
-	}
+	return tied
 }
+
+// scaleDownTieAssumption says how a scale-down's tie was broken.
+const scaleDownTieAssumption = "a scale-down deleted, among replicas the ReplicaSet controller ranks alike (it picks among them at random), the first by name"
 
 // classHashAnnotation is where a NodeClaim keeps the node-class hash it was made with.
 const classHashAnnotation = "simulation.karpenter-iac/nodeclass-hash"

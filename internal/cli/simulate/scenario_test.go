@@ -151,8 +151,8 @@ func copyFile(t *testing.T, from, to string) {
 // Text and markdown show the change's steady state and its disruptions next to before's.
 func TestScenarioTextAndMarkdownShowTheChange(t *testing.T) {
 	for format, want := range map[string][]string{
-		"text":     {") after the change: 1 node, USD 0.5940/h", "totals: Empty 1, Underutilized 2; 4 pods evicted"},
-		"markdown": {"simulated clock) after the change | 1 | USD | 0.5940 |", "**Disruptions after the change** ((unnamed); simulated clock): Empty 1, Underutilized 2; 4 pods evicted", "- +1m15s Underutilized (single)"},
+		"text":     {") after the change: 1 node, USD 0.5940/h", "totals: Empty 2; 0 pods evicted"},
+		"markdown": {"simulated clock) after the change | 1 | USD | 0.5940 |", "**Disruptions after the change** ((unnamed); simulated clock): Empty 2; 0 pods evicted", "- +1m15s Empty (empty)"},
 	} {
 		code, out, errOut := run(t, "", "--format", format, scaleDownExample)
 		if code != ExitClean {

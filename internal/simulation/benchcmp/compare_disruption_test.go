@@ -97,13 +97,14 @@ func (tl disruptionTally) print() {
 func compareDisruption(t *testing.T, cases []disruptionCase, verbose bool) disruptionTally {
 	var tl disruptionTally
 	for _, c := range cases {
-		ours, err := emulatedDisruption(c)
-		if err != nil {
-			t.Fatalf("%s: emulation: %v", c.name, err)
-		}
+		// Karpenter's side runs first: the emulation takes its pods' UIDs and creation times.
 		up, err := upstreamDisruption(c)
 		if err != nil {
 			t.Fatalf("%s: Karpenter: %v", c.name, err)
+		}
+		ours, err := emulatedDisruption(c.withServerIdentities(up))
+		if err != nil {
+			t.Fatalf("%s: emulation: %v", c.name, err)
 		}
 		tl.cases++
 		tl.ours += ours.elapsed
@@ -227,7 +228,9 @@ func emulatedDisruption(c disruptionCase) (disruptionOutcome, error) {
 			hash++
 		}
 		if c.afterPods != nil {
-			keepPods(cl, c.afterPods)
+			// The scale-down as Settle's After makes it, at the second phase's start.
+			_, tied := simulation.KeepReplicas(cl, c.afterPods, workloadOf, disruptionStart.Add(c.horizon))
+			out.ties = out.ties || tied
 		}
 		if err := runAt(disruptionStart.Add(c.horizon)); err != nil {
 			return out, fmt.Errorf("after: %w", err)
@@ -263,31 +266,6 @@ func replacedPools(pools, after []*karpv1.NodePool) []*karpv1.NodePool {
 		}
 	}
 	return out
-}
-
-// keepPods removes from the nodes and the pending pods every pod the after input does not
-// list (by namespace and name), as Settle's After does for a scale-down.
-func keepPods(cl *disruption.Cluster, after []*corev1.Pod) {
-	keep := map[string]bool{}
-	for _, p := range after {
-		keep[p.Namespace+"/"+p.Name] = true
-	}
-	for _, n := range cl.Nodes {
-		var pods []*corev1.Pod
-		for _, p := range n.Pods {
-			if keep[p.Namespace+"/"+p.Name] {
-				pods = append(pods, p)
-			}
-		}
-		n.Pods = pods
-	}
-	var pending []*corev1.Pod
-	for _, p := range cl.Pending {
-		if keep[p.Namespace+"/"+p.Name] {
-			pending = append(pending, p)
-		}
-	}
-	cl.Pending = pending
 }
 
 func emulatedNodes(sc scenario, cl *disruption.Cluster) []nodeKey {

@@ -131,7 +131,8 @@ func drawWorkloadGuards(rng *rand.Rand, c *disruptionCase) []string {
 	return tags
 }
 
-// scaledDown keeps each workload's first replicas: 30–70 % of them, at least one.
+// scaledDown is each workload at 30–70 % of its replicas, at least one. Only the count is
+// read: each side deletes the pods the ReplicaSet controller ranks first.
 func scaledDown(rng *rand.Rand, pods []*corev1.Pod) []*corev1.Pod {
 	count := map[string]int{}
 	for _, p := range pods {

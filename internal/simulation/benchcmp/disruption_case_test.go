@@ -8,6 +8,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 )
 
@@ -20,7 +22,9 @@ type disruptionCase struct {
 	sc   scenario
 	pdbs []*policyv1.PodDisruptionBudget
 	// afterPools are the NodePools after the change (nil: unchanged); afterPods the pods
-	// after (nil: unchanged); classChanged says the node class's hash changed.
+	// after (nil: unchanged; a scale-down reads how many of each workload, and the
+	// ReplicaSet controller's ranking picks which go); classChanged says the node class's
+	// hash changed.
 	afterPools   []*karpv1.NodePool
 	afterPods    []*corev1.Pod
 	classChanged bool
@@ -52,6 +56,51 @@ type disruptionOutcome struct {
 	// ties says the emulation met a choice Karpenter makes at random.
 	ties    bool
 	elapsed time.Duration
+	// identities are the scenario pods' UIDs and creation times on the Karpenter side, by
+	// namespace/name: the emulation is given the same (withServerIdentities).
+	identities map[string]podIdentity
+}
+
+// podIdentity is what the API server gives a pod at creation and Karpenter's queue orders
+// equal pods by (scheduling/queue.go byCPUAndMemoryDescending: creation time, then UID).
+type podIdentity struct {
+	uid     types.UID
+	created metav1.Time
+}
+
+// withServerIdentities is the case with its pods carrying the UIDs the API server gave them
+// on the Karpenter side, and its creation times moved to the clocks' start (the first pod's
+// at disruptionStart, the others as many seconds later as on the API server), so that both
+// sides order equal pods alike. The API server's UIDs are random and its creation times the
+// wall clock: the emulation cannot draw them itself.
+func (c disruptionCase) withServerIdentities(up disruptionOutcome) disruptionCase {
+	ids := up.identities
+	if len(ids) == 0 {
+		return c
+	}
+	var first time.Time
+	for _, id := range ids {
+		if first.IsZero() || id.created.Before(&metav1.Time{Time: first}) {
+			first = id.created.Time
+		}
+	}
+	stamp := func(pods []*corev1.Pod) []*corev1.Pod {
+		if pods == nil {
+			return nil
+		}
+		out := make([]*corev1.Pod, len(pods))
+		for i, p := range pods {
+			q := p.DeepCopy()
+			if id, ok := ids[p.Namespace+"/"+p.Name]; ok {
+				q.UID, q.CreationTimestamp = id.uid, metav1.NewTime(disruptionStart.Add(id.created.Sub(first)))
+			}
+			out[i] = q
+		}
+		return out
+	}
+	c.sc.pods = stamp(c.sc.pods)
+	c.afterPods = stamp(c.afterPods)
+	return c
 }
 
 // reasons counts the disruptions per reason, as "Drifted=2 Empty=1".

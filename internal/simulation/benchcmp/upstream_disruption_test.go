@@ -12,6 +12,7 @@ import (
 	"time"
 
 	emudisruption "github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation/karpenter/disruption"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation/replicaset"
 	"github.com/onsi/gomega"
 	"github.com/samber/lo"
 	appsv1 "k8s.io/api/apps/v1"
@@ -161,6 +162,11 @@ type harness struct {
 	disruptions           []disruptionEvent
 	// generation counts the pods recreated, to name them.
 	generation int
+	// identities are the scenario pods' UIDs and creation times as the API server gave them.
+	identities map[string]podIdentity
+	// created is each pod's creation on the fake clock: the fake clock when its batch was
+	// created, plus the wall clock's seconds from the batch's first pod to it.
+	created map[string]time.Time
 }
 
 // newHarness builds a scenario's controllers as the suite's BeforeEach does.
@@ -187,6 +193,7 @@ func newHarness(env *test.Environment, c disruptionCase) *harness {
 		expiry:         expiration.NewController(env.Clock, env.Client, cp),
 		hash:           nphash.NewController(env.Client, cp),
 		launched:       launched,
+		created:        map[string]time.Time{},
 		seenNodes:      map[string]bool{}, seenClaims: map[string]bool{},
 	}
 	cp.clock = env.Clock
@@ -216,6 +223,7 @@ func upstreamDisruption(c disruptionCase) (out disruptionOutcome, err error) {
 		out.after = h.steadyNodes()
 		out.disruptions = h.disruptions
 		out.pending = h.pendingPods()
+		out.identities = h.identities
 	})
 	out.elapsed = time.Since(start)
 	return out, err
@@ -235,7 +243,10 @@ func (h *harness) applyBefore() {
 	for _, p := range h.c.pdbs {
 		ExpectApplied(h.ctx, h.env.Client, p.DeepCopy())
 	}
-	h.createPending(h.c.sc.pods)
+	h.identities = map[string]podIdentity{}
+	for _, p := range h.createPending(h.c.sc.pods) {
+		h.identities[p.Namespace+"/"+p.Name] = podIdentity{uid: p.UID, created: p.CreationTimestamp}
+	}
 }
 
 // applyPool applies a NodePool on the fake cloud's node class, ready, and runs the hash
@@ -275,8 +286,11 @@ func daemonSetOf(p *corev1.Pod) *appsv1.DaemonSet {
 }
 
 // createPending creates pods unbound, marked unschedulable as kube-scheduler marks the pods it
-// cannot place (the provisioner takes only those).
-func (h *harness) createPending(pods []*corev1.Pod) {
+// cannot place (the provisioner takes only those), and returns them as the API server stored
+// them.
+func (h *harness) createPending(pods []*corev1.Pod) []*corev1.Pod {
+	out := make([]*corev1.Pod, 0, len(pods))
+	at := h.env.Clock.Now()
 	for _, p := range pods {
 		q := p.DeepCopy()
 		q.UID, q.ResourceVersion, q.Spec.NodeName = "", "", ""
@@ -285,7 +299,10 @@ func (h *harness) createPending(pods []*corev1.Pod) {
 		}}}
 		q.Spec = withImage(q.Spec)
 		ExpectApplied(h.ctx, h.env.Client, q)
+		out = append(out, q)
+		h.created[q.Namespace+"/"+q.Name] = at.Add(q.CreationTimestamp.Sub(out[0].CreationTimestamp.Time))
 	}
+	return out
 }
 
 // withImage gives every container an image, and an extended resource (a GPU) a limit equal to
@@ -328,16 +345,56 @@ func (h *harness) applyChange() {
 		h.cloud.bumpNodeClass()
 	}
 	if h.c.afterPods != nil {
-		keep := map[string]bool{}
-		for _, p := range h.c.afterPods {
-			keep[p.Namespace+"/"+p.Name] = true
+		h.scaleDown()
+	}
+}
+
+// scaleDown brings each workload to its replicas after, deleting the pods the ReplicaSet
+// controller would (replicaset.PodsToDelete) on the API server's pods, on the fake clock (the
+// controller shares the cluster's clock; the API server stamps the wall clock, which the fake
+// clock outruns).
+func (h *harness) scaleDown() {
+	want := map[string]int{}
+	for _, p := range h.c.afterPods {
+		want[p.Namespace+"/"+workloadOf(p)]++
+	}
+	replicas := map[string][]*corev1.Pod{}
+	var order []string
+	for _, p := range h.listPods() {
+		if pod.IsOwnedByDaemonSet(p) || !p.DeletionTimestamp.IsZero() {
+			continue
 		}
-		for _, p := range h.listPods() {
-			if !keep[p.Namespace+"/"+scenarioPodName(p)] && !pod.IsOwnedByDaemonSet(p) {
-				h.deletePod(p)
-			}
+		k := p.Namespace + "/" + workloadOf(p)
+		if replicas[k] == nil {
+			order = append(order, k)
+		}
+		replicas[k] = append(replicas[k], p)
+	}
+	sort.Strings(order)
+	now := h.env.Clock.Now()
+	for _, k := range order {
+		views := make([]*corev1.Pod, len(replicas[k]))
+		of := map[*corev1.Pod]*corev1.Pod{}
+		for i, p := range replicas[k] {
+			views[i] = h.replicaView(p)
+			of[views[i]] = p
+		}
+		// A tie is the emulation's to report: both sides rank the same pods alike.
+		gone, _ := replicaset.PodsToDelete(views, views, len(views)-want[k], now)
+		for _, v := range gone {
+			h.deletePod(of[v])
 		}
 	}
+}
+
+// replicaView is a pod as the ReplicaSet controller ranks it on the fake clock: created when
+// the fake clock says, and named as the scenario pod it stands for (the name breaks ties
+// the controller breaks at random, as the emulation's name does).
+func (h *harness) replicaView(p *corev1.Pod) *corev1.Pod {
+	v := p.DeepCopy()
+	v.Name = scenarioPodName(p)
+	v.CreationTimestamp = metav1.NewTime(h.created[p.Namespace+"/"+p.Name])
+	return v
 }
 
 // settle runs the controllers until the clock passes horizon from now.

@@ -143,6 +143,8 @@ var rules = map[string][][]string{
 	"internal/simulation/karpenter/disruption": append(aboveTheDomain, []string{module + "/internal/analysis", module + "/internal/simmodel"}),
 	// So does its NodeClaim disruption part, which also knows no cloud: the caller asks it.
 	"internal/simulation/karpenter/nodeclaim/disruption": append(aboveTheDomain, []string{module + "/internal/analysis", module + "/internal/simmodel", module + "/internal/cloud"}),
+	// The ReplicaSet controller's scale-down choice reads pods only.
+	"internal/simulation/replicaset": append(aboveTheDomain, []string{module + "/internal/analysis", module + "/internal/simmodel", module + "/internal/cloud", module + "/internal/simulation/karpenter", module + "/internal/workload"}),
 	// The analysis imports no simulation (the simulations read its instance-type cache).
 	"internal/analysis": append(aboveTheDomain, simulationPackages),
 	// A cloud knows its catalog and Karpenter's types, not the analysis or the simulation.
