@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -15,6 +16,7 @@ import (
 	k8sschema "k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clients/kube"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
@@ -161,14 +163,19 @@ func planChecks(ctx context.Context, pc *crdresource.PlanContext) {
 	// takes no board); the diagnostics prefer the node class planned before the pool.
 	ref := nodeClassRef(s.Clouds(), pool)
 	forAnalysis := planstate.ForAnalysis(ref, pc.Remembered, pc.Creating)
+	if forAnalysis.State == planstate.ViewUnknown {
+		// A create, or a pool that now references another node class (see ForNewReference).
+		forAnalysis = pc.Data.Plan.NodePools().ForNewReference(ref, func() (planstate.NodeClassSettings, bool, error) {
+			return planTimeNodeClass(ctx, pc, pool, ref)
+		})
+	}
 	var a *analysis.Analysis
 	if forAnalysis.State != planstate.ViewUnknown {
 		opts.NodeClass, opts.NodeClassAssumed = forAnalysis.Settings, forAnalysis.Assumed
 		a = s.Analyze(pool, opts)
 		pc.Values["analysis"] = analysisValue(ctx, a, forAnalysis.Label)
 	} else {
-		// A create, a pool that now references another node class, or a node class with
-		// settings known only after apply: crdresource fills it in after the write.
+		// Both walks may see the node class differently: crdresource fills it in after the write.
 		pc.Values["analysis"] = unknownAnalysis
 	}
 
@@ -213,20 +220,46 @@ func observe(ctx context.Context, oc *crdresource.ObserveContext) []byte {
 	}
 	r := refOf(clouds, ref["group"], ref["kind"], ref["name"])
 	live := func() (planstate.NodeClassSettings, bool, error) {
-		k := kinds.ForGroupKind(k8sschema.GroupKind{Group: ref["group"], Kind: ref["kind"]})
-		if k == nil {
-			return nil, false, fmt.Errorf("this build has no CRD of %s.%s", ref["kind"], ref["group"])
-		}
-		// Every pool on the class reads it after its refresh: one GET per class and
-		// operation serves them all (the client lives for one walk; its writes drop the entry).
-		obj, err := oc.Client.GetShared(ctx, k.GVR(), r.Name)
-		if err != nil || obj == nil {
-			return nil, false, err
-		}
-		nc, err := r.Cloud.DecodeNodeClass(obj.UnstructuredContent())
-		return nc, err == nil, err
+		return liveNodeClass(ctx, oc.Client, ref["group"], r)
 	}
 	return board.NodePools().Observe(r, live).Encode()
+}
+
+// liveNodeClass reads the node class r names (of API group group) from the cluster: its
+// settings, and whether it exists.
+func liveNodeClass(ctx context.Context, client *kube.Client, group string, r planstate.Ref) (planstate.NodeClassSettings, bool, error) {
+	k := kinds.ForGroupKind(k8sschema.GroupKind{Group: group, Kind: r.Kind})
+	if k == nil {
+		return nil, false, fmt.Errorf("this build has no CRD of %s.%s", r.Kind, group)
+	}
+	// Every pool on the class reads it: one GET per class and walk serves them all (the
+	// client lives for one walk; its writes drop the entry).
+	obj, err := client.GetShared(ctx, k.GVR(), r.Name)
+	if err != nil || obj == nil {
+		return nil, false, err
+	}
+	nc, err := r.Cloud.DecodeNodeClass(obj.UnstructuredContent())
+	return nc, err == nil, err
+}
+
+// planTimeReadTimeout bounds the plan-time read of a new pool's node class: an unreachable
+// cluster leaves the analysis known after apply instead of holding up the plan.
+const planTimeReadTimeout = 10 * time.Second
+
+// planTimeNodeClass reads the node class of a new pool from the cluster, connecting if no
+// refresh has yet. Terraform's apply walk plans the pool again and reads the same object.
+func planTimeNodeClass(ctx context.Context, pc *crdresource.PlanContext, pool *analysis.Pool, r planstate.Ref) (planstate.NodeClassSettings, bool, error) {
+	ctx, cancel := context.WithTimeout(ctx, planTimeReadTimeout)
+	defer cancel()
+	client, err := pc.Data.Clients.Kube(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	var group string
+	if ref := pool.Spec.Template.Spec.NodeClassRef; ref != nil {
+		group = ref.Group
+	}
+	return liveNodeClass(ctx, client, group, r)
 }
 
 // builtinClouds are the clouds a solver over the embedded catalogs serves, for an observation
