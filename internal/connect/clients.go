@@ -41,6 +41,9 @@ type Clients struct {
 	// fleet are the clients of the clusters that resources name in their `cluster` attribute
 	// (clusters.go), shared with those clusters' clients.
 	fleet *fleet
+
+	// planTime keeps the failure of a plan-time read (plantime.go).
+	planTime planTimeReads
 }
 
 // New returns clients whose Kubernetes client is built by connect on first use.

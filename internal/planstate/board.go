@@ -14,10 +14,12 @@
 // the later resource references the earlier one), so every read says what it found: not
 // planned (yet), planned, or planned with settings known only after apply.
 //
-// What a walk publishes is for diagnostics only: Terraform's apply walk plans again only the
+// What a walk publishes is mostly for diagnostics: Terraform's apply walk plans again only the
 // resources that change, in another order, so a value a plan computes must not depend on it.
 // Such values come from what the resource observed at its last refresh or write (Observed),
-// which both walks see alike; ForAnalysis takes no Board, so it cannot read the walk.
+// which both walks see alike; ForAnalysis takes no Board, so it cannot read the walk. A new
+// reference has no observation in the apply walk: ForNewReference reads the walk only for a
+// class it changes, which Terraform plans again, before a pool that references it.
 package planstate
 
 import "sync"

@@ -73,10 +73,15 @@ func checksAttributes() map[string]schema.Attribute {
 			Computed: true,
 			MarkdownDescription: "What Karpenter could launch for this pool, worked out offline from the embedded catalog of the cloud its `node_class_ref` " +
 				"names (Azure VM sizes for an AKSNodeClass, EC2 instance types for an EC2NodeClass) in the provider's `region` (or the `cluster`'s): admissible sizes, the cheapest and largest, whether the limits allow one node, and every finding. " +
-				"Shown in `terraform plan` and in `terraform show -json` for policy tools. It uses the node class as the pool's last refresh " +
-				"or write saw it (planned before the pool in the same run, or else read from the cluster), because Terraform plans a second " +
-				"time during apply and both plans must agree; so a new pool's analysis, and one whose `node_class_ref` changes, is known after " +
-				"apply, computed then from the node class as applied. The plan's diagnostics always use the node class planned in the same run.",
+				"Shown in `terraform plan` and in `terraform show -json` for policy tools. Terraform plans a second time during apply and both " +
+				"plans must agree, so it uses a node class both see alike: for a pool in the state, the class as the pool's last refresh or write " +
+				"saw it. For a new pool, or one whose `node_class_ref` changes, it is the class the run creates or changes, which Terraform plans " +
+				"before the pool in both plans when the pool references it through an attribute (`name = karpenter_aksnodeclass.x.name`); " +
+				"otherwise the class read from the cluster (NAP's `default`, a class outside the configuration, an unchanged class), the plan " +
+				"connecting for it. It is known after apply only where the two plans can see the class differently: settings known only after " +
+				"apply, a class planned for deletion, a class that does not exist yet (AKS or another resource of the run may create it), or a " +
+				"cluster the plan cannot reach. A literal `name` of a class the same run creates or changes gives no order, in either plan; " +
+				"reference the class instead. The plan's diagnostics always use the node class planned in the same run.",
 			Attributes: map[string]schema.Attribute{
 				"scope":           schema.StringAttribute{Computed: true, MarkdownDescription: "The region checked, or that no region was set."},
 				"node_class":      schema.StringAttribute{Computed: true, MarkdownDescription: "Which node class settings were used (e.g. `AKSNodeClass <name>`), or that its defaults were assumed and why (not an AKSNodeClass, does not exist)."},
@@ -127,9 +132,10 @@ func checksAttributes() map[string]schema.Attribute {
 // that change, each after what it references, otherwise in any order. The analysis attribute
 // must come out the same both times, so it is computed from what both walks see alike: the
 // pool, the provider's settings and the node class snapshot its last refresh or write kept in
-// private state (observe). A create has no snapshot, so its analysis is known after apply,
-// computed then from the node class as applied. Diagnostics need no such consistency and use
-// the node class planned before the pool in this walk when there is one.
+// private state (observe). A create has no snapshot in the apply walk: its node class is the
+// one the walk plans to change, else the cluster's (planstate.ForNewReference). Diagnostics
+// need no such consistency and use the node class planned before the pool in this walk when
+// there is one.
 func planChecks(ctx context.Context, pc *crdresource.PlanContext) {
 	unknownAnalysis := tftypes.NewValue(pc.Types["analysis"], tftypes.UnknownValue)
 	settings := readChecks(ctx, pc.Values["checks"], pc.Diags)
@@ -251,15 +257,18 @@ const planTimeReadTimeout = 10 * time.Second
 func planTimeNodeClass(ctx context.Context, pc *crdresource.PlanContext, pool *analysis.Pool, r planstate.Ref) (planstate.NodeClassSettings, bool, error) {
 	ctx, cancel := context.WithTimeout(ctx, planTimeReadTimeout)
 	defer cancel()
-	client, err := pc.Data.Clients.Kube(ctx)
-	if err != nil {
-		return nil, false, err
-	}
 	var group string
 	if ref := pool.Spec.Template.Spec.NodeClassRef; ref != nil {
 		group = ref.Group
 	}
-	return liveNodeClass(ctx, client, group, r)
+	var settings planstate.NodeClassSettings
+	var found bool
+	err := pc.Data.Clients.PlanTimeRead(ctx, func(ctx context.Context, client *kube.Client) error {
+		var err error
+		settings, found, err = liveNodeClass(ctx, client, group, r)
+		return err
+	})
+	return settings, found, err
 }
 
 // builtinClouds are the clouds a solver over the embedded catalogs serves, for an observation
