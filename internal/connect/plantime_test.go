@@ -32,7 +32,9 @@ func TestPlanTimeReadKeepsItsFailure(t *testing.T) {
 	}
 
 	// A read that fails is kept too; one that succeeds is not.
-	ok := New(func(context.Context) (kube.Connection, error) { return kube.Connection{Host: "https://127.0.0.1:1"}, nil })
+	ok := New(func(context.Context) (kube.Connection, error) {
+		return kube.Connection{Host: "https://127.0.0.1:1"}, nil
+	})
 	for i, want := range []error{nil, nil} {
 		if err := ok.PlanTimeRead(context.Background(), read); err != want {
 			t.Fatalf("read %d: %v", i, err)
