@@ -80,8 +80,10 @@ func checksAttributes() map[string]schema.Attribute {
 				"otherwise the class read from the cluster (NAP's `default`, a class outside the configuration, an unchanged class), the plan " +
 				"connecting for it. It is known after apply only where the two plans can see the class differently: settings known only after " +
 				"apply, a class planned for deletion, a class that does not exist yet (AKS or another resource of the run may create it), or a " +
-				"cluster the plan cannot reach. A literal `name` of a class the same run creates or changes gives no order, in either plan; " +
-				"reference the class instead. The plan's diagnostics always use the node class planned in the same run.",
+				"cluster the plan cannot reach. A literal `name` of a class that the same run creates or changes is the one case the provider " +
+				"cannot tell apart: Terraform then plans the two in any order in each plan, and may stop the apply with \"Provider produced " +
+				"inconsistent final plan\" on `analysis` (a second apply completes); reference the class instead. The plan's diagnostics " +
+				"always use the node class planned in the same run.",
 			Attributes: map[string]schema.Attribute{
 				"scope":           schema.StringAttribute{Computed: true, MarkdownDescription: "The region checked, or that no region was set."},
 				"node_class":      schema.StringAttribute{Computed: true, MarkdownDescription: "Which node class settings were used (e.g. `AKSNodeClass <name>`), or that its defaults were assumed and why (not an AKSNodeClass, does not exist)."},
