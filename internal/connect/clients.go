@@ -1,7 +1,9 @@
 // Package connect holds the provider's connections to the Kubernetes API server, to Azure
 // and to AWS, created on first use. Nothing here connects anywhere until a resource asks, so
-// `terraform plan` of new resources needs no cluster and no cloud credentials. Plan-time state
-// shared between resources is elsewhere (internal/planstate).
+// `terraform plan` of new resources needs no cluster and no cloud credentials. The one
+// plan-time read of a new resource, a new NodePool's node class (PlanTimeRead), may connect,
+// but its failure fails nothing. Plan-time state shared between resources is elsewhere
+// (internal/planstate).
 package connect
 
 import (
@@ -32,6 +34,9 @@ type Clients struct {
 	kubeMu     sync.Mutex
 	client     *kube.Client
 	restConfig *rest.Config
+	// asked is set once a resource operation asked for the client (Kube), not only a
+	// plan-time read: Connected answers only then.
+	asked bool
 
 	// azure is shared with the clients of the fleet's clusters: one credential, one token cache.
 	azure *azureState
@@ -55,6 +60,15 @@ func New(connect func(ctx context.Context) (kube.Connection, error)) *Clients {
 func (c *Clients) Kube(ctx context.Context) (*kube.Client, error) {
 	c.kubeMu.Lock()
 	defer c.kubeMu.Unlock()
+	client, err := c.kubeLocked(ctx)
+	if err == nil {
+		c.asked = true
+	}
+	return client, err
+}
+
+// kubeLocked returns the client, connecting if none is kept; kubeMu is held.
+func (c *Clients) kubeLocked(ctx context.Context) (*kube.Client, error) {
 	// Only success is kept: a failure (an ARM hiccup, a cancelled request) is retried by the
 	// next caller instead of failing every resource until Terraform restarts the provider.
 	if c.client != nil {
@@ -99,5 +113,9 @@ func (c *Clients) RESTConfig(ctx context.Context) (*rest.Config, error) {
 func (c *Clients) Connected() *kube.Client {
 	c.kubeMu.Lock()
 	defer c.kubeMu.Unlock()
+	if !c.asked {
+		// Connected by a plan-time read alone: the plan stays as offline as it was.
+		return nil
+	}
 	return c.client
 }

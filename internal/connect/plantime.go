@@ -18,7 +18,9 @@ type planTimeReads struct {
 // PlanTimeRead runs read with the Kubernetes client, connecting as Kube does, for a read the
 // plan can do without (a new pool's node class). After one failure, every later call of this
 // provider instance fails at once with the same error. So a cluster the plan cannot reach costs
-// one timeout per Terraform walk, not one per resource. The caller bounds ctx.
+// one timeout per Terraform walk, not one per resource. The caller bounds ctx. The connection
+// it makes does not count for Connected: the plan-time checks that need a connected plan (the
+// drift warning) stay off in a plan that only this read connected.
 func (c *Clients) PlanTimeRead(ctx context.Context, read func(context.Context, *kube.Client) error) error {
 	c.planTime.mu.Lock()
 	failed := c.planTime.failed
@@ -26,7 +28,9 @@ func (c *Clients) PlanTimeRead(ctx context.Context, read func(context.Context, *
 	if failed != nil {
 		return failed
 	}
-	client, err := c.Kube(ctx)
+	c.kubeMu.Lock()
+	client, err := c.kubeLocked(ctx)
+	c.kubeMu.Unlock()
 	if err == nil {
 		err = read(ctx, client)
 	}

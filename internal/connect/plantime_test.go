@@ -46,3 +46,27 @@ func TestPlanTimeReadKeepsItsFailure(t *testing.T) {
 		t.Errorf("after a failed read: %v with %d reads, want the kept failure and 2 reads", err, reads)
 	}
 }
+
+// A plan connected only by a plan-time read stays offline for the checks that need a connected
+// plan (Connected); a resource's own request makes it connected, on the same client.
+func TestPlanTimeReadLeavesThePlanOffline(t *testing.T) {
+	connects := 0
+	d := New(func(context.Context) (kube.Connection, error) {
+		connects++
+		return kube.Connection{Host: "https://127.0.0.1:1"}, nil
+	})
+	var read *kube.Client
+	if err := d.PlanTimeRead(context.Background(), func(_ context.Context, c *kube.Client) error { read = c; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if d.Connected() != nil {
+		t.Error("Connected after a plan-time read alone, want nil")
+	}
+	c, err := d.Kube(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Connected() != c || c != read || connects != 1 {
+		t.Errorf("after Kube: Connected %p, Kube %p, plan-time read %p, %d connects; want one client, one connect", d.Connected(), c, read, connects)
+	}
+}
