@@ -28,6 +28,9 @@ type Clients struct {
 	kubeMu     sync.Mutex
 	client     *kube.Client
 	restConfig *rest.Config
+	// asked is set once a resource operation asked for the client (Kube), not only a
+	// plan-time read: Connected answers only then.
+	asked bool
 
 	// azure is shared with the clients of the fleet's clusters: one credential, one token cache.
 	azure *azureState
@@ -37,6 +40,9 @@ type Clients struct {
 	// fleet are the clients of the clusters that resources name in their `cluster` attribute
 	// (clusters.go), shared with those clusters' clients.
 	fleet *fleet
+
+	// planTime keeps the failure of a plan-time read (plantime.go).
+	planTime planTimeReads
 }
 
 // New returns clients whose Kubernetes client is built by connect on first use.
@@ -48,6 +54,15 @@ func New(connect func(ctx context.Context) (kube.Connection, error)) *Clients {
 func (c *Clients) Kube(ctx context.Context) (*kube.Client, error) {
 	c.kubeMu.Lock()
 	defer c.kubeMu.Unlock()
+	client, err := c.kubeLocked(ctx)
+	if err == nil {
+		c.asked = true
+	}
+	return client, err
+}
+
+// kubeLocked returns the client, connecting if none is kept; kubeMu is held.
+func (c *Clients) kubeLocked(ctx context.Context) (*kube.Client, error) {
 	// Only success is kept: a failure (an ARM hiccup, a cancelled request) is retried by the
 	// next caller instead of failing every resource until Terraform restarts the provider.
 	if c.client != nil {
@@ -92,5 +107,9 @@ func (c *Clients) RESTConfig(ctx context.Context) (*rest.Config, error) {
 func (c *Clients) Connected() *kube.Client {
 	c.kubeMu.Lock()
 	defer c.kubeMu.Unlock()
+	if !c.asked {
+		// Connected by a plan-time read alone: the plan stays as offline as it was.
+		return nil
+	}
 	return c.client
 }

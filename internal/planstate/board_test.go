@@ -1,6 +1,7 @@
 package planstate
 
 import (
+	"errors"
 	"slices"
 	"testing"
 
@@ -124,3 +125,48 @@ func TestObserve(t *testing.T) {
 var azure = aks.NewCloud(nil)
 
 func aksRef(name string) Ref { return Ref{Kind: "AKSNodeClass", Name: name, Cloud: azure} }
+
+// A new reference uses the class the walk plans to change, else the cluster's object; it stays
+// unknown where Terraform's apply walk may see the class otherwise.
+func TestForNewReference(t *testing.T) {
+	b := New()
+	reads := 0
+	live := func(nc NodeClassSettings, found bool, err error) func() (NodeClassSettings, bool, error) {
+		return func() (NodeClassSettings, bool, error) { reads++; return nc, found, err }
+	}
+	inCluster := live(aks.NodeClass{ImageFamily: "Ubuntu2404"}, true, nil)
+	b.NodeClasses().Planned("changing", aks.NodeClass{ImageFamily: "AzureLinux"}, true, true)
+	b.NodeClasses().Planned("unchanged", aks.NodeClass{ImageFamily: "AzureLinux"}, false, true)
+	b.NodeClasses().Planned("pending", aks.NodeClass{}, true, false)
+	b.NodeClasses().Deleted("deleted")
+	pools := b.NodePools()
+
+	if v := pools.ForNewReference(aksRef("changing"), inCluster); v.State != ViewPlanned || v.Label != "AKSNodeClass changing" ||
+		v.Settings != NodeClassSettings(aks.NodeClass{ImageFamily: "AzureLinux"}) || reads != 0 {
+		t.Errorf("a class the walk changes: %+v after %d reads, want its planned settings", v, reads)
+	}
+	// The apply walk does not plan an unchanged class again: both walks read the cluster.
+	for _, name := range []string{"unchanged", "outside"} {
+		if v := pools.ForNewReference(aksRef(name), inCluster); v.State != ViewObserved || v.Label != "AKSNodeClass "+name ||
+			v.Settings != NodeClassSettings(aks.NodeClass{ImageFamily: "Ubuntu2404"}) {
+			t.Errorf("%s: %+v, want the cluster's object", name, v)
+		}
+	}
+	if reads != 2 {
+		t.Errorf("%d reads of the cluster, want 2", reads)
+	}
+	for name, v := range map[string]NodeClassView{
+		"pending":     pools.ForNewReference(aksRef("pending"), inCluster),
+		"deleted":     pools.ForNewReference(aksRef("deleted"), inCluster),
+		"not found":   pools.ForNewReference(aksRef("absent"), live(nil, false, nil)),
+		"read failed": pools.ForNewReference(aksRef("absent"), live(nil, false, errors.New("connection refused"))),
+	} {
+		if v.State != ViewUnknown {
+			t.Errorf("%s: %+v, want ViewUnknown (known after apply)", name, v)
+		}
+	}
+	if v := pools.ForNewReference(Ref{Kind: "Other", Name: "x"}, inCluster); v.State == ViewUnknown || !v.Assumed ||
+		v.Label != "defaults assumed (x is not a node class of a cloud this provider serves)" {
+		t.Errorf("a kind of no cloud: %+v", v)
+	}
+}

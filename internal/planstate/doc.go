@@ -8,5 +8,7 @@
 // found nothing, a plan, or a plan pending apply. What a walk publishes is for diagnostics
 // only, since the apply walk plans again only what changes, in another order. Computed values
 // come from what the resource observed at its last refresh or write (Observed): ForAnalysis
-// takes no Board, so it cannot read the walk.
+// takes no Board, so it cannot read the walk. A new reference has no observation in the apply
+// walk: ForNewReference reads the walk only for a class it changes, which Terraform plans
+// again, before a pool that references it.
 package planstate

@@ -18,7 +18,9 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/containerservice/armcontainerservice/v6"
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/containerservice/armcontainerservice/v6/fake"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/tools/clientcmd"
@@ -307,14 +309,23 @@ func TestAccAKSClusterIDAdminCredentials(t *testing.T) {
 	})
 }
 
-// Planning a new resource needs no cluster, so it must not call ARM: only apply and refresh
-// do. A cluster that ARM does not know therefore fails the apply, not the plan.
+// Planning new resources needs no cluster, so it must not call ARM: only apply and refresh
+// do. A cluster that ARM does not know therefore fails the apply, not the plan. (The pool
+// references a node class created in the same run: its analysis needs no read. A new pool on
+// a class outside the configuration reads it at plan; a failed read fails nothing.)
 func TestAccAKSClusterIDIsResolvedLazily(t *testing.T) {
 	c := testenv.Get(t)
 	clearConnectionEnv(t)
 	f := newFakeAKS(entraKubeconfig(t, c), nil)
 	name := "acc-aks-lazy"
-	cfg := aksConfig(fmt.Sprintf("aks_cluster_id = %q", clusterIDOf(aksName)), name)
+	withClass := func(cfg string) string {
+		return strings.Replace(cfg, `name = "default" }`, `name = karpenter_aksnodeclass.lazy.name }`, 1) + `
+resource "karpenter_aksnodeclass" "lazy" {
+  name = "acc-aks-lazy-class"
+}
+`
+	}
+	cfg := withClass(aksConfig(fmt.Sprintf("aks_cluster_id = %q", clusterIDOf(aksName)), name))
 	noARM := func(when string) func() {
 		return func() {
 			if user, admin := f.calls(); user+admin != 0 {
@@ -335,13 +346,18 @@ func TestAccAKSClusterIDIsResolvedLazily(t *testing.T) {
 			{
 				// A cluster ARM answers 404 for: the plan still succeeds, without a request.
 				PreConfig:          noARM("plan of a new resource"),
-				Config:             aksConfig(fmt.Sprintf("aks_cluster_id = %q", clusterIDOf("aks-unknown")), name),
+				Config:             withClass(aksConfig(fmt.Sprintf("aks_cluster_id = %q", clusterIDOf("aks-unknown")), name)),
 				PlanOnly:           true,
 				ExpectNonEmptyPlan: true,
 			},
 			{
+				// A new pool on NAP's default class reads it at plan: ARM's 404 leaves the
+				// pool's analysis known after apply, and the plan succeeds.
 				PreConfig: noARM("plan of a new resource for an unknown cluster"),
 				Config:    aksConfig(fmt.Sprintf("aks_cluster_id = %q", clusterIDOf("aks-unknown")), name),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectUnknownValue("karpenter_nodepool.aks", tfjsonpath.New("analysis"))},
+				},
 				// The 404 reaches the user when a client is first needed, as a diagnostic.
 				ExpectError: regexp.MustCompile(`(?s)Cannot connect to the Kubernetes cluster.*aks-unknown.*ResourceNotFound`),
 			},

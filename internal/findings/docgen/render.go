@@ -131,8 +131,10 @@ Checked offline against westeurope with AKSNodeClass default as planned.
 Silence this for the pool with checks = { suppress = ["KRP104"] }.
 ` + "```" + `
 
-**In the ` + "`analysis`" + ` attribute** of each ` + "`karpenter_nodepool`" + `, computed at plan time for an existing pool and after
-apply for a new one (Terraform plans again during apply, and both plans must agree on it). ` + "`analysis.findings`" + ` lists every
+**In the ` + "`analysis`" + ` attribute** of each ` + "`karpenter_nodepool`" + `, computed at plan time. Terraform plans again during apply,
+and both plans must agree on it: for a new pool it is known after apply only where they can see its node class
+differently (its settings are known only after apply, it does not exist yet, or the cluster cannot be reached; see the
+resource's ` + "`analysis`" + `). ` + "`analysis.findings`" + ` lists every
 finding (` + "`code`, `severity`, `path`" + ` as a Kubernetes field path, ` + "`message`" + `), including notes and suppressed codes,
 next to the number of admissible sizes, the cheapest and the largest size and the monthly cost at the CPU limit. It is part
 of ` + "`terraform show -json`" + ` output, for policy tools, and can feed outputs:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -15,6 +16,7 @@ import (
 	k8sschema "k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/clients/kube"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
@@ -71,10 +73,17 @@ func checksAttributes() map[string]schema.Attribute {
 			Computed: true,
 			MarkdownDescription: "What Karpenter could launch for this pool, worked out offline from the embedded catalog of the cloud its `node_class_ref` " +
 				"names (Azure VM sizes for an AKSNodeClass, EC2 instance types for an EC2NodeClass) in the provider's `region` (or the `cluster`'s): admissible sizes, the cheapest and largest, whether the limits allow one node, and every finding. " +
-				"Shown in `terraform plan` and in `terraform show -json` for policy tools. It uses the node class as the pool's last refresh " +
-				"or write saw it (planned before the pool in the same run, or else read from the cluster), because Terraform plans a second " +
-				"time during apply and both plans must agree; so a new pool's analysis, and one whose `node_class_ref` changes, is known after " +
-				"apply, computed then from the node class as applied. The plan's diagnostics always use the node class planned in the same run.",
+				"Shown in `terraform plan` and in `terraform show -json` for policy tools. Terraform plans a second time during apply and both " +
+				"plans must agree, so it uses a node class both see alike: for a pool in the state, the class as the pool's last refresh or write " +
+				"saw it. For a new pool, or one whose `node_class_ref` changes, it is the class the run creates or changes, which Terraform plans " +
+				"before the pool in both plans when the pool references it through an attribute (`name = karpenter_aksnodeclass.x.name`); " +
+				"otherwise the class read from the cluster (NAP's `default`, a class outside the configuration, an unchanged class), the plan " +
+				"connecting for it. It is known after apply only where the two plans can see the class differently: settings known only after " +
+				"apply, a class planned for deletion, a class that does not exist yet (AKS or another resource of the run may create it), or a " +
+				"cluster the plan cannot reach. A literal `name` of a class that the same run creates or changes is the one case the provider " +
+				"cannot tell apart: Terraform then plans the two in any order in each plan, and may stop the apply with \"Provider produced " +
+				"inconsistent final plan\" on `analysis` (a second apply completes); reference the class instead. The plan's diagnostics " +
+				"always use the node class planned in the same run.",
 			Attributes: map[string]schema.Attribute{
 				"scope":           schema.StringAttribute{Computed: true, MarkdownDescription: "The region checked, or that no region was set."},
 				"node_class":      schema.StringAttribute{Computed: true, MarkdownDescription: "Which node class settings were used (e.g. `AKSNodeClass <name>`), or that its defaults were assumed and why (not an AKSNodeClass, does not exist)."},
@@ -125,9 +134,10 @@ func checksAttributes() map[string]schema.Attribute {
 // that change, each after what it references, otherwise in any order. The analysis attribute
 // must come out the same both times, so it is computed from what both walks see alike: the
 // pool, the provider's settings and the node class snapshot its last refresh or write kept in
-// private state (observe). A create has no snapshot, so its analysis is known after apply,
-// computed then from the node class as applied. Diagnostics need no such consistency and use
-// the node class planned before the pool in this walk when there is one.
+// private state (observe). A create has no snapshot in the apply walk: its node class is the
+// one the walk plans to change, else the cluster's (planstate.ForNewReference). Diagnostics
+// need no such consistency and use the node class planned before the pool in this walk when
+// there is one.
 func planChecks(ctx context.Context, pc *crdresource.PlanContext) {
 	unknownAnalysis := tftypes.NewValue(pc.Types["analysis"], tftypes.UnknownValue)
 	settings := readChecks(ctx, pc.Values["checks"], pc.Diags)
@@ -161,14 +171,19 @@ func planChecks(ctx context.Context, pc *crdresource.PlanContext) {
 	// takes no board); the diagnostics prefer the node class planned before the pool.
 	ref := nodeClassRef(s.Clouds(), pool)
 	forAnalysis := planstate.ForAnalysis(ref, pc.Remembered, pc.Creating)
+	if forAnalysis.State == planstate.ViewUnknown {
+		// A create, or a pool that now references another node class (see ForNewReference).
+		forAnalysis = pc.Data.Plan.NodePools().ForNewReference(ref, func() (planstate.NodeClassSettings, bool, error) {
+			return planTimeNodeClass(ctx, pc, pool, ref)
+		})
+	}
 	var a *analysis.Analysis
 	if forAnalysis.State != planstate.ViewUnknown {
 		opts.NodeClass, opts.NodeClassAssumed = forAnalysis.Settings, forAnalysis.Assumed
 		a = s.Analyze(pool, opts)
 		pc.Values["analysis"] = analysisValue(ctx, a, forAnalysis.Label)
 	} else {
-		// A create, a pool that now references another node class, or a node class with
-		// settings known only after apply: crdresource fills it in after the write.
+		// Both walks may see the node class differently: crdresource fills it in after the write.
 		pc.Values["analysis"] = unknownAnalysis
 	}
 
@@ -213,20 +228,49 @@ func observe(ctx context.Context, oc *crdresource.ObserveContext) []byte {
 	}
 	r := refOf(clouds, ref["group"], ref["kind"], ref["name"])
 	live := func() (planstate.NodeClassSettings, bool, error) {
-		k := kinds.ForGroupKind(k8sschema.GroupKind{Group: ref["group"], Kind: ref["kind"]})
-		if k == nil {
-			return nil, false, fmt.Errorf("this build has no CRD of %s.%s", ref["kind"], ref["group"])
-		}
-		// Every pool on the class reads it after its refresh: one GET per class and
-		// operation serves them all (the client lives for one walk; its writes drop the entry).
-		obj, err := oc.Client.GetShared(ctx, k.GVR(), r.Name)
-		if err != nil || obj == nil {
-			return nil, false, err
-		}
-		nc, err := r.Cloud.DecodeNodeClass(obj.UnstructuredContent())
-		return nc, err == nil, err
+		return liveNodeClass(ctx, oc.Client, ref["group"], r)
 	}
 	return board.NodePools().Observe(r, live).Encode()
+}
+
+// liveNodeClass reads the node class r names (of API group group) from the cluster: its
+// settings, and whether it exists.
+func liveNodeClass(ctx context.Context, client *kube.Client, group string, r planstate.Ref) (planstate.NodeClassSettings, bool, error) {
+	k := kinds.ForGroupKind(k8sschema.GroupKind{Group: group, Kind: r.Kind})
+	if k == nil {
+		return nil, false, fmt.Errorf("this build has no CRD of %s.%s", r.Kind, group)
+	}
+	// Every pool on the class reads it: one GET per class and walk serves them all (the
+	// client lives for one walk; its writes drop the entry).
+	obj, err := client.GetShared(ctx, k.GVR(), r.Name)
+	if err != nil || obj == nil {
+		return nil, false, err
+	}
+	nc, err := r.Cloud.DecodeNodeClass(obj.UnstructuredContent())
+	return nc, err == nil, err
+}
+
+// planTimeReadTimeout bounds the plan-time read of a new pool's node class: an unreachable
+// cluster leaves the analysis known after apply instead of holding up the plan.
+const planTimeReadTimeout = 10 * time.Second
+
+// planTimeNodeClass reads the node class of a new pool from the cluster, connecting if no
+// refresh has yet. Terraform's apply walk plans the pool again and reads the same object.
+func planTimeNodeClass(ctx context.Context, pc *crdresource.PlanContext, pool *analysis.Pool, r planstate.Ref) (planstate.NodeClassSettings, bool, error) {
+	ctx, cancel := context.WithTimeout(ctx, planTimeReadTimeout)
+	defer cancel()
+	var group string
+	if ref := pool.Spec.Template.Spec.NodeClassRef; ref != nil {
+		group = ref.Group
+	}
+	var settings planstate.NodeClassSettings
+	var found bool
+	err := pc.Data.Clients.PlanTimeRead(ctx, func(ctx context.Context, client *kube.Client) error {
+		var err error
+		settings, found, err = liveNodeClass(ctx, client, group, r)
+		return err
+	})
+	return settings, found, err
 }
 
 // builtinClouds are the clouds a solver over the embedded catalogs serves, for an observation

@@ -126,8 +126,8 @@ func TestAccChecksProviderSuppression(t *testing.T) {
 }
 
 // The summary shows what Karpenter could launch, with the catalog's own prices: in the state
-// after the pool is created (a create's analysis is known after apply, from the node class as
-// applied), and in the plan of an update.
+// after the pool is created (known after apply here: its node class does not exist, and this run
+// might create it), and in the plan of an update.
 func TestAccChecksAnalysisSummary(t *testing.T) {
 	c := testenv.Get(t)
 	body := func(cpu string) string {

@@ -57,8 +57,9 @@ func TestAccNodePoolLiteralNodeClassRefIsConsistent(t *testing.T) {
 		CheckDestroy:             checkGone(c, pool),
 		Steps: []resource.TestStep{
 			{
-				// The class first. (Created in the same run, a class Terraform happens to apply
-				// after the pool reaches the pool's analysis in the next plan, without error.)
+				// The class first. (Created in the same run under a literal name, Terraform may
+				// plan the class before the pool in one walk and after it in the other; the
+				// provider cannot tell that from a reference, see the analysis attribute's docs.)
 				Config: literalRefConfig(c.KubeconfigPath, class, "", "a", ""),
 			},
 			{

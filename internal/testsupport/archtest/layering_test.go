@@ -179,6 +179,8 @@ var rules = map[string][][]string{
 	"internal/testsupport/optimumdigest": append(aboveTheDomain, simulationPackages[:1]),
 	// The test-only second cloud is a cloud like the others: written against the seam alone.
 	"internal/testsupport/fakecloud": append(aboveTheDomain, []string{module + "/internal/analysis", module + "/internal/cloud/aks", module + "/internal/cloud/eks"}, simulationPackages),
+	// Running nodes for the drift warning's tests are plain API objects: no provider, no analysis.
+	"internal/testsupport/runningnodes": append(aboveTheDomain, []string{module + "/internal/analysis"}, simulationPackages),
 }
 
 // reviewStages are the review's pipeline stages in order (internal/cli/review/doc.go).
