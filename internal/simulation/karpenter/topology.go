@@ -40,6 +40,9 @@ type topology struct {
 	byShape []shapeTopology
 	// nodes are the nodes already in the cluster, whose pods each new group counts.
 	nodes []ExistingNode
+	// nodeReqs are the nodes' labels as requirements, built once per round: every new group
+	// matches its node filter against them (countDomains), and nothing modifies them.
+	nodeReqs []scheduling.Requirements
 }
 
 type shapeTopology struct {
@@ -248,8 +251,7 @@ func (t *topology) updateInverseAntiAffinity(p *corev1.Pod) []*topologyGroup {
 func (t *topology) countDomains(g *topologyGroup) {
 	for i := range t.nodes {
 		n := &t.nodes[i]
-		reqs := scheduling.NewLabelRequirements(n.Labels)
-		if !g.filter.matches(n.Taints, reqs) {
+		if !g.filter.matches(n.Taints, t.nodeRequirements(i)) {
 			continue
 		}
 		d, labelled := n.Labels[g.key]
@@ -263,12 +265,29 @@ func (t *topology) countDomains(g *topologyGroup) {
 		if !labelled {
 			continue
 		}
-		for _, p := range n.bound() {
-			if g.selects(p) {
+		for _, p := range n.Pods {
+			if g.mayMatch(p) && g.selects(p) {
+				g.recordDomains(d)
+			}
+		}
+		for _, p := range n.DaemonSetPods {
+			if g.mayMatch(p) && g.selects(p) {
 				g.recordDomains(d)
 			}
 		}
 	}
+}
+
+// nodeRequirements is node i's labels as requirements (NewLabelRequirements), built on first
+// use.
+func (t *topology) nodeRequirements(i int) scheduling.Requirements {
+	if t.nodeReqs == nil {
+		t.nodeReqs = make([]scheduling.Requirements, len(t.nodes))
+	}
+	if t.nodeReqs[i] == nil {
+		t.nodeReqs[i] = scheduling.NewLabelRequirements(t.nodes[i].Labels)
+	}
+	return t.nodeReqs[i]
 }
 
 func hasPodAntiAffinity(p *corev1.Pod) bool {
