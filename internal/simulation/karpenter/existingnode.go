@@ -58,7 +58,10 @@ type existingNode struct {
 // newExistingNode is NewExistingNode: the node's available resources less the requests of the
 // compatible DaemonSet pods not yet bound to it, its labels plus its hostname as
 // requirements, and its hostname registered with the topology.
-func newExistingNode(n *ExistingNode, daemons []*corev1.Pod, topo *topology) *existingNode {
+//
+// requested is resources.RequestsForPods of the bound pods (Memo.boundRequests); it is only
+// read.
+func newExistingNode(n *ExistingNode, daemons []*corev1.Pod, topo *topology, requested corev1.ResourceList) *existingNode {
 	var compatible []*corev1.Pod
 	for _, d := range daemons {
 		if scheduling.Taints(n.Taints).ToleratesPod(d) != nil {
@@ -78,7 +81,7 @@ func newExistingNode(n *ExistingNode, daemons []*corev1.Pod, topo *topology) *ex
 		}
 	}
 	bound := n.bound()
-	available := resources.Subtract(n.Allocatable, resources.RequestsForPods(bound...))
+	available := resources.Subtract(n.Allocatable, requested)
 	e := &existingNode{
 		underConsolidateAfter: n.UnderConsolidateAfter,
 		name:                  n.Name,
@@ -142,7 +145,7 @@ func (n *existingNode) add(p *corev1.Pod, pd *podData, reqs scheduling.Requireme
 func existingNodes(in []ExistingNode, daemons []*corev1.Pod, topo *topology) []*existingNode {
 	out := make([]*existingNode, len(in))
 	for i := range in {
-		out[i] = newExistingNode(&in[i], daemons, topo)
+		out[i] = newExistingNode(&in[i], daemons, topo, topo.memo.boundRequests(topo.nodeMemos[i], &in[i]))
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].name < out[j].name })
 	for i, n := range out {

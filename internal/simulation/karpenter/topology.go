@@ -43,6 +43,9 @@ type topology struct {
 	// nodeReqs are the nodes' labels as requirements, built once per round: every new group
 	// matches its node filter against them (countDomains), and nothing modifies them.
 	nodeReqs []scheduling.Requirements
+	// memo and nodeMemos are the caller's memo and the nodes' entries in it (nil without one).
+	memo      *Memo
+	nodeMemos []*nodeMemo
 }
 
 type shapeTopology struct {
@@ -102,9 +105,12 @@ func (t *topology) selectionOf(p *corev1.Pod) *selection {
 	return s
 }
 
-func newTopology(domains *domainIndex, shapes *shapeTable, nodes []ExistingNode, pods []*corev1.Pod) *topology {
+func newTopology(domains *domainIndex, shapes *shapeTable, nodes []ExistingNode, memo *Memo, pods []*corev1.Pod) *topology {
 	t := &topology{domainGroups: domains, byKey: map[string]*topologyGroup{}, inverseByKey: map[string]*topologyGroup{}, owned: map[types.UID][]*topologyGroup{},
-		shapes: shapes, byShape: make([]shapeTopology, len(shapes.shapes)), nodes: nodes}
+		shapes: shapes, byShape: make([]shapeTopology, len(shapes.shapes)), nodes: nodes, memo: memo, nodeMemos: make([]*nodeMemo, len(nodes))}
+	for i := range nodes {
+		t.nodeMemos[i] = memo.forNode(&nodes[i], len(nodes))
+	}
 	t.updateInverseAffinities()
 	for _, p := range pods {
 		t.update(p)
@@ -265,15 +271,10 @@ func (t *topology) countDomains(g *topologyGroup) {
 		if !labelled {
 			continue
 		}
-		for _, p := range n.Pods {
-			if g.mayMatch(p) && g.selects(p) {
-				g.recordDomains(d)
-			}
-		}
-		for _, p := range n.DaemonSetPods {
-			if g.mayMatch(p) && g.selects(p) {
-				g.recordDomains(d)
-			}
+		// recordDomains once per selected pod.
+		if k := t.memo.selectedCount(t.nodeMemos[i], n, g); k > 0 {
+			g.domains[d] += k
+			g.empty.Delete(d)
 		}
 	}
 }
