@@ -10,7 +10,8 @@ import (
 
 // Memo keeps what Solve works out from the existing nodes' bound pods, for later Solves on
 // the same cluster: the pods' summed requests and, per topology group, how many of them the
-// group selects. Karpenter's state.Cluster keeps the same sums across its simulations.
+// group selects. Karpenter's state.Cluster keeps the same sums across its simulations. It
+// also keeps the topology domains the pools and their instance types offer.
 //
 // An entry is keyed by node name and holds the pod lists it was made from; it is used only
 // while the node's Pods and DaemonSetPods are the same pods in the same order, so a caller
@@ -21,6 +22,8 @@ import (
 type Memo struct {
 	mu    sync.Mutex
 	nodes map[string]*nodeMemo
+	// domains is the last round's domain index (memodomains.go).
+	domains *domainsMemo
 }
 
 // NewMemo is an empty memo.

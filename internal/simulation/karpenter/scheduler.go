@@ -138,7 +138,7 @@ func prepare(in Input) (*round, error) {
 	}
 	r.relaxedDaemons = daemons
 	chargeExisting(r.limits, r.nodes)
-	r.domains = newDomainIndex(r.pools, in.InstanceTypes)
+	r.domains = r.memo.domainIndex(r.pools, in.InstanceTypes)
 	r.shapes = newShapeTable(r.pods)
 	return r, nil
 }
