@@ -3,6 +3,7 @@ package karpenter
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"sort"
 
 	corev1 "k8s.io/api/core/v1"
@@ -59,15 +60,15 @@ type existingNode struct {
 // compatible DaemonSet pods not yet bound to it, its labels plus its hostname as
 // requirements, and its hostname registered with the topology.
 //
-// requested is resources.RequestsForPods of the bound pods (Memo.boundRequests); it is only
-// read.
-func newExistingNode(n *ExistingNode, daemons []*corev1.Pod, topo *topology, requested corev1.ResourceList) *existingNode {
+// requested is resources.RequestsForPods of the bound pods (Memo.boundRequests) and labels
+// NewLabelRequirements of its labels (topology.nodeRequirements); both are only read.
+func newExistingNode(n *ExistingNode, daemons []*corev1.Pod, topo *topology, requested corev1.ResourceList, labels scheduling.Requirements) *existingNode {
 	var compatible []*corev1.Pod
 	for _, d := range daemons {
 		if scheduling.Taints(n.Taints).ToleratesPod(d) != nil {
 			continue
 		}
-		if scheduling.NewLabelRequirements(n.Labels).Compatible(scheduling.NewStrictPodRequirements(d)) != nil {
+		if labels.Compatible(scheduling.NewStrictPodRequirements(d)) != nil {
 			continue
 		}
 		compatible = append(compatible, d)
@@ -86,7 +87,7 @@ func newExistingNode(n *ExistingNode, daemons []*corev1.Pod, topo *topology, req
 		underConsolidateAfter: n.UnderConsolidateAfter,
 		name:                  n.Name,
 		taints:                n.Taints,
-		requirements:          scheduling.NewLabelRequirements(n.Labels),
+		requirements:          maps.Clone(labels), // Add below replaces entries, never changes one
 		remaining:             resources.Subtract(available, daemonResources),
 		ports:                 scheduling.NewHostPortUsage(),
 		topology:              topo,
@@ -145,7 +146,7 @@ func (n *existingNode) add(p *corev1.Pod, pd *podData, reqs scheduling.Requireme
 func existingNodes(in []ExistingNode, daemons []*corev1.Pod, topo *topology) []*existingNode {
 	out := make([]*existingNode, len(in))
 	for i := range in {
-		out[i] = newExistingNode(&in[i], daemons, topo, topo.memo.boundRequests(topo.nodeMemos[i], &in[i]))
+		out[i] = newExistingNode(&in[i], daemons, topo, topo.memo.boundRequests(topo.nodeMemos[i], &in[i]), topo.nodeRequirements(i))
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].name < out[j].name })
 	for i, n := range out {

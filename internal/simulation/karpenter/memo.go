@@ -1,16 +1,18 @@
 package karpenter
 
 import (
+	"maps"
 	"slices"
 	"sync"
 
 	corev1 "k8s.io/api/core/v1"
+	"sigs.k8s.io/karpenter/pkg/scheduling"
 	"sigs.k8s.io/karpenter/pkg/utils/resources"
 )
 
 // Memo keeps what Solve works out from the existing nodes' bound pods, for later Solves on
-// the same cluster: the pods' summed requests and, per topology group, how many of them the
-// group selects. Karpenter's state.Cluster keeps the same sums across its simulations. It
+// the same cluster: the pods' summed requests, per topology group how many of them the group
+// selects, and the node's labels as requirements. Karpenter's state.Cluster keeps the same sums across its simulations. It
 // also keeps the topology domains the pools and their instance types offer.
 //
 // An entry is keyed by node name and holds the pod lists it was made from; it is used only
@@ -37,6 +39,10 @@ type nodeMemo struct {
 	requests corev1.ResourceList
 	// selected counts, per group (selectionKey), the bound pods the group selects.
 	selected map[string]int32
+	// labels and labelReqs are the node's labels when last asked and NewLabelRequirements of
+	// them; shared, never modified.
+	labels    map[string]string
+	labelReqs scheduling.Requirements
 }
 
 // memoBound is the most entries kept per node of a Solve: names of deleted nodes are dropped
@@ -73,6 +79,20 @@ func (m *Memo) boundRequests(e *nodeMemo, n *ExistingNode) corev1.ResourceList {
 		e.requests = resources.RequestsForPods(n.bound()...)
 	}
 	return e.requests
+}
+
+// labelRequirements is NewLabelRequirements(n.Labels), from the entry while the labels are
+// the same. The caller must not modify it.
+func (m *Memo) labelRequirements(e *nodeMemo, n *ExistingNode) scheduling.Requirements {
+	if e == nil {
+		return scheduling.NewLabelRequirements(n.Labels)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if e.labelReqs == nil || !maps.Equal(e.labels, n.Labels) {
+		e.labels, e.labelReqs = maps.Clone(n.Labels), scheduling.NewLabelRequirements(n.Labels)
+	}
+	return e.labelReqs
 }
 
 // selectedCount is how many of the node's bound pods the group selects, from the entry when

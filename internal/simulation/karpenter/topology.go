@@ -286,7 +286,7 @@ func (t *topology) nodeRequirements(i int) scheduling.Requirements {
 		t.nodeReqs = make([]scheduling.Requirements, len(t.nodes))
 	}
 	if t.nodeReqs[i] == nil {
-		t.nodeReqs[i] = scheduling.NewLabelRequirements(t.nodes[i].Labels)
+		t.nodeReqs[i] = t.memo.labelRequirements(t.nodeMemos[i], &t.nodes[i])
 	}
 	return t.nodeReqs[i]
 }
