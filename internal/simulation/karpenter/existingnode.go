@@ -54,6 +54,18 @@ type existingNode struct {
 	pods         []*corev1.Pod
 	// underConsolidateAfter is ExistingNode.UnderConsolidateAfter.
 	underConsolidateAfter bool
+	// portsUsed is whether a pod on the node uses a host port: until then an entry without
+	// ports changes nothing Conflicts sees, so none is added (as nodeClaim.portsUsed).
+	portsUsed bool
+}
+
+// addPorts is ports.Add(p, GetHostPorts(p)), skipped while no pod uses a port.
+func (n *existingNode) addPorts(p *corev1.Pod) {
+	ports := scheduling.GetHostPorts(p)
+	n.portsUsed = n.portsUsed || len(ports) > 0
+	if n.portsUsed {
+		n.ports.Add(p, ports)
+	}
 }
 
 // newExistingNode is NewExistingNode: the node's available resources less the requests of the
@@ -93,7 +105,7 @@ func newExistingNode(n *ExistingNode, daemons []*corev1.Pod, topo *topology, req
 		topology:              topo,
 	}
 	for _, p := range bound {
-		e.ports.Add(p, scheduling.GetHostPorts(p))
+		e.addPorts(p)
 	}
 	e.requirements.Add(scheduling.NewRequirement(corev1.LabelHostname, corev1.NodeSelectorOpIn, n.Name))
 	topo.register(corev1.LabelHostname, n.Name)
@@ -138,7 +150,7 @@ func (n *existingNode) add(p *corev1.Pod, pd *podData, reqs scheduling.Requireme
 	resources.SubtractFrom(n.remaining, pd.requests)
 	n.requirements = reqs
 	n.topology.record(p, n.taints, reqs)
-	n.ports.Add(p, scheduling.GetHostPorts(p))
+	n.addPorts(p)
 }
 
 // existingNodes is calculateExistingNodeClaims: the nodes in name order (every node counts as
