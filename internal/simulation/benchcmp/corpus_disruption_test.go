@@ -2,7 +2,9 @@ package benchcmp
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -138,9 +140,11 @@ func scaledDown(rng *rand.Rand, pods []*corev1.Pod) []*corev1.Pod {
 	for _, p := range pods {
 		count[p.Labels["app"]]++
 	}
+	// The draws go in app order: map order would give each run other cases.
+	apps := slices.Sorted(maps.Keys(count))
 	keep := map[string]int{}
-	for app, n := range count {
-		keep[app] = max(1, n*(30+rng.IntN(41))/100)
+	for _, app := range apps {
+		keep[app] = max(1, count[app]*(30+rng.IntN(41))/100)
 	}
 	var out []*corev1.Pod
 	seen := map[string]int{}

@@ -48,3 +48,21 @@ func TestDisruptionSettleCPU(t *testing.T) {
 		t.Errorf("settling %d pods took %.2f s of CPU, the target is under 5 s", len(c.sc.pods), cpu.Seconds())
 	}
 }
+
+// BenchmarkDisruptionSettle2000 is TestDisruptionSettleCPU's case with its allocations: the
+// emulation from empty to a steady state, then the scale-down to the next one.
+//
+//	go test -run '^$' -bench BenchmarkDisruptionSettle2000 -benchtime 1x ./internal/simulation/benchcmp/
+func BenchmarkDisruptionSettle2000(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		// A fresh case per run: a run binds the case's pods.
+		c := largeDisruptionCase()
+		out, err := emulatedDisruption(c)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(len(out.after)), "nodes")
+		b.ReportMetric(float64(len(out.disruptions)), "disruptions")
+	}
+}

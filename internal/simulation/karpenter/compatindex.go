@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	corev1 "k8s.io/api/core/v1"
+	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 )
 
@@ -60,6 +61,25 @@ type slotRange struct{ from, to int32 }
 
 type offerSlot struct {
 	offering *cloudprovider.Offering
+	// capacityType is the offering's CapacityType when its requirement has one value (every
+	// catalog offering); "" otherwise, where CapacityType picks one at random each time.
+	capacityType string
+}
+
+func newOfferSlot(of *cloudprovider.Offering) offerSlot {
+	s := offerSlot{offering: of}
+	if r := of.Requirements.Get(karpv1.CapacityTypeLabelKey); r.Len() == 1 && r.Operator() == corev1.NodeSelectorOpIn {
+		s.capacityType = r.Any()
+	}
+	return s
+}
+
+// capacityTypeOf is Offering.CapacityType.
+func (s *offerSlot) capacityTypeOf() string {
+	if s.capacityType != "" {
+		return s.capacityType
+	}
+	return s.offering.CapacityType()
 }
 
 var (
@@ -119,7 +139,7 @@ func newCompatIndex(lists [][]*cloudprovider.InstanceType) *compatIndex {
 				r := slotRange{from: int32(len(ix.slots))}
 				for _, of := range g.Offerings {
 					j := len(ix.slots)
-					ix.slots = append(ix.slots, offerSlot{offering: of})
+					ix.slots = append(ix.slots, newOfferSlot(of))
 					for key, r := range of.Requirements {
 						cb := offCols[key]
 						if cb == nil {

@@ -23,6 +23,10 @@
 //	shape.go, vector.go     none: per-workload and three-integer forms of scheduling.PodData
 //	                        and resource lists, for speed
 //	compat*.go              none: memos of nodeclaim.go's compatible and fits
+//	memo.go                 none: the existing nodes' sums kept between Solves on one
+//	                        cluster (state.Cluster keeps them upstream)
+//	memodomains.go          none: the last round's domain index, kept while the pools and
+//	                        their instance types are the same
 //	ties.go, replay.go,     none: Karpenter's random tie-breaks (Go map order), counted,
 //	enumerate.go,           replayed and enumerated
 //	symmetry.go

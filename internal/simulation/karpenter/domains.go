@@ -1,6 +1,8 @@
 package karpenter
 
 import (
+	"sync"
+
 	corev1 "k8s.io/api/core/v1"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
@@ -20,6 +22,8 @@ type domainIndex struct {
 	bases []scheduling.Requirements
 	byKey map[string]domainGroup
 	done  map[string]bool
+	// mu guards byKey and done: a Memo shares an index between Solves.
+	mu sync.Mutex
 }
 
 func newDomainIndex(pools []*karpv1.NodePool, its map[string][]*cloudprovider.InstanceType) *domainIndex {
@@ -34,6 +38,8 @@ func newDomainIndex(pools []*karpv1.NodePool, its map[string][]*cloudprovider.In
 
 // get is the key's domains (nil when no pool or instance type has the key).
 func (d *domainIndex) get(key string) domainGroup {
+	d.mu.Lock()
+	defer d.mu.Unlock()
 	if d.done[key] {
 		return d.byKey[key]
 	}

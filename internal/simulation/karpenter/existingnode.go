@@ -3,6 +3,7 @@ package karpenter
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"sort"
 
 	corev1 "k8s.io/api/core/v1"
@@ -53,18 +54,33 @@ type existingNode struct {
 	pods         []*corev1.Pod
 	// underConsolidateAfter is ExistingNode.UnderConsolidateAfter.
 	underConsolidateAfter bool
+	// portsUsed is whether a pod on the node uses a host port: until then an entry without
+	// ports changes nothing Conflicts sees, so none is added (as nodeClaim.portsUsed).
+	portsUsed bool
+}
+
+// addPorts is ports.Add(p, GetHostPorts(p)), skipped while no pod uses a port.
+func (n *existingNode) addPorts(p *corev1.Pod) {
+	ports := scheduling.GetHostPorts(p)
+	n.portsUsed = n.portsUsed || len(ports) > 0
+	if n.portsUsed {
+		n.ports.Add(p, ports)
+	}
 }
 
 // newExistingNode is NewExistingNode. The node's available resources lose the requests of the
 // compatible DaemonSet pods not yet bound to it. Its labels and its hostname become its
 // requirements. Its hostname is registered with the topology.
-func newExistingNode(n *ExistingNode, daemons []*corev1.Pod, topo *topology) *existingNode {
+//
+// requested is resources.RequestsForPods of the bound pods (Memo.boundRequests). labels is
+// NewLabelRequirements of its labels (topology.nodeRequirements). Both are only read.
+func newExistingNode(n *ExistingNode, daemons []*corev1.Pod, topo *topology, requested corev1.ResourceList, labels scheduling.Requirements) *existingNode {
 	var compatible []*corev1.Pod
 	for _, d := range daemons {
 		if scheduling.Taints(n.Taints).ToleratesPod(d) != nil {
 			continue
 		}
-		if scheduling.NewLabelRequirements(n.Labels).Compatible(scheduling.NewStrictPodRequirements(d)) != nil {
+		if labels.Compatible(scheduling.NewStrictPodRequirements(d)) != nil {
 			continue
 		}
 		compatible = append(compatible, d)
@@ -78,18 +94,18 @@ func newExistingNode(n *ExistingNode, daemons []*corev1.Pod, topo *topology) *ex
 		}
 	}
 	bound := n.bound()
-	available := resources.Subtract(n.Allocatable, resources.RequestsForPods(bound...))
+	available := resources.Subtract(n.Allocatable, requested)
 	e := &existingNode{
 		underConsolidateAfter: n.UnderConsolidateAfter,
 		name:                  n.Name,
 		taints:                n.Taints,
-		requirements:          scheduling.NewLabelRequirements(n.Labels),
+		requirements:          maps.Clone(labels), // Add below replaces entries, never changes one
 		remaining:             resources.Subtract(available, daemonResources),
 		ports:                 scheduling.NewHostPortUsage(),
 		topology:              topo,
 	}
 	for _, p := range bound {
-		e.ports.Add(p, scheduling.GetHostPorts(p))
+		e.addPorts(p)
 	}
 	e.requirements.Add(scheduling.NewRequirement(corev1.LabelHostname, corev1.NodeSelectorOpIn, n.Name))
 	topo.register(corev1.LabelHostname, n.Name)
@@ -134,7 +150,7 @@ func (n *existingNode) add(p *corev1.Pod, pd *podData, reqs scheduling.Requireme
 	resources.SubtractFrom(n.remaining, pd.requests)
 	n.requirements = reqs
 	n.topology.record(p, n.taints, reqs)
-	n.ports.Add(p, scheduling.GetHostPorts(p))
+	n.addPorts(p)
 }
 
 // existingNodes is calculateExistingNodeClaims: the nodes in name order. Every node counts as
@@ -142,7 +158,7 @@ func (n *existingNode) add(p *corev1.Pod, pd *podData, reqs scheduling.Requireme
 func existingNodes(in []ExistingNode, daemons []*corev1.Pod, topo *topology) []*existingNode {
 	out := make([]*existingNode, len(in))
 	for i := range in {
-		out[i] = newExistingNode(&in[i], daemons, topo)
+		out[i] = newExistingNode(&in[i], daemons, topo, topo.memo.boundRequests(topo.nodeMemos[i], &in[i]), topo.nodeRequirements(i))
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].name < out[j].name })
 	for i, n := range out {

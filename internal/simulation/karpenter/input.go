@@ -48,6 +48,10 @@ type Input struct {
 	// Karpenter has no such rule. It exists so a test can break a tie rule on purpose and see
 	// the fidelity gate fail (benchcmp).
 	FixedTies func(index, n int) (int, bool)
+	// Memo, when set, keeps what the existing nodes' bound pods give (their requests, the
+	// topology's counts) for later Solves on the same cluster (see Memo). It changes no
+	// decision.
+	Memo *Memo
 }
 
 // NodeClaim is one NodeClaim Karpenter would create.

@@ -137,9 +137,9 @@ func orderByPrice(its []*cloudprovider.InstanceType, reqs scheduling.Requirement
 				if !memo.off.has(int(j)) {
 					continue
 				}
-				of := cache.ix.slots[j].offering
-				o.price = min(o.price, of.Price)
-				if ct := of.CapacityType(); !slices.Contains(o.capacityTypes, ct) {
+				slot := &cache.ix.slots[j]
+				o.price = min(o.price, slot.offering.Price)
+				if ct := slot.capacityTypeOf(); !slices.Contains(o.capacityTypes, ct) {
 					o.capacityTypes = append(o.capacityTypes, ct)
 				}
 			}

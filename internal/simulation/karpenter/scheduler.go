@@ -95,10 +95,11 @@ type round struct {
 	zoneClassOnce  sync.Once
 	fixedTies      func(index, n int) (int, bool)
 	moving         map[types.UID]bool
+	memo           *Memo
 }
 
 func prepare(in Input) (*round, error) {
-	r := &round{limits: map[string]corev1.ResourceList{}, relaxMinValues: in.MinValuesBestEffort, pods: in.Pods, launchers: in.Launchers, daemons: in.DaemonSetPods, nodes: in.ExistingNodes, fixedTies: in.FixedTies, moving: in.Moving}
+	r := &round{limits: map[string]corev1.ResourceList{}, relaxMinValues: in.MinValuesBestEffort, pods: in.Pods, launchers: in.Launchers, daemons: in.DaemonSetPods, nodes: in.ExistingNodes, fixedTies: in.FixedTies, moving: in.Moving, memo: in.Memo}
 	for _, np := range in.NodePools {
 		if np == nil {
 			return nil, errors.New("nil NodePool")
@@ -140,7 +141,7 @@ func prepare(in Input) (*round, error) {
 	}
 	r.relaxedDaemons = daemons
 	chargeExisting(r.limits, r.nodes)
-	r.domains = newDomainIndex(r.pools, in.InstanceTypes)
+	r.domains = r.memo.domainIndex(r.pools, in.InstanceTypes)
 	r.shapes = newShapeTable(r.pods)
 	return r, nil
 }
@@ -174,7 +175,7 @@ func (r *round) runUntil(tb TieBreaker) (*Result, bool) {
 	pods := make([]*corev1.Pod, len(r.pods))
 	copy(pods, r.pods)
 	s.shapes = r.shapes
-	s.topology = newTopology(r.domains, r.shapes, r.nodes, pods)
+	s.topology = newTopology(r.domains, r.shapes, r.nodes, r.memo, pods)
 	s.topology.ties = s.ties
 	s.existing = existingNodes(r.nodes, r.relaxedDaemons, s.topology)
 	res := s.solve(pods)

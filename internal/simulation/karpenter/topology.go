@@ -43,6 +43,12 @@ type topology struct {
 	byShape []shapeTopology
 	// nodes are the nodes already in the cluster, whose pods each new group counts.
 	nodes []ExistingNode
+	// nodeReqs are the nodes' labels as requirements, built once per round: every new group
+	// matches its node filter against them (countDomains), and nothing modifies them.
+	nodeReqs []scheduling.Requirements
+	// memo and nodeMemos are the caller's memo and the nodes' entries in it (nil without one).
+	memo      *Memo
+	nodeMemos []*nodeMemo
 }
 
 type shapeTopology struct {
@@ -102,9 +108,12 @@ func (t *topology) selectionOf(p *corev1.Pod) *selection {
 	return s
 }
 
-func newTopology(domains *domainIndex, shapes *shapeTable, nodes []ExistingNode, pods []*corev1.Pod) *topology {
+func newTopology(domains *domainIndex, shapes *shapeTable, nodes []ExistingNode, memo *Memo, pods []*corev1.Pod) *topology {
 	t := &topology{domainGroups: domains, byKey: map[string]*topologyGroup{}, inverseByKey: map[string]*topologyGroup{}, owned: map[types.UID][]*topologyGroup{},
-		shapes: shapes, byShape: make([]shapeTopology, len(shapes.shapes)), nodes: nodes}
+		shapes: shapes, byShape: make([]shapeTopology, len(shapes.shapes)), nodes: nodes, memo: memo, nodeMemos: make([]*nodeMemo, len(nodes))}
+	for i := range nodes {
+		t.nodeMemos[i] = memo.forNode(&nodes[i], len(nodes))
+	}
 	t.updateInverseAffinities()
 	for _, p := range pods {
 		t.update(p)
@@ -251,8 +260,7 @@ func (t *topology) updateInverseAntiAffinity(p *corev1.Pod) []*topologyGroup {
 func (t *topology) countDomains(g *topologyGroup) {
 	for i := range t.nodes {
 		n := &t.nodes[i]
-		reqs := scheduling.NewLabelRequirements(n.Labels)
-		if !g.filter.matches(n.Taints, reqs) {
+		if !g.filter.matches(n.Taints, t.nodeRequirements(i)) {
 			continue
 		}
 		d, labelled := n.Labels[g.key]
@@ -266,12 +274,24 @@ func (t *topology) countDomains(g *topologyGroup) {
 		if !labelled {
 			continue
 		}
-		for _, p := range n.bound() {
-			if g.selects(p) {
-				g.recordDomains(d)
-			}
+		// recordDomains once per selected pod.
+		if k := t.memo.selectedCount(t.nodeMemos[i], n, g); k > 0 {
+			g.domains[d] += k
+			g.empty.Delete(d)
 		}
 	}
+}
+
+// nodeRequirements is node i's labels as requirements (NewLabelRequirements), built on first
+// use.
+func (t *topology) nodeRequirements(i int) scheduling.Requirements {
+	if t.nodeReqs == nil {
+		t.nodeReqs = make([]scheduling.Requirements, len(t.nodes))
+	}
+	if t.nodeReqs[i] == nil {
+		t.nodeReqs[i] = t.memo.labelRequirements(t.nodeMemos[i], &t.nodes[i])
+	}
+	return t.nodeReqs[i]
 }
 
 func hasPodAntiAffinity(p *corev1.Pod) bool {

@@ -119,6 +119,7 @@ func simulateScheduling(s *snapshot, consolidation bool, candidates ...*Candidat
 		}
 	}
 	in.Pods = pods
+	in.Memo = s.cluster.schedulingMemo()
 	if consolidation {
 		in.Moving = candidatePods
 	}

@@ -75,6 +75,17 @@ type Cluster struct {
 	CloudDrift func(np *karpv1.NodePool, nc *karpv1.NodeClaim) cloudprovider.DriftReason
 	// names counts the nodes the simulation created, to name them.
 	names int
+	// memo keeps the scheduling simulations' per-node sums from one simulation to the next
+	// (karpenter.Memo): a node's entry holds while its pods stay the same.
+	memo *karpenter.Memo
+}
+
+// schedulingMemo is the cluster's memo, made on first use.
+func (c *Cluster) schedulingMemo() *karpenter.Memo {
+	if c.memo == nil {
+		c.memo = karpenter.NewMemo()
+	}
+	return c.memo
 }
 
 // newName names the next node the simulation creates.
