@@ -51,7 +51,7 @@ func ProvisionedLabel(p *Provisioning) string {
 	if p.HitBound {
 		bound = fmt.Sprintf(", stopped at the bound of %d rounds", MaxRounds)
 	}
-	return fmt.Sprintf("after %d provisioning %s%s (not a steady state: consolidation, drift and expiry are not emulated)", n, word, bound)
+	return fmt.Sprintf("after %d provisioning %s%s (not a steady state: no consolidation, drift or expiry runs between these rounds)", n, word, bound)
 }
 
 // PredictRounds is Predict run over Karpenter's provisioning rounds (Provision): round 1 is
