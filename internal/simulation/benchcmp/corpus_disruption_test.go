@@ -3,6 +3,7 @@ package benchcmp
 import (
 	"fmt"
 	"math/rand/v2"
+	"sort"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -137,9 +138,16 @@ func scaledDown(rng *rand.Rand, pods []*corev1.Pod) []*corev1.Pod {
 	for _, p := range pods {
 		count[p.Labels["app"]]++
 	}
+	// The draws go in app order: in map order the same seed would keep other pods in
+	// another process.
+	apps := make([]string, 0, len(count))
+	for app := range count {
+		apps = append(apps, app)
+	}
+	sort.Strings(apps)
 	keep := map[string]int{}
-	for app, n := range count {
-		keep[app] = max(1, n*(30+rng.IntN(41))/100)
+	for _, app := range apps {
+		keep[app] = max(1, count[app]*(30+rng.IntN(41))/100)
 	}
 	var out []*corev1.Pod
 	seen := map[string]int{}
