@@ -73,6 +73,9 @@ type Cluster struct {
 	// CloudDrift is the cloud provider's IsDrifted for a NodeClaim (its node class hash,
 	// images); nil: the cloud reports no drift.
 	CloudDrift func(np *karpv1.NodePool, nc *karpv1.NodeClaim) cloudprovider.DriftReason
+	// Ties counts the choices the disruption controller met that upstream leaves to chance
+	// (ties.go), its scheduling simulations' ties included.
+	Ties int
 	// names counts the nodes the simulation created, to name them.
 	names int
 }
