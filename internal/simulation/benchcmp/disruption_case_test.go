@@ -49,8 +49,9 @@ type disruptionOutcome struct {
 	before, after []nodeKey
 	disruptions   []disruptionEvent
 	pending       int
-	// ties says the emulation met a choice Karpenter makes at random.
-	ties    bool
+	// ties counts the choices Karpenter makes at random that the emulation met: its
+	// provisioning rounds' and its disruption controller's (0 on Karpenter's side).
+	ties    int
 	elapsed time.Duration
 }
 
