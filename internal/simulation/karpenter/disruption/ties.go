@@ -16,19 +16,24 @@ package disruption
 //   - StaticDrift replaces the first candidates of a pool, in GetCandidates' order, as far
 //     as its budget allows;
 //   - EmptinessValidator keeps the candidates, in GetCandidates' order, as far as the
-//     budgets at validation time allow.
+//     budgets at validation time allow;
+//   - the nodes' names are random, and the scheduler tries existing nodes in name order
+//     (Cluster.newName: where a new node comes among the others).
 //
 // A choice is counted only where it can change which nodes are disrupted: emptiness,
 // static drift and the emptiness validation count none while every candidate fits its
-// pool's budget. The scheduling simulations' own ties (package karpenter) are counted too.
+// pool's budget, and the first node of an empty cluster has no name order to choose. The scheduling simulations' own ties (package karpenter) are counted too.
 
 // choose resolves a choice among n > 1 alternatives and counts it (no choice when n < 2).
-func (s *snapshot) choose(n int) int {
+func (s *snapshot) choose(n int) int { return s.cluster.choose(n) }
+
+// choose is snapshot.choose on the cluster.
+func (c *Cluster) choose(n int) int {
 	if n < 2 {
 		return 0
 	}
-	s.cluster.Ties++
-	tb := s.cluster.Input.TieBreaks
+	c.Ties++
+	tb := c.Input.TieBreaks
 	if tb == nil {
 		return 0
 	}

@@ -86,3 +86,29 @@ func TestDriftOrderAmongEqualTimesIsATie(t *testing.T) {
 		t.Errorf("with the last alternative of every tie, %s replaced first, want n3", name)
 	}
 }
+
+// A node launched next to others takes a name whose order among theirs is a tie (upstream's
+// names are random): by default after them, with the last alternative in the last group.
+func TestNewNodeNameOrderIsATie(t *testing.T) {
+	name := func(breaker interface{ Choose(int) int }) (string, int) {
+		np := pool(0)
+		np.Spec.Disruption.ConsolidateAfter = karpv1.MustParseNillableDuration("Never")
+		cl := cluster(np)
+		cl.Nodes = []*disruption.Node{node(t, np, "full", "Standard_D2s_v5", pod("a", "1500m", "4Gi"))}
+		cl.Pending = append(cl.Pending, pod("b", "1500m", "4Gi"))
+		if breaker != nil {
+			cl.Input.TieBreaks = breaker
+		}
+		res := run(t, cl, disruption.Options{})
+		if len(cl.Nodes) != 2 {
+			t.Fatalf("%d nodes, want the pending pod on a new one:\n%s", len(cl.Nodes), describe(res))
+		}
+		return cl.Nodes[1].Name, res.Ties
+	}
+	if got, ties := name(nil); got != "node-0001" || ties != 1 {
+		t.Errorf("default: %s with %d ties, want node-0001 and one tie", got, ties)
+	}
+	if got, _ := name(lastTie{}); got != "node-z0001" {
+		t.Errorf("last alternative: %s, want node-z0001", got)
+	}
+}
