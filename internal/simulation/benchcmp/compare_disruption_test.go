@@ -290,6 +290,7 @@ func emulatedDisruptionWith(c disruptionCase, tb karpenter.TieBreaker) (disrupti
 		return out, fmt.Errorf("before: %w", err)
 	}
 	out.before = emulatedNodes(c.sc, cl)
+	out.beforeTies = out.ties
 	if c.changed() {
 		if c.afterPools != nil {
 			cl.Input.NodePools = replacedPools(cl.Input.NodePools, c.afterPools)

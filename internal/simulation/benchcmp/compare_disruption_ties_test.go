@@ -48,13 +48,17 @@ type disruptionReach struct {
 	runs       int
 	exhaustive bool
 	elapsed    time.Duration
+	// last is the last run's outcome.
+	last disruptionOutcome
 }
 
 // reachDisruption runs the case with other tie-breaks than the emulation's until one gives
 // want (Karpenter's outcome), at most limit runs in all or for budget of wall time: every
 // combination of choices (an odometer over the ties, as karpenter.Outcomes walks a round's)
 // while the default run's ties allow no more than limit, else seeded random choices, each
-// tie's alternatives equally likely. first is the default run, with tb its recorded ties.
+// tie's alternatives equally likely, guided by the phases: once a run's nodes before the
+// change are Karpenter's, its choices up to the change are kept and only the later ones are
+// drawn. first is the default run, with tb its recorded ties.
 func reachDisruption(c disruptionCase, first disruptionOutcome, tb *disruptionTies, want disruptionOutcome, limit int, budget time.Duration) (disruptionReach, error) {
 	start := time.Now()
 	r := disruptionReach{outcomes: []disruptionOutcome{first}, runs: 1}
@@ -67,6 +71,7 @@ func reachDisruption(c disruptionCase, first disruptionOutcome, tb *disruptionTi
 			return false, err
 		}
 		r.runs++
+		r.last = o
 		if s := disruptionSignature(o); !seen[s] {
 			seen[s] = true
 			r.outcomes = append(r.outcomes, o)
@@ -108,9 +113,20 @@ func reachDisruption(c disruptionCase, first disruptionOutcome, tb *disruptionTi
 			last = next
 		}
 	}
+	// prefix are the choices, up to the change, of a run whose nodes before the change are
+	// Karpenter's (nil while none is known).
+	var prefix []int
+	wantBefore := nodeKeysString(want.before)
+	if nodeKeysString(first.before) == wantBefore {
+		prefix = tb.choices[:first.beforeTies]
+	}
 	for seed := uint64(1); r.runs < limit && time.Since(start) <= budget; seed++ {
-		if ok, err := try(&disruptionTies{rng: rand.New(rand.NewPCG(seed, 0xd15))}); ok || err != nil {
+		next := &disruptionTies{script: prefix, rng: rand.New(rand.NewPCG(seed, 0xd15))}
+		if ok, err := try(next); ok || err != nil {
 			return r, err
+		}
+		if prefix == nil && nodeKeysString(r.last.before) == wantBefore {
+			prefix = next.choices[:r.last.beforeTies]
 		}
 	}
 	return r, nil

@@ -51,7 +51,9 @@ type disruptionOutcome struct {
 	pending       int
 	// ties counts the choices Karpenter makes at random that the emulation met: its
 	// provisioning rounds' and its disruption controller's (0 on Karpenter's side).
-	ties    int
+	ties int
+	// beforeTies are those of them met before the change.
+	beforeTies int
 	elapsed time.Duration
 }
 
