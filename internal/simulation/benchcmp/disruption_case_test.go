@@ -54,7 +54,7 @@ type disruptionOutcome struct {
 	ties int
 	// beforeTies are those of them met before the change.
 	beforeTies int
-	elapsed time.Duration
+	elapsed    time.Duration
 }
 
 // reasons counts the disruptions per reason, as "Drifted=2 Empty=1".
