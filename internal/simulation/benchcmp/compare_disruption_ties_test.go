@@ -47,7 +47,6 @@ type disruptionReach struct {
 	// combination of choices was run.
 	runs       int
 	exhaustive bool
-	elapsed    time.Duration
 	// last is the last run's outcome.
 	last disruptionOutcome
 }
@@ -62,7 +61,6 @@ type disruptionReach struct {
 func reachDisruption(c disruptionCase, first disruptionOutcome, tb *disruptionTies, want disruptionOutcome, limit int, budget time.Duration) (disruptionReach, error) {
 	start := time.Now()
 	r := disruptionReach{outcomes: []disruptionOutcome{first}, runs: 1}
-	defer func() { r.elapsed = time.Since(start) }()
 	target := disruptionSignature(want)
 	seen := map[string]bool{disruptionSignature(first): true}
 	try := func(next *disruptionTies) (bool, error) {
