@@ -53,9 +53,15 @@ type disruptionOutcome struct {
 	before, after []nodeKey
 	disruptions   []disruptionEvent
 	pending       int
-	// ties says the emulation met a choice Karpenter makes at random.
-	ties    bool
-	elapsed time.Duration
+	// ties counts the choices Karpenter makes at random that the emulation met: its
+	// provisioning rounds' and its disruption controller's (0 on Karpenter's side).
+	ties int
+	// beforeTies are those of them met before the change.
+	beforeTies int
+	// unwalkedTies says a tie was met that the tie-breaker cannot vary (which equal replicas
+	// a scale-down deletes).
+	unwalkedTies bool
+	elapsed      time.Duration
 	// identities are the scenario pods' UIDs and creation times on the Karpenter side, by
 	// namespace/name: the emulation is given the same (withServerIdentities).
 	identities map[string]podIdentity

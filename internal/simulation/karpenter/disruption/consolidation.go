@@ -57,9 +57,17 @@ func (c *consolidation) shouldDisrupt(_ *snapshot, cn *Candidate) (bool, *Blocke
 }
 
 // sortCandidates is sortCandidates: by savings ratio, highest first. Upstream's sort.Slice is
-// not stable; equal ratios keep the nodes' order here.
+// not stable on a list in map order: equal ratios keep the nodes' order here, and
+// sortCandidatesTied leaves their order to the tie-breaks.
 func sortCandidates(cands []*Candidate) []*Candidate {
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].SavingsRatio() > cands[j].SavingsRatio() })
+	return cands
+}
+
+// sortCandidatesTied is sortCandidates with the order of equal ratios a tie (ties.go).
+func sortCandidatesTied(s *snapshot, cands []*Candidate) []*Candidate {
+	cands = sortCandidates(cands)
+	s.shuffleEqualRuns(cands, sameSavingsRatio)
 	return cands
 }
 

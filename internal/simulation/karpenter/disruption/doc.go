@@ -39,6 +39,8 @@
 //	                            ../nodeclaim/expiration/controller.go
 //	run.go                      none: the operator running these controllers and the
 //	                            provisioner, on a simulated clock, to a steady state
+//	ties.go                     none: the orders upstream leaves to Go's map order and
+//	                            unstable sorts, as choices a tie-breaker resolves
 //
 // Budgets (NodePool.MustGetAllowedDisruptions), the NodePool hash, eviction costs
 // (utils/disruption), pod predicates (utils/pod), offerings' prices and the requirements
@@ -50,9 +52,11 @@
 //   - time a NodeClaim takes to initialize (Options.LaunchToInitialized, default 90s);
 //   - evicted pods are bound again at once, where Karpenter's scheduler would place them
 //     (the kube-scheduler's scoring is not emulated), and are ready once bound;
-//   - where upstream breaks a tie by Go map order or an unstable sort (the order of pools in
-//     single-node consolidation and static drift, equal savings ratios), names or input order
-//     decide;
+//   - where upstream breaks a tie by Go map order or an unstable sort (candidates of equal
+//     savings ratio or drift time, the pools of single-node consolidation, the candidates a
+//     budget admits in static drift and emptiness's validation), the node order decides by
+//     default; each such choice is counted (Cluster.Ties, RunResult.Ties) and resolved by the
+//     cluster's Input.TieBreaks when set, so that other outcomes can be enumerated (ties.go);
 //   - the wall-clock timeouts of multi-node (1 min) and single-node (3 min) consolidation,
 //     and the IsConsolidated shortcut, do not apply: the emulation is deterministic;
 //   - the Drifted check for an instance type no longer offered (made an hour after

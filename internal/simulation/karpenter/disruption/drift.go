@@ -24,6 +24,9 @@ func (d *drift) computeCommands(s *snapshot, budgets map[string]int, cands []*Ca
 	sort.SliceStable(cands, func(i, j int) bool {
 		return driftedAt(cands[i]).Before(driftedAt(cands[j]))
 	})
+	// Upstream's sort.Slice is not stable on a list in map order: those that drifted at the
+	// same time come in any order (ties.go).
+	s.shuffleEqualRuns(cands, func(a, b *Candidate) bool { return driftedAt(a).Equal(driftedAt(b)) })
 	var empty, nonEmpty []*Candidate
 	for _, c := range cands {
 		if len(c.reschedulablePods) == 0 {

@@ -30,7 +30,17 @@ func (e *emptiness) shouldDisrupt(_ *snapshot, c *Candidate) (bool, *BlockedErro
 func (e *emptiness) computeCommands(s *snapshot, budgets map[string]int, cands []*Candidate) ([]Command, map[string]*BlockedError, error) {
 	why := map[string]*BlockedError{}
 	var empty []*Candidate
-	for _, c := range sortCandidates(cands) {
+	sorted := sortCandidates(cands)
+	var empties []*Candidate
+	for _, c := range sorted {
+		if c.IsEmpty() {
+			empties = append(empties, c)
+		}
+	}
+	if overBudget(empties, budgets) {
+		s.shuffleEqualRuns(sorted, sameSavingsRatio)
+	}
+	for _, c := range sorted {
 		if !c.IsEmpty() {
 			continue
 		}

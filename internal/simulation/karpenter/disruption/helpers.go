@@ -127,6 +127,7 @@ func simulateScheduling(s *snapshot, consolidation bool, candidates ...*Candidat
 	if err != nil {
 		return nil, nil, err
 	}
+	s.cluster.Ties += res.Ties
 	for name, bound := range res.ExistingNodePods {
 		if !uninitialized[name] {
 			continue

@@ -21,7 +21,7 @@ type multiNodeConsolidation struct{ *consolidation }
 func (m *multiNodeConsolidation) computeCommands(s *snapshot, budgets map[string]int, cands []*Candidate) ([]Command, map[string]*BlockedError, error) {
 	why := map[string]*BlockedError{}
 	var disruptable []*Candidate
-	for _, c := range sortCandidates(cands) {
+	for _, c := range sortCandidatesTied(s, cands) {
 		if budgets[c.NodePool.Name] == 0 {
 			why[c.Name] = blocked(BlockedBudget, "NodePool %q allows no %s disruption now", c.NodePool.Name, m.reason())
 			continue

@@ -63,6 +63,9 @@ type RunResult struct {
 	// HitHorizon and HitBound say which bound ended a run that was not steady.
 	HitHorizon, HitBound bool
 	Iterations           int
+	// Ties is how many choices the run's disruption passes met that upstream leaves to
+	// chance (ties.go; Cluster.Ties over the run). The provisioner's rounds count their own.
+	Ties int
 	// Blocked says, per node still there, why the last pass left it.
 	Blocked map[string]*BlockedError
 }
@@ -91,9 +94,11 @@ func Run(cl *Cluster, ctrl *Controller, ro RunOptions) (*RunResult, error) {
 	out := &RunResult{End: now}
 	q := &Queue{}
 	pendingEvent := map[*Node]*Event{}
+	ties := cl.Ties
 	// removedBy is the event that deleted each node, for a drain that ends later.
 	removedBy := map[*Node]*Event{}
 	for {
+		out.Ties = cl.Ties - ties
 		if out.Iterations >= bound {
 			out.HitBound = true
 			return out, nil
@@ -162,6 +167,7 @@ func Run(cl *Cluster, ctrl *Controller, ro RunOptions) (*RunResult, error) {
 			// Nothing in flight and nothing due before the horizon: steady.
 			out.Steady = q.Len() == 0 && !initializing(cl)
 			out.HitHorizon = !out.Steady
+			out.Ties = cl.Ties - ties
 			return out, nil
 		}
 		now = next

@@ -16,7 +16,7 @@ type singleNodeConsolidation struct{ *consolidation }
 // TTL. The three-minute timeout (wall clock) is not emulated.
 func (sn *singleNodeConsolidation) computeCommands(s *snapshot, budgets map[string]int, cands []*Candidate) ([]Command, map[string]*BlockedError, error) {
 	why := map[string]*BlockedError{}
-	for _, c := range sortSingle(cands) {
+	for _, c := range sortSingle(s, cands) {
 		if budgets[c.NodePool.Name] == 0 {
 			why[c.Name] = blocked(BlockedBudget, "NodePool %q allows no %s disruption now", c.NodePool.Name, sn.reason())
 			continue
@@ -52,9 +52,9 @@ func (sn *singleNodeConsolidation) computeCommands(s *snapshot, budgets map[stri
 
 // sortSingle is SortCandidates: by savings ratio, then interleaved across pools (the first
 // of each pool, then the second, ...). Upstream takes the pools in map order, the ones a
-// timeout left unseen first; here they go by name.
-func sortSingle(cands []*Candidate) []*Candidate {
-	cands = sortCandidates(cands)
+// timeout left unseen first; here they go by name, then as the tie-breaks say (ties.go).
+func sortSingle(s *snapshot, cands []*Candidate) []*Candidate {
+	cands = sortCandidatesTied(s, cands)
 	byPool := map[string][]*Candidate{}
 	var pools []string
 	most := 0
@@ -66,6 +66,7 @@ func sortSingle(cands []*Candidate) []*Candidate {
 		most = max(most, len(byPool[c.NodePool.Name]))
 	}
 	sort.Strings(pools)
+	s.shuffle(len(pools), func(i, j int) { pools[i], pools[j] = pools[j], pools[i] })
 	out := make([]*Candidate, 0, len(cands))
 	for i := range most {
 		for _, p := range pools {

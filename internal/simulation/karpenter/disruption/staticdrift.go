@@ -21,7 +21,8 @@ func (d *staticDrift) shouldDisrupt(_ *snapshot, c *Candidate) (bool, *BlockedEr
 
 // computeCommands is StaticDrift.ComputeCommands: per pool at or below its replicas, as many
 // drifted nodes as its budget and its node limit allow, each replaced by a NodeClaim of the
-// pool's template. Upstream walks the pools in map order; here they go by name.
+// pool's template. Upstream walks the pools in map order; here they go by name (the pools'
+// commands do not depend on one another).
 func (d *staticDrift) computeCommands(s *snapshot, budgets map[string]int, cands []*Candidate) ([]Command, map[string]*BlockedError, error) {
 	why := map[string]*BlockedError{}
 	byPool := map[string][]*Candidate{}
@@ -62,6 +63,10 @@ func (d *staticDrift) computeCommands(s *snapshot, budgets map[string]int, cands
 			continue
 		}
 		allowed := min(int64(budgets[pool]), int64(len(pc)), nodeLimit-int64(running+pending))
+		if allowed > 0 && allowed < int64(len(pc)) {
+			// Upstream replaces the first of the pool's candidates in map order (ties.go).
+			s.shuffleCandidates(pc)
+		}
 		for _, c := range pc[:max(allowed, 0)] {
 			nct := &karpenter.NodeClaim{NodePool: pool, Requirements: scheduling.NewNodeSelectorRequirementsWithMinValues(np.Spec.Template.Spec.Requirements...),
 				InstanceTypeOptions: s.cluster.Input.InstanceTypes[pool]}

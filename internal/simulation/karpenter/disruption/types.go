@@ -73,6 +73,9 @@ type Cluster struct {
 	// CloudDrift is the cloud provider's IsDrifted for a NodeClaim (its node class hash,
 	// images); nil: the cloud reports no drift.
 	CloudDrift func(np *karpv1.NodePool, nc *karpv1.NodeClaim) cloudprovider.DriftReason
+	// Ties counts the choices the disruption controller met that upstream leaves to chance
+	// (ties.go), its scheduling simulations' ties included.
+	Ties int
 	// names counts the nodes the simulation created, to name them.
 	names int
 	// memo keeps the scheduling simulations' per-node sums from one simulation to the next
@@ -88,11 +91,30 @@ func (c *Cluster) schedulingMemo() *karpenter.Memo {
 	return c.memo
 }
 
-// newName names the next node the simulation creates.
+// newName names the next node the simulation creates. Upstream's names are random (the
+// API server's generateName, the cloud's node names) and the scheduler tries existing nodes
+// in name order, so where a new node comes among the others is a tie (ties.go): choice 0 is
+// "node-0007", after every node so named; choice k puts it in the k-th of nameGroups groups
+// after those ("node-c0007" for k = 3), in creation order within a group.
 func (c *Cluster) newName() string {
 	c.names++
+	live := 0
+	for _, n := range c.Nodes {
+		if !n.MarkedForDeletion {
+			live++
+		}
+	}
+	if live > 0 {
+		if k := c.choose(nameGroups + 1); k > 0 {
+			return fmt.Sprintf("node-%c%04d", 'a'+k-1, c.names)
+		}
+	}
 	return fmt.Sprintf("node-%04d", c.names)
 }
+
+// nameGroups is how many groups of names a new node can be put in besides the default: any
+// order of up to 27 nodes by name can be drawn.
+const nameGroups = 26
 
 // Options are the operator's settings the controller reads.
 type Options struct {

@@ -12,6 +12,10 @@ func validateEmptiness(s *snapshot, m method, cmd Command) (Command, bool) {
 	current, _, _ := getCandidates(later, m)
 	valid := mapCandidates(cmd.Candidates, current)
 	budgets := buildDisruptionBudgetMapping(later, m.reason())
+	if overBudget(valid, budgets) {
+		// Upstream keeps them in GetCandidates' map order (ties.go).
+		later.shuffleCandidates(valid)
+	}
 	var kept []*Candidate
 	for _, c := range valid {
 		if budgets[c.NodePool.Name] == 0 {
