@@ -67,8 +67,10 @@ type Analysis struct {
 
 	skus  []string    // skuNames(Admissible), computed once
 	cloud cloud.Cloud // the cloud serving the pool
-	// indexes are the type indexes of the regions analysed, for offering facts.
+	// indexes are the type indexes of the regions analysed, for offering facts; rts are the
+	// regions' instance types.
 	indexes []*typeIndex
+	rts     []*regionTypes
 }
 
 // skuNames returns the distinct size names of the admissible candidates, sorted.
@@ -141,24 +143,22 @@ func (s *Analyzer) Analyze(p *Pool, o Options) *Analysis {
 	checkCaveats(c, a)
 	for _, region := range a.Regions {
 		rt := s.types(region, o.NodeClass)
+		a.rts = append(a.rts, rt)
 		idx := rt.index()
 		a.indexes = append(a.indexes, idx)
-		all, classes := rt.admissibleClasses(p.Requirements)
-		n := 0
-		for _, offs := range all {
-			if len(offs) > 0 {
-				n++
+		mask, noZone := rt.admissibleMask(p.Requirements)
+		v := idx.view(rt, idx.patternOf(p.Requirements, noZone))
+		a.Admissible = slices.Grow(a.Admissible, len(v.order))
+		for _, i := range v.order {
+			if mask.Has(int(i)) {
+				a.Admissible = append(a.Admissible, Candidate{Region: region, InstanceType: rt.result.InstanceTypes[i], Offerings: v.offs[i], idx: idx, pos: int(i), class: v.classes[i]})
 			}
-		}
-		a.Admissible = slices.Grow(a.Admissible, n)
-		for i, offs := range all {
-			if len(offs) == 0 {
-				continue
-			}
-			a.Admissible = append(a.Admissible, Candidate{Region: region, InstanceType: rt.result.InstanceTypes[i], Offerings: offs, idx: idx, pos: i, class: classes[i]})
 		}
 	}
-	sortCandidates(a.Admissible)
+	if len(a.Regions) > 1 {
+		// Each region's candidates are in order already (the view's); across regions they are not.
+		sortCandidates(a.Admissible)
+	}
 	s.checkLabels(p, o, a)
 	s.checkAdmissible(p, o, a)
 	checkLimits(p, a)

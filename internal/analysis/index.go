@@ -46,6 +46,8 @@ type typeIndex struct {
 	namesSorted bool
 	// sizeRank orders the types by vCPUs, then memory (largerCapacity); equal sizes share a rank.
 	sizeRank []int32
+
+	viewsState
 }
 
 // offeringFacts are what the per-pool checks ask of an offering.
@@ -219,33 +221,7 @@ func (rt *regionTypes) admissibleAll(reqs scheduling.Requirements) []cloudprovid
 func (rt *regionTypes) admissibleClasses(reqs scheduling.Requirements) ([]cloudprovider.Offerings, [][]int32) {
 	idx := rt.index()
 	types := rt.result.InstanceTypes
-	mask := bitset.New(idx.n)
-	for i := range mask {
-		mask[i] = ^uint64(0)
-	}
-	if rem := idx.n % 64; rem != 0 {
-		mask[len(mask)-1] = (1 << uint(rem)) - 1
-	}
-	for key, r := range reqs {
-		for _, g := range idx.groups[key] {
-			if passes(g.req, r) {
-				continue
-			}
-			if key == corev1.LabelTopologyZone {
-				// Types without zone data are judged against the region's zones below.
-				mask.AndNotMasked(g.members, idx.zonesUnknown)
-			} else {
-				mask.AndNot(g.members)
-			}
-		}
-	}
-	noZone := reqs
-	if reqs.Has(corev1.LabelTopologyZone) {
-		if rt.zones != nil && !anyAllowed(reqs.Get(corev1.LabelTopologyZone), rt.zones) {
-			mask.AndNot(idx.zonesUnknown)
-		}
-		noZone = withoutKey(reqs, corev1.LabelTopologyZone)
-	}
+	mask, noZone := rt.admissibleMask(reqs)
 	// Offering classes are judged lazily: 0 unknown, 1 compatible, 2 not.
 	judged := [2][]uint8{make([]uint8, len(idx.classes)), make([]uint8, len(idx.classes))}
 	out := make([]cloudprovider.Offerings, idx.n)
@@ -284,4 +260,39 @@ func (rt *regionTypes) admissibleClasses(reqs scheduling.Requirements) ([]cloudp
 		}
 	})
 	return out, classes
+}
+
+// admissibleMask is the set of types whose requirements the pool's requirements intersect (the
+// first half of admissible, for every type at once), and the requirements that the offerings of
+// types without zone data are judged against (reqs without its zone requirement).
+func (rt *regionTypes) admissibleMask(reqs scheduling.Requirements) (bitset.Set, scheduling.Requirements) {
+	idx := rt.index()
+	mask := bitset.New(idx.n)
+	for i := range mask {
+		mask[i] = ^uint64(0)
+	}
+	if rem := idx.n % 64; rem != 0 {
+		mask[len(mask)-1] = (1 << uint(rem)) - 1
+	}
+	for key, r := range reqs {
+		for _, g := range idx.groups[key] {
+			if passes(g.req, r) {
+				continue
+			}
+			if key == corev1.LabelTopologyZone {
+				// Types without zone data are judged against the region's zones below.
+				mask.AndNotMasked(g.members, idx.zonesUnknown)
+			} else {
+				mask.AndNot(g.members)
+			}
+		}
+	}
+	noZone := reqs
+	if reqs.Has(corev1.LabelTopologyZone) {
+		if rt.zones != nil && !anyAllowed(reqs.Get(corev1.LabelTopologyZone), rt.zones) {
+			mask.AndNot(idx.zonesUnknown)
+		}
+		noZone = withoutKey(reqs, corev1.LabelTopologyZone)
+	}
+	return mask, noZone
 }
