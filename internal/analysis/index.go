@@ -46,6 +46,17 @@ type typeIndex struct {
 	namesSorted bool
 	// sizeRank orders the types by vCPUs, then memory (largerCapacity); equal sizes share a rank.
 	sizeRank []int32
+	// types is the listing the positions are in.
+	types []*cloud.InstanceType
+	// classZone is the value Requirement.Any gives for each class's zone requirement, when
+	// that value is fixed (classZoneFixed): one zone (In), or "" (DoesNotExist). Any picks a
+	// random value for the other operators, so those are asked per offering, as before.
+	classZone      []string
+	classZoneFixed []bool
+	// gpu is the set of types with a nonzero quantity of some resource in gpuResources (the
+	// cloud's GPU resources when the index was built).
+	gpu          bitset.Set
+	gpuResources []string
 
 	viewsState
 }
@@ -72,6 +83,9 @@ func buildTypeIndex(rt *regionTypes) *typeIndex {
 		facts: make([][]offeringFacts, len(types)), position: make(map[*cloud.InstanceType]int, len(types))}
 	idx.words = (idx.n + 63) / 64
 	idx.zonesUnknown = bitset.New(idx.n)
+	idx.types = types
+	idx.gpu = bitset.New(idx.n)
+	idx.gpuResources = cloud.VocabularyOf(rt.cloud).GPUResources
 	// The maps are keyed by canonical bytes built in one reused buffer: a lookup with
 	// string(buf) does not allocate, so only a new key costs an allocation.
 	groupOf := map[string]int{} // key, canonical requirement -> position in groups[key]
@@ -93,6 +107,9 @@ func buildTypeIndex(rt *regionTypes) *typeIndex {
 		}
 		idx.position[it] = i
 		idx.names = append(idx.names, it.Name)
+		if hasGPU(it, idx.gpuResources) {
+			idx.gpu.Add(i)
+		}
 		facts := make([]offeringFacts, len(it.Offerings))
 		for j, of := range it.Offerings {
 			buf = appendCanonicalSet(buf[:0], of.Requirements)
@@ -104,6 +121,9 @@ func buildTypeIndex(rt *regionTypes) *typeIndex {
 				// The capacity type is a function of the requirements: asked once per class.
 				idx.classCapacity = append(idx.classCapacity, of.CapacityType())
 				idx.classSeen = append(idx.classSeen, 0)
+				zone, fixed := fixedZone(of.Requirements)
+				idx.classZone = append(idx.classZone, zone)
+				idx.classZoneFixed = append(idx.classZoneFixed, fixed)
 			}
 			facts[j] = offeringFacts{class: id, available: of.Available}
 			if it.ZonesKnown {
@@ -117,6 +137,33 @@ func buildTypeIndex(rt *regionTypes) *typeIndex {
 	idx.namesSorted = slices.IsSorted(idx.names)
 	idx.sizeRank = sizeRanks(types)
 	return idx
+}
+
+// fixedZone is what Requirement.Any gives for the zone requirement of reqs, when that is not
+// random: the value of an In with one value, or "" for DoesNotExist.
+func fixedZone(reqs scheduling.Requirements) (string, bool) {
+	if !reqs.Has(corev1.LabelTopologyZone) {
+		return "", false // Get gives Exists: Any is random
+	}
+	switch z := reqs.Get(corev1.LabelTopologyZone); z.Operator() {
+	case corev1.NodeSelectorOpIn:
+		if z.Len() == 1 {
+			return z.Any(), true
+		}
+	case corev1.NodeSelectorOpDoesNotExist:
+		return "", true
+	}
+	return "", false
+}
+
+// hasGPU reports whether the type has a nonzero quantity of one of the GPU resources.
+func hasGPU(it *cloud.InstanceType, gpuResources []string) bool {
+	for _, r := range gpuResources {
+		if q, ok := it.Capacity[corev1.ResourceName(r)]; ok && !q.IsZero() {
+			return true
+		}
+	}
+	return false
 }
 
 // sizeRanks ranks the types by largerCapacity: a larger type has a higher rank, equal ones

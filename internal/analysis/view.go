@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 	"sigs.k8s.io/karpenter/pkg/scheduling"
 )
@@ -23,9 +24,40 @@ type offeringView struct {
 	classes [][]int32
 	// cheapest is the price of offs[i].Cheapest() (+Inf when offs[i] is empty).
 	cheapest []float64
+	// cuts holds each type's lowest prices over its offerings of a capacity slot (all, spot,
+	// on-demand; see slotOf), for launchChoiceOf and costAtLimitsOf.
+	cuts [slots][]priceCut
 	// order lists the types with offerings by cheapest price, then name, then position: the
 	// order sortCandidates gives candidates listed in position order.
 	order []int32
+}
+
+// priceCut is how many offerings a type has in a capacity slot, their lowest price and the
+// lowest that is not a penalty price (+Inf when there is none).
+type priceCut struct {
+	n                  int
+	lowest, lowestPaid float64
+}
+
+// The capacity slots a view keeps price cuts for.
+const (
+	slotAll = iota
+	slotSpot
+	slotOnDemand
+	slots
+)
+
+// slotOf is the slot of a capacity type ("" for all); false for one no slot keeps.
+func slotOf(ct string) (int, bool) {
+	switch ct {
+	case "":
+		return slotAll, true
+	case karpv1.CapacityTypeSpot:
+		return slotSpot, true
+	case karpv1.CapacityTypeOnDemand:
+		return slotOnDemand, true
+	}
+	return 0, false
 }
 
 // maxViews bounds the views one index keeps. Past it a view is built for its caller and
@@ -37,7 +69,8 @@ const maxViews = 64
 type offeringPattern string
 
 // patternOf judges every class of the index against reqs (for types whose zones are known)
-// and against noZone (for the others), as admissibleClasses does per offering.
+// and against noZone (for the others), as admissibleClasses does per offering; with noZone nil,
+// every type's offerings are judged against reqs.
 func (idx *typeIndex) patternOf(reqs, noZone scheduling.Requirements) offeringPattern {
 	buf := make([]byte, 2*len(idx.classes))
 	for c, creqs := range idx.classes {
@@ -58,14 +91,14 @@ func compatibleByte(reqs, class scheduling.Requirements) byte {
 }
 
 // view returns the index's view for the pattern, building it on first use.
-func (idx *typeIndex) view(rt *regionTypes, pat offeringPattern) *offeringView {
+func (idx *typeIndex) view(pat offeringPattern) *offeringView {
 	idx.viewsMu.Lock()
 	v := idx.views[pat]
 	idx.viewsMu.Unlock()
 	if v != nil {
 		return v
 	}
-	v = buildView(idx, rt, pat)
+	v = buildView(idx, pat)
 	idx.viewsMu.Lock()
 	defer idx.viewsMu.Unlock()
 	if old := idx.views[pat]; old != nil {
@@ -80,13 +113,16 @@ func (idx *typeIndex) view(rt *regionTypes, pat offeringPattern) *offeringView {
 	return v
 }
 
-func buildView(idx *typeIndex, rt *regionTypes, pat offeringPattern) *offeringView {
-	types := rt.result.InstanceTypes
+func buildView(idx *typeIndex, pat offeringPattern) *offeringView {
+	types := idx.types
 	total := 0
 	for i := range types {
 		total += len(idx.facts[i])
 	}
 	v := &offeringView{offs: make([]cloudprovider.Offerings, idx.n), classes: make([][]int32, idx.n), cheapest: make([]float64, idx.n)}
+	for k := range v.cuts {
+		v.cuts[k] = make([]priceCut, idx.n)
+	}
 	buf := make([]*cloudprovider.Offering, 0, total)
 	classBuf := make([]int32, 0, total)
 	nc := len(idx.classes)
@@ -103,6 +139,22 @@ func buildView(idx *typeIndex, rt *regionTypes, pat offeringPattern) *offeringVi
 			}
 		}
 		v.cheapest[i] = math.Inf(1)
+		for k := range v.cuts {
+			v.cuts[k][i] = priceCut{lowest: math.Inf(1), lowestPaid: math.Inf(1)}
+		}
+		for k, of := range buf[start:] {
+			class := classBuf[start+k]
+			ct := idx.classCapacity[class]
+			// As Candidate.priceAt: the spot record for spot, the on-demand one otherwise.
+			paid := !types[i].OnDemand.Penalty()
+			if ct == karpv1.CapacityTypeSpot {
+				paid = !types[i].Spot.Penalty()
+			}
+			v.cuts[slotAll][i].add(of.Price, paid)
+			if slot, ok := slotOf(ct); ok {
+				v.cuts[slot][i].add(of.Price, paid)
+			}
+		}
 		if len(buf) > start {
 			v.offs[i] = cloudprovider.Offerings(buf[start:len(buf):len(buf)])
 			v.classes[i] = classBuf[start:len(classBuf):len(classBuf)]
@@ -120,6 +172,14 @@ func buildView(idx *typeIndex, rt *regionTypes, pat offeringPattern) *offeringVi
 		return cmp.Compare(a, b)
 	})
 	return v
+}
+
+func (c *priceCut) add(price float64, paid bool) {
+	c.n++
+	c.lowest = math.Min(c.lowest, price)
+	if paid {
+		c.lowestPaid = math.Min(c.lowestPaid, price)
+	}
 }
 
 // viewsState is the part of a type index that holds its views.
