@@ -391,31 +391,54 @@ func isGPU(c Candidate, gpuResources []string) bool {
 
 // offeringZones is the set of Requirement.Any of every offering's zone requirement. Offerings
 // of one index class share the value when it is fixed (classZoneFixed), so each class is read
-// once; the others are asked per offering.
+// once, from the union of the view's class sets when the candidates have one; the others are
+// asked per offering.
 func offeringZones(cands []Candidate) map[string]bool {
 	zones := map[string]bool{}
-	var seen map[*typeIndex][]bool
+	var (
+		lastIdx   *typeIndex
+		classSeen []bool
+		union     uint64 // the classes of candidates read from lastIdx's views' class sets
+	)
+	flush := func() {
+		for cl := 0; union != 0; cl++ {
+			if union&1 != 0 && !classSeen[cl] {
+				classSeen[cl] = true
+				zones[lastIdx.classZone[cl]] = true
+			}
+			union >>= 1
+		}
+	}
 	for _, c := range cands {
-		var classSeen []bool
-		if c.class != nil {
-			if seen == nil {
-				seen = map[*typeIndex][]bool{}
+		if c.class == nil {
+			for _, of := range c.Offerings {
+				zones[of.Requirements.Get(corev1.LabelTopologyZone).Any()] = true
 			}
-			if classSeen = seen[c.idx]; classSeen == nil {
-				classSeen = make([]bool, len(c.idx.classes))
-				seen[c.idx] = classSeen
+			continue
+		}
+		if c.idx != lastIdx {
+			if lastIdx != nil {
+				flush()
 			}
+			lastIdx, classSeen = c.idx, make([]bool, len(c.idx.classes))
+		}
+		if c.view != nil && !c.view.manyClasses && c.view.classSet[c.pos]&lastIdx.unfixedZones == 0 {
+			union |= c.view.classSet[c.pos]
+			continue
 		}
 		for k, of := range c.Offerings {
-			if classSeen != nil && c.idx.classZoneFixed[c.class[k]] {
-				if cl := c.class[k]; !classSeen[cl] {
+			if cl := c.class[k]; lastIdx.classZoneFixed[cl] {
+				if !classSeen[cl] {
 					classSeen[cl] = true
-					zones[c.idx.classZone[cl]] = true
+					zones[lastIdx.classZone[cl]] = true
 				}
 				continue
 			}
 			zones[of.Requirements.Get(corev1.LabelTopologyZone).Any()] = true
 		}
+	}
+	if lastIdx != nil {
+		flush()
 	}
 	return zones
 }

@@ -35,14 +35,15 @@ type CapacityChoice struct {
 // Price is the ranking's first key, so only the offerings at the lowest price can win: the
 // others are left out before ranking (the same choice, without ranking hundreds of sizes).
 func (a *Analysis) launchChoice(cands []Candidate) (Candidate, *cloudprovider.Offering, bool) {
-	return a.launchChoiceOf(cands, "")
+	return a.launchChoiceOf(candidateSlice(cands), "")
 }
 
 // launchChoiceOf is launchChoice over the offerings of capacity type ct only ("" for all): the
 // choice among the candidates kept to ct, without building them.
-func (a *Analysis) launchChoiceOf(cands []Candidate, ct string) (Candidate, *cloudprovider.Offering, bool) {
+func (a *Analysis) launchChoiceOf(cands candidateList, ct string) (Candidate, *cloudprovider.Offering, bool) {
 	lowest := math.Inf(1)
-	for _, c := range cands {
+	for i := range cands.Len() {
+		c := cands.At(i)
 		if cut, ok := c.cut(ct); ok {
 			lowest = min(lowest, cut.lowest)
 			continue
@@ -55,7 +56,8 @@ func (a *Analysis) launchChoiceOf(cands []Candidate, ct string) (Candidate, *clo
 	}
 	var ios []cloud.InstanceOfferings
 	owner := map[*cloudprovider.InstanceType]int{}
-	for i, c := range cands {
+	for i := range cands.Len() {
+		c := cands.At(i)
 		if cut, ok := c.cut(ct); ok && (cut.n == 0 || cut.lowest != lowest) {
 			continue // no offering at the lowest price
 		}
@@ -75,8 +77,20 @@ func (a *Analysis) launchChoiceOf(cands []Candidate, ct string) (Candidate, *clo
 		return Candidate{}, nil, false
 	}
 	best := a.cloud.Rank(ios)[0]
-	return cands[owner[best.InstanceType]], best.Offerings[0], true
+	return cands.At(owner[best.InstanceType]), best.Offerings[0], true
 }
+
+// candidateList is a sequence of candidates: a slice, or one built per candidate as it is read
+// (reofferedList), so that a pass over hundreds of sizes does not allocate them.
+type candidateList interface {
+	Len() int
+	At(i int) Candidate
+}
+
+type candidateSlice []Candidate
+
+func (s candidateSlice) Len() int           { return len(s) }
+func (s candidateSlice) At(i int) Candidate { return s[i] }
 
 // priceOf returns the instance type's price record for an offering's capacity type.
 func priceOf(it *cloud.InstanceType, of *cloudprovider.Offering) cloud.Price { return it.PriceOf(of) }
@@ -139,17 +153,18 @@ func nodesWithinLimits(capacity, limits corev1.ResourceList) float64 {
 // one of never run, so neither counts; nil when no candidate is left, which
 // means "unbounded or never launched", not "free".
 func costAtLimits(cands []Candidate, limits corev1.ResourceList) *float64 {
-	return costAtLimitsOf(cands, limits, "", nil)
+	return costAtLimitsOf(candidateSlice(cands), limits, "", nil)
 }
 
 // costAtLimitsOf is costAtLimits over the offerings of capacity type ct only ("" for all).
 // nodes, when given, is nodesWithinLimits of each candidate (parallel to cands).
-func costAtLimitsOf(cands []Candidate, limits corev1.ResourceList, ct string, nodes []float64) *float64 {
+func costAtLimitsOf(cands candidateList, limits corev1.ResourceList, ct string, nodes []float64) *float64 {
 	if len(limits) == 0 {
 		return nil
 	}
 	best := math.Inf(1)
-	for i, c := range cands {
+	for i := range cands.Len() {
+		c := cands.At(i)
 		var n float64
 		if nodes != nil {
 			n = nodes[i]
@@ -225,9 +240,9 @@ func (a *Analysis) summariseCost(p *Pool) {
 	a.Summary.PriceSource = price.Source
 	limits := corev1.ResourceList(p.Spec.Limits)
 	nodes := a.nodesAtLimits(limits)
-	a.Summary.MonthlyCostAtLimits = costAtLimitsOf(a.Admissible, limits, "", nodes)
+	a.Summary.MonthlyCostAtLimits = costAtLimitsOf(candidateSlice(a.Admissible), limits, "", nodes)
 	for _, ct := range []string{karpv1.CapacityTypeSpot, karpv1.CapacityTypeOnDemand} {
-		c, of, ok := a.launchChoiceOf(a.Admissible, ct)
+		c, of, ok := a.launchChoiceOf(candidateSlice(a.Admissible), ct)
 		if !ok {
 			continue
 		}
@@ -238,7 +253,7 @@ func (a *Analysis) summariseCost(p *Pool) {
 		a.Summary.CapacityTypes[ct] = CapacityChoice{
 			SKU: c.InstanceType.Name, Region: c.Region, HourlyPrice: RoundPrice(of.Price), Currency: money.Code(price.Currency),
 			PriceSource: price.Source, PriceEstimated: price.Estimated(),
-			MonthlyCostAtLimits: costAtLimitsOf(a.Admissible, limits, ct, nodes),
+			MonthlyCostAtLimits: costAtLimitsOf(candidateSlice(a.Admissible), limits, ct, nodes),
 		}
 	}
 }

@@ -39,6 +39,9 @@ type typeIndex struct {
 	// occurs (seenZonesKnown, seenZonesUnknown).
 	classCapacity []string
 	classSeen     []uint8
+	// classJudged says against which requirements a class's offerings are judged: with the
+	// zone requirement (types not in zonesUnknown), without it (the others), or both.
+	classJudged []uint8
 	// position is each type's index in the listing, names its name; namesSorted says the
 	// listing is in name order (skuNames reads the names without sorting then).
 	position    map[*cloud.InstanceType]int
@@ -53,6 +56,8 @@ type typeIndex struct {
 	// random value for the other operators, so those are asked per offering, as before.
 	classZone      []string
 	classZoneFixed []bool
+	// unfixedZones is the set of classes (bit c for class c < 64) whose zone is not fixed.
+	unfixedZones uint64
 	// gpu is the set of types with a nonzero quantity of some resource in gpuResources (the
 	// cloud's GPU resources when the index was built).
 	gpu          bitset.Set
@@ -121,15 +126,24 @@ func buildTypeIndex(rt *regionTypes) *typeIndex {
 				// The capacity type is a function of the requirements: asked once per class.
 				idx.classCapacity = append(idx.classCapacity, of.CapacityType())
 				idx.classSeen = append(idx.classSeen, 0)
+				idx.classJudged = append(idx.classJudged, 0)
 				zone, fixed := fixedZone(of.Requirements)
 				idx.classZone = append(idx.classZone, zone)
 				idx.classZoneFixed = append(idx.classZoneFixed, fixed)
+				if !fixed && id < 64 {
+					idx.unfixedZones |= 1 << uint(id)
+				}
 			}
 			facts[j] = offeringFacts{class: id, available: of.Available}
 			if it.ZonesKnown {
 				idx.classSeen[id] |= seenZonesKnown
 			} else {
 				idx.classSeen[id] |= seenZonesUnknown
+			}
+			if idx.zonesUnknown.Has(i) {
+				idx.classJudged[id] |= judgedWithoutZone
+			} else {
+				idx.classJudged[id] |= judgedWithZone
 			}
 		}
 		idx.facts[i] = facts
@@ -198,6 +212,12 @@ func sizeRanks(types []*cloud.InstanceType) []int32 {
 const (
 	seenZonesKnown uint8 = 1 << iota
 	seenZonesUnknown
+)
+
+// Against which requirements an offering class is judged (classJudged).
+const (
+	judgedWithZone uint8 = 1 << iota
+	judgedWithoutZone
 )
 
 // appendCanonical appends what identifies a requirement for Intersects and Compatible: the

@@ -45,7 +45,7 @@ func checkSpotSavings(p *Pool, a *Analysis) {
 	reqs := withoutKey(p.Requirements, karpv1.CapacityTypeLabelKey)
 	reqs.Add(scheduling.NewRequirement(karpv1.CapacityTypeLabelKey, corev1.NodeSelectorOpIn, karpv1.CapacityTypeSpot, karpv1.CapacityTypeOnDemand))
 	withSpot := a.reoffered(reqs)
-	c, of, ok := a.launchChoice(withSpot)
+	c, of, ok := a.launchChoiceOf(withSpot, "")
 	if !ok || of.CapacityType() != karpv1.CapacityTypeSpot || of.Price >= a.Summary.CheapestHourlyPrice {
 		return
 	}
@@ -63,35 +63,48 @@ func checkSpotSavings(p *Pool, a *Analysis) {
 }
 
 // reoffered is the admissible candidates, in order, each with the offerings of its type that
-// reqs accept instead (judged on every type alike, zones included), read from the index's view
-// for reqs; a candidate keeps no offering when reqs accept none of its type's.
-func (a *Analysis) reoffered(reqs scheduling.Requirements) []Candidate {
-	out := make([]Candidate, len(a.Admissible))
-	var views map[*typeIndex]*offeringView
-	for i, c := range a.Admissible {
-		idx, pos := a.locate(c)
-		kept := Candidate{Region: c.Region, InstanceType: c.InstanceType, idx: idx, pos: pos}
-		if idx == nil {
-			for _, of := range c.InstanceType.Offerings {
-				if of.Available && reqs.IsCompatible(of.Requirements, scheduling.AllowUndefinedWellKnownLabels) {
-					kept.Offerings = append(kept.Offerings, of)
-				}
-			}
-			out[i] = kept
-			continue
-		}
-		v := views[idx]
-		if v == nil {
-			if views == nil {
-				views = map[*typeIndex]*offeringView{}
-			}
-			v = idx.view(idx.patternOf(reqs, nil))
-			views[idx] = v
-		}
-		kept.Offerings, kept.class, kept.view = v.offs[pos], v.classes[pos], v
-		out[i] = kept
+// reqs accept instead (judged on every type alike, zones included); a candidate keeps no
+// offering when reqs accept none of its type's. The offerings are read from each index's view
+// for reqs when the candidate is read.
+func (a *Analysis) reoffered(reqs scheduling.Requirements) reofferedList {
+	l := reofferedList{a: a, reqs: reqs}
+	for _, idx := range a.indexes {
+		l.views = append(l.views, indexView{idx, idx.view(idx.patternOf(reqs, nil))})
 	}
-	return out
+	return l
+}
+
+// reofferedList is reoffered's answer.
+type reofferedList struct {
+	a     *Analysis
+	reqs  scheduling.Requirements
+	views []indexView
+}
+
+type indexView struct {
+	idx  *typeIndex
+	view *offeringView
+}
+
+func (l reofferedList) Len() int { return len(l.a.Admissible) }
+
+func (l reofferedList) At(i int) Candidate {
+	c := l.a.Admissible[i]
+	idx, pos := l.a.locate(c)
+	kept := Candidate{Region: c.Region, InstanceType: c.InstanceType, idx: idx, pos: pos}
+	for _, iv := range l.views {
+		if iv.idx == idx {
+			v := iv.view
+			kept.Offerings, kept.class, kept.view = v.offs[pos], v.classes[pos], v
+			return kept
+		}
+	}
+	for _, of := range c.InstanceType.Offerings {
+		if of.Available && l.reqs.IsCompatible(of.Requirements, scheduling.AllowUndefinedWellKnownLabels) {
+			kept.Offerings = append(kept.Offerings, of)
+		}
+	}
+	return kept
 }
 
 func capacityTypeIndex(p *Pool) int {

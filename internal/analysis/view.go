@@ -27,6 +27,11 @@ type offeringView struct {
 	// cuts holds each type's lowest prices over its offerings of a capacity slot (all, spot,
 	// on-demand; see slotOf), for launchChoiceOf and costAtLimitsOf.
 	cuts [slots][]priceCut
+	// classSet is, per type, the set of index classes of offs (bit c for class c), when the
+	// index has at most 64 classes (manyClasses false): offeringZones reads the zones of
+	// classes, not of offerings.
+	classSet    []uint64
+	manyClasses bool
 	// order lists the types with offerings by cheapest price, then name, then position: the
 	// order sortCandidates gives candidates listed in position order.
 	order []int32
@@ -74,10 +79,16 @@ type offeringPattern string
 func (idx *typeIndex) patternOf(reqs, noZone scheduling.Requirements) offeringPattern {
 	buf := make([]byte, 2*len(idx.classes))
 	for c, creqs := range idx.classes {
-		buf[c] = compatibleByte(reqs, creqs)
-		buf[len(idx.classes)+c] = buf[c]
-		if noZone != nil {
-			buf[len(idx.classes)+c] = compatibleByte(noZone, creqs)
+		// A half that no type reads stays 0, so that the key is the same for one pattern.
+		if idx.classJudged[c]&judgedWithZone != 0 {
+			buf[c] = compatibleByte(reqs, creqs)
+		}
+		if idx.classJudged[c]&judgedWithoutZone != 0 {
+			if noZone != nil {
+				buf[len(idx.classes)+c] = compatibleByte(noZone, creqs)
+			} else {
+				buf[len(idx.classes)+c] = compatibleByte(reqs, creqs)
+			}
 		}
 	}
 	return offeringPattern(buf)
@@ -123,6 +134,10 @@ func buildView(idx *typeIndex, pat offeringPattern) *offeringView {
 	for k := range v.cuts {
 		v.cuts[k] = make([]priceCut, idx.n)
 	}
+	v.manyClasses = len(idx.classes) > 64
+	if !v.manyClasses {
+		v.classSet = make([]uint64, idx.n)
+	}
 	buf := make([]*cloudprovider.Offering, 0, total)
 	classBuf := make([]int32, 0, total)
 	nc := len(idx.classes)
@@ -151,6 +166,9 @@ func buildView(idx *typeIndex, pat offeringPattern) *offeringView {
 				paid = !types[i].Spot.Penalty()
 			}
 			v.cuts[slotAll][i].add(of.Price, paid)
+			if !v.manyClasses {
+				v.classSet[i] |= 1 << uint(class)
+			}
 			if slot, ok := slotOf(ct); ok {
 				v.cuts[slot][i].add(of.Price, paid)
 			}
