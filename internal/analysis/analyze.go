@@ -60,7 +60,7 @@ type Candidate struct {
 
 // cut is the candidate's price cut for capacity type ct ("" for all), from its view; false when
 // it has no view or the view keeps no slot for ct.
-func (c Candidate) cut(ct string) (priceCut, bool) {
+func (c *Candidate) cut(ct string) (priceCut, bool) {
 	if c.view == nil {
 		return priceCut{}, false
 	}

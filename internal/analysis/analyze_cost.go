@@ -43,11 +43,11 @@ func (a *Analysis) launchChoice(cands []Candidate) (Candidate, *cloudprovider.Of
 func (a *Analysis) launchChoiceOf(cands candidateList, ct string) (Candidate, *cloudprovider.Offering, bool) {
 	lowest := math.Inf(1)
 	for i := range cands.Len() {
-		c := cands.At(i)
-		if cut, ok := c.cut(ct); ok {
+		if cut, ok := cands.Cut(i, ct); ok {
 			lowest = min(lowest, cut.lowest)
 			continue
 		}
+		c := cands.At(i)
 		for k, of := range c.Offerings {
 			if of.Price < lowest && (ct == "" || c.capacityAt(k) == ct) {
 				lowest = of.Price
@@ -57,10 +57,10 @@ func (a *Analysis) launchChoiceOf(cands candidateList, ct string) (Candidate, *c
 	var ios []cloud.InstanceOfferings
 	owner := map[*cloudprovider.InstanceType]int{}
 	for i := range cands.Len() {
-		c := cands.At(i)
-		if cut, ok := c.cut(ct); ok && (cut.n == 0 || cut.lowest != lowest) {
+		if cut, ok := cands.Cut(i, ct); ok && (cut.n == 0 || cut.lowest != lowest) {
 			continue // no offering at the lowest price
 		}
+		c := cands.At(i)
 		var offs cloudprovider.Offerings
 		for k, of := range c.Offerings {
 			if of.Price == lowest && (ct == "" || c.capacityAt(k) == ct) {
@@ -85,12 +85,15 @@ func (a *Analysis) launchChoiceOf(cands candidateList, ct string) (Candidate, *c
 type candidateList interface {
 	Len() int
 	At(i int) Candidate
+	// Cut is At(i).cut(ct), without building or copying the candidate.
+	Cut(i int, ct string) (priceCut, bool)
 }
 
 type candidateSlice []Candidate
 
-func (s candidateSlice) Len() int           { return len(s) }
-func (s candidateSlice) At(i int) Candidate { return s[i] }
+func (s candidateSlice) Len() int                              { return len(s) }
+func (s candidateSlice) At(i int) Candidate                    { return s[i] }
+func (s candidateSlice) Cut(i int, ct string) (priceCut, bool) { return s[i].cut(ct) }
 
 // priceOf returns the instance type's price record for an offering's capacity type.
 func priceOf(it *cloud.InstanceType, of *cloudprovider.Offering) cloud.Price { return it.PriceOf(of) }
@@ -164,21 +167,20 @@ func costAtLimitsOf(cands candidateList, limits corev1.ResourceList, ct string, 
 	}
 	best := math.Inf(1)
 	for i := range cands.Len() {
-		c := cands.At(i)
 		var n float64
 		if nodes != nil {
 			n = nodes[i]
 		} else {
-			n = nodesWithinLimits(c.InstanceType.Capacity, limits)
+			n = nodesWithinLimits(cands.At(i).InstanceType.Capacity, limits)
 		}
 		if math.IsInf(n, 1) || n < 1 {
 			continue
 		}
 		var price float64
-		if cut, ok := c.cut(ct); ok {
+		if cut, ok := cands.Cut(i, ct); ok {
 			price = cut.lowestPaid
 		} else {
-			price = lowestPaid(c, ct)
+			price = lowestPaid(cands.At(i), ct)
 		}
 		if math.IsInf(price, 1) {
 			continue

@@ -88,6 +88,23 @@ type indexView struct {
 
 func (l reofferedList) Len() int { return len(l.a.Admissible) }
 
+func (l reofferedList) Cut(i int, ct string) (priceCut, bool) {
+	c := &l.a.Admissible[i]
+	if c.idx == nil {
+		return priceCut{}, false
+	}
+	slot, ok := slotOf(ct)
+	if !ok {
+		return priceCut{}, false
+	}
+	for _, iv := range l.views {
+		if iv.idx == c.idx {
+			return iv.view.cuts[slot][c.pos], true
+		}
+	}
+	return priceCut{}, false
+}
+
 func (l reofferedList) At(i int) Candidate {
 	c := l.a.Admissible[i]
 	idx, pos := l.a.locate(c)
