@@ -53,6 +53,22 @@ type Candidate struct {
 	idx   *typeIndex
 	pos   int
 	class []int32
+	// view is the offering view whose offerings of the type these are (nil when not from one):
+	// its price cuts stand for scanning them.
+	view *offeringView
+}
+
+// cut is the candidate's price cut for capacity type ct ("" for all), from its view; false when
+// it has no view or the view keeps no slot for ct.
+func (c *Candidate) cut(ct string) (priceCut, bool) {
+	if c.view == nil {
+		return priceCut{}, false
+	}
+	slot, ok := slotOf(ct)
+	if !ok {
+		return priceCut{}, false
+	}
+	return c.view.cuts[slot][c.pos], true
 }
 
 // Cheapest returns the candidate's cheapest allowed offering.
@@ -67,8 +83,12 @@ type Analysis struct {
 
 	skus  []string    // skuNames(Admissible), computed once
 	cloud cloud.Cloud // the cloud serving the pool
-	// indexes are the type indexes of the regions analysed, for offering facts.
+	// indexes are the type indexes of the regions analysed, for offering facts; rts are the
+	// regions' instance types.
 	indexes []*typeIndex
+	rts     []*regionTypes
+	// nodes is nodesAtLimits, once computed.
+	nodes []float64
 }
 
 // skuNames returns the distinct size names of the admissible candidates, sorted.
@@ -141,24 +161,22 @@ func (s *Analyzer) Analyze(p *Pool, o Options) *Analysis {
 	checkCaveats(c, a)
 	for _, region := range a.Regions {
 		rt := s.types(region, o.NodeClass)
+		a.rts = append(a.rts, rt)
 		idx := rt.index()
 		a.indexes = append(a.indexes, idx)
-		all, classes := rt.admissibleClasses(p.Requirements)
-		n := 0
-		for _, offs := range all {
-			if len(offs) > 0 {
-				n++
+		mask, noZone := rt.admissibleMask(p.Requirements)
+		v := idx.view(idx.patternOf(p.Requirements, noZone))
+		a.Admissible = slices.Grow(a.Admissible, len(v.order))
+		for _, i := range v.order {
+			if mask.Has(int(i)) {
+				a.Admissible = append(a.Admissible, Candidate{Region: region, InstanceType: rt.result.InstanceTypes[i], Offerings: v.offs[i], idx: idx, pos: int(i), class: v.classes[i], view: v})
 			}
-		}
-		a.Admissible = slices.Grow(a.Admissible, n)
-		for i, offs := range all {
-			if len(offs) == 0 {
-				continue
-			}
-			a.Admissible = append(a.Admissible, Candidate{Region: region, InstanceType: rt.result.InstanceTypes[i], Offerings: offs, idx: idx, pos: i, class: classes[i]})
 		}
 	}
-	sortCandidates(a.Admissible)
+	if len(a.Regions) > 1 {
+		// Each region's candidates are in order already (the view's); across regions they are not.
+		sortCandidates(a.Admissible)
+	}
 	s.checkLabels(p, o, a)
 	s.checkAdmissible(p, o, a)
 	checkLimits(p, a)
@@ -283,11 +301,7 @@ func (s *Analyzer) checkAdmissible(p *Pool, o Options, a *Analysis) {
 			Message: fmt.Sprintf("only %d instance type(s) satisfy the requirements in %s: %s; Karpenter has little room to find capacity or a cheaper size", len(names), a.Summary.Scope, strings.Join(names, ", ")),
 			Fix:     "allow more sizes or families so Karpenter can fall back when one is out of capacity"})
 	}
-	its := make(cloudprovider.InstanceTypes, 0, len(a.Admissible))
-	for _, c := range a.Admissible {
-		its = append(its, c.InstanceType.InstanceType)
-	}
-	if _, unmet, _ := its.SatisfiesMinValues(p.Requirements); len(unmet) > 0 {
+	if unmet := unmetMinValues(p, a); len(unmet) > 0 {
 		for i, r := range p.Spec.Template.Spec.Requirements {
 			if got, ok := unmet[r.Key]; ok && r.MinValues != nil {
 				a.add(findings.Finding{Code: findings.MinValuesUnmet, Path: requirementPath(i, "minValues"),
@@ -300,11 +314,8 @@ func (s *Analyzer) checkAdmissible(p *Pool, o Options, a *Analysis) {
 	if !p.HasTaint() {
 		var gpus []string
 		for _, c := range a.Admissible {
-			for _, r := range words.GPUResources {
-				if q, ok := c.InstanceType.Capacity[corev1.ResourceName(r)]; ok && !q.IsZero() {
-					gpus = append(gpus, c.InstanceType.Name)
-					break
-				}
+			if isGPU(c, words.GPUResources) {
+				gpus = append(gpus, c.InstanceType.Name)
 			}
 		}
 		if len(gpus) > 0 {
@@ -314,22 +325,16 @@ func (s *Analyzer) checkAdmissible(p *Pool, o Options, a *Analysis) {
 				Fix:     "add a taint such as { key = \"nvidia.com/gpu\", value = \"true\", effect = \"NoSchedule\" }, or exclude GPU sizes with " + words.GPUCountKey + " DoesNotExist"})
 		}
 	}
-	zones := map[string]bool{}
 	zonesKnown := true
 	for _, c := range a.Admissible {
 		zonesKnown = zonesKnown && c.InstanceType.ZonesKnown
 	}
 	// The offerings' zones only count when every size's zones are known (reading them is
 	// most of an analysis's time otherwise spent for nothing).
-	for _, c := range a.Admissible {
-		if !zonesKnown {
-			break
-		}
-		for _, of := range c.Offerings {
-			zones[of.Requirements.Get(corev1.LabelTopologyZone).Any()] = true
-		}
-	}
-	if !zonesKnown {
+	var zones map[string]bool
+	if zonesKnown {
+		zones = offeringZones(a.Admissible)
+	} else {
 		// Sizes without zone data: judge by what the requirement itself allows.
 		zones = map[string]bool{}
 		if z := p.Requirements.Get(corev1.LabelTopologyZone); p.Requirements.Has(corev1.LabelTopologyZone) && z.Operator() == corev1.NodeSelectorOpIn {
@@ -359,6 +364,83 @@ func (s *Analyzer) checkAdmissible(p *Pool, o Options, a *Analysis) {
 			Message: "every admissible size lacks a price in Karpenter's tables, so it ranks them last and cost estimates are unknown",
 			Fix:     "prefer sizes Karpenter knows, or extend the catalog with prices"})
 	}
+}
+
+// unmetMinValues is what InstanceTypes.SatisfiesMinValues reports unmet over the admissible
+// types: nothing when the requirements have no minValues, as upstream returns at once.
+func unmetMinValues(p *Pool, a *Analysis) map[string]int {
+	if !p.Requirements.HasMinValues() {
+		return nil
+	}
+	its := make(cloudprovider.InstanceTypes, 0, len(a.Admissible))
+	for _, c := range a.Admissible {
+		its = append(its, c.InstanceType.InstanceType)
+	}
+	_, unmet, _ := its.SatisfiesMinValues(p.Requirements)
+	return unmet
+}
+
+// isGPU reports whether the candidate's type has a nonzero quantity of a GPU resource: from
+// its index when that was built for the same resources.
+func isGPU(c Candidate, gpuResources []string) bool {
+	if c.idx != nil && slices.Equal(c.idx.gpuResources, gpuResources) {
+		return c.idx.gpu.Has(c.pos)
+	}
+	return hasGPU(c.InstanceType, gpuResources)
+}
+
+// offeringZones is the set of Requirement.Any of every offering's zone requirement. Offerings
+// of one index class share the value when it is fixed (classZoneFixed), so each class is read
+// once, from the union of the view's class sets when the candidates have one; the others are
+// asked per offering.
+func offeringZones(cands []Candidate) map[string]bool {
+	zones := map[string]bool{}
+	var (
+		lastIdx   *typeIndex
+		classSeen []bool
+		union     uint64 // the classes of candidates read from lastIdx's views' class sets
+	)
+	flush := func() {
+		for cl := 0; union != 0; cl++ {
+			if union&1 != 0 && !classSeen[cl] {
+				classSeen[cl] = true
+				zones[lastIdx.classZone[cl]] = true
+			}
+			union >>= 1
+		}
+	}
+	for _, c := range cands {
+		if c.class == nil {
+			for _, of := range c.Offerings {
+				zones[of.Requirements.Get(corev1.LabelTopologyZone).Any()] = true
+			}
+			continue
+		}
+		if c.idx != lastIdx {
+			if lastIdx != nil {
+				flush()
+			}
+			lastIdx, classSeen = c.idx, make([]bool, len(c.idx.classes))
+		}
+		if c.view != nil && !c.view.manyClasses && c.view.classSet[c.pos]&lastIdx.unfixedZones == 0 {
+			union |= c.view.classSet[c.pos]
+			continue
+		}
+		for k, of := range c.Offerings {
+			if cl := c.class[k]; lastIdx.classZoneFixed[cl] {
+				if !classSeen[cl] {
+					classSeen[cl] = true
+					zones[lastIdx.classZone[cl]] = true
+				}
+				continue
+			}
+			zones[of.Requirements.Get(corev1.LabelTopologyZone).Any()] = true
+		}
+	}
+	if lastIdx != nil {
+		flush()
+	}
+	return zones
 }
 
 // blame explains an empty result: which requirement alone already excludes everything.
@@ -416,7 +498,7 @@ func (s *Analyzer) checkLabels(p *Pool, o Options, a *Analysis) {
 		if r.Operator != corev1.NodeSelectorOpIn && r.Operator != corev1.NodeSelectorOpNotIn {
 			continue
 		}
-		vals := s.values(a.Regions, o.NodeClass, r.Key)
+		vals := a.values(r.Key)
 		if len(vals) == 0 || numeric(vals) {
 			continue
 		}
@@ -499,10 +581,14 @@ func pluralVerb(n int, one, many string) string {
 	return many
 }
 
-func (s *Analyzer) values(regions []string, nc cloud.NodeClass, key string) map[string]bool {
+// values is every value of the key some instance type of the analysed regions offers.
+func (a *Analysis) values(key string) map[string]bool {
+	if len(a.rts) == 1 {
+		return a.rts[0].values[key] // read only
+	}
 	out := map[string]bool{}
-	for _, r := range regions {
-		for v := range s.types(r, nc).values[key] {
+	for _, rt := range a.rts {
+		for v := range rt.values[key] {
 			out[v] = true
 		}
 	}

@@ -35,20 +35,35 @@ type CapacityChoice struct {
 // Price is the ranking's first key, so only the offerings at the lowest price can win: the
 // others are left out before ranking (the same choice, without ranking hundreds of sizes).
 func (a *Analysis) launchChoice(cands []Candidate) (Candidate, *cloudprovider.Offering, bool) {
+	return a.launchChoiceOf(candidateSlice(cands), "")
+}
+
+// launchChoiceOf is launchChoice over the offerings of capacity type ct only ("" for all): the
+// choice among the candidates kept to ct, without building them.
+func (a *Analysis) launchChoiceOf(cands candidateList, ct string) (Candidate, *cloudprovider.Offering, bool) {
 	lowest := math.Inf(1)
-	for _, c := range cands {
-		for _, of := range c.Offerings {
-			if of.Price < lowest {
+	for i := range cands.Len() {
+		if cut, ok := cands.Cut(i, ct); ok {
+			lowest = min(lowest, cut.lowest)
+			continue
+		}
+		c := cands.At(i)
+		for k, of := range c.Offerings {
+			if of.Price < lowest && (ct == "" || c.capacityAt(k) == ct) {
 				lowest = of.Price
 			}
 		}
 	}
 	var ios []cloud.InstanceOfferings
 	owner := map[*cloudprovider.InstanceType]int{}
-	for i, c := range cands {
+	for i := range cands.Len() {
+		if cut, ok := cands.Cut(i, ct); ok && (cut.n == 0 || cut.lowest != lowest) {
+			continue // no offering at the lowest price
+		}
+		c := cands.At(i)
 		var offs cloudprovider.Offerings
-		for _, of := range c.Offerings {
-			if of.Price == lowest {
+		for k, of := range c.Offerings {
+			if of.Price == lowest && (ct == "" || c.capacityAt(k) == ct) {
 				offs = append(offs, of)
 			}
 		}
@@ -62,8 +77,23 @@ func (a *Analysis) launchChoice(cands []Candidate) (Candidate, *cloudprovider.Of
 		return Candidate{}, nil, false
 	}
 	best := a.cloud.Rank(ios)[0]
-	return cands[owner[best.InstanceType]], best.Offerings[0], true
+	return cands.At(owner[best.InstanceType]), best.Offerings[0], true
 }
+
+// candidateList is a sequence of candidates: a slice, or one built per candidate as it is read
+// (reofferedList), so that a pass over hundreds of sizes does not allocate them.
+type candidateList interface {
+	Len() int
+	At(i int) Candidate
+	// Cut is At(i).cut(ct), without building or copying the candidate.
+	Cut(i int, ct string) (priceCut, bool)
+}
+
+type candidateSlice []Candidate
+
+func (s candidateSlice) Len() int                              { return len(s) }
+func (s candidateSlice) At(i int) Candidate                    { return s[i] }
+func (s candidateSlice) Cut(i int, ct string) (priceCut, bool) { return s[i].cut(ct) }
 
 // priceOf returns the instance type's price record for an offering's capacity type.
 func priceOf(it *cloud.InstanceType, of *cloudprovider.Offering) cloud.Price { return it.PriceOf(of) }
@@ -99,62 +129,6 @@ func (c Candidate) priceAt(k int) cloud.Price {
 	return c.InstanceType.OnDemand
 }
 
-// capacityShare is the candidates with at least one offering of capacity type ct, holding
-// only those offerings, in the input order. launchChoice and costAtLimits give the same answer
-// on it as on all candidates kept to that capacity type. When every candidate is kept whole
-// it is cands itself: callers only read it.
-func (a *Analysis) capacityShare(cands []Candidate, ct string) []Candidate {
-	n := 0
-	for _, c := range cands {
-		n += len(c.Offerings)
-	}
-	var share []Candidate // nil while every candidate so far is kept whole
-	var buf []*cloudprovider.Offering
-	var classBuf []int32
-	for i, c := range cands {
-		matched := 0
-		for k := range c.Offerings {
-			if c.capacityAt(k) == ct {
-				matched++
-			}
-		}
-		if matched == len(c.Offerings) {
-			// Every offering is of ct: the candidate as it is (its slice is not written to).
-			if share != nil {
-				share = append(share, c)
-			}
-			continue
-		}
-		if share == nil {
-			share = append(make([]Candidate, 0, len(cands)), cands[:i]...)
-		}
-		if matched == 0 {
-			continue
-		}
-		if buf == nil {
-			buf, classBuf = make([]*cloudprovider.Offering, 0, n), make([]int32, 0, n)
-		}
-		start := len(buf)
-		for k, of := range c.Offerings {
-			if c.capacityAt(k) == ct {
-				buf = append(buf, of)
-				if c.class != nil {
-					classBuf = append(classBuf, c.class[k])
-				}
-			}
-		}
-		kept := Candidate{Region: c.Region, InstanceType: c.InstanceType, Offerings: buf[start:len(buf):len(buf)], idx: c.idx, pos: c.pos}
-		if c.class != nil {
-			kept.class = classBuf[len(classBuf)-matched : len(classBuf) : len(classBuf)]
-		}
-		share = append(share, kept)
-	}
-	if share == nil {
-		return cands
-	}
-	return share
-}
-
 // nodesWithinLimits is how many nodes of capacity the limits admit, counting
 // every limited resource the node has (Karpenter's filterByRemainingResources
 // compares each; "nodes" counts one per node, as its state does), as a
@@ -182,21 +156,31 @@ func nodesWithinLimits(capacity, limits corev1.ResourceList) float64 {
 // one of never run, so neither counts; nil when no candidate is left, which
 // means "unbounded or never launched", not "free".
 func costAtLimits(cands []Candidate, limits corev1.ResourceList) *float64 {
+	return costAtLimitsOf(candidateSlice(cands), limits, "", nil)
+}
+
+// costAtLimitsOf is costAtLimits over the offerings of capacity type ct only ("" for all).
+// nodes, when given, is nodesWithinLimits of each candidate (parallel to cands).
+func costAtLimitsOf(cands candidateList, limits corev1.ResourceList, ct string, nodes []float64) *float64 {
 	if len(limits) == 0 {
 		return nil
 	}
 	best := math.Inf(1)
-	for _, c := range cands {
-		n := nodesWithinLimits(c.InstanceType.Capacity, limits)
+	for i := range cands.Len() {
+		var n float64
+		if nodes != nil {
+			n = nodes[i]
+		} else {
+			n = nodesWithinLimits(cands.At(i).InstanceType.Capacity, limits)
+		}
 		if math.IsInf(n, 1) || n < 1 {
 			continue
 		}
-		price := math.Inf(1)
-		for k, of := range c.Offerings {
-			// A penalty price is not a cost.
-			if !c.priceAt(k).Penalty() {
-				price = math.Min(price, of.Price)
-			}
+		var price float64
+		if cut, ok := cands.Cut(i, ct); ok {
+			price = cut.lowestPaid
+		} else {
+			price = lowestPaid(cands.At(i), ct)
 		}
 		if math.IsInf(price, 1) {
 			continue
@@ -208,6 +192,37 @@ func costAtLimits(cands []Candidate, limits corev1.ResourceList) *float64 {
 	}
 	v := round(best)
 	return &v
+}
+
+// lowestPaid is the lowest price among the candidate's offerings of capacity type ct ("" for
+// all) whose price is not a penalty; +Inf when there is none.
+func lowestPaid(c Candidate, ct string) float64 {
+	price := math.Inf(1)
+	for k, of := range c.Offerings {
+		if ct != "" && c.capacityAt(k) != ct {
+			continue
+		}
+		// A penalty price is not a cost.
+		if !c.priceAt(k).Penalty() {
+			price = math.Min(price, of.Price)
+		}
+	}
+	return price
+}
+
+// nodesAtLimits is nodesWithinLimits of each admissible candidate, computed once per analysis
+// for the costs at the limits of every capacity type; nil when the pool has no limits.
+func (a *Analysis) nodesAtLimits(limits corev1.ResourceList) []float64 {
+	if len(limits) == 0 {
+		return nil
+	}
+	if a.nodes == nil {
+		a.nodes = make([]float64, len(a.Admissible))
+		for i, c := range a.Admissible {
+			a.nodes[i] = nodesWithinLimits(c.InstanceType.Capacity, limits)
+		}
+	}
+	return a.nodes
 }
 
 // summariseCost fills the launch choice, the cheapest offering per capacity
@@ -226,10 +241,10 @@ func (a *Analysis) summariseCost(p *Pool) {
 	a.Summary.PriceEstimated = price.Estimated()
 	a.Summary.PriceSource = price.Source
 	limits := corev1.ResourceList(p.Spec.Limits)
-	a.Summary.MonthlyCostAtLimits = costAtLimits(a.Admissible, limits)
+	nodes := a.nodesAtLimits(limits)
+	a.Summary.MonthlyCostAtLimits = costAtLimitsOf(candidateSlice(a.Admissible), limits, "", nodes)
 	for _, ct := range []string{karpv1.CapacityTypeSpot, karpv1.CapacityTypeOnDemand} {
-		share := a.capacityShare(a.Admissible, ct)
-		c, of, ok := a.launchChoice(share)
+		c, of, ok := a.launchChoiceOf(candidateSlice(a.Admissible), ct)
 		if !ok {
 			continue
 		}
@@ -240,7 +255,7 @@ func (a *Analysis) summariseCost(p *Pool) {
 		a.Summary.CapacityTypes[ct] = CapacityChoice{
 			SKU: c.InstanceType.Name, Region: c.Region, HourlyPrice: RoundPrice(of.Price), Currency: money.Code(price.Currency),
 			PriceSource: price.Source, PriceEstimated: price.Estimated(),
-			MonthlyCostAtLimits: costAtLimits(share, limits),
+			MonthlyCostAtLimits: costAtLimitsOf(candidateSlice(a.Admissible), limits, ct, nodes),
 		}
 	}
 }

@@ -7,4 +7,9 @@
 // scheduler. It caches the instance types each cloud (internal/cloud) derives per region and
 // node class, and the simulations read that cache. It imports no simulation package and no
 // Terraform library.
+//
+// Per-region work is done once per region and node class: the instance types, their
+// requirement index (index.go) and, per offering pattern (which offering classes a pool's
+// requirements accept), every type's admitted offerings with their prices per capacity type
+// (view.go). A pool's analysis then reads them per type, not per offering.
 package analysis

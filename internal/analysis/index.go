@@ -39,6 +39,9 @@ type typeIndex struct {
 	// occurs (seenZonesKnown, seenZonesUnknown).
 	classCapacity []string
 	classSeen     []uint8
+	// classJudged says against which requirements a class's offerings are judged: with the
+	// zone requirement (types not in zonesUnknown), without it (the others), or both.
+	classJudged []uint8
 	// position is each type's index in the listing, names its name; namesSorted says the
 	// listing is in name order (skuNames reads the names without sorting then).
 	position    map[*cloud.InstanceType]int
@@ -46,6 +49,21 @@ type typeIndex struct {
 	namesSorted bool
 	// sizeRank orders the types by vCPUs, then memory (largerCapacity); equal sizes share a rank.
 	sizeRank []int32
+	// types is the listing the positions are in.
+	types []*cloud.InstanceType
+	// classZone is the value Requirement.Any gives for each class's zone requirement, when
+	// that value is fixed (classZoneFixed): one zone (In), or "" (DoesNotExist). Any picks a
+	// random value for the other operators, so those are asked per offering, as before.
+	classZone      []string
+	classZoneFixed []bool
+	// unfixedZones is the set of classes (bit c for class c < 64) whose zone is not fixed.
+	unfixedZones uint64
+	// gpu is the set of types with a nonzero quantity of some resource in gpuResources (the
+	// cloud's GPU resources when the index was built).
+	gpu          bitset.Set
+	gpuResources []string
+
+	viewsState
 }
 
 // offeringFacts are what the per-pool checks ask of an offering.
@@ -70,6 +88,9 @@ func buildTypeIndex(rt *regionTypes) *typeIndex {
 		facts: make([][]offeringFacts, len(types)), position: make(map[*cloud.InstanceType]int, len(types))}
 	idx.words = (idx.n + 63) / 64
 	idx.zonesUnknown = bitset.New(idx.n)
+	idx.types = types
+	idx.gpu = bitset.New(idx.n)
+	idx.gpuResources = cloud.VocabularyOf(rt.cloud).GPUResources
 	// The maps are keyed by canonical bytes built in one reused buffer: a lookup with
 	// string(buf) does not allocate, so only a new key costs an allocation.
 	groupOf := map[string]int{} // key, canonical requirement -> position in groups[key]
@@ -91,6 +112,9 @@ func buildTypeIndex(rt *regionTypes) *typeIndex {
 		}
 		idx.position[it] = i
 		idx.names = append(idx.names, it.Name)
+		if hasGPU(it, idx.gpuResources) {
+			idx.gpu.Add(i)
+		}
 		facts := make([]offeringFacts, len(it.Offerings))
 		for j, of := range it.Offerings {
 			buf = appendCanonicalSet(buf[:0], of.Requirements)
@@ -102,6 +126,13 @@ func buildTypeIndex(rt *regionTypes) *typeIndex {
 				// The capacity type is a function of the requirements: asked once per class.
 				idx.classCapacity = append(idx.classCapacity, of.CapacityType())
 				idx.classSeen = append(idx.classSeen, 0)
+				idx.classJudged = append(idx.classJudged, 0)
+				zone, fixed := fixedZone(of.Requirements)
+				idx.classZone = append(idx.classZone, zone)
+				idx.classZoneFixed = append(idx.classZoneFixed, fixed)
+				if !fixed && id < 64 {
+					idx.unfixedZones |= 1 << uint(id)
+				}
 			}
 			facts[j] = offeringFacts{class: id, available: of.Available}
 			if it.ZonesKnown {
@@ -109,12 +140,44 @@ func buildTypeIndex(rt *regionTypes) *typeIndex {
 			} else {
 				idx.classSeen[id] |= seenZonesUnknown
 			}
+			if idx.zonesUnknown.Has(i) {
+				idx.classJudged[id] |= judgedWithoutZone
+			} else {
+				idx.classJudged[id] |= judgedWithZone
+			}
 		}
 		idx.facts[i] = facts
 	}
 	idx.namesSorted = slices.IsSorted(idx.names)
 	idx.sizeRank = sizeRanks(types)
 	return idx
+}
+
+// fixedZone is what Requirement.Any gives for the zone requirement of reqs, when that is not
+// random: the value of an In with one value, or "" for DoesNotExist.
+func fixedZone(reqs scheduling.Requirements) (string, bool) {
+	if !reqs.Has(corev1.LabelTopologyZone) {
+		return "", false // Get gives Exists: Any is random
+	}
+	switch z := reqs.Get(corev1.LabelTopologyZone); z.Operator() {
+	case corev1.NodeSelectorOpIn:
+		if z.Len() == 1 {
+			return z.Any(), true
+		}
+	case corev1.NodeSelectorOpDoesNotExist:
+		return "", true
+	}
+	return "", false
+}
+
+// hasGPU reports whether the type has a nonzero quantity of one of the GPU resources.
+func hasGPU(it *cloud.InstanceType, gpuResources []string) bool {
+	for _, r := range gpuResources {
+		if q, ok := it.Capacity[corev1.ResourceName(r)]; ok && !q.IsZero() {
+			return true
+		}
+	}
+	return false
 }
 
 // sizeRanks ranks the types by largerCapacity: a larger type has a higher rank, equal ones
@@ -149,6 +212,12 @@ func sizeRanks(types []*cloud.InstanceType) []int32 {
 const (
 	seenZonesKnown uint8 = 1 << iota
 	seenZonesUnknown
+)
+
+// Against which requirements an offering class is judged (classJudged).
+const (
+	judgedWithZone uint8 = 1 << iota
+	judgedWithoutZone
 )
 
 // appendCanonical appends what identifies a requirement for Intersects and Compatible: the
@@ -219,33 +288,7 @@ func (rt *regionTypes) admissibleAll(reqs scheduling.Requirements) []cloudprovid
 func (rt *regionTypes) admissibleClasses(reqs scheduling.Requirements) ([]cloudprovider.Offerings, [][]int32) {
 	idx := rt.index()
 	types := rt.result.InstanceTypes
-	mask := bitset.New(idx.n)
-	for i := range mask {
-		mask[i] = ^uint64(0)
-	}
-	if rem := idx.n % 64; rem != 0 {
-		mask[len(mask)-1] = (1 << uint(rem)) - 1
-	}
-	for key, r := range reqs {
-		for _, g := range idx.groups[key] {
-			if passes(g.req, r) {
-				continue
-			}
-			if key == corev1.LabelTopologyZone {
-				// Types without zone data are judged against the region's zones below.
-				mask.AndNotMasked(g.members, idx.zonesUnknown)
-			} else {
-				mask.AndNot(g.members)
-			}
-		}
-	}
-	noZone := reqs
-	if reqs.Has(corev1.LabelTopologyZone) {
-		if rt.zones != nil && !anyAllowed(reqs.Get(corev1.LabelTopologyZone), rt.zones) {
-			mask.AndNot(idx.zonesUnknown)
-		}
-		noZone = withoutKey(reqs, corev1.LabelTopologyZone)
-	}
+	mask, noZone := rt.admissibleMask(reqs)
 	// Offering classes are judged lazily: 0 unknown, 1 compatible, 2 not.
 	judged := [2][]uint8{make([]uint8, len(idx.classes)), make([]uint8, len(idx.classes))}
 	out := make([]cloudprovider.Offerings, idx.n)
@@ -284,4 +327,39 @@ func (rt *regionTypes) admissibleClasses(reqs scheduling.Requirements) ([]cloudp
 		}
 	})
 	return out, classes
+}
+
+// admissibleMask is the set of types whose requirements the pool's requirements intersect (the
+// first half of admissible, for every type at once), and the requirements that the offerings of
+// types without zone data are judged against (reqs without its zone requirement).
+func (rt *regionTypes) admissibleMask(reqs scheduling.Requirements) (bitset.Set, scheduling.Requirements) {
+	idx := rt.index()
+	mask := bitset.New(idx.n)
+	for i := range mask {
+		mask[i] = ^uint64(0)
+	}
+	if rem := idx.n % 64; rem != 0 {
+		mask[len(mask)-1] = (1 << uint(rem)) - 1
+	}
+	for key, r := range reqs {
+		for _, g := range idx.groups[key] {
+			if passes(g.req, r) {
+				continue
+			}
+			if key == corev1.LabelTopologyZone {
+				// Types without zone data are judged against the region's zones below.
+				mask.AndNotMasked(g.members, idx.zonesUnknown)
+			} else {
+				mask.AndNot(g.members)
+			}
+		}
+	}
+	noZone := reqs
+	if reqs.Has(corev1.LabelTopologyZone) {
+		if rt.zones != nil && !anyAllowed(reqs.Get(corev1.LabelTopologyZone), rt.zones) {
+			mask.AndNot(idx.zonesUnknown)
+		}
+		noZone = withoutKey(reqs, corev1.LabelTopologyZone)
+	}
+	return mask, noZone
 }

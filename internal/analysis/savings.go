@@ -5,7 +5,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
-	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 	"sigs.k8s.io/karpenter/pkg/scheduling"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
@@ -45,40 +44,8 @@ func checkSpotSavings(p *Pool, a *Analysis) {
 	}
 	reqs := withoutKey(p.Requirements, karpv1.CapacityTypeLabelKey)
 	reqs.Add(scheduling.NewRequirement(karpv1.CapacityTypeLabelKey, corev1.NodeSelectorOpIn, karpv1.CapacityTypeSpot, karpv1.CapacityTypeOnDemand))
-	withSpot := make([]Candidate, 0, len(a.Admissible))
-	n := 0
-	for _, c := range a.Admissible {
-		n += len(c.InstanceType.Offerings)
-	}
-	buf := make([]*cloudprovider.Offering, 0, n)
-	classBuf := make([]int32, 0, n)
-	compatible := classJudge(reqs)
-	for _, c := range a.Admissible {
-		start, classStart := len(buf), len(classBuf)
-		idx, i := a.locate(c)
-		for j, of := range c.InstanceType.Offerings {
-			if !of.Available {
-				continue
-			}
-			if idx != nil {
-				if class := idx.facts[i][j].class; compatible(idx, class) {
-					buf = append(buf, of)
-					classBuf = append(classBuf, class)
-				}
-			} else if reqs.IsCompatible(of.Requirements, scheduling.AllowUndefinedWellKnownLabels) {
-				buf = append(buf, of)
-			}
-		}
-		kept := Candidate{Region: c.Region, InstanceType: c.InstanceType, idx: idx, pos: i}
-		if len(buf) > start {
-			kept.Offerings = buf[start:len(buf):len(buf)]
-		}
-		if idx != nil {
-			kept.class = classBuf[classStart:len(classBuf):len(classBuf)]
-		}
-		withSpot = append(withSpot, kept)
-	}
-	c, of, ok := a.launchChoice(withSpot)
+	withSpot := a.reoffered(reqs)
+	c, of, ok := a.launchChoiceOf(withSpot, "")
 	if !ok || of.CapacityType() != karpv1.CapacityTypeSpot || of.Price >= a.Summary.CheapestHourlyPrice {
 		return
 	}
@@ -87,7 +54,7 @@ func checkSpotSavings(p *Pool, a *Analysis) {
 		c.InstanceType.Name, money.Format(price.Currency, RoundPrice(of.Price), -1), price.Source, a.Summary.CheapestSKU, money.Format(a.Summary.Currency, a.Summary.CheapestHourlyPrice, -1), a.Summary.PriceSource,
 		100*(1-of.Price/a.Summary.CheapestHourlyPrice))
 	limits := corev1.ResourceList(p.Spec.Limits)
-	if now, spot := a.Summary.MonthlyCostAtLimits, costAtLimits(a.capacityShare(withSpot, karpv1.CapacityTypeSpot), limits); now != nil && spot != nil {
+	if now, spot := a.Summary.MonthlyCostAtLimits, costAtLimitsOf(withSpot, limits, karpv1.CapacityTypeSpot, a.nodesAtLimits(limits)); now != nil && spot != nil {
 		msg += fmt.Sprintf("; at the limits %s instead of %s a month", money.Format(a.Summary.Currency, *spot, 0), money.Format(a.Summary.Currency, *now, 0))
 	}
 	msg += ". This assumes the pool's pods may be interrupted: none carries karpenter.sh/do-not-disrupt, their disruption budgets allow eviction, and they tolerate any taint a spot pool would carry; " + cloud.VocabularyOf(a.cloud).SpotNotice
@@ -95,24 +62,66 @@ func checkSpotSavings(p *Pool, a *Analysis) {
 		Fix: "if the workloads tolerate interruption, add \"spot\" to the karpenter.sh/capacity-type values, or add a higher-weight spot pool with this pool as its fallback"})
 }
 
-// classJudge judges whether an offering class of a type index is compatible with reqs (as
-// Requirements.IsCompatible with undefined well-known labels allowed), once per class.
-func classJudge(reqs scheduling.Requirements) func(idx *typeIndex, class int32) bool {
-	judged := map[*typeIndex][]uint8{} // 0 unknown, 1 compatible, 2 not
-	return func(idx *typeIndex, class int32) bool {
-		v := judged[idx]
-		if v == nil {
-			v = make([]uint8, len(idx.classes))
-			judged[idx] = v
-		}
-		if v[class] == 0 {
-			v[class] = 2
-			if reqs.IsCompatible(idx.classes[class], scheduling.AllowUndefinedWellKnownLabels) {
-				v[class] = 1
-			}
-		}
-		return v[class] == 1
+// reoffered is the admissible candidates, in order, each with the offerings of its type that
+// reqs accept instead (judged on every type alike, zones included); a candidate keeps no
+// offering when reqs accept none of its type's. The offerings are read from each index's view
+// for reqs when the candidate is read.
+func (a *Analysis) reoffered(reqs scheduling.Requirements) reofferedList {
+	l := reofferedList{a: a, reqs: reqs}
+	for _, idx := range a.indexes {
+		l.views = append(l.views, indexView{idx, idx.view(idx.patternOf(reqs, nil))})
 	}
+	return l
+}
+
+// reofferedList is reoffered's answer.
+type reofferedList struct {
+	a     *Analysis
+	reqs  scheduling.Requirements
+	views []indexView
+}
+
+type indexView struct {
+	idx  *typeIndex
+	view *offeringView
+}
+
+func (l reofferedList) Len() int { return len(l.a.Admissible) }
+
+func (l reofferedList) Cut(i int, ct string) (priceCut, bool) {
+	c := &l.a.Admissible[i]
+	if c.idx == nil {
+		return priceCut{}, false
+	}
+	slot, ok := slotOf(ct)
+	if !ok {
+		return priceCut{}, false
+	}
+	for _, iv := range l.views {
+		if iv.idx == c.idx {
+			return iv.view.cuts[slot][c.pos], true
+		}
+	}
+	return priceCut{}, false
+}
+
+func (l reofferedList) At(i int) Candidate {
+	c := l.a.Admissible[i]
+	idx, pos := l.a.locate(c)
+	kept := Candidate{Region: c.Region, InstanceType: c.InstanceType, idx: idx, pos: pos}
+	for _, iv := range l.views {
+		if iv.idx == idx {
+			v := iv.view
+			kept.Offerings, kept.class, kept.view = v.offs[pos], v.classes[pos], v
+			return kept
+		}
+	}
+	for _, of := range c.InstanceType.Offerings {
+		if of.Available && l.reqs.IsCompatible(of.Requirements, scheduling.AllowUndefinedWellKnownLabels) {
+			kept.Offerings = append(kept.Offerings, of)
+		}
+	}
+	return kept
 }
 
 func capacityTypeIndex(p *Pool) int {
