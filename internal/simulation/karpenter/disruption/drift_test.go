@@ -5,7 +5,9 @@ import (
 	"testing"
 	"time"
 
+	policyv1 "k8s.io/api/policy/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation/karpenter/disruption"
@@ -107,5 +109,49 @@ func TestTerminationGracePeriodBoundsADriftBlockedByItsPod(t *testing.T) {
 		if len(cl.Nodes) != 1 || cl.Nodes[0].Name == "old" || len(cl.Nodes[0].Pods) != 1 {
 			t.Errorf("want the pod alone on a new node")
 		}
+	}
+}
+
+// Two drifted nodes each run one of a workload's two pods, under a PDB of minAvailable 1: it
+// allows one disruption. Each drift's drain evicts its pod, which the PDB still counts
+// healthy while its node is deleting (kube-controller-manager's countHealthyPods reads the
+// pod, not its node), and the budget of one node then takes the other node.
+func TestDriftDrainsThePodItsPDBAllowsToLeave(t *testing.T) {
+	before := pool(0)
+	before.Spec.Disruption.ConsolidateAfter = karpv1.MustParseNillableDuration("Never")
+	var nodes []*disruption.Node
+	for i := range 2 {
+		p := pod(fmt.Sprintf("web-%d", i), "1500m", "4Gi")
+		p.Labels = map[string]string{"app": "web"}
+		nodes = append(nodes, node(t, before, fmt.Sprintf("n%d", i), "Standard_D2s_v5", p))
+	}
+	after := before.DeepCopy()
+	after.Spec.Template.Labels = map[string]string{"team": "web"}
+	after.Spec.Disruption.Budgets = []karpv1.Budget{{Nodes: "1"}}
+	cl := cluster(after)
+	cl.Nodes = nodes
+	one := intstr.FromInt32(1)
+	cl.PDBs = []*policyv1.PodDisruptionBudget{{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "default"},
+		Spec: policyv1.PodDisruptionBudgetSpec{MinAvailable: &one, Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}}}}}
+	res, err := disruption.Run(cl, disruption.NewController(disruption.Options{}), disruption.RunOptions{Start: t0, Horizon: time.Hour, Provision: provisioner})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Log(describe(res))
+	if len(res.Events) != 2 {
+		t.Fatalf("%d disruptions, want 2 drifts", len(res.Events))
+	}
+	for i, ev := range res.Events {
+		if ev.Reason != karpv1.DisruptionReasonDrifted || ev.Evicted != 1 {
+			t.Errorf("disruption %d: %s evicting %d pods, want Drifted evicting 1", i, ev.Reason, ev.Evicted)
+		}
+	}
+	for _, n := range cl.Nodes {
+		if n.Labels["team"] != "web" || n.MarkedForDeletion {
+			t.Errorf("node %s left (deleting %v) without the new template's label", n.Name, n.MarkedForDeletion)
+		}
+	}
+	if len(cl.Pending) != 0 || !res.Steady {
+		t.Errorf("%d pods pending, steady %v: want both pods bound and a steady state", len(cl.Pending), res.Steady)
 	}
 }
