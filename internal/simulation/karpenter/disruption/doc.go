@@ -52,6 +52,10 @@
 //   - time a NodeClaim takes to initialize (Options.LaunchToInitialized, default 90s);
 //   - evicted pods are bound again at once, where Karpenter's scheduler would place them
 //     (the kube-scheduler's scoring is not emulated), and are ready once bound;
+//   - a drain evicts at once every pod whose PDB allows a disruption, where the eviction API
+//     takes one disruption from the PDB per eviction and refuses the next (429, retried by
+//     the terminator) until the PDB's status is computed again: with evicted pods ready once
+//     bound, the retries are taken to end the same way;
 //   - where upstream breaks a tie by Go map order or an unstable sort (candidates of equal
 //     savings ratio or drift time, the pools of single-node consolidation, the candidates a
 //     budget admits in static drift and emptiness's validation), the node order decides by
