@@ -187,8 +187,8 @@ func initializing(cl *Cluster) bool {
 
 // nextEvent is the earliest time after now at which the cluster changes by time alone: a
 // command's replacements or a node initialize, a node's nomination ends, a node becomes
-// consolidatable, a NodeClaim
-// expires, or (when a budget blocked a candidate) a budget's allowed disruptions change.
+// consolidatable, a NodeClaim expires, or (when a budget blocked a candidate) a budget's
+// allowed disruptions change.
 func nextEvent(cl *Cluster, q *Queue, pass Pass, now time.Time) time.Time {
 	var next time.Time
 	take := func(t time.Time) {
@@ -263,9 +263,9 @@ func nextBudgetChange(cl *Cluster, now time.Time) time.Time {
 
 // provision runs the provisioner on the pending pods and merges its nodes: a node that
 // gained pods is nominated (scheduler.go nominates every existing node it schedules pods to)
-// and has a pod event, a node it launched becomes a NodeClaim created now
-// that initializes LaunchToInitialized later (its pods bound at once, as nominated), named
-// in the run's sequence. It reports whether anything was bound.
+// and has a pod event; a node it launched becomes a NodeClaim created now that initializes
+// LaunchToInitialized later (its pods bound at once, as nominated), named in the run's
+// sequence. It reports whether anything was bound.
 func provision(cl *Cluster, opts Options, p Provisioner, now time.Time) (bool, error) {
 	if len(cl.Pending) == 0 {
 		return false, nil
