@@ -6,7 +6,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation/karpenter/disruption"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/simulation/replicaset"
@@ -136,7 +135,7 @@ func KeepReplicas(cl *disruption.Cluster, after []*corev1.Pod, groupOf func(*cor
 			}
 		}
 		if len(pods) != len(n.Pods) {
-			podEvent(n, now)
+			disruption.PodEvent(n, now)
 		}
 		n.Pods = pods
 	}
@@ -148,22 +147,4 @@ func KeepReplicas(cl *disruption.Cluster, after []*corev1.Pod, groupOf func(*cor
 	}
 	cl.Pending = append(stillPending, pending...)
 	return standsFor, tied
-}
-
-// podEventDedupe is the pod-event controller's dedupeTimeout
-// (pkg/controllers/nodeclaim/podevents/controller.go).
-const podEventDedupe = 10 * time.Second
-
-// podEvent is the pod-event controller on a pod of the node going terminating: the
-// NodeClaim's last pod event becomes now, unless it was set less than podEventDedupe ago. It
-// restarts the node's consolidateAfter.
-func podEvent(n *disruption.Node, now time.Time) {
-	if n.NodeClaim == nil {
-		return
-	}
-	last := n.NodeClaim.Status.LastPodEventTime.Time
-	if !last.IsZero() && now.Sub(last) < podEventDedupe {
-		return
-	}
-	n.NodeClaim.Status.LastPodEventTime = metav1.NewTime(now)
 }

@@ -295,7 +295,7 @@ func emulatedDisruptionWith(c disruptionCase, tb karpenter.TieBreaker) (disrupti
 	if c.wrongRule != nil {
 		in.NodePools = brokenPools(in.NodePools, c.wrongRule)
 	}
-	cl := &disruption.Cluster{Input: in, Pending: c.sc.pods, PDBs: c.pdbs}
+	cl := &disruption.Cluster{Input: in, Pending: c.sc.pods, PDBs: c.pdbs, ReplacementUID: c.replacementUID()}
 	hash := 0
 	cl.CloudDrift = func(_ *karpv1.NodePool, nc *karpv1.NodeClaim) cloudprovider.DriftReason {
 		if nc.Annotations == nil {

@@ -35,6 +35,9 @@ type disruptionCase struct {
 	// wrongRule, when set, edits the emulation's NodePools only: a rule broken on purpose,
 	// which the gate must catch.
 	wrongRule func(*karpv1.NodePool)
+	// recreatedUIDs are the UIDs of the pods recreated for each scenario pod on the
+	// Karpenter side, in order, by namespace/name (withServerIdentities).
+	recreatedUIDs map[string][]types.UID
 }
 
 func (c disruptionCase) changed() bool {
@@ -65,6 +68,9 @@ type disruptionOutcome struct {
 	// identities are the scenario pods' UIDs and creation times on the Karpenter side, by
 	// namespace/name: the emulation is given the same (withServerIdentities).
 	identities map[string]podIdentity
+	// replacementUIDs are the UIDs of the pods recreated for each scenario pod on the
+	// Karpenter side, in order, by namespace/name.
+	replacementUIDs map[string][]types.UID
 }
 
 // podIdentity is what the API server gives a pod at creation and Karpenter's queue orders
@@ -106,7 +112,23 @@ func (c disruptionCase) withServerIdentities(up disruptionOutcome) disruptionCas
 	}
 	c.sc.pods = stamp(c.sc.pods)
 	c.afterPods = stamp(c.afterPods)
+	c.recreatedUIDs = up.replacementUIDs
 	return c
+}
+
+// replacementUID gives the pod recreated for the k-th eviction of a scenario pod the UID
+// Karpenter's side got for its k-th ("" past those, or for a case without them).
+func (c disruptionCase) replacementUID() func(*corev1.Pod) types.UID {
+	seen := map[string]int{}
+	return func(evicted *corev1.Pod) types.UID {
+		k := evicted.Namespace + "/" + evicted.Name
+		i := seen[k]
+		seen[k]++
+		if i < len(c.recreatedUIDs[k]) {
+			return c.recreatedUIDs[k][i]
+		}
+		return ""
+	}
 }
 
 // reasons counts the disruptions per reason, as "Drifted=2 Empty=1".

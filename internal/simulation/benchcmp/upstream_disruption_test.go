@@ -162,8 +162,10 @@ type harness struct {
 	disruptions           []disruptionEvent
 	// generation counts the pods recreated, to name them.
 	generation int
-	// identities are the scenario pods' UIDs and creation times as the API server gave them.
-	identities map[string]podIdentity
+	// identities are the scenario pods' UIDs and creation times as the API server gave them;
+	// replacementUIDs the UIDs of the pods recreated for each, in order.
+	identities      map[string]podIdentity
+	replacementUIDs map[string][]types.UID
 	// created is each pod's creation on the fake clock: the fake clock when its batch was
 	// created, plus the wall clock's seconds from the batch's first pod to it.
 	created map[string]time.Time
@@ -182,19 +184,20 @@ func newHarness(env *test.Environment, c disruptionCase) *harness {
 	launched := map[string]time.Time{}
 	h := &harness{
 		ctx: ctx, env: env, c: c, cloud: cp, cluster: cluster,
-		nodeState:      informer.NewNodeController(env.Client, cluster),
-		nodeClaimState: informer.NewNodeClaimController(&launchTimeClient{Client: env.Client, launched: launched}, cp, cluster, clusterCost),
-		podState:       informer.NewPodController(env.Client, cluster),
-		prov:           prov,
-		queue:          queue,
-		controller:     disruption.NewController(env.Clock, env.Client, prov, cp, recorder, cluster, queue, clusterCost),
-		conditions:     ncdisruption.NewController(env.Clock, env.Client, cp),
-		podEvents:      podevents.NewController(env.Clock, env.Client, cp),
-		expiry:         expiration.NewController(env.Clock, env.Client, cp),
-		hash:           nphash.NewController(env.Client, cp),
-		launched:       launched,
-		created:        map[string]time.Time{},
-		seenNodes:      map[string]bool{}, seenClaims: map[string]bool{},
+		nodeState:       informer.NewNodeController(env.Client, cluster),
+		nodeClaimState:  informer.NewNodeClaimController(&launchTimeClient{Client: env.Client, launched: launched}, cp, cluster, clusterCost),
+		podState:        informer.NewPodController(env.Client, cluster),
+		prov:            prov,
+		queue:           queue,
+		controller:      disruption.NewController(env.Clock, env.Client, prov, cp, recorder, cluster, queue, clusterCost),
+		conditions:      ncdisruption.NewController(env.Clock, env.Client, cp),
+		podEvents:       podevents.NewController(env.Clock, env.Client, cp),
+		expiry:          expiration.NewController(env.Clock, env.Client, cp),
+		hash:            nphash.NewController(env.Client, cp),
+		launched:        launched,
+		created:         map[string]time.Time{},
+		replacementUIDs: map[string][]types.UID{},
+		seenNodes:       map[string]bool{}, seenClaims: map[string]bool{},
 	}
 	cp.clock = env.Clock
 	ExpectSingletonReconciled(ctx, informer.NewPricingController(env.Client, cp, clusterCost))
@@ -224,6 +227,7 @@ func upstreamDisruption(c disruptionCase) (out disruptionOutcome, err error) {
 		out.disruptions = h.disruptions
 		out.pending = h.pendingPods()
 		out.identities = h.identities
+		out.replacementUIDs = h.replacementUIDs
 	})
 	out.elapsed = time.Since(start)
 	return out, err
@@ -783,7 +787,10 @@ func (h *harness) terminate(nc *karpv1.NodeClaim) {
 				again = append(again, p)
 			}
 		}
-		h.createPending(h.replicas(again))
+		for _, p := range h.createPending(h.replicas(again)) {
+			k := p.Namespace + "/" + scenarioPodName(p)
+			h.replacementUIDs[k] = append(h.replacementUIDs[k], p.UID)
+		}
 	}
 	h.syncState()
 }

@@ -9,7 +9,7 @@
 //	controller.go               controller.go: NewMethods (the order), Reconcile, disrupt
 //	types.go                    types.go: Candidate, NewCandidate, Command, Decision,
 //	                            EstimatedSavings, ScoreResult; ../state/statenode.go:
-//	                            ValidateNodeDisruptable
+//	                            ValidateNodeDisruptable, Nominate, nominationWindow
 //	helpers.go                  helpers.go: SimulateScheduling, GetCandidatesWithTotals,
 //	                            BuildNodePoolMap, BuildDisruptionBudgetMapping, mapCandidates;
 //	                            ../state/statenode.go: ValidatePodsDisruptable
@@ -36,7 +36,10 @@
 //	lifecycle.go                ../nodeclaim/lifecycle/initialization.go,
 //	                            ../nodeclaim/disruption/consolidation.go,
 //	                            ../nodeclaim/disruption/drift.go (via nodeclaim/disruption),
-//	                            ../nodeclaim/expiration/controller.go
+//	                            ../nodeclaim/expiration/controller.go,
+//	                            ../nodeclaim/podevents/controller.go
+//	replicaset.go               none: kube-controller-manager's ReplicaSet controller
+//	                            recreating an evicted pod (a new UID, created at the eviction)
 //	run.go                      none: the operator running these controllers and the
 //	                            provisioner, on a simulated clock, to a steady state
 //	ties.go                     none: the orders upstream leaves to Go's map order and
@@ -50,7 +53,11 @@
 //
 // What is not emulated, and assumed instead:
 //   - time a NodeClaim takes to initialize (Options.LaunchToInitialized, default 90s);
-//   - evicted pods are bound again at once, where Karpenter's scheduler would place them
+//   - an evicted pod is recreated as a new pending pod, its controller taken to be a
+//     ReplicaSet (the emulation's pods carry no owner): a pod without one would not come
+//     back upstream; the new pod keeps the evicted one's name, and its UID is drawn from the
+//     evicted one's where the API server draws at random (Cluster.ReplacementUID sets it);
+//   - recreated pods are bound again at once, where Karpenter's scheduler would place them
 //     (the kube-scheduler's scoring is not emulated), and are ready once bound;
 //   - a drain evicts at once every pod whose PDB allows a disruption, where the eviction API
 //     takes one disruption from the PDB per eviction and refuses the next (429, retried by

@@ -95,6 +95,23 @@ func (c *Cluster) MarkConsolidatable(now time.Time) {
 	}
 }
 
+// podEventDedupe is the pod-event controller's dedupeTimeout
+// (../nodeclaim/podevents/controller.go).
+const podEventDedupe = 10 * time.Second
+
+// PodEvent is the pod-event controller (../nodeclaim/podevents/controller.go) on a pod of the
+// node bound, going terminal or terminating: its NodeClaim's last pod event becomes now,
+// unless it was set less than podEventDedupe ago. It restarts the node's consolidateAfter.
+func PodEvent(n *Node, now time.Time) {
+	if n.NodeClaim == nil {
+		return
+	}
+	if last := n.NodeClaim.Status.LastPodEventTime.Time; !last.IsZero() && now.Sub(last) < podEventDedupe {
+		return
+	}
+	n.NodeClaim.Status.LastPodEventTime = metav1.NewTime(now)
+}
+
 // consolidatableAt is when the node becomes Consolidatable (zero: not by time alone).
 func consolidatableAt(np *karpv1.NodePool, n *Node) time.Time {
 	if np == nil || n.NodeClaim == nil || np.Spec.Disruption.ConsolidateAfter.Duration == nil || !n.Initialized() {
@@ -147,27 +164,36 @@ type Expired struct {
 // Expire is the NodeClaim expiration controller (pkg/controllers/nodeclaim/expiration): a
 // NodeClaim past its creation plus expireAfter is deleted, outside every budget, with no
 // replacement launched first; its drain respects PDBs and do-not-disrupt pods until its
-// terminationGracePeriod. It also terminates deleting nodes whose terminationGracePeriod
-// ended, their pods evicted.
-func (c *Cluster) Expire(now time.Time) []Expired {
+// terminationGracePeriod. The controller has one worker and sleeps a second on the clock
+// after each deletion (clock.Sleep(time.Second)), so the NodeClaims due are deleted a second
+// apart, in the nodes' order, and one that falls due meanwhile is deleted in turn. It also
+// terminates deleting nodes whose terminationGracePeriod ended, their pods evicted. It
+// returns the clock after the last sleep (now when nothing expired).
+func (c *Cluster) Expire(now time.Time) ([]Expired, time.Time) {
 	var out []Expired
+	at := now
 	for _, n := range append([]*Node(nil), c.Nodes...) {
-		if !n.terminateAt.IsZero() && !n.terminateAt.After(now) {
-			c.Pending = append(c.Pending, n.Pods...)
-			out = append(out, Expired{Node: n, At: now, Evicted: n.Pods, GracePeriodEnded: true})
+		if !n.terminateAt.IsZero() && !n.terminateAt.After(at) {
+			evicted := c.recreate(n.Pods, at)
+			c.Pending = append(c.Pending, evicted...)
+			out = append(out, Expired{Node: n, At: at, Evicted: evicted, GracePeriodEnded: true})
 			removeNode(c, n)
 			continue
 		}
 		if n.NodeClaim == nil || n.MarkedForDeletion || n.NodeClaim.Spec.ExpireAfter.Duration == nil {
 			continue
 		}
-		if now.Before(n.NodeClaim.CreationTimestamp.Add(*n.NodeClaim.Spec.ExpireAfter.Duration)) {
+		if at.Before(n.NodeClaim.CreationTimestamp.Add(*n.NodeClaim.Spec.ExpireAfter.Duration)) {
 			continue
 		}
-		out = append(out, Expired{Node: n, At: now, Evicted: drain(c, n, now)})
+		out = append(out, Expired{Node: n, At: at, Evicted: drain(c, n, at)})
+		at = at.Add(expirationSleep)
 	}
-	return out
+	return out, at
 }
+
+// expirationSleep is the expiration controller's sleep after each deletion.
+const expirationSleep = time.Second
 
 // expiresAt is when the node's NodeClaim expires, or a blocked drain ends (zero: never).
 func expiresAt(n *Node) time.Time {

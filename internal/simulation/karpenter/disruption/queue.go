@@ -119,6 +119,7 @@ func drain(cl *Cluster, n *Node, now time.Time) []*corev1.Pod {
 			n.terminateAt = now.Add(n.NodeClaim.Spec.TerminationGracePeriod.Duration)
 		}
 	}
+	evicted = cl.recreate(evicted, now)
 	cl.Pending = append(cl.Pending, evicted...)
 	return evicted
 }

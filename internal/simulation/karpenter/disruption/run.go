@@ -5,7 +5,6 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	clocktesting "k8s.io/utils/clock/testing"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 
@@ -114,16 +113,18 @@ func Run(cl *Cluster, ctrl *Controller, ro RunOptions) (*RunResult, error) {
 			}
 			out.End = now
 		}
-		for _, x := range cl.Expire(now) {
-			out.End = now
+		expired, after := cl.Expire(now)
+		for _, x := range expired {
+			out.End = after
 			if ev := removedBy[x.Node]; ev != nil && x.GracePeriodEnded {
 				ev.Evicted += len(x.Evicted)
 				continue
 			}
-			ev := &Event{At: now, Reason: ReasonExpired, Removed: []*Node{x.Node}, Evicted: len(x.Evicted)}
+			ev := &Event{At: x.At, Reason: ReasonExpired, Removed: []*Node{x.Node}, Evicted: len(x.Evicted)}
 			removedBy[x.Node] = ev
 			out.Events = append(out.Events, ev)
 		}
+		now = after
 		if changed, err := provision(cl, ctrl.opts, ro.Provision, now); err != nil {
 			return nil, err
 		} else if changed {
@@ -185,8 +186,9 @@ func initializing(cl *Cluster) bool {
 }
 
 // nextEvent is the earliest time after now at which the cluster changes by time alone: a
-// command's replacements or a node initialize, a node becomes consolidatable, a NodeClaim
-// expires, or (when a budget blocked a candidate) a budget's allowed disruptions change.
+// command's replacements or a node initialize, a node's nomination ends, a node becomes
+// consolidatable, a NodeClaim expires, or (when a budget blocked a candidate) a budget's
+// allowed disruptions change.
 func nextEvent(cl *Cluster, q *Queue, pass Pass, now time.Time) time.Time {
 	var next time.Time
 	take := func(t time.Time) {
@@ -201,6 +203,7 @@ func nextEvent(cl *Cluster, q *Queue, pass Pass, now time.Time) time.Time {
 	}
 	for _, n := range cl.Nodes {
 		take(n.InitializedAt)
+		take(n.nominatedUntil)
 		take(expiresAt(n))
 		if n.NodeClaim != nil && !n.NodeClaim.StatusConditions().IsTrue(karpv1.ConditionTypeConsolidatable) {
 			take(consolidatableAt(pools[n.NodePool()], n))
@@ -259,9 +262,10 @@ func nextBudgetChange(cl *Cluster, now time.Time) time.Time {
 }
 
 // provision runs the provisioner on the pending pods and merges its nodes: a node that
-// gained pods has its last pod event now, a node it launched becomes a NodeClaim created now
-// that initializes LaunchToInitialized later (its pods bound at once, as nominated), named
-// in the run's sequence. It reports whether anything was bound.
+// gained pods is nominated (scheduler.go nominates every existing node it schedules pods to)
+// and has a pod event; a node it launched becomes a NodeClaim created now that initializes
+// LaunchToInitialized later (its pods bound at once, as nominated), named in the run's
+// sequence. It reports whether anything was bound.
 func provision(cl *Cluster, opts Options, p Provisioner, now time.Time) (bool, error) {
 	if len(cl.Pending) == 0 {
 		return false, nil
@@ -287,8 +291,9 @@ func provision(cl *Cluster, opts Options, p Provisioner, now time.Time) (bool, e
 	}
 	for _, ex := range nodes {
 		if n, ok := byName[ex.Name]; ok {
-			if len(ex.Pods) != len(n.Pods) && n.NodeClaim != nil {
-				n.NodeClaim.Status.LastPodEventTime = metav1.NewTime(now)
+			if len(ex.Pods) != len(n.Pods) {
+				n.nominatedUntil = now.Add(nominationWindow)
+				PodEvent(n, now)
 			}
 			n.ExistingNode = ex
 			continue

@@ -7,6 +7,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	"k8s.io/apimachinery/pkg/types"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 	"sigs.k8s.io/karpenter/pkg/utils/disruption"
@@ -52,7 +53,17 @@ type Node struct {
 	// terminateAt is when a deleting node whose drain is blocked is terminated anyway (its
 	// terminationGracePeriod); zero: never.
 	terminateAt time.Time
+	// nominatedUntil ends the nomination of a node the provisioner scheduled pods to
+	// (../state/statenode.go Nominate).
+	nominatedUntil time.Time
 }
+
+// nominationWindow is how long a node stays nominated (../state/statenode.go
+// nominationWindow: twice the default BatchMaxDuration of 10s).
+const nominationWindow = 20 * time.Second
+
+// Nominated is StateNode.Nominated at now.
+func (n *Node) Nominated(now time.Time) bool { return n.nominatedUntil.After(now) }
 
 // Initialized is the NodeClaim's Initialized condition.
 func (n *Node) Initialized() bool {
@@ -73,11 +84,16 @@ type Cluster struct {
 	// CloudDrift is the cloud provider's IsDrifted for a NodeClaim (its node class hash,
 	// images); nil: the cloud reports no drift.
 	CloudDrift func(np *karpv1.NodePool, nc *karpv1.NodeClaim) cloudprovider.DriftReason
+	// ReplacementUID, when set, is the UID the API server gives the pod that replaces an
+	// evicted one ("": the emulation's own). The API server draws UIDs at random, and
+	// Karpenter's queue orders equal pods created at the same time by UID.
+	ReplacementUID func(evicted *corev1.Pod) types.UID
 	// Ties counts the choices the disruption controller met that upstream leaves to chance
 	// (ties.go), its scheduling simulations' ties included.
 	Ties int
-	// names counts the nodes the simulation created, to name them.
-	names int
+	// names counts the nodes the simulation created, to name them; recreated the pods
+	// recreated after an eviction.
+	names, recreated int
 	// memo keeps the scheduling simulations' per-node sums from one simulation to the next
 	// (karpenter.Memo): a node's entry holds while its pods stay the same.
 	memo *karpenter.Memo
@@ -220,6 +236,7 @@ const (
 	BlockedNotManaged       = "not managed"
 	BlockedNotInitialized   = "not initialized"
 	BlockedDeleting         = "deleting"
+	BlockedNominated        = "nominated"
 	BlockedDoNotDisruptNode = "do-not-disrupt node"
 	BlockedDoNotDisruptPod  = "do-not-disrupt pod"
 	BlockedPDB              = "PodDisruptionBudget"
@@ -250,6 +267,9 @@ func newCandidate(s *snapshot, n *Node, class string) (*Candidate, error) {
 	}
 	if n.MarkedForDeletion {
 		return nil, blocked(BlockedDeleting, "node is deleting or marked for deletion")
+	}
+	if n.Nominated(s.clock.Now()) {
+		return nil, blocked(BlockedNominated, "node is nominated for a pending pod")
 	}
 	if n.Annotations[karpv1.DoNotDisruptAnnotationKey] == "true" {
 		return nil, blocked(BlockedDoNotDisruptNode, "disruption is blocked through the %q annotation", karpv1.DoNotDisruptAnnotationKey)
