@@ -11,6 +11,7 @@ import (
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 	"sigs.k8s.io/karpenter/pkg/scheduling"
 
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud/aks/catalog"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 )
@@ -123,6 +124,44 @@ func TestMonthlyCostAtLimits(t *testing.T) {
 				t.Errorf("cost at limits %v, want %v", got, tc.want)
 			}
 		})
+	}
+}
+
+// In a region whose zones the catalog lacks, every size is offered in the regional placement
+// only, and a zone requirement is judged against the region's zones instead (zonesUnjudged): a
+// pool pinned to a zone admits the same sizes and offerings as one that is not. The spot note
+// judges the sizes' spot offerings the same way, so a pinned pool gets the same note.
+func TestSpotSavingsNoteOnZonePinnedPoolWithoutZoneData(t *testing.T) {
+	onDemand := req("karpenter.sh/capacity-type", corev1.NodeSelectorOpIn, "on-demand")
+	family := req("karpenter.azure.com/sku-family", corev1.NodeSelectorOpIn, "D")
+	// The first region without zone data where the unpinned pool gets the note: no region set
+	// (the analysis is then over every region's sizes), or a catalog region.
+	cat := catalog.Default()
+	var o Options
+	var free *findings.Finding
+	for _, region := range append([]string{AnyRegion}, cat.Regions()...) {
+		if rt := testSolver.types(region, aks.NodeClass{}); rt.zones != nil {
+			continue
+		}
+		if free = findingOf(testSolver.Analyze(pool(someLimits, family, onDemand), Options{Region: region}), findings.SpotSavings); free != nil {
+			o.Region = region
+			break
+		}
+	}
+	if free == nil {
+		t.Fatal("no region without zone data has a spot savings note")
+	}
+	t.Logf("region %q (\"\" for every region)", o.Region)
+	a := testSolver.Analyze(pool(someLimits, family, onDemand, req(corev1.LabelTopologyZone, corev1.NodeSelectorOpIn, "westeurope-1")), o)
+	if len(a.Admissible) == 0 {
+		t.Fatalf("the pinned pool admits no size: %v", codes(a))
+	}
+	pinned := findingOf(a, findings.SpotSavings)
+	if pinned == nil {
+		t.Fatalf("no spot savings note on the pool pinned to westeurope-1 in %s, though it admits %v: %v", o.Region, skuNames(a.Admissible), codes(a))
+	}
+	if pinned.Message != free.Message {
+		t.Errorf("pinned pool's note:\n%s\nunpinned pool's:\n%s", pinned.Message, free.Message)
 	}
 }
 

@@ -354,12 +354,17 @@ func (rt *regionTypes) admissibleMask(reqs scheduling.Requirements) (bitset.Set,
 			}
 		}
 	}
-	noZone := reqs
-	if reqs.Has(corev1.LabelTopologyZone) {
-		if rt.zones != nil && !anyAllowed(reqs.Get(corev1.LabelTopologyZone), rt.zones) {
-			mask.AndNot(idx.zonesUnknown)
-		}
-		noZone = withoutKey(reqs, corev1.LabelTopologyZone)
+	if reqs.Has(corev1.LabelTopologyZone) && rt.zones != nil && !anyAllowed(reqs.Get(corev1.LabelTopologyZone), rt.zones) {
+		mask.AndNot(idx.zonesUnknown)
 	}
-	return mask, noZone
+	return mask, zoneless(reqs)
+}
+
+// zoneless is reqs without their zone requirement: what the offerings of types without zone
+// data are judged against (zonesUnjudged).
+func zoneless(reqs scheduling.Requirements) scheduling.Requirements {
+	if !reqs.Has(corev1.LabelTopologyZone) {
+		return reqs
+	}
+	return withoutKey(reqs, corev1.LabelTopologyZone)
 }

@@ -63,13 +63,14 @@ func checkSpotSavings(p *Pool, a *Analysis) {
 }
 
 // reoffered is the admissible candidates, in order, each with the offerings of its type that
-// reqs accept instead (judged on every type alike, zones included); a candidate keeps no
-// offering when reqs accept none of its type's. The offerings are read from each index's view
-// for reqs when the candidate is read.
+// reqs accept instead, judged as the pool's own offerings are: a type whose zones cannot be
+// judged on its offerings (zonesUnjudged) against reqs without their zone requirement. A
+// candidate keeps no offering when reqs accept none of its type's. The offerings are read from
+// each index's view for reqs when the candidate is read.
 func (a *Analysis) reoffered(reqs scheduling.Requirements) reofferedList {
 	l := reofferedList{a: a, reqs: reqs}
 	for _, idx := range a.indexes {
-		l.views = append(l.views, indexView{idx, idx.view(idx.patternOf(reqs, nil))})
+		l.views = append(l.views, indexView{idx, idx.view(idx.patternOf(reqs, zoneless(reqs)))})
 	}
 	return l
 }

@@ -370,7 +370,7 @@ var rules = []Rule{
 			"(`name = karpenter_aksnodeclass.default.name`); a missing one is then a configuration error. With a literal name, " +
 			"`terraform plan` fails when `template.node_class_ref` names another group and kind than `karpenter.azure.com`/`AKSNodeClass` " +
 			"or `karpenter.k8s.aws`/`EC2NodeClass`, and warns when no `karpenter_aksnodeclass` (`karpenter_ec2nodeclass`) planned before the " +
-			"pool has the name and it is not the AKSNodeClass `default` (the class may exist in the cluster; EKS creates no default class). The review treats `default` as created by AKS Node Auto Provisioning unless " +
+			"pool has the name, it is not the AKSNodeClass `default` (EKS creates no default class), and the plan does not find it in the cluster (it may be created outside the plan, or later in it). The review treats `default` as created by AKS Node Auto Provisioning unless " +
 			"`.karpenter-review.yaml` says `selfHosted: true`, a reviewed plan sets `karpenter_aks_node_auto_provisioning` to " +
 			"`mode = \"Manual\"`, or the input defines it."},
 	},

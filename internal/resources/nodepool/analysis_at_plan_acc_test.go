@@ -3,6 +3,7 @@ package nodepool_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -181,7 +182,9 @@ func createNodeClass(t *testing.T, c *testenv.Cluster, name string, spec map[str
 
 // Issue 31 item 2: a new pool on NAP's `default` class, or on a class no resource of the
 // configuration plans, has its analysis in the plan: both of Terraform's walks read the
-// class from the cluster. The plan after the apply is empty.
+// class from the cluster. The plan after the apply is empty. The class the plan read exists,
+// so KRP201 does not warn of it: in strict mode, where the warning would fail the plan, the
+// plan goes through (with KRP119, the pool's limits warning, suppressed).
 func TestAccNodePoolAnalysisKnownAtPlanForClassOutsideConfiguration(t *testing.T) {
 	c := testenv.Get(t)
 	// NAP's default class, as AKS creates it.
@@ -194,6 +197,10 @@ func TestAccNodePoolAnalysisKnownAtPlanForClassOutsideConfiguration(t *testing.T
 				ProtoV6ProviderFactories: acctest.Factories(),
 				CheckDestroy:             checkGone(c, pool),
 				Steps: []resource.TestStep{{
+					Config:             strings.Replace(knownPool(c.KubeconfigPath, "", pool, fmt.Sprintf("%q", class), ""), "\n  region ", "\n  checks = { strict = true, suppress = [\"KRP119\"] }\n  region ", 1),
+					PlanOnly:           true,
+					ExpectNonEmptyPlan: true,
+				}, {
 					Config: knownPool(c.KubeconfigPath, "", pool, fmt.Sprintf("%q", class), ""),
 					ConfigPlanChecks: resource.ConfigPlanChecks{
 						PreApply:             append(analysisKnown(addr, "AKSNodeClass "+class), plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)),

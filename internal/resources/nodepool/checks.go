@@ -141,7 +141,7 @@ func checksAttributes() map[string]schema.Attribute {
 func planChecks(ctx context.Context, pc *crdresource.PlanContext) {
 	unknownAnalysis := tftypes.NewValue(pc.Types["analysis"], tftypes.UnknownValue)
 	settings := readChecks(ctx, pc.Values["checks"], pc.Diags)
-	checkNodeClassRef(pc, settings.suppress)
+	checkNodeClassRef(ctx, pc, settings.suppress)
 	if pc.Data == nil || (pc.Data.Checks.Disabled && len(pc.Data.Checks.Unknown) == 0) {
 		pc.Values["analysis"] = tftypes.NewValue(pc.Types["analysis"], nil)
 		return
@@ -174,7 +174,7 @@ func planChecks(ctx context.Context, pc *crdresource.PlanContext) {
 	if forAnalysis.State == planstate.ViewUnknown {
 		// A create, or a pool that now references another node class (see ForNewReference).
 		forAnalysis = pc.Data.Plan.NodePools().ForNewReference(ref, func() (planstate.NodeClassSettings, bool, error) {
-			return planTimeNodeClass(ctx, pc, pool, ref)
+			return planTimeNodeClass(ctx, pc, nodeClassGroup(pool), ref)
 		})
 	}
 	var a *analysis.Analysis
@@ -199,11 +199,19 @@ func planChecks(ctx context.Context, pc *crdresource.PlanContext) {
 // nodeClassRef is the pool's node_class_ref, as the plan-time state names it, with the cloud
 // that owns its group and kind.
 func nodeClassRef(clouds *cloud.Registry, pool *analysis.Pool) planstate.Ref {
-	var group, kind string
+	var kind string
 	if ref := pool.Spec.Template.Spec.NodeClassRef; ref != nil {
-		group, kind = ref.Group, ref.Kind
+		kind = ref.Kind
 	}
-	return refOf(clouds, group, kind, pool.NodeClassName())
+	return refOf(clouds, nodeClassGroup(pool), kind, pool.NodeClassName())
+}
+
+// nodeClassGroup is the API group of the pool's node_class_ref, "" without one.
+func nodeClassGroup(pool *analysis.Pool) string {
+	if ref := pool.Spec.Template.Spec.NodeClassRef; ref != nil {
+		return ref.Group
+	}
+	return ""
 }
 
 func refOf(clouds *cloud.Registry, group, kind, name string) planstate.Ref {
@@ -256,13 +264,9 @@ const planTimeReadTimeout = 10 * time.Second
 
 // planTimeNodeClass reads the node class of a new pool from the cluster, connecting if no
 // refresh has yet. Terraform's apply walk plans the pool again and reads the same object.
-func planTimeNodeClass(ctx context.Context, pc *crdresource.PlanContext, pool *analysis.Pool, r planstate.Ref) (planstate.NodeClassSettings, bool, error) {
+func planTimeNodeClass(ctx context.Context, pc *crdresource.PlanContext, group string, r planstate.Ref) (planstate.NodeClassSettings, bool, error) {
 	ctx, cancel := context.WithTimeout(ctx, planTimeReadTimeout)
 	defer cancel()
-	var group string
-	if ref := pool.Spec.Template.Spec.NodeClassRef; ref != nil {
-		group = ref.Group
-	}
 	var settings planstate.NodeClassSettings
 	var found bool
 	err := pc.Data.Clients.PlanTimeRead(ctx, func(ctx context.Context, client *kube.Client) error {

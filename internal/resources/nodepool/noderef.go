@@ -1,6 +1,7 @@
 package nodepool
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/analysis"
+	"github.com/karpenter-iac/terraform-provider-karpenter/internal/cloud"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/findings"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds"
 	"github.com/karpenter-iac/terraform-provider-karpenter/internal/kinds/crdtree"
@@ -33,8 +35,9 @@ const (
 // an error (a pool that never launches a node). A literal name that no node class resource of
 // that kind planned before this pool has is a warning (the class may exist in the cluster, or
 // be in this configuration but planned later), except NAP's default AKSNodeClass, which AKS
-// creates; EKS has no such class.
-func checkNodeClassRef(pc *crdresource.PlanContext, suppress []findings.Code) {
+// creates; EKS has no such class. A class the plan reads in the cluster (planTimeNodeClass)
+// exists, and gets no warning either.
+func checkNodeClassRef(ctx context.Context, pc *crdresource.PlanContext, suppress []findings.Code) {
 	known, _ := crdtree.StripUnknown(pc.Object)
 	group, hasGroup, _ := unstructured.NestedString(known, "spec", "template", "spec", "nodeClassRef", "group")
 	kind, hasKind, _ := unstructured.NestedString(known, "spec", "template", "spec", "nodeClassRef", "kind")
@@ -64,6 +67,11 @@ func checkNodeClassRef(pc *crdresource.PlanContext, suppress []findings.Code) {
 	if seen, ok := planstate.DecodeObserved(pc.Remembered, nil); ok && seen.Found && seen.Name == name && (seen.Kind == "" || seen.Kind == k.GVK.Kind) {
 		return
 	}
+	// A new pool has no snapshot: the class may still be in the cluster. The read is the one
+	// the pool's analysis makes (planstate.ForNewReference), shared per class and walk.
+	if _, found, err := planTimeNodeClass(ctx, pc, group, refOf(cloudsOf(pc), group, kind, name)); err == nil && found {
+		return
+	}
 	resourceType := "karpenter_" + strings.ToLower(k.GVK.Kind)
 	msg := fmt.Sprintf("No %s planned before this pool is named %q", resourceType, name)
 	if k == kinds.AKSNodeClass {
@@ -74,6 +82,15 @@ func checkNodeClassRef(pc *crdresource.PlanContext, suppress []findings.Code) {
 		fmt.Sprintf("%s. If the cluster has no such %s, Karpenter keeps the pool NotReady and launches nothing.", msg, k.GVK.Kind),
 		fmt.Sprintf("reference the node class resource (name = %s.x.name) if it is in this configuration, "+
 			"or make sure it exists in the cluster", resourceType)).As(findings.Warning), detail)
+}
+
+// cloudsOf is the clouds of the provider's solver, or the built-in ones when its catalog does
+// not load (the analysis reports that).
+func cloudsOf(pc *crdresource.PlanContext) *cloud.Registry {
+	if s, err := pc.Data.Analyzer(); err == nil {
+		return s.Clouds()
+	}
+	return builtinClouds()
 }
 
 // nodeClassKind is the node-class kind of group and kind, or nil when no cloud has it. A

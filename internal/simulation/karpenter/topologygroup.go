@@ -73,14 +73,32 @@ func newTopologyGroup(typ topologyType, key string, p *corev1.Pod, ns sets.Set[s
 	}
 	g := &topologyGroup{key: key, typ: typ, maxSkew: maxSkew, minDomains: minDomains, namespaces: ns, selector: selector,
 		filter: filter, creator: p, domainGroup: dg}
-	md := ""
-	if minDomains != nil {
-		md = fmt.Sprint(*minDomains)
-	}
-	// Karpenter hashes key, type, namespaces, maxSkew, the node filter and the selector. The
-	// selector's string form is canonical, with sorted requirements.
-	g.id = strings.Join([]string{key, typ.String(), strings.Join(sets.List(ns), ","), fmt.Sprint(maxSkew), md, filter.id, selector.String()}, "\x00")
+	// Karpenter hashes key, type, namespaces, maxSkew, the node filter and the selector as
+	// written (hashSelector), not the parsed selector. It leaves minDomains out: constraints
+	// that differ only there share the first one's group.
+	g.id = strings.Join([]string{key, typ.String(), strings.Join(sets.List(ns), ","), fmt.Sprint(maxSkew), filter.id, selectorID(sel)}, "\x00")
 	return g
+}
+
+// selectorID tells selectors apart as upstream's hashSelector does. A nil selector (which
+// selects nothing) differs from an empty one (which selects everything), since hashSelector
+// hashes a nil selector's labels as 0 and an empty map as a nonzero hash. The expressions form
+// a set, each with its values as a set, and the labels a map. An invalid selector keeps its
+// own id, though it selects nothing, as upstream hashes it as written.
+func selectorID(sel *metav1.LabelSelector) string {
+	if sel == nil {
+		return "nil"
+	}
+	exprs := sets.New[string]()
+	for _, e := range sel.MatchExpressions {
+		exprs.Insert(strings.Join([]string{e.Key, string(e.Operator), strings.Join(sets.List(sets.New(e.Values...)), "\x02")}, "\x01"))
+	}
+	matchLabels := make([]string, 0, len(sel.MatchLabels))
+	for k, v := range sel.MatchLabels {
+		matchLabels = append(matchLabels, k+"\x01"+v)
+	}
+	sort.Strings(matchLabels)
+	return "{" + strings.Join(sets.List(exprs), "\x03") + "}" + strings.Join(matchLabels, "\x03")
 }
 
 // materialize gives a new group its owners, its domains at zero and the label values its

@@ -73,7 +73,7 @@ func (md *model) lowerBound(pk *packing) (float64, []simmodel.BoundGroup) {
 		bound = 0
 	}
 	if md.configBound {
-		bound = math.Max(bound, md.configurationBound(groups, cols, pk.nodes))
+		bound = math.Max(bound, md.configurationBound(groups, cols))
 	}
 	var out []simmodel.BoundGroup
 	for gi, g := range groups {

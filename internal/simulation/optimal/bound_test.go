@@ -351,7 +351,6 @@ func TestBoundsAgainstBruteForce(t *testing.T) {
 			if cg == nil {
 				t.Fatalf("seed %d: no configuration LP of the zone relaxation", seed)
 			}
-			cg.seed(pk.nodes)
 			if err := cg.run(defaultCGBudget, true); err != nil {
 				t.Fatal(err)
 			}

@@ -19,13 +19,16 @@ import (
 // knapsack). The result is certified whatever the search reached: the duals, scaled until no
 // pattern of any offering can violate its dual constraint (checked against an upper bound on
 // every knapsack), are a feasible solution of the dual, whose value bounds every placement.
-func (md *model) configurationBound(groups []*boundGroup, cols []boundColumn, nodes []*simNode) float64 {
+//
+// The master starts from the groups alone (startBasis), not from the packing's nodes: where the
+// budget stops the search, the bound would otherwise depend on the packing found, and two
+// packings of the same pods must get the same bound.
+func (md *model) configurationBound(groups []*boundGroup, cols []boundColumn) float64 {
 	budget := defaultCGBudget
 	cg := md.patternLP(groups, cols, md.pools)
 	if cg == nil {
 		return 0
 	}
-	cg.seed(nodes)
 	if err := cg.run(budget, true); err != nil {
 		return 0
 	}
