@@ -11,8 +11,8 @@ package karpenter
 // A script is then still a valid choice at each tie, so every round run is one Karpenter can
 // make.
 //
-// rounds bounds each descent's re-runs. The descent is not exhaustive: within its budget it
-// finds an extreme that no single change of a tie improves on from where it stopped.
+// rounds bounds each descent's re-runs. The descent is not exhaustive, and a small budget
+// stops it before it has tried every tie: its ends are found on purpose, not proven.
 func Extremes(in Input, from []*Result, rounds int, cost func(*Result) float64) (cheapest, dearest *Result, runs int, err error) {
 	if len(from) == 0 {
 		return nil, nil, 0, nil
