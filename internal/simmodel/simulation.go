@@ -135,9 +135,9 @@ type Simulation struct {
 // CostRange is the range of hourly cost, node count and pending pods over the distinct
 // outcomes of Karpenter's random tie-breaks that a prediction tried. When Exhaustive
 // (karpenter.Enumerate's walk ended within its budget), it covers every distinct outcome.
-// Otherwise it covers the walk's outcomes and a seeded sample's: at most TieRuns sampled
-// runs, and the Samples drawn for Expected. So it bounds what Karpenter can do only when
-// Exhaustive.
+// Otherwise it covers the outcomes found: the walk's, the Samples drawn for Expected, and the
+// cheapest and dearest a cost-directed search found from them (karpenter.Extremes). So it
+// bounds what Karpenter can do only when Exhaustive.
 type CostRange struct {
 	Min        float64 `json:"min"`
 	Max        float64 `json:"max"`

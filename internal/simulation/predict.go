@@ -31,6 +31,11 @@ const tiePodBudget = 40000
 
 func tieRuns(pods int) int { return max(2, min(TieRuns, tiePodBudget/max(pods, 1))) }
 
+// extremeRuns bounds each of karpenter.Extremes' two descents, toward the cheapest and the
+// dearest outcome, where the walk is not exhaustive: half the sample's runs each, so that
+// the two together cost what the sample does.
+func extremeRuns(pods int) int { return max(1, tieRuns(pods)/2) }
+
 // enumerationBudget is how many pod placements Predict gives karpenter.Enumerate to walk every
 // distinct outcome before it falls back to the sample: up to 64 rounds' worth, within what
 // the sample would leave of tiePodBudget (none from 2,500 pods, where the sample alone spends
@@ -193,36 +198,17 @@ func (pr *prepared) node(nc *karpenter.NodeClaim) simmodel.SimNode {
 	return n
 }
 
-// tieOutcomes are Karpenter's outcomes over its random tie-breaks: every distinct one when
-// karpenter.EnumerateModuloZones' walk ends within enumerationBudget (Exhaustive), else the
-// walk's outcomes and a seeded sample of tieRuns runs (karpenter.Outcomes), distinct by key.
-// The key leaves zones out (outcomeOf), so the walk takes one zone per class of zones the
-// round cannot tell apart.
+// tieOutcomes are Karpenter's outcomes over its random tie-breaks that a walk finds: every
+// distinct one when karpenter.EnumerateModuloZones' walk ends within enumerationBudget
+// (Exhaustive), else the outcomes walked so far. Without an enumeration budget (large batches)
+// it is karpenter.Outcomes' walk of every combination where there are few, else its seeded
+// sample. The key leaves zones out (outcomeOf), so the walk takes one zone per class of zones
+// the round cannot tell apart. tieFigures adds the seeded sample and the cost-directed search.
 func tieOutcomes(in karpenter.Input, first *karpenter.Result, key func(*karpenter.Result) string) (karpenter.OutcomeSet, error) {
-	set := karpenter.OutcomeSet{Results: []*karpenter.Result{first}, Runs: 1}
 	if budget := enumerationBudget(len(in.Pods)); budget > 0 {
-		var err error
-		if set, err = karpenter.EnumerateModuloZones(in, first, budget, key); err != nil || set.Exhaustive {
-			return set, err
-		}
+		return karpenter.EnumerateModuloZones(in, first, budget, key)
 	}
-	sample, err := karpenter.Outcomes(in, first, tieRuns(len(in.Pods)), key)
-	if err != nil || set.Runs == 1 {
-		return sample, err
-	}
-	seen := map[string]bool{}
-	for _, r := range set.Results {
-		seen[key(r)] = true
-	}
-	for _, r := range sample.Results {
-		if k := key(r); !seen[k] {
-			seen[k] = true
-			set.Results = append(set.Results, r)
-		}
-	}
-	set.Runs += sample.Runs - 1 // the first run is both's
-	set.Exhaustive = sample.Exhaustive
-	return set, nil
+	return karpenter.Outcomes(in, first, tieRuns(len(in.Pods)), key)
 }
 
 // defaultNodeClassRef stands in for a pool without nodeClassRef (the CRD requires one, so

@@ -42,7 +42,9 @@ func ExpectedCost(in karpenter.Input, first *karpenter.Result) (float64, int, er
 	return sum / float64(len(samples)), len(samples), nil
 }
 
-// tieFigures is TieFigures with the pods' workloads given (of).
+// tieFigures is TieFigures with the pods' workloads given (of). Where the walk is not
+// exhaustive, the range is over the walk's outcomes, the sample's and the cheapest and dearest
+// the cost-directed search (karpenter.Extremes) finds from them.
 func tieFigures(in karpenter.Input, first *karpenter.Result, of map[*corev1.Pod]int) (*simmodel.CostRange, error) {
 	key := func(r *karpenter.Result) string { return outcomeOf(r, of).key }
 	set, err := tieOutcomes(in, first, key)
@@ -54,19 +56,30 @@ func tieFigures(in karpenter.Input, first *karpenter.Result, of map[*corev1.Pod]
 		return nil, err
 	}
 	seen := make(map[string]bool, len(set.Results))
+	add := func(r *karpenter.Result) {
+		if k := key(r); !seen[k] {
+			seen[k] = true
+			set.Results = append(set.Results, r)
+		}
+	}
 	for _, r := range set.Results {
 		seen[key(r)] = true
 	}
 	sum := 0.0
 	for _, r := range samples {
-		o := outcomeOf(r, of)
-		sum += o.cost
-		if !seen[o.key] {
-			seen[o.key] = true
-			set.Results = append(set.Results, r)
-		}
+		sum += costOf(r)
+		add(r)
 	}
-	cr := costRange(set, of) // Runs stay the walk's and sample's; Samples counts the draws apart
+	if !set.Exhaustive {
+		lo, hi, runs, err := karpenter.Extremes(in, set.Results, extremeRuns(len(in.Pods)), costOf)
+		if err != nil {
+			return nil, err
+		}
+		add(lo)
+		add(hi)
+		set.Runs += runs
+	}
+	cr := costRange(set, of) // Runs are the walk's and the search's; Samples counts the draws apart
 	// The mean of costs within the range lies within it; the clamp takes off the rounding of the sum.
 	cr.Expected, cr.Samples = min(max(sum/float64(len(samples)), cr.Min), cr.Max), len(samples)
 	return cr, nil

@@ -25,7 +25,8 @@ func tieText(sim *simmodel.Simulation) string {
 	}
 	over := fmt.Sprintf("over all %s (every distinct outcome of its choices, walked in %d runs)", outcomes, r.Runs)
 	if !r.Exhaustive {
-		over = fmt.Sprintf("over %s (a sample of %d runs, not every outcome: Karpenter may land outside it)", outcomes, r.Runs)
+		over = fmt.Sprintf("over the %s found in %d runs and %d draws (a walk of its choices, a seeded sample and a search toward the cheapest and the dearest; "+
+			"not every outcome, so not a bound: Karpenter may land outside it)", outcomes, r.Runs, r.Samples)
 	}
 	cost := "its cost is " + money.Hourly(sim.Currency, r.Max)
 	if r.Min != r.Max {

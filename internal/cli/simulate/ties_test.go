@@ -48,15 +48,15 @@ func TestSimulateReportsKarpentersRandomTies(t *testing.T) {
 	}
 }
 
-// The tie line says whether its range is every outcome Karpenter's choices can give or a
-// sample of runs.
+// The tie line says whether its range is every outcome Karpenter's choices can give, or the
+// outcomes a search found, which is not a bound.
 func TestTieTextSaysAllOutcomesOrASample(t *testing.T) {
 	all := &simmodel.Simulation{TieBreaks: 5, CostRange: &simmodel.CostRange{Min: 1, Max: 2, MinNodes: 5, MaxNodes: 5, Outcomes: 3, Runs: 32, Exhaustive: true}}
 	if got := tieText(all); !strings.Contains(got, "over all 3 outcomes") || strings.Contains(got, "sample") {
 		t.Errorf("exhaustive: %q", got)
 	}
-	sample := &simmodel.Simulation{TieBreaks: 40, CostRange: &simmodel.CostRange{Min: 1, Max: 2, MinNodes: 5, MaxNodes: 6, Outcomes: 7, Runs: 16}}
-	if got := tieText(sample); !strings.Contains(got, "over 7 outcomes (a sample of 16 runs") {
+	sample := &simmodel.Simulation{TieBreaks: 40, CostRange: &simmodel.CostRange{Min: 1, Max: 2, MinNodes: 5, MaxNodes: 6, Outcomes: 7, Runs: 16, Samples: 16}}
+	if got := tieText(sample); !strings.Contains(got, "over the 7 outcomes found in 16 runs and 16 draws") || !strings.Contains(got, "not a bound") {
 		t.Errorf("sample: %q", got)
 	}
 }

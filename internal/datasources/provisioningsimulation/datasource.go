@@ -188,22 +188,23 @@ func (d *dataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 				MarkdownDescription: "Method `karpenter`, when `tie_breaks` > 0: \"Karpenter breaks N ties randomly; its cost ranges USD min–USD max/h\" (in `currency`): the " +
 					"range over the distinct outcomes of the decision re-run with other tie-breaks: every distinct outcome when the walk over the " +
 					"choices (a failed try's other choices that fail it too are not walked again; one zone per class of zones the round cannot " +
-					"tell apart, as the outcomes are compared without zones) ends within its budget, `exhaustive`; else what " +
-					fmt.Sprintf("the walk found and a seeded sample of at most %d runs, so Karpenter may land outside it. Null otherwise.", simulation.TieRuns),
+					"tell apart, as the outcomes are compared without zones) ends within its budget, `exhaustive`; else the outcomes " +
+					fmt.Sprintf("the walk found, a seeded sample of at most %d runs and a search toward the cheapest and the dearest outcome found: ", simulation.TieRuns) +
+					"not a bound, Karpenter may land outside it. Null otherwise.",
 				Attributes: map[string]schema.Attribute{
-					"min":         cnum("Lowest hourly cost, in `currency`."),
-					"max":         cnum("Highest hourly cost, in `currency`."),
+					"min":         cnum("Lowest hourly cost of the outcomes found, in `currency`: Karpenter's lowest only when `exhaustive`."),
+					"max":         cnum("Highest hourly cost of the outcomes found, in `currency`: Karpenter's highest only when `exhaustive`."),
 					"min_nodes":   schema.Int64Attribute{Computed: true, MarkdownDescription: "Fewest nodes."},
 					"max_nodes":   schema.Int64Attribute{Computed: true, MarkdownDescription: "Most nodes."},
 					"min_pending": schema.Int64Attribute{Computed: true, MarkdownDescription: "Fewest pods left pending."},
 					"max_pending": schema.Int64Attribute{Computed: true, MarkdownDescription: "Most pods left pending."},
 					"outcomes":    schema.Int64Attribute{Computed: true, MarkdownDescription: "Distinct outcomes found."},
-					"runs":        schema.Int64Attribute{Computed: true, MarkdownDescription: "Runs of the decision the walk and the sample took (`samples` apart)."},
+					"runs":        schema.Int64Attribute{Computed: true, MarkdownDescription: "Runs of the decision the walk and the search took (`samples` apart)."},
 					"expected": cnum("Expected hourly cost, in `currency`: the mean over `samples` seeded draws of Karpenter's random choices " +
 						"(each tie's alternatives equally likely, repeats counted). The top-level nodes are one outcome; plan with this figure " +
 						"when Karpenter's outcomes differ."),
 					"samples":    schema.Int64Attribute{Computed: true, MarkdownDescription: "Draws `expected` is the mean of."},
-					"exhaustive": schema.BoolAttribute{Computed: true, MarkdownDescription: "True when every distinct outcome was found (all `outcomes` of Karpenter's choices), false for a sample."},
+					"exhaustive": schema.BoolAttribute{Computed: true, MarkdownDescription: "True when every distinct outcome was found (all `outcomes` of Karpenter's choices, so `min` and `max` bound its cost); false when they are the outcomes a search found."},
 				},
 			},
 			"karpenter_steady_state": steadyStateResultAttribute(cstr, cnum),

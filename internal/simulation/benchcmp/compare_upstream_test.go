@@ -61,9 +61,10 @@ func envInt(name string, def int) int {
 //
 //	prediction: N of M scenarios identical (rules); the shown prediction equals Karpenter's run in K of R runs; shown cost within X % of Karpenter's runs at p95 (max Y %); every run inside the shown range in Z of M scenarios
 //
-// (and the same for EKS), and fails where the gate does (scenarioFigures.gateFailure): a
-// Karpenter run proven out of the emulation's reach, ties or not, or, on the seeded corpus, a
-// run outside the shown range.
+// (and the same for EKS), and fails where the gate does (scenarioFigures.gateFailure and
+// userTally.searchFailure): a Karpenter run proven out of the emulation's reach, ties or not;
+// on the seeded corpus, a run outside a shown range that is exhaustive, or runs outside the
+// ranges that are not in more than 1 in 100 scenarios.
 func TestCompareUpstream(t *testing.T) {
 	setup := startPhaseClock()
 	var scenarios []scenario
@@ -158,7 +159,13 @@ func runComparison(t *testing.T, scenarios []scenario, w io.Writer) {
 	if eksTally.user.scenarios > 0 {
 		eksTally.print(w, " (eks)", eksLaunchNote)
 	}
-	for _, f := range append(aksTally.user.failures, eksTally.user.failures...) {
+	failures := append(aksTally.user.failures, eksTally.user.failures...)
+	for _, tl := range []*tally{&aksTally, &eksTally} {
+		if f := tl.user.searchFailure(); f != "" {
+			failures = append(failures, f)
+		}
+	}
+	for _, f := range failures {
 		t.Errorf("fidelity gate: %s", f)
 	}
 }
@@ -284,6 +291,7 @@ func measureScenario(t *testing.T, sc scenario, tl *tally, w io.Writer) (scenari
 		t.Errorf("%s: emulation: %v", sc.name, err)
 		return sf, false
 	}
+	sf.exhaustive = shown.exhaustive
 	for _, u := range ups {
 		sf.runs = append(sf.runs, shown.measure(u))
 	}

@@ -2,6 +2,7 @@ package benchcmp
 
 import (
 	"io"
+	"strings"
 	"testing"
 )
 
@@ -41,5 +42,38 @@ func TestFidelityGateCatchesWrongTieRule(t *testing.T) {
 	}
 	if caught == 0 {
 		t.Fatal("the gate passed every scenario with a tie rule broken on purpose")
+	}
+}
+
+// A run outside an exhaustive range fails its scenario: the range holds every outcome of the
+// rules. A run outside a range that is not exhaustive fails no scenario alone, but more of
+// them than 1 in searchMissFloor seeded scenarios fail the corpus.
+func TestGateJudgesRangesByWhetherTheyAreBounds(t *testing.T) {
+	outside := []runFigures{{inRange: true}, {inRange: false}}
+	bound := scenarioFigures{name: "bound", runs: outside, seeded: true, exhaustive: true}
+	if bound.gateFailure() == "" {
+		t.Error("a run outside an exhaustive range passed the gate")
+	}
+	found := scenarioFigures{name: "found", runs: outside, seeded: true}
+	if f := found.gateFailure(); f != "" {
+		t.Errorf("a run outside a non-exhaustive range failed its scenario: %s", f)
+	}
+	var tl userTally
+	for i := range 200 {
+		sf := scenarioFigures{name: "in", runs: []runFigures{{inRange: true}}, seeded: true}
+		if i < 2 {
+			sf = found
+		}
+		tl.addScenario(sf)
+	}
+	if f := tl.searchFailure(); f != "" {
+		t.Errorf("2 misses in 200 scenarios: %s", f)
+	}
+	tl.addScenario(found)
+	if tl.searchFailure() == "" {
+		t.Error("3 misses in 201 scenarios passed the gate")
+	}
+	if got := tl.summary("", ""); !strings.Contains(got, "(3 with a run outside a range that is not exhaustive)") {
+		t.Errorf("summary: %s", got)
 	}
 }

@@ -28,8 +28,9 @@
 //	memodomains.go          none: the last round's domain index, kept while the pools and
 //	                        their instance types are the same
 //	ties.go, replay.go,     none: Karpenter's random tie-breaks (Go map order), counted,
-//	enumerate.go,           replayed and enumerated
-//	symmetry.go
+//	enumerate.go,           replayed, enumerated and searched toward the cheapest and the
+//	symmetry.go,            dearest outcome
+//	extremes.go
 //
 // It answers for the pinned versions: the sigs.k8s.io/karpenter v1.14.x scheduler and the
 // karpenter-provider-azure v1.14.2 launch. For a batch of pending pods it says which

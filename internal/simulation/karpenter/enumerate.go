@@ -13,7 +13,8 @@ package karpenter
 // made. Exhaustive is set when the walk ended within the budget. Results are then every
 // outcome the rules can give, distinct by key, Solve's first. Otherwise the set holds the
 // outcomes walked so far. They are a corner of the space next to the first round's choices,
-// not a sample of it, so Predict then adds a random sample.
+// not a sample of it, so Predict then adds a random sample and a cost-directed search
+// (Extremes).
 func Enumerate(in Input, first *Result, budget int, key func(*Result) string) (OutcomeSet, error) {
 	return enumerate(in, first, budget, key, false)
 }
