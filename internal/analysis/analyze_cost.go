@@ -33,7 +33,10 @@ type CapacityChoice struct {
 // zone.
 //
 // Price is the ranking's first key, so only the offerings at the lowest price can win: the
-// others are left out before ranking (the same choice, without ranking hundreds of sizes).
+// others are left out before ranking (the same choice, without ranking hundreds of sizes). No
+// cloud's Rank orders by zone and no field reported here depends on it, so of a type's
+// offerings that differ only in zone one is ranked (a westeurope size has three zonal
+// offerings per capacity type).
 func (a *Analysis) launchChoice(cands []Candidate) (Candidate, *cloudprovider.Offering, bool) {
 	return a.launchChoiceOf(candidateSlice(cands), "")
 }
@@ -62,10 +65,20 @@ func (a *Analysis) launchChoiceOf(cands candidateList, ct string) (Candidate, *c
 		}
 		c := cands.At(i)
 		var offs cloudprovider.Offerings
+		var ranked uint64 // the zone-free classes (classRank) of offs, when below 64
 		for k, of := range c.Offerings {
-			if of.Price == lowest && (ct == "" || c.capacityAt(k) == ct) {
-				offs = append(offs, of)
+			if of.Price != lowest || (ct != "" && c.capacityAt(k) != ct) {
+				continue
 			}
+			if c.class != nil {
+				if r := c.idx.classRank[c.class[k]]; r < 64 {
+					if ranked&(1<<uint(r)) != 0 {
+						continue // ranks as an offering already in offs: only its zone differs
+					}
+					ranked |= 1 << uint(r)
+				}
+			}
+			offs = append(offs, of)
 		}
 		if len(offs) == 0 {
 			continue

@@ -56,6 +56,9 @@ type typeIndex struct {
 	// random value for the other operators, so those are asked per offering, as before.
 	classZone      []string
 	classZoneFixed []bool
+	// classRank is, per class, the id of its requirements without the zone: classes that differ
+	// only in zone share it, and launchChoiceOf ranks one offering of a type per id.
+	classRank []int32
 	// unfixedZones is the set of classes (bit c for class c < 64) whose zone is not fixed.
 	unfixedZones uint64
 	// gpu is the set of types with a nonzero quantity of some resource in gpuResources (the
@@ -95,6 +98,7 @@ func buildTypeIndex(rt *regionTypes) *typeIndex {
 	// string(buf) does not allocate, so only a new key costs an allocation.
 	groupOf := map[string]int{} // key, canonical requirement -> position in groups[key]
 	classOf := map[string]int32{}
+	rankOf := map[string]int32{}
 	var buf []byte
 	for i, it := range types {
 		if zonesUnjudged(it) {
@@ -117,7 +121,7 @@ func buildTypeIndex(rt *regionTypes) *typeIndex {
 		}
 		facts := make([]offeringFacts, len(it.Offerings))
 		for j, of := range it.Offerings {
-			buf = appendCanonicalSet(buf[:0], of.Requirements)
+			buf = appendCanonicalSet(buf[:0], of.Requirements, "")
 			id, ok := classOf[string(buf)]
 			if !ok {
 				id = int32(len(idx.classes))
@@ -133,6 +137,13 @@ func buildTypeIndex(rt *regionTypes) *typeIndex {
 				if !fixed && id < 64 {
 					idx.unfixedZones |= 1 << uint(id)
 				}
+				rankKey := string(appendCanonicalSet(nil, of.Requirements, corev1.LabelTopologyZone))
+				r, ok := rankOf[rankKey]
+				if !ok {
+					r = int32(len(rankOf))
+					rankOf[rankKey] = r
+				}
+				idx.classRank = append(idx.classRank, r)
 			}
 			facts[j] = offeringFacts{class: id, available: of.Available}
 			if it.ZonesKnown {
@@ -247,12 +258,15 @@ func appendCanonical(buf []byte, r *scheduling.Requirement) []byte {
 	return buf
 }
 
-// appendCanonicalSet appends the canonical form of every requirement of the set, by key.
-func appendCanonicalSet(buf []byte, reqs scheduling.Requirements) []byte {
+// appendCanonicalSet appends the canonical form of every requirement of the set but the one
+// on key skip ("" skips none), by key.
+func appendCanonicalSet(buf []byte, reqs scheduling.Requirements, skip string) []byte {
 	var fixed [8]string
 	keys := fixed[:0]
 	for k := range reqs {
-		keys = append(keys, k)
+		if k != skip {
+			keys = append(keys, k)
+		}
 	}
 	sort.Strings(keys)
 	for _, k := range keys {

@@ -46,7 +46,7 @@ func (t RegionTypes) AdmissibleAll(reqs scheduling.Requirements) []cloudprovider
 // RequirementsKey is a canonical string for requirements: the same for the same requirements
 // whatever their order, so that callers judge each distinct set once.
 func RequirementsKey(reqs scheduling.Requirements) string {
-	return string(appendCanonicalSet(nil, reqs))
+	return string(appendCanonicalSet(nil, reqs, ""))
 }
 
 // OfferingLabels are what the optimum reads of an offering for every packing: its zone

@@ -79,7 +79,8 @@ type Launcher interface {
 	Launch(options []*cloudprovider.InstanceType, reqs scheduling.Requirements, requests corev1.ResourceList, resolvable map[*cloudprovider.InstanceType]bool) (*cloudprovider.InstanceType, []*cloudprovider.Offering)
 	// Rank orders instance types with offerings already known to be allowed as the allocation
 	// strategy ranks them: best first, each one's offerings best first. The analysis reports
-	// the first as the offering Karpenter launches.
+	// the first as the offering Karpenter launches. It does not order by zone (offerings that
+	// differ only in zone rank alike): the analysis ranks one of them.
 	Rank(cands []InstanceOfferings) []InstanceOfferings
 }
 
