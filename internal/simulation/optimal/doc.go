@@ -9,6 +9,6 @@
 // compile.go builds the model (pods, pools, instance types as integer vectors and offering
 // masks), which nothing changes afterwards; a packing (packing.go) is one placement of the
 // model's pods. pack.go and variant.go pack, improve.go improves, lppack.go re-packs from the
-// configuration LP (colgen.go), local.go searches locally (trialmemo.go skips its repeated
-// trials); bound.go, boundlp.go and cgbound.go bound, report.go reports.
+// configuration LP (colgen.go), local.go searches locally; bound.go, boundlp.go and cgbound.go
+// bound, report.go reports.
 package optimal

@@ -98,10 +98,9 @@ func (pk *packing) localSearchPool(p *simPool) {
 	scoped := len(nodes) > maxLocalNodes || pods > maxLocalPods
 	rng := rand.New(rand.NewPCG(md.seed, uint64(p.idx)+0x10ca1))
 	tries := 0
-	var memo trialMemo
 	try := func(set []*simNode, mode int) bool {
 		tries++
-		return memo.try(pk, set, mode, func() bool { return pk.ruinRecreate(p, set, mode, rng, scoped) })
+		return pk.ruinRecreate(p, set, mode, rng, scoped)
 	}
 	for improved := true; improved; {
 		improved = false
