@@ -460,18 +460,13 @@ func (ks *Knapsack) Grid(cells int, up bool) ([]int, float64) {
 				pc.took = bitset.New(states)
 			}
 			pv := v * float64(k)
-			// Row by row, both rows sliced to the cells read and written, so that the inner
-			// loop has no bounds checks; descending a and b keeps each piece taken at most once
-			// (the row read is the same row when pc.a is 0).
-			n := size[1] - pc.b + 1
-			for a := size[0]; a >= pc.a && n > 0; a-- {
-				dst := f[a*stride+pc.b:][:n]
-				src := f[(a-pc.a)*stride:][:n]
-				for b := n - 1; b >= 0; b-- {
-					if c := src[b] + pv; c > dst[b] {
-						dst[b] = c
+			for a := size[0]; a >= pc.a; a-- {
+				for b := size[1]; b >= pc.b; b-- {
+					s := a*stride + b
+					if c := f[s-pc.a*stride-pc.b] + pv; c > f[s] {
+						f[s] = c
 						if up {
-							pc.took.Add(a*stride + pc.b + b)
+							pc.took.Add(s)
 						}
 					}
 				}
