@@ -27,9 +27,10 @@ func newDisruptionGuide(want disruptionOutcome) *disruptionGuide {
 	return g
 }
 
-// follows says whether got, the disruptions of a run so far, can begin want's: each of want's
-// groups of disruptions at the same time, in order, with any order inside a group (one pass's
-// commands, which the two sides may list in other orders).
+// follows says whether got, the disruptions of a run so far, can begin want's: want's runs of
+// disruptions for the same reason in order, in any order inside a run. The order inside is
+// left free because the two sides time some steps apart: Karpenter's expiration controller
+// sleeps a second after each deletion, the emulation expires together.
 func (g *disruptionGuide) follows(got []disruptionEvent) bool {
 	want := g.want.disruptions
 	n := len(got)
@@ -39,13 +40,13 @@ func (g *disruptionGuide) follows(got []disruptionEvent) bool {
 	if n > len(want) {
 		return false
 	}
-	// want[s:m] is the group of the n-th disruption: got must hold all of want[:s] and
-	// nothing outside want[:m].
+	// want[s:m] is the run of the n-th disruption: got must hold all of want[:s] and nothing
+	// outside want[:m].
 	s, m := n-1, n
-	for s > 0 && want[s-1].at == want[n-1].at {
+	for s > 0 && want[s-1].reason == want[n-1].reason {
 		s--
 	}
-	for m < len(want) && want[m].at == want[n-1].at {
+	for m < len(want) && want[m].reason == want[n-1].reason {
 		m++
 	}
 	room := map[string]int{}

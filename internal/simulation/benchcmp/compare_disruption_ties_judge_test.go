@@ -72,12 +72,12 @@ func TestReachDisruptionWalksTheTies(t *testing.T) {
 }
 
 // TestDisruptionGuideFollows checks the guide's test of a partial run against Karpenter's:
-// the disruptions of one time in any order, those of different times in order, none more.
+// the disruptions of a run of one reason in any order, the runs in order, none more.
 func TestDisruptionGuideFollows(t *testing.T) {
 	ev := func(at time.Duration, reason, pool string) disruptionEvent {
 		return disruptionEvent{at: at, reason: reason, node: nodeKey{pool: pool}}
 	}
-	a, b, c := ev(time.Minute, "Empty", "a"), ev(time.Minute, "Empty", "b"), ev(2*time.Minute, "Drifted", "c")
+	a, b, c := ev(time.Minute, "Empty", "a"), ev(2*time.Minute, "Empty", "b"), ev(3*time.Minute, "Drifted", "c")
 	g := newDisruptionGuide(disruptionOutcome{disruptions: []disruptionEvent{a, b, c}})
 	for _, tc := range []struct {
 		got  []disruptionEvent
