@@ -33,11 +33,12 @@ import (
 //
 //	disruption: N of M scenarios identical, max steady-state cost difference X% (...); the shown outcome equals Karpenter's run in K of M, ...
 //
+// DISRUPTION_KARPENTER_RUNS (default 1) runs Karpenter's side that many times per case.
 // DISRUPTION_CORPUS cases (default 3, in the suite) of at most DISRUPTION_MAX_PODS pods
 // (default 30) are drawn with CORPUS_SEED; make compare-upstream-disruption runs 160 of up to
 // 300; SCENARIOS=DIR runs the case directories under DIR instead (loadDisruptionDirs). With
 // DISRUPTION_GATE=1 (the make target) it fails when Karpenter's run of a case is none of the
-// emulation's outcomes found (a rule, proven or not reached in TIE_RUNS runs); the suite
+// emulation's outcomes found (a rule, proven by an exhausted search or not reached in TIE_RUNS runs); the suite
 // reports the count.
 func TestCompareUpstreamDisruption(t *testing.T) {
 	if testing.Short() {
