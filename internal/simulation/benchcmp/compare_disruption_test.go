@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -33,13 +34,14 @@ import (
 //
 //	disruption: N of M scenarios identical, max steady-state cost difference X% (...); the shown outcome equals Karpenter's run in K of M, ...
 //
+// DISRUPTION_KARPENTER_RUNS (default 1) runs Karpenter's side that many times per case.
 // DISRUPTION_CORPUS cases (default 3, in the suite) of at most DISRUPTION_MAX_PODS pods
 // (default 30) are drawn with CORPUS_SEED; make compare-upstream-disruption runs 160 of up to
 // 300; DISRUPTION_ONLY=3,19 runs only those of them (by index); SCENARIOS=DIR runs the case
 // directories under DIR instead (loadDisruptionDirs). It fails, in the suite too, when a case
 // is proven out of reach (Karpenter's run is none of the emulation's outcomes, and the
-// emulation met no tie or ran every combination: a rule differs), and, on the suite's own
-// corpus, when fewer than suiteDisruptionIdentical cases are identical. With
+// emulation met no tie or its guided search ran every combination: a rule differs), and, on
+// the suite's own corpus, when fewer than suiteDisruptionIdentical cases are identical. With
 // DISRUPTION_GATE=1 (the make target) it also fails on a case not reached in TIE_RUNS runs;
 // the suite reports those.
 func TestCompareUpstreamDisruption(t *testing.T) {
@@ -125,14 +127,15 @@ func disruptionOnly(v string) (map[int]bool, error) {
 
 // disruptionTally sums the comparator's verdicts and times.
 type disruptionTally struct {
-	// same counts the cases whose Karpenter run is one of the emulation's outcomes (the
-	// rules' figure); shown those whose run is the emulation's shown (default) outcome.
+	// same counts the cases each of whose Karpenter runs is one of the emulation's outcomes
+	// (the rules' figure); shown those whose first run is the emulation's shown outcome.
 	cases, same, shown int
 	// tied counts the cases where the emulation met ties Karpenter breaks at random;
 	// byTies those identical only with other tie-breaks than the shown ones.
 	tied, byTies int
-	// ruleDiffers counts the cases whose Karpenter run no tie-break reached (the gate);
-	// proven those of them where the emulation met no tie or every combination was run.
+	// ruleDiffers counts the cases with a Karpenter run no tie-break reached (the gate);
+	// proven those of them where the emulation met no tie or the guided search exhausted
+	// the tie tree.
 	ruleDiffers, proven int
 	// zonesOnly counts the cases whose shown outcome differs only in its nodes' zones.
 	zonesOnly int
@@ -143,6 +146,9 @@ type disruptionTally struct {
 	// tieRuns and tieTime are the emulation's runs with other tie-breaks.
 	tieRuns int
 	tieTime time.Duration
+	// karpenterRuns is how many times Karpenter ran each case; karpenterVaries counts the
+	// cases where its runs differ.
+	karpenterRuns, karpenterVaries int
 }
 
 func (tl disruptionTally) print() {
@@ -153,92 +159,85 @@ func (tl disruptionTally) print() {
 		ratio = float64(tl.upstream) / float64(tl.ours)
 	}
 	fmt.Printf("disruption: %d of the %d whose shown outcome differs differ only in zones (same pools, instance types, capacity types and disruptions per reason)\n", tl.zonesOnly, tl.cases-tl.shown)
-	fmt.Printf("disruption: %d met ties Karpenter breaks at random; %d identical only with other tie-breaks (%d emulation runs, %s); %d differ (the gate): %d proven (no tie, or every combination run), %d not reached in the bounded runs\n",
+	fmt.Printf("disruption: %d met ties Karpenter breaks at random; %d identical only with other tie-breaks (%d emulation runs, %s); %d differ (the gate): %d proven (no tie, or no tie-break follows Karpenter's run: the tie tree exhausted), %d not reached in the bounded runs\n",
 		tl.tied, tl.byTies, tl.tieRuns, tl.tieTime.Round(time.Millisecond), tl.ruleDiffers, tl.proven, tl.ruleDiffers-tl.proven)
+	fmt.Printf("disruption: Karpenter ran each case %d times; its runs differ among themselves in %d of %d\n", tl.karpenterRuns, tl.karpenterVaries, tl.cases)
 	fmt.Printf("disruption: wall time emulation %s (shown outcome), Karpenter's controllers %s (%.0fx)\n",
 		tl.ours.Round(time.Millisecond), tl.upstream.Round(time.Millisecond), ratio)
 }
 
 // disruptionTieLimit is the default bound on the emulation's runs per case (TIE_RUNS), the
-// shown one included: 32 up to 62 pods, down to 8 from 250.
-func disruptionTieLimit(pods int) int { return max(8, min(32, 2000/max(pods, 1))) }
+// shown one included: 256 up to 62 pods, down to 32 from 500. Most runs of the guided search
+// stop early, where they leave Karpenter's run.
+func disruptionTieLimit(pods int) int { return max(32, min(256, 16000/max(pods, 1))) }
 
-// compareDisruption runs every case on both sides, printing a line each. Where the shown
-// outcome differs from Karpenter's run and the emulation met ties Karpenter breaks at random,
-// the emulation runs again with other tie-breaks (reachDisruption: at most TIE_RUNS runs,
-// default disruptionTieLimit, and TIE_SECONDS of wall time, default 30): the case is
-// identical when one of them gives Karpenter's run. Karpenter runs once: its run is one draw
-// of its random choices.
+// compareDisruption runs every case on both sides, printing a line each. Karpenter runs
+// DISRUPTION_KARPENTER_RUNS times (default 1): each run is one draw of its random choices, and
+// the case is identical when every run is one of the emulation's outcomes (judgeDisruption).
+// The line shows the first run.
 func compareDisruption(t *testing.T, cases []disruptionCase, verbose bool) disruptionTally {
 	var tl disruptionTally
+	karpenterRuns := max(1, envInt("DISRUPTION_KARPENTER_RUNS", 1))
 	for _, c := range cases {
-		// Karpenter's side runs first: the emulation takes its pods' UIDs and creation times,
-		// in the shown run and in every run with other tie-breaks.
-		up, err := upstreamDisruption(c)
-		if err != nil {
-			t.Fatalf("%s: Karpenter: %v", c.name, err)
-		}
-		c = c.withServerIdentities(up)
-		tb := &disruptionTies{}
-		ours, err := emulatedDisruptionWith(c, tb)
-		if err != nil {
-			t.Fatalf("%s: emulation: %v", c.name, err)
-		}
 		tl.cases++
-		tl.ours += ours.elapsed
-		tl.upstream += up.elapsed
-		costDiff := func(o disruptionOutcome) float64 {
-			if uc := up.cost(); uc > 0 {
-				return math.Abs(o.cost()-uc) / uc
+		var first disruptionJudgement
+		var outcomes []string
+		same, reached, proven := true, 0, false
+		for k := range karpenterRuns {
+			// Karpenter's side runs first: the emulation takes its pods' UIDs and creation
+			// times, in the shown run and in every run with other tie-breaks.
+			up, err := upstreamDisruption(c)
+			if err != nil {
+				t.Fatalf("%s: Karpenter: %v", c.name, err)
 			}
-			return 0
-		}
-		shownDiff := costDiff(ours)
-		tl.maxShownDiff = max(tl.maxShownDiff, shownDiff)
-		if ours.ties > 0 {
-			tl.tied++
-		}
-		verdict := "identical"
-		nearest := shownDiff
-		switch {
-		case sameOutcome(ours, up):
-			tl.same++
-			tl.shown++
-		case ours.ties == 0:
-			tl.ruleDiffers++
-			tl.proven++
-			verdict = "differs (no random tie: a rule)"
-		default:
-			start := time.Now()
-			r, err := reachDisruption(c, ours, tb, up, envInt("TIE_RUNS", disruptionTieLimit(len(c.sc.pods))), time.Duration(envInt("TIE_SECONDS", 30))*time.Second)
+			if !slices.Contains(outcomes, disruptionSignature(up)) {
+				outcomes = append(outcomes, disruptionSignature(up))
+			}
+			j, err := judgeDisruption(c.withServerIdentities(up), up)
 			if err != nil {
 				t.Fatalf("%s: emulation: %v", c.name, err)
 			}
-			tl.tieRuns += r.runs - 1
-			tl.tieTime += time.Since(start)
-			for _, o := range r.outcomes {
-				nearest = min(nearest, costDiff(o))
+			tl.upstream += up.elapsed
+			tl.tieRuns += j.tieRuns
+			tl.tieTime += j.tieTime
+			if j.same {
+				reached++
 			}
-			walk := fmt.Sprintf("%d outcomes in %d runs, sampled", len(r.outcomes), r.runs)
-			if r.exhaustive {
-				walk = fmt.Sprintf("%d outcomes, every combination run (%d runs)", len(r.outcomes), r.runs)
-			}
-			switch {
-			case r.found != nil:
-				tl.same++
-				tl.byTies++
-				nearest = 0
-				verdict = fmt.Sprintf("identical with other tie-breaks (run %d; %d random ties met)", r.runs, ours.ties)
-			case r.exhaustive:
-				tl.ruleDiffers++
-				tl.proven++
-				verdict = fmt.Sprintf("differs (%d random ties met, %s: a rule)", ours.ties, walk)
-			default:
-				tl.ruleDiffers++
-				verdict = fmt.Sprintf("differs (%d random ties met, not reached: %s)", ours.ties, walk)
+			same = same && j.same
+			proven = proven || j.proven
+			if k == 0 {
+				first = j
 			}
 		}
-		tl.maxCostDiff = max(tl.maxCostDiff, nearest)
+		ours, up := first.ours, first.up
+		tl.ours += ours.elapsed
+		tl.maxShownDiff = max(tl.maxShownDiff, first.shownDiff)
+		tl.maxCostDiff = max(tl.maxCostDiff, first.nearest)
+		if ours.ties > 0 {
+			tl.tied++
+		}
+		if len(outcomes) > 1 {
+			tl.karpenterVaries++
+		}
+		if sameOutcome(ours, up) {
+			tl.shown++
+		}
+		switch {
+		case same:
+			tl.same++
+			if !sameOutcome(ours, up) {
+				tl.byTies++
+			}
+		case proven:
+			tl.ruleDiffers++
+			tl.proven++
+		default:
+			tl.ruleDiffers++
+		}
+		verdict := first.verdict
+		if karpenterRuns > 1 {
+			verdict = fmt.Sprintf("%d of %d Karpenter runs reached (%d distinct); first run %s", reached, karpenterRuns, len(outcomes), verdict)
+		}
 		if !sameOutcome(ours, up) && sameUpToZones(ours, up) {
 			tl.zonesOnly++
 			verdict += "; shown outcome differs in zones only"
@@ -252,7 +251,71 @@ func compareDisruption(t *testing.T, cases []disruptionCase, verbose bool) disru
 			c.name, len(c.sc.pods), tagsOf(c), len(ours.before), len(ours.after), ours.cost(), ours.reasons(),
 			len(up.before), len(up.after), up.cost(), up.reasons(), verdict)
 	}
+	tl.karpenterRuns = karpenterRuns
 	return tl
+}
+
+// disruptionJudgement is the verdict on one Karpenter run of a case.
+type disruptionJudgement struct {
+	ours, up disruptionOutcome
+	// same says up is one of the emulation's outcomes; proven, when not, that no tie-break
+	// follows it (none met, or the tie tree exhausted).
+	same, proven bool
+	verdict      string
+	// shownDiff and nearest are the steady-state cost differences from up of the shown
+	// outcome and of the nearest outcome found.
+	shownDiff, nearest float64
+	tieRuns            int
+	tieTime            time.Duration
+}
+
+// judgeDisruption runs the emulation on c (which carries up's pod identities) and, where its
+// shown outcome is not up and it met ties Karpenter breaks at random, searches its other
+// tie-breaks for up (reachDisruption: at most TIE_RUNS runs, default disruptionTieLimit, and
+// TIE_SECONDS of wall time, default 30).
+func judgeDisruption(c disruptionCase, up disruptionOutcome) (disruptionJudgement, error) {
+	tb := &disruptionTies{}
+	ours, err := emulatedDisruptionWith(c, tb)
+	if err != nil {
+		return disruptionJudgement{}, err
+	}
+	costDiff := func(o disruptionOutcome) float64 {
+		if uc := up.cost(); uc > 0 {
+			return math.Abs(o.cost()-uc) / uc
+		}
+		return 0
+	}
+	j := disruptionJudgement{ours: ours, up: up, verdict: "identical", shownDiff: costDiff(ours)}
+	j.nearest = j.shownDiff
+	switch {
+	case sameOutcome(ours, up):
+		j.same = true
+	case ours.ties == 0:
+		j.proven = true
+		j.verdict = "differs (no random tie: a rule)"
+	default:
+		start := time.Now()
+		r, err := reachDisruption(c, ours, tb, up, envInt("TIE_RUNS", disruptionTieLimit(len(c.sc.pods))), time.Duration(envInt("TIE_SECONDS", 30))*time.Second)
+		if err != nil {
+			return j, err
+		}
+		j.tieRuns, j.tieTime = r.runs-1, time.Since(start)
+		for _, o := range r.outcomes {
+			j.nearest = min(j.nearest, costDiff(o))
+		}
+		walk := fmt.Sprintf("%d outcomes in %d runs, %d cut where they left Karpenter's run", len(r.outcomes), r.runs, r.cut)
+		switch {
+		case r.found != nil:
+			j.same, j.nearest = true, 0
+			j.verdict = fmt.Sprintf("identical with other tie-breaks (run %d; %d random ties met)", r.runs, ours.ties)
+		case r.exhaustive:
+			j.proven = true
+			j.verdict = fmt.Sprintf("differs (%d random ties met, %s, the tie tree exhausted: a rule)", ours.ties, walk)
+		default:
+			j.verdict = fmt.Sprintf("differs (%d random ties met, not reached: %s)", ours.ties, walk)
+		}
+	}
+	return j, nil
 }
 
 func tagsOf(c disruptionCase) string {
@@ -285,13 +348,18 @@ func emulatedDisruption(c disruptionCase) (disruptionOutcome, error) {
 
 // emulatedDisruptionWith is emulatedDisruption with every tie the emulation meets
 // (provisioning's, the disruption controller's and its simulations') resolved by tb; nil
-// takes the emulation's own choices.
-func emulatedDisruptionWith(c disruptionCase, tb karpenter.TieBreaker) (disruptionOutcome, error) {
+// takes the emulation's own choices. With tb.guide set the run stops, with a partial outcome,
+// at the first node launched, disruption or nodes before the change that the guide's run
+// cannot have (disruptionGuide).
+func emulatedDisruptionWith(c disruptionCase, tb *disruptionTies) (disruptionOutcome, error) {
 	start := time.Now()
 	var out disruptionOutcome
 	in := emulationInput(c.sc)
 	in.Pods, in.ExistingNodes = nil, nil
-	in.TieBreaks = tb
+	var g *disruptionGuide
+	if tb != nil {
+		in.TieBreaks, g = tb, tb.guide
+	}
 	if c.wrongRule != nil {
 		in.NodePools = brokenPools(in.NodePools, c.wrongRule)
 	}
@@ -312,6 +380,12 @@ func emulatedDisruptionWith(c disruptionCase, tb karpenter.TieBreaker) (disrupti
 		return ""
 	}
 	ctrl := disruption.NewController(disruption.Options{LaunchToInitialized: time.Nanosecond})
+	// launched counts the nodes launched by key, for the guide.
+	launched, beforeChange := map[string]int{}, true
+	launch := func(labels map[string]string) bool {
+		launched[nodeKeyOf(labels).String()]++
+		return g.launches(launched, beforeChange)
+	}
 	provision := func(kin karpenter.Input) ([]karpenter.ExistingNode, []*corev1.Pod, error) {
 		p, err := simulation.Provision(kin, simulation.MaxRounds)
 		if err != nil {
@@ -320,26 +394,58 @@ func emulatedDisruptionWith(c disruptionCase, tb karpenter.TieBreaker) (disrupti
 		for _, r := range p.Rounds {
 			out.ties += r.Result.Ties
 		}
-		return p.Nodes, p.Pending, nil
-	}
-	runAt := func(at time.Time) error {
-		res, err := disruption.Run(cl, ctrl, disruption.RunOptions{Start: at, Horizon: c.horizon, Provision: provision})
-		if err != nil {
-			return err
-		}
-		out.ties += res.Ties
-		for _, ev := range res.Events {
-			for _, n := range ev.Removed {
-				out.disruptions = append(out.disruptions, disruptionEvent{at: ev.At.Sub(disruptionStart), reason: string(ev.Reason), node: emulatedKey(c.sc, n)})
+		if g != nil {
+			had := map[string]bool{}
+			for _, ex := range kin.ExistingNodes {
+				had[ex.Name] = true
+			}
+			for _, ex := range p.Nodes {
+				if !had[ex.Name] && !launch(ex.Labels) {
+					tb.astray()
+					return nil, nil, errAstray
+				}
 			}
 		}
-		return nil
+		return p.Nodes, p.Pending, nil
 	}
-	if err := runAt(disruptionStart); err != nil {
-		return out, fmt.Errorf("before: %w", err)
+	observe := func(ev *disruption.Event) bool {
+		for _, n := range ev.Removed {
+			out.disruptions = append(out.disruptions, disruptionEvent{at: ev.At.Sub(disruptionStart), reason: string(ev.Reason), node: emulatedKey(c.sc, n)})
+		}
+		if g == nil {
+			return true
+		}
+		ok := g.follows(out.disruptions)
+		for _, n := range ev.Replacements {
+			ok = launch(n.Labels) && ok
+		}
+		if !ok {
+			tb.astray()
+		}
+		return ok
+	}
+	// runAt runs a phase; false says the guide stopped it.
+	runAt := func(at time.Time) (bool, error) {
+		res, err := disruption.Run(cl, ctrl, disruption.RunOptions{Start: at, Horizon: c.horizon, Provision: provision, Observe: observe})
+		if errors.Is(err, errAstray) {
+			return false, nil
+		}
+		if err != nil {
+			return false, err
+		}
+		out.ties += res.Ties
+		return !res.Stopped, nil
+	}
+	if ok, err := runAt(disruptionStart); err != nil || !ok {
+		return out, wrapPhase("before", err)
 	}
 	out.before = emulatedNodes(c.sc, cl)
 	out.beforeTies = out.ties
+	if g != nil && nodeKeysString(out.before) != g.before {
+		tb.astray()
+		return out, nil
+	}
+	beforeChange = false
 	if c.changed() {
 		if c.afterPools != nil {
 			cl.Input.NodePools = replacedPools(cl.Input.NodePools, c.afterPools)
@@ -359,14 +465,25 @@ func emulatedDisruptionWith(c disruptionCase, tb karpenter.TieBreaker) (disrupti
 				out.unwalkedTies = true
 			}
 		}
-		if err := runAt(disruptionStart.Add(c.horizon)); err != nil {
-			return out, fmt.Errorf("after: %w", err)
+		if ok, err := runAt(disruptionStart.Add(c.horizon)); err != nil || !ok {
+			return out, wrapPhase("after", err)
 		}
 	}
 	out.after = emulatedNodes(c.sc, cl)
 	out.pending = len(cl.Pending)
 	out.elapsed = time.Since(start)
 	return out, nil
+}
+
+// errAstray stops a guided run from the provisioner.
+var errAstray = errors.New("the run went astray of its guide")
+
+// wrapPhase names the phase of an error (nil stays nil).
+func wrapPhase(phase string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("%s: %w", phase, err)
 }
 
 // brokenPools are copies of the pools with a rule broken on purpose (the gate's test).

@@ -30,6 +30,9 @@ type RunOptions struct {
 	Horizon       time.Duration
 	MaxIterations int
 	Provision     Provisioner
+	// Observe, when set, sees each event as it is made; the run stops at once (Stopped)
+	// when it returns false. A search for a given run cuts a branch with it.
+	Observe func(*Event) bool
 }
 
 // Event is one step that changed the cluster: a command started, finished, or an expiry.
@@ -59,9 +62,10 @@ type RunResult struct {
 	// controller proposing nothing, nothing in flight and no pod that can be placed pending.
 	End    time.Time
 	Steady bool
-	// HitHorizon and HitBound say which bound ended a run that was not steady.
-	HitHorizon, HitBound bool
-	Iterations           int
+	// HitHorizon and HitBound say which bound ended a run that was not steady; Stopped
+	// that RunOptions.Observe ended it.
+	HitHorizon, HitBound, Stopped bool
+	Iterations                    int
 	// Ties is how many choices the run's disruption passes met that upstream leaves to
 	// chance (ties.go; Cluster.Ties over the run). The provisioner's rounds count their own.
 	Ties int
@@ -123,6 +127,10 @@ func Run(cl *Cluster, ctrl *Controller, ro RunOptions) (*RunResult, error) {
 			ev := &Event{At: x.At, Reason: ReasonExpired, Removed: []*Node{x.Node}, Evicted: len(x.Evicted)}
 			removedBy[x.Node] = ev
 			out.Events = append(out.Events, ev)
+			if ro.Observe != nil && !ro.Observe(ev) {
+				out.Stopped, out.Ties = true, cl.Ties-ties
+				return out, nil
+			}
 		}
 		now = after
 		if changed, err := provision(cl, ctrl.opts, ro.Provision, now); err != nil {
@@ -155,6 +163,10 @@ func Run(cl *Cluster, ctrl *Controller, ro RunOptions) (*RunResult, error) {
 			pendingEvent[cmd.Candidates[0].Node] = ev
 			ev.Replacements = append([]*Node(nil), cl.Nodes[len(cl.Nodes)-len(cmd.Replacements):]...)
 			out.Events = append(out.Events, ev)
+			if ro.Observe != nil && !ro.Observe(ev) {
+				out.Stopped, out.Ties = true, cl.Ties-ties
+				return out, nil
+			}
 			if cmd.At.After(now) {
 				now = cmd.At
 			}
