@@ -150,6 +150,7 @@ func Settle(s *analysis.Analyzer, in SettleInput) (*Settled, error) {
 	cl := &disruption.Cluster{Input: pr.pin, Nodes: in.Start, Pending: boundOnStart(in.Start, pr.pin.Pods), PDBs: in.PDBs}
 	cl.Input.Pods, cl.Input.ExistingNodes = nil, nil
 	cl.CloudDrift = classDrift(in, false)
+	cl.Recreated = pr.recreated
 	before, err := settleRun(s, pr, cl, in, start)
 	if err != nil {
 		return nil, fmt.Errorf("before: %w", err)
@@ -165,6 +166,7 @@ func Settle(s *analysis.Analyzer, in SettleInput) (*Settled, error) {
 		return nil, fmt.Errorf("after: %w", err)
 	}
 	tied := replaceObjects(cl, pa, before.end)
+	cl.Recreated = pa.recreated
 	if in.AfterPDBs != nil {
 		cl.PDBs = in.AfterPDBs
 	}
@@ -313,6 +315,13 @@ func replaceObjects(cl *disruption.Cluster, pa *prepared, now time.Time) (tied b
 		pa.of[p] = pa.of[q]
 	}
 	return tied
+}
+
+// recreated counts a pod recreated after an eviction as the workload's pod it replaces.
+func (pr *prepared) recreated(evicted, replacement *corev1.Pod) {
+	if w, ok := pr.of[evicted]; ok {
+		pr.of[replacement] = w
+	}
 }
 
 // scaleDownTieAssumption says how a scale-down's tie was broken.

@@ -22,6 +22,9 @@ func (c *Cluster) recreate(evicted []*corev1.Pod, at time.Time) []*corev1.Pod {
 		q.CreationTimestamp = metav1.NewTime(at)
 		q.UID = c.replacementUID(p)
 		out[i] = q
+		if c.Recreated != nil {
+			c.Recreated(p, q)
+		}
 	}
 	return out
 }

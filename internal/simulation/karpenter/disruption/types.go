@@ -88,6 +88,9 @@ type Cluster struct {
 	// evicted one ("": the emulation's own). The API server draws UIDs at random, and
 	// Karpenter's queue orders equal pods created at the same time by UID.
 	ReplacementUID func(evicted *corev1.Pod) types.UID
+	// Recreated, when set, is told of every pod recreated after an eviction: a caller that
+	// reports pods by the workload they belong to keeps counting the new pod as the old.
+	Recreated func(evicted, replacement *corev1.Pod)
 	// Ties counts the choices the disruption controller met that upstream leaves to chance
 	// (ties.go), its scheduling simulations' ties included.
 	Ties int
