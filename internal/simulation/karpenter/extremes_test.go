@@ -29,10 +29,7 @@ func costOfResult(r *Result) float64 {
 // pod alone needs. From either outcome alone, the descent finds the other end. It stays
 // within its budget and gives the same rounds on every call.
 func TestExtremesDescendsTowardBothEnds(t *testing.T) {
-	daemon := pod("daemon", 0, "500m")
-	daemon.Namespace = "kube-system"
-	daemon.Spec.Affinity = &corev1.Affinity{NodeAffinity: &corev1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &corev1.NodeSelector{
-		NodeSelectorTerms: []corev1.NodeSelectorTerm{{MatchExpressions: []corev1.NodeSelectorRequirement{{Key: corev1.LabelArchStable, Operator: corev1.NodeSelectorOpIn, Values: []string{karpv1.ArchitectureAmd64}}}}}}}}
+	daemon := amd64DaemonSetPod()
 	in := Input{NodePools: []*karpv1.NodePool{pool("general")}, InstanceTypes: map[string][]*cloudprovider.InstanceType{"general": westeurope()},
 		Launchers: map[string]cloud.Launcher{"general": aks.NewCloud(nil)}, Pods: []*corev1.Pod{pod("app", 0, "1500m")}, DaemonSetPods: []*corev1.Pod{daemon}}
 	first, err := Solve(in)

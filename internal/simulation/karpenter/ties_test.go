@@ -94,10 +94,7 @@ func TestZoneSpreadTieIsCountedAndEveryChoiceReRun(t *testing.T) {
 // group first gives the DaemonSet's overhead, last gives none. The emulation counts the order
 // as a tie and re-runs it.
 func TestDaemonOverheadOrderIsATie(t *testing.T) {
-	daemon := pod("daemon", 0, "500m")
-	daemon.Namespace = "kube-system"
-	daemon.Spec.Affinity = &corev1.Affinity{NodeAffinity: &corev1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &corev1.NodeSelector{
-		NodeSelectorTerms: []corev1.NodeSelectorTerm{{MatchExpressions: []corev1.NodeSelectorRequirement{{Key: corev1.LabelArchStable, Operator: corev1.NodeSelectorOpIn, Values: []string{karpv1.ArchitectureAmd64}}}}}}}}
+	daemon := amd64DaemonSetPod()
 	in := Input{NodePools: []*karpv1.NodePool{pool("general")}, InstanceTypes: map[string][]*cloudprovider.InstanceType{"general": westeurope()},
 		Pods: []*corev1.Pod{pod("app", 0, "1")}, DaemonSetPods: []*corev1.Pod{daemon}}
 	first, err := Solve(in)
@@ -200,4 +197,14 @@ func TestTopologyTieOnAnOpenNodeClaimIsCountedOnce(t *testing.T) {
 	if !set.Exhaustive || len(set.Results) != 4 || set.Runs != 4 {
 		t.Fatalf("%d outcomes in %d runs (exhaustive %v); want the 4 domains in 4 runs", len(set.Results), set.Runs, set.Exhaustive)
 	}
+}
+
+// amd64DaemonSetPod is a DaemonSet's pod of 500m that runs on amd64 sizes only: a pool of both
+// architectures then has two daemon groups, one without it.
+func amd64DaemonSetPod() *corev1.Pod {
+	daemon := pod("daemon", 0, "500m")
+	daemon.Namespace = "kube-system"
+	daemon.Spec.Affinity = &corev1.Affinity{NodeAffinity: &corev1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &corev1.NodeSelector{
+		NodeSelectorTerms: []corev1.NodeSelectorTerm{{MatchExpressions: []corev1.NodeSelectorRequirement{{Key: corev1.LabelArchStable, Operator: corev1.NodeSelectorOpIn, Values: []string{karpv1.ArchitectureAmd64}}}}}}}}
+	return daemon
 }
