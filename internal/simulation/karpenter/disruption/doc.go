@@ -63,8 +63,6 @@
 //     takes one disruption from the PDB per eviction and refuses the next (429, retried by
 //     the terminator) until the PDB's status is computed again: with evicted pods ready once
 //     bound, the retries are taken to end the same way;
-//   - the provisioner's nomination of the existing nodes it places pending pods on, which
-//     keeps them from being candidates for 20 s (twice BatchMaxDuration) upstream;
 //   - where upstream breaks a tie by Go map order or an unstable sort (candidates of equal
 //     savings ratio or drift time, the pools of single-node consolidation, the candidates a
 //     budget admits in static drift and emptiness's validation), the node order decides by

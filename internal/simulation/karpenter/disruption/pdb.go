@@ -27,10 +27,10 @@ type pdbItem struct {
 // disruption controller computes it from the pods now: the healthy pods (bound ones: the
 // simulation takes a bound pod as ready) less the desired healthy count, 0 while no pod is
 // expected. A pod on a node being deleted is healthy until it is evicted: countHealthyPods
-// reads the pod's deletion and readiness, not its node's. A PDB with a status (ObservedGeneration set) gives its expected and desired
-// counts (workload.Set.BudgetStatus computes them from the pods' controllers); without one
-// every matching pod is expected and the desired count follows from the spec (percentages
-// rounded up). A PDB whose selector does not parse is left out.
+// reads the pod's deletion and readiness, not its node's. A PDB with a status
+// (ObservedGeneration set) gives its expected and desired counts (workload.Set.BudgetStatus
+// computes them from the pods' controllers); without one every matching pod is expected and
+// the desired count follows from the spec (percentages rounded up). A PDB whose selector does not parse is left out.
 func newLimits(c *Cluster) limits {
 	var out limits
 	for _, pdb := range c.PDBs {
