@@ -9,17 +9,15 @@ import (
 
 // The disruption gate is TestCompareUpstreamDisruption's verdict. In the suite (make test) it
 // fails when a case of the capped corpus is proven out of reach (no tie, or every tie-break
-// run: a rule differs) and when fewer of the suite's cases are identical than
-// suiteDisruptionIdentical, the figure measured when the gate was set; make
-// compare-upstream-disruption (DISRUPTION_GATE=1) fails as well on a case the bounded tie
-// search did not reach.
+// run: a rule differs); make compare-upstream-disruption (DISRUPTION_GATE=1) fails as well on
+// a case the bounded tie search did not reach.
 //
 // TestDisruptionGateCatchesWrongRule breaks one of the emulation's rules on purpose: its pools
 // consolidate only empty nodes (WhenEmpty), where Karpenter's also replace or remove
 // underutilized ones. On a seeded case where Karpenter consolidates an underutilized node, and
 // the emulation with its own rules is identical, the broken emulation must differ and the
-// gate must count it as a difference no tie-break tried reaches, which the floor of identical
-// cases fails on.
+// gate must count it as a difference no tie-break tried reaches, which DISRUPTION_GATE=1 fails
+// on.
 func TestDisruptionGateCatchesWrongRule(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs Karpenter's controllers on an API server")
